@@ -1,0 +1,101 @@
+import { parseArgs } from "node:util";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { compactCheckResponse } from "../core/response.ts";
+import { SignalintError } from "../core/errors.ts";
+import { publicIssue } from "../core/issues.ts";
+import { createMcpServer } from "../mcp/server.ts";
+import { SignalintService } from "../service/signalint.ts";
+import type { Runtime } from "../runtime/types.ts";
+import { VERSION } from "../version.ts";
+import { formatGithub, formatJson, formatText } from "./format.ts";
+
+/** Usage text for --help and a bare invocation on a terminal. */
+export const HELP = `signalint-mcp ${VERSION} — fresh, compact JS/TS diagnostics for AI coding agents (MCP over stdio)
+
+Usage:
+  signalint-mcp                      start the MCP server on stdio (when stdin is not a terminal)
+  signalint-mcp serve                start the MCP server on stdio
+  signalint-mcp check [paths…]       check the project (default ".") and print the result
+      --format text|json|github      output format (default text)
+      --compact                      compact JSON keys (json format)
+      --root DIR                     project root (default: SIGNALINT_PROJECT_ROOT or the current directory)
+  signalint-mcp --version | --help
+
+Exit codes (check): 0 clean, 1 issues found or engines failed, 2 usage or configuration error.
+Environment: SIGNALINT_PROJECT_ROOT, SIGNALINT_STATE_DIR, SIGNALINT_MCP_PAYLOAD, SIGNALINT_COMPACT,
+SIGNALINT_STRUCTURED_MAX_BYTES.
+`;
+
+/** Thrown for bad command lines; exit code 2. */
+export class UsageError extends SignalintError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
+
+/** What the shell needs to act on a command: write to stdout, and the exit code (null: keep running). */
+interface CliIo {
+  runtime: Runtime;
+  stdout: (text: string) => void;
+  stdinIsTty: boolean;
+}
+
+async function runCheck(io: CliIo, argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { format: { type: "string", default: "text" }, compact: { type: "boolean", default: false }, root: { type: "string" } },
+  });
+  const format = values.format as string;
+  if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${JSON.stringify(format)}`);
+  const service = await SignalintService.create(io.runtime, { root: values.root, compact: values.compact });
+  const response = await service.check(positionals.length ? positionals : ["."], false);
+  const issues = service.store.latest()?.issues.map(publicIssue) ?? [];
+  if (format === "json") io.stdout(formatJson(service.project.settings.compact ? compactCheckResponse(response) : response));
+  else if (format === "github") io.stdout(formatGithub(response, issues));
+  else io.stdout(formatText(response, issues));
+  return response.status === "clean" ? 0 : 1;
+}
+
+async function serve(io: CliIo): Promise<number | null> {
+  const service = await SignalintService.create(io.runtime);
+  const server = createMcpServer(service);
+  await server.connect(new StdioServerTransport());
+  io.runtime.writeStderr(`signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`);
+  return null;
+}
+
+/** Dispatch a command line. Returns the exit code, or null when a server keeps running. */
+export async function runCli(io: CliIo, argv: string[]): Promise<number | null> {
+  const [verb, ...rest] = argv;
+  try {
+    if (verb === "--version" || verb === "-v") {
+      io.stdout(`${VERSION}\n`);
+      return 0;
+    }
+    if (verb === "--help" || verb === "-h" || verb === "help") {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (verb === undefined) {
+      if (io.stdinIsTty) {
+        io.stdout(HELP);
+        return 0;
+      }
+      return await serve(io);
+    }
+    if (verb === "serve") return await serve(io);
+    if (verb === "check") return await runCheck(io, rest);
+    throw new UsageError(`unknown command ${JSON.stringify(verb)}; see signalint-mcp --help`);
+  } catch (error) {
+    if (error instanceof SignalintError) {
+      io.runtime.writeStderr(`signalint-mcp: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+      io.runtime.writeStderr(`signalint-mcp: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

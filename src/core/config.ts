@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+import type { EngineName } from "./contracts.ts";
+
+export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
+export type PayloadMode = (typeof PAYLOAD_MODES)[number];
+
+const engineFlags = z.object({
+  oxlint: z.boolean().optional(),
+  tsc: z.boolean().optional(),
+  biome: z.boolean().optional(),
+  eslint: z.boolean().optional(),
+}).strict();
+
+const timeout = z.number().int().min(100).max(3_600_000);
+
+/** The shape of signalint.config.json. */
+export const ConfigFileSchema = z.object({
+  $schema: z.string().optional(),
+  engines: engineFlags.optional(),
+  ignore: z.array(z.string().min(1)).optional(),
+  timeoutsMs: z.object({ oxlint: timeout.optional(), tsc: timeout.optional(), biome: timeout.optional(), eslint: timeout.optional() }).strict().optional(),
+  mcpPayload: z.enum(PAYLOAD_MODES).optional(),
+  compact: z.boolean().optional(),
+  maxClusters: z.number().int().min(1).max(100).optional(),
+  maxRemainingIssues: z.number().int().min(0).max(1000).optional(),
+  structuredMaxBytes: z.number().int().positive().optional(),
+}).strict();
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 30_000, tsc: 120_000, biome: 30_000, eslint: 60_000 };
+export const STRUCTURED_MAX_BYTES = { default: 262_144, min: 16_384, max: 16_777_216 };
+
+/** Settings after applying precedence: non-empty environment → config file → default. */
+export interface Settings {
+  /** Explicit engine switches from the config; undefined means "decide from what the project has". */
+  engines: Partial<Record<EngineName, boolean>>;
+  ignore: string[];
+  timeoutsMs: Record<EngineName, number>;
+  payloadMode: PayloadMode;
+  compact: boolean;
+  maxClusters: number;
+  maxRemainingIssues: number;
+  structuredMaxBytes: number;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const key = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    const prefix = key ? `${key}.` : "";
+    return issue.keys.map((name) => `unknown key '${prefix}${name}'`).join(", ");
+  }
+  return `key '${key || "(root)"}': ${issue.message}`;
+}
+
+/** Parse the text of signalint.config.json; a bad file throws ConfigError naming the key. */
+export function parseConfigFile(text: string, fileName = "signalint.config.json"): ConfigFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${fileName}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`${fileName}: ${parsed.error.issues.map(describeIssue).join("; ")}`);
+  }
+  return parsed.data;
+}
+
+type EnvReader = (name: string) => string | undefined;
+
+function envValue(readEnv: EnvReader, name: string): string | undefined {
+  const value = readEnv(name)?.trim();
+  return value ? value : undefined;
+}
+
+function parseBooleanEnv(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(`${name}: expected 1/true/yes/on or 0/false/no/off, got ${JSON.stringify(value)}`);
+}
+
+function parsePayloadEnv(value: string): PayloadMode {
+  if ((PAYLOAD_MODES as readonly string[]).includes(value)) return value as PayloadMode;
+  throw new ConfigError(`SIGNALINT_MCP_PAYLOAD: expected one of ${PAYLOAD_MODES.join(", ")}, got ${JSON.stringify(value)}`);
+}
+
+function parseBytesEnv(value: string): number {
+  if (!/^\d+$/.test(value)) throw new ConfigError(`SIGNALINT_STRUCTURED_MAX_BYTES: expected a whole number of bytes, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** Clamp the structured size bound into 16 KiB … 16 MiB. */
+export function clampStructuredMaxBytes(value: number): number {
+  return Math.min(STRUCTURED_MAX_BYTES.max, Math.max(STRUCTURED_MAX_BYTES.min, value));
+}
+
+/** Resolve settings from the config file and the environment (environment wins when non-empty). */
+export function resolveSettings(config: ConfigFile, readEnv: EnvReader, overrides: { compact?: boolean } = {}): Settings {
+  const payloadEnv = envValue(readEnv, "SIGNALINT_MCP_PAYLOAD");
+  const compactEnv = envValue(readEnv, "SIGNALINT_COMPACT");
+  const bytesEnv = envValue(readEnv, "SIGNALINT_STRUCTURED_MAX_BYTES");
+  return {
+    engines: { ...config.engines },
+    ignore: config.ignore ?? [],
+    timeoutsMs: { ...DEFAULT_TIMEOUTS_MS, ...config.timeoutsMs },
+    payloadMode: payloadEnv ? parsePayloadEnv(payloadEnv) : (config.mcpPayload ?? "both"),
+    compact: compactEnv ? parseBooleanEnv("SIGNALINT_COMPACT", compactEnv) : (overrides.compact ?? config.compact ?? false),
+    maxClusters: config.maxClusters ?? 10,
+    maxRemainingIssues: config.maxRemainingIssues ?? 30,
+    structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
+  };
+}

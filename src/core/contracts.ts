@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+/** Engines Signalint runs itself. */
+export const ENGINE_NAMES = ["oxlint", "tsc", "biome", "eslint"] as const;
+export const EngineNameSchema = z.enum(ENGINE_NAMES).describe("Engine that reported the issue");
+export type EngineName = z.infer<typeof EngineNameSchema>;
+
+export const SeveritySchema = z.enum(["error", "warning"]);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+/** One diagnostic after normalization. */
+export const NormalizedIssueSchema = z.object({
+  issueId: z.string().describe("Stable id (short hex prefix; get_issue_detail accepts it)"),
+  file: z.string().describe("Project-relative POSIX path"),
+  line: z.number().int().min(1),
+  col: z.number().int().min(1),
+  engine: EngineNameSchema,
+  rule: z.string(),
+  severity: SeveritySchema,
+  message: z.string().max(120).describe("Whitespace-collapsed, at most 120 characters"),
+  fixable: z.boolean().describe("True only when the engine supplied a structured fix"),
+  clusterId: z.string().nullable().describe("Cluster this issue belongs to, or null"),
+  alsoReportedBy: z
+    .array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict())
+    .optional()
+    .describe("Other engines that reported the same problem at the same place (deduplicated)"),
+}).strict();
+export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
+
+export const EngineStatusSchema = z.object({
+  status: z.enum(["ok", "error", "disabled"]),
+  code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid"]).optional(),
+  message: z.string().optional(),
+  version: z.string().optional(),
+}).strict();
+export type EngineStatus = z.infer<typeof EngineStatusSchema>;
+
+export const EnginesSchema = z.object({
+  oxlint: EngineStatusSchema,
+  tsc: EngineStatusSchema,
+  biome: EngineStatusSchema,
+  eslint: EngineStatusSchema,
+}).strict();
+export type Engines = z.infer<typeof EnginesSchema>;
+
+export const ClusterSchema = z.object({
+  clusterId: z.string(),
+  rootCauseSummary: z.string(),
+  ruleIds: z.array(z.string()),
+  issueCount: z.number().int().min(2),
+  fileCount: z.number().int().min(1),
+  priority: z.number().int().min(1).max(5).describe("1 = systemic errors … 5 = fixable or systemic warnings"),
+  suggestedAction: z.string(),
+  sampleIssueIds: z.array(z.string()),
+}).strict();
+export type Cluster = z.infer<typeof ClusterSchema>;
+
+export const LoopSignatureSchema = z.object({
+  signature: z.string(),
+  occurrences: z.number().int().min(1),
+  hint: z.string(),
+}).strict();
+
+export const FileRuleChurnSchema = z.object({
+  file: z.string(),
+  rule: z.string(),
+  checkCount: z.number().int().min(1),
+  hint: z.string(),
+}).strict();
+
+export const LoopWarningSchema = z.object({
+  signatures: z.array(LoopSignatureSchema),
+  fileRuleChurns: z.array(FileRuleChurnSchema),
+}).strict();
+export type LoopWarning = z.infer<typeof LoopWarningSchema>;
+
+const checkCore = {
+  status: z.enum(["clean", "issues_found", "error"]).describe("error: no issues and at least one engine failed"),
+  checkId: z.string().describe("Unique per check; pass to get_issue_detail as checkId"),
+  engines: EnginesSchema,
+  clusters: z.array(ClusterSchema).describe("Priority ascending"),
+  truncated: z.boolean().describe("True when more clusters existed than were returned"),
+  loopWarning: LoopWarningSchema.nullable(),
+  nextStep: z.string(),
+};
+
+/** CheckResponse, schema 1.2 (a superset of the original 1.1). */
+export const CheckResponseSchema = z.object({
+  schemaVersion: z.literal("1.2"),
+  ...checkCore,
+  projectRoot: z.string(),
+  totalIssues: z.number().int().min(0).describe("Normalized issue count before truncation"),
+  remainingIssues: z.array(NormalizedIssueSchema).describe("Issues not in a returned cluster (capped)"),
+  omittedIssueCount: z.number().int().min(0).describe("Issues in neither clusters nor remainingIssues"),
+  filteredOutIssueCount: z.number().int().min(0).describe("Issues outside the requested paths or ignored by config"),
+}).strict();
+export type CheckResponse = z.infer<typeof CheckResponseSchema>;
+
+/** The same response with compact keys and no projectRoot. */
+export const CompactCheckResponseSchema = z.object({
+  v: z.literal("1.2"),
+  ...checkCore,
+  total: z.number().int().min(0),
+  remaining: z.array(NormalizedIssueSchema),
+  omitted: z.number().int().min(0),
+  filteredOut: z.number().int().min(0),
+}).strict();
+export type CompactCheckResponse = z.infer<typeof CompactCheckResponseSchema>;
+
+export const PingResultSchema = z.object({ pong: z.literal(true), projectRoot: z.string() }).strict();
+
+export const StaleSchema = z.object({
+  status: z.literal("stale"),
+  code: z.enum(["no_check", "check_unknown", "check_expired", "cluster_not_found", "issue_not_found"]),
+  message: z.string(),
+}).strict();
+export type Stale = z.infer<typeof StaleSchema>;
+
+export const IssueDetailResultSchema = z.union([
+  z.object({ issues: z.array(NormalizedIssueSchema) }).strict(),
+  StaleSchema,
+]);
+
+export const LoopStatusSchema = z.object({
+  looping: z.boolean(),
+  signatures: z.array(LoopSignatureSchema),
+  fileRuleChurns: z.array(FileRuleChurnSchema),
+}).strict();
+export type LoopStatus = z.infer<typeof LoopStatusSchema>;
+
+/** The error envelope carried in an isError result's text. */
+export interface ErrorEnvelope {
+  status: "error";
+  code: string;
+  message: string;
+}

@@ -1,0 +1,117 @@
+import type { EngineName, NormalizedIssue, Severity } from "./contracts.ts";
+import { normalizeMessage, templateQuoted } from "./normalize.ts";
+import { canonicalRule } from "./rules.ts";
+
+/** What an engine adapter emits for one diagnostic, before ids and clustering. */
+export interface RawIssue {
+  file: string;
+  line: number;
+  col: number;
+  engine: EngineName;
+  rule: string;
+  severity: Severity;
+  message: string;
+  fixable: boolean;
+}
+
+/** A normalized issue plus its full-length id, kept by the service for prefix lookup. */
+export interface Issue extends NormalizedIssue {
+  fullId: string;
+}
+
+const ENGINE_ORDER: Record<EngineName, number> = { tsc: 0, eslint: 1, oxlint: 2, biome: 3 };
+
+/** Total order: file, line, col, engine, rule, message. */
+export function compareIssues(a: RawIssue, b: RawIssue): number {
+  return (
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.line - b.line ||
+    a.col - b.col ||
+    ENGINE_ORDER[a.engine] - ENGINE_ORDER[b.engine] ||
+    (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+/** Which of two reports of one problem to keep: errors over warnings, fixable over not, then engine order. */
+function preferred(a: RawIssue, b: RawIssue): boolean {
+  if (a.severity !== b.severity) return a.severity === "error";
+  if (a.fixable !== b.fixable) return a.fixable;
+  return ENGINE_ORDER[a.engine] <= ENGINE_ORDER[b.engine];
+}
+
+type Merged = RawIssue & { alsoReportedBy?: { engine: EngineName; rule: string }[] };
+
+/**
+ * Merge reports of the same problem (same file, line and engine-neutral rule) from different engines into one
+ * issue that records every engine that saw it. Reports from the same engine are never merged.
+ */
+export function dedupeAcrossEngines(issues: readonly RawIssue[]): Merged[] {
+  const groups = new Map<string, Merged[]>();
+  const out: Merged[] = [];
+  for (const issue of [...issues].sort(compareIssues)) {
+    const key = `${issue.file}\0${issue.line}\0${canonicalRule(issue.engine, issue.rule)}`;
+    const group = groups.get(key) ?? [];
+    groups.set(key, group);
+    const partner = group.find((kept) => kept.engine !== issue.engine && !kept.alsoReportedBy?.some((other) => other.engine === issue.engine));
+    if (!partner) {
+      const fresh: Merged = { ...issue };
+      group.push(fresh);
+      out.push(fresh);
+      continue;
+    }
+    const [keep, drop] = preferred(partner, issue) ? [partner, issue] : [issue, partner];
+    const reporters = [...(partner.alsoReportedBy ?? []), { engine: drop.engine, rule: drop.rule }];
+    const merged: Merged = { ...keep, fixable: keep.fixable || drop.fixable, alsoReportedBy: reporters.filter((r) => r.engine !== keep.engine) };
+    group[group.indexOf(partner)] = merged;
+    out[out.indexOf(partner)] = merged;
+  }
+  return out.sort(compareIssues);
+}
+
+/** The shortest prefix length (at least 12) that keeps every id unique. */
+export function shortIdLength(fullIds: readonly string[]): number {
+  for (let length = 12; length < 64; length += 2) {
+    if (new Set(fullIds.map((id) => id.slice(0, length))).size === new Set(fullIds).size) return length;
+  }
+  return 64;
+}
+
+/**
+ * Turn raw issues into normalized issues with stable ids: the hash of file, rule, line and the message with quoted
+ * values templated; identical keys get an ordinal so ids stay unique.
+ */
+export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) => string): Issue[] {
+  const merged = dedupeAcrossEngines(raw.map((issue) => ({ ...issue, message: normalizeMessage(issue.message) })));
+  const seen = new Map<string, number>();
+  const fullIds = merged.map((issue) => {
+    const key = [issue.file, issue.rule, issue.line, templateQuoted(issue.message)].join("\0");
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    return hash(ordinal === 0 ? key : `${key}\0${ordinal}`);
+  });
+  const length = shortIdLength(fullIds);
+  return merged.map((issue, index) => {
+    const fullId = fullIds[index] as string;
+    const base: Issue = {
+      issueId: fullId.slice(0, length),
+      file: issue.file,
+      line: issue.line,
+      col: issue.col,
+      engine: issue.engine,
+      rule: issue.rule,
+      severity: issue.severity,
+      message: issue.message,
+      fixable: issue.fixable,
+      clusterId: null,
+      fullId,
+    };
+    return issue.alsoReportedBy?.length ? { ...base, alsoReportedBy: issue.alsoReportedBy } : base;
+  });
+}
+
+/** Strip the service-internal fields before an issue goes out. */
+export function publicIssue(issue: Issue): NormalizedIssue {
+  const { fullId: _fullId, ...rest } = issue;
+  return rest;
+}

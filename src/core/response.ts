@@ -1,0 +1,82 @@
+import type { CheckResponse, CompactCheckResponse, Engines, LoopWarning } from "./contracts.ts";
+import type { ClusterGroup } from "./cluster.ts";
+import { publicIssue, type Issue } from "./issues.ts";
+
+/** Everything needed to shape one check's response. */
+export interface CheckFacts {
+  checkId: string;
+  projectRoot: string;
+  engines: Engines;
+  issues: readonly Issue[];
+  groups: readonly ClusterGroup[];
+  filteredOutIssueCount: number;
+  loopWarning: LoopWarning | null;
+  maxClusters: number;
+  maxRemainingIssues: number;
+}
+
+function failedEngines(engines: Engines): string[] {
+  return Object.entries(engines)
+    .filter(([, status]) => status.status === "error")
+    .map(([name, status]) => `${name}: ${status.message ?? "failed"}`);
+}
+
+function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remaining: readonly Issue[]): string {
+  const failures = failedEngines(facts.engines);
+  const failureNote = failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "";
+  const top = returned[0];
+  const first = remaining[0];
+  if (top && (!first || top.cluster.priority <= 2 || first.severity !== "error")) {
+    const { clusterId, issueCount, ruleIds } = top.cluster;
+    return `Fix cluster ${clusterId} first (${issueCount} × ${ruleIds.join("/")}): get_issue_detail {"clusterId":"${clusterId}"} lists every location.${failureNote}`;
+  }
+  if (first) {
+    return `Fix ${first.file}:${first.line} (${first.rule}) first, then re-run check_files on the files you changed.${failureNote}`;
+  }
+  if (failures.length) return `No issues reported, but the result is incomplete.${failureNote}`;
+  if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
+    return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
+  }
+  if (facts.filteredOutIssueCount > 0) return `No issues in the requested paths (${facts.filteredOutIssueCount} elsewhere or ignored). Re-run check_files after your next edit.`;
+  return "No issues. Re-run check_files after your next edit.";
+}
+
+/** Shape a CheckResponse: clusters capped at maxClusters, remaining issues capped, counts for the rest. */
+export function buildCheckResponse(facts: CheckFacts): CheckResponse {
+  const returned = facts.groups.slice(0, facts.maxClusters);
+  const inReturned = new Set(returned.flatMap((group) => group.issues.map((issue) => issue.fullId)));
+  const notClustered = facts.issues.filter((issue) => !inReturned.has(issue.fullId));
+  // Errors before warnings so a capped list keeps what matters most.
+  const ordered = [...notClustered.filter((issue) => issue.severity === "error"), ...notClustered.filter((issue) => issue.severity !== "error")];
+  const remaining = ordered.slice(0, facts.maxRemainingIssues);
+  const statuses = Object.values(facts.engines);
+  // A check where an engine failed, or where no engine ran at all, must never claim "clean".
+  const hasFailure = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
+  return {
+    schemaVersion: "1.2",
+    status: facts.issues.length > 0 ? "issues_found" : hasFailure ? "error" : "clean",
+    checkId: facts.checkId,
+    projectRoot: facts.projectRoot,
+    engines: facts.engines,
+    totalIssues: facts.issues.length,
+    clusters: returned.map((group) => group.cluster),
+    remainingIssues: remaining.map(publicIssue),
+    omittedIssueCount: notClustered.length - remaining.length,
+    filteredOutIssueCount: facts.filteredOutIssueCount,
+    truncated: facts.groups.length > returned.length,
+    loopWarning: facts.loopWarning,
+    nextStep: nextStepFor(facts, returned, remaining),
+  };
+}
+
+/** Compact keys: v, total, remaining, omitted, filteredOut; no projectRoot. */
+export function compactCheckResponse(response: CheckResponse): CompactCheckResponse {
+  const { schemaVersion, projectRoot: _root, totalIssues, remainingIssues, omittedIssueCount, filteredOutIssueCount, ...rest } = response;
+  return { v: schemaVersion, ...rest, total: totalIssues, remaining: remainingIssues, omitted: omittedIssueCount, filteredOut: filteredOutIssueCount };
+}
+
+/** Read counts from either key style (for summaries and snapshots). */
+export function readCheckCounts(value: CheckResponse | CompactCheckResponse): { total: number; remaining: number; omitted: number; filteredOut: number } {
+  if ("v" in value) return { total: value.total, remaining: value.remaining.length, omitted: value.omitted, filteredOut: value.filteredOut };
+  return { total: value.totalIssues, remaining: value.remainingIssues.length, omitted: value.omittedIssueCount, filteredOut: value.filteredOutIssueCount };
+}

@@ -1,0 +1,55 @@
+import type { RawIssue } from "../core/issues.ts";
+import type { SpawnResult } from "../runtime/types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type ParseOutcome, type PathMapper } from "./types.ts";
+
+/** Flat config file names ESLint looks for. */
+export const ESLINT_FLAT_CONFIGS = ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts"];
+
+const EXTENSIONS = /\.(c|m)?(j|t)sx?$|\.(vue|svelte|astro)$/;
+
+/** ESLint is given only JS/TS-family files (and directories). */
+export function eslintAccepts(path: string): boolean {
+  return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
+}
+
+/** eslint's argv after the entry point. */
+export function eslintArgs(paths: readonly string[]): string[] {
+  return ["--format", "json", "--no-warn-ignored", "--no-error-on-unmatched-pattern", "--", ...paths];
+}
+
+/** Parse `eslint --format json` output strictly (exit 2 is a configuration or crash error). */
+export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
+  let report: unknown;
+  try {
+    report = parseJsonAfterPreamble(result.stdout, "[");
+  } catch {
+    const detail = result.stderr.trim() ? result.stderr : result.stdout;
+    const code = result.exitCode === 2 || !result.stdout.trim() ? "engine_failed" : "engine_output_invalid";
+    return { ok: false, code, message: `eslint failed (exit ${result.exitCode}): ${excerpt(detail, 300)}` };
+  }
+  if (!Array.isArray(report)) return { ok: false, code: "engine_output_invalid", message: `eslint JSON is not an array: ${excerpt(result.stdout)}` };
+  const issues: RawIssue[] = [];
+  for (const fileResult of report) {
+    if (!isRecord(fileResult) || typeof fileResult.filePath !== "string" || !Array.isArray(fileResult.messages)) {
+      return { ok: false, code: "engine_output_invalid", message: `eslint result without filePath/messages: ${excerpt(JSON.stringify(fileResult))}` };
+    }
+    const file = toRelative(fileResult.filePath);
+    if (file === null) continue;
+    for (const message of fileResult.messages) {
+      if (!isRecord(message) || typeof message.message !== "string") {
+        return { ok: false, code: "engine_output_invalid", message: `eslint message without text: ${excerpt(JSON.stringify(message))}` };
+      }
+      issues.push({
+        file,
+        line: position(message.line),
+        col: position(message.column),
+        engine: "eslint",
+        rule: typeof message.ruleId === "string" ? message.ruleId : message.fatal ? "parse-error" : "eslint",
+        severity: message.severity === 2 || message.fatal ? "error" : "warning",
+        message: message.message,
+        fixable: isRecord(message.fix),
+      });
+    }
+  }
+  return { ok: true, issues };
+}

@@ -1,0 +1,58 @@
+import type { RawIssue } from "../core/issues.ts";
+import type { SpawnResult } from "../runtime/types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type ParseOutcome, type PathMapper } from "./types.ts";
+
+const EXTENSIONS = /\.(c|m)?(j|t)sx?$|\.(vue|svelte|astro)$/;
+
+/** oxlint lints these files; others are not passed to it. */
+export function oxlintAccepts(path: string): boolean {
+  return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
+}
+
+/** oxlint's argv after the entry point. */
+export function oxlintArgs(paths: readonly string[]): string[] {
+  // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
+  return ["--format", "json", "--no-error-on-unmatched-pattern", "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+}
+
+function severityOf(value: unknown): RawIssue["severity"] {
+  return value === "error" ? "error" : "warning";
+}
+
+/** Parse `oxlint --format json` output strictly. */
+export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
+  let report: unknown;
+  try {
+    report = parseJsonAfterPreamble(result.stdout, "{");
+  } catch {
+    return { ok: false, code: "engine_output_invalid", message: `oxlint printed output that is not JSON (exit ${result.exitCode}): ${excerpt(result.stdout || result.stderr)}` };
+  }
+  if (!isRecord(report) || !Array.isArray(report.diagnostics)) {
+    return { ok: false, code: "engine_output_invalid", message: `oxlint JSON has no diagnostics array: ${excerpt(result.stdout)}` };
+  }
+  const issues: RawIssue[] = [];
+  for (const diagnostic of report.diagnostics) {
+    if (!isRecord(diagnostic) || typeof diagnostic.message !== "string") {
+      return { ok: false, code: "engine_output_invalid", message: `oxlint diagnostic without a message: ${excerpt(JSON.stringify(diagnostic))}` };
+    }
+    if (typeof diagnostic.filename !== "string") {
+      return { ok: false, code: "engine_failed", message: `oxlint: ${excerpt(diagnostic.message)}` };
+    }
+    const file = toRelative(diagnostic.filename);
+    if (file === null) continue;
+    const label = Array.isArray(diagnostic.labels) && isRecord(diagnostic.labels[0]) ? diagnostic.labels[0] : {};
+    const span = isRecord(label.span) ? label.span : {};
+    issues.push({
+      file,
+      line: position(span.line),
+      col: position(span.column),
+      engine: "oxlint",
+      rule: typeof diagnostic.code === "string" && diagnostic.code ? diagnostic.code : "oxlint",
+      severity: severityOf(diagnostic.severity),
+      message: diagnostic.message,
+      // oxlint's JSON report carries no fix edits, so nothing it reports counts as fixable.
+      fixable: false,
+    });
+  }
+  return { ok: true, issues };
+}

@@ -1,0 +1,58 @@
+import type { RawIssue } from "../core/issues.ts";
+import type { SpawnResult } from "../runtime/types.ts";
+import { excerpt, type ParseOutcome, type PathMapper } from "./types.ts";
+
+const LOCATED = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
+const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
+
+/** Files whose change can change a TypeScript program's diagnostics. */
+export function isTypeScriptRelevant(path: string): boolean {
+  return /\.(c|m)?(j|t)sx?$|(^|\/)(tsconfig[^/]*|jsconfig[^/]*|package)\.json$/.test(path);
+}
+
+/** argv for a plain project: `--noEmit --pretty false -p <tsconfig>`. */
+export function tscProjectArgs(tsconfig: string): string[] {
+  return ["--noEmit", "--pretty", "false", "-p", tsconfig];
+}
+
+/** argv for build mode over a generated solution config (project references). */
+export function tscBuildArgs(solution: string): string[] {
+  return ["-b", solution, "--pretty", "false"];
+}
+
+/**
+ * Parse `tsc --pretty false` output strictly: every non-blank line is a diagnostic header or an indented
+ * continuation of one. A diagnostic without a location is attached to the tsconfig it came from.
+ */
+export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string): ParseOutcome {
+  const issues: RawIssue[] = [];
+  let last: RawIssue | null = null;
+  let lastKept = false;
+  for (const line of result.stdout.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const located = LOCATED.exec(line);
+    const global = located ? null : GLOBAL.exec(line);
+    if (located) {
+      const [, path, row, col, category, code, message] = located as unknown as string[];
+      const file = toRelative(path as string);
+      last = { file: file ?? "", line: Number(row), col: Number(col), engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false };
+      lastKept = file !== null;
+      if (lastKept) issues.push(last);
+    } else if (global) {
+      const [, category, code, message] = global as unknown as string[];
+      last = { file: configFile, line: 1, col: 1, engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false };
+      lastKept = true;
+      issues.push(last);
+    } else if (/^\s/.test(line) && last) {
+      // Elaboration lines of the previous diagnostic.
+      if (lastKept) last.message += ` ${line.trim()}`;
+    } else {
+      const code = issues.length === 0 && result.exitCode !== 0 ? "engine_failed" : "engine_output_invalid";
+      return { ok: false, code, message: `tsc printed an unexpected line (exit ${result.exitCode}): ${excerpt(line)}${result.stderr.trim() ? `; stderr: ${excerpt(result.stderr)}` : ""}` };
+    }
+  }
+  if (issues.length === 0 && result.exitCode !== 0) {
+    return { ok: false, code: "engine_failed", message: `tsc exited with ${result.exitCode ?? result.signal} and reported no diagnostics: ${excerpt(result.stderr || result.stdout)}` };
+  }
+  return { ok: true, issues };
+}

@@ -1,0 +1,53 @@
+import type { EngineName, EngineStatus } from "../core/contracts.ts";
+import type { RawIssue } from "../core/issues.ts";
+
+/** The outcome of parsing one engine run: issues, or a failure that becomes that engine's `error` status. */
+export type ParseOutcome =
+  | { ok: true; issues: RawIssue[] }
+  | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
+
+/** Where an engine was found and how to start it. */
+export interface ResolvedEngine {
+  engine: EngineName;
+  /** Program to spawn (node for a JS entry, the binary itself otherwise). */
+  command: string;
+  /** Arguments that precede the engine's own (the JS entry path when run through node). */
+  prefixArgs: string[];
+  /** The engine's entry (script or binary) as resolved. */
+  path: string;
+  version: string | null;
+  source: "node_modules/.bin" | "package bin" | "PATH";
+}
+
+/** Bytes an engine may print before it is killed. */
+export const ENGINE_OUTPUT_LIMIT = 10 * 1024 * 1024;
+
+/** Convert an engine-reported path into a project-relative POSIX path, or null when it lies outside the root. */
+export type PathMapper = (reported: string) => string | null;
+
+/** A short excerpt of unexpected output for an error message. */
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat || "(no output)";
+}
+
+/** Parse JSON that may be preceded by informational lines (oxlint prints "No files found…" before its JSON). */
+export function parseJsonAfterPreamble(text: string, opener: "{" | "["): unknown {
+  const trimmed = text.trim();
+  try {
+    return JSON.parse(trimmed);
+  } catch (error) {
+    const at = trimmed.search(new RegExp(`^\\${opener}`, "m"));
+    if (at <= 0) throw error;
+    return JSON.parse(trimmed.slice(at));
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Positive integer or the fallback (engines use 1-based lines and columns). */
+export function position(value: unknown, fallback = 1): number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : fallback;
+}

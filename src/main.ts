@@ -1,0 +1,28 @@
+import { runCli } from "./cli/cli.ts";
+import { selectRuntime } from "./runtime/select.ts";
+
+// deno-lint-ignore no-explicit-any
+declare const Deno: any;
+
+/** Entry: verbs go to the CLI; no verb and non-TTY stdin starts the stdio server. */
+async function main(): Promise<void> {
+  const runtime = selectRuntime();
+  const isDeno = "Deno" in globalThis;
+  const argv: string[] = isDeno ? [...Deno.args] : process.argv.slice(2);
+  const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
+  const stdout = (text: string) => {
+    if (isDeno) Deno.stdout.writeSync(new TextEncoder().encode(text));
+    else process.stdout.write(text);
+  };
+  const code = await runCli({ runtime, stdout, stdinIsTty }, argv);
+  if (code !== null) {
+    if (isDeno) Deno.exit(code);
+    process.exitCode = code;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  if ("Deno" in globalThis) Deno.exit(70);
+  process.exit(70);
+});

@@ -1,0 +1,71 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { SignalintError } from "../core/errors.ts";
+import type { SignalintService } from "../service/signalint.ts";
+import { VERSION } from "../version.ts";
+import { toCallToolResult, toErrorResult } from "./payload.ts";
+import { toJsonSchema, type ToolContext, type ToolDefinition } from "./tool.ts";
+import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
+import { issueDetailTool } from "./tools/detail.ts";
+import { loopStatusTool } from "./tools/loop-status.ts";
+import { pingTool } from "./tools/ping.ts";
+
+/** Every tool the server offers, in tools/list order. */
+export const TOOLS: readonly ToolDefinition[] = [pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool];
+
+function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
+      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
+      return `${at}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/** The tools/list entry of a tool; output schemas are omitted in text mode. */
+export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode" | "compact">): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.input, "input") as Tool["inputSchema"],
+    ...(context.mode === "text" ? {} : { outputSchema: toJsonSchema(tool.output(context.compact), "output") as Tool["outputSchema"] }),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** Run one tool call; every failure becomes an isError result, never a thrown error. */
+export async function callTool(context: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
+  const tool = TOOLS.find((candidate) => candidate.name === name);
+  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${JSON.stringify(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
+  try {
+    const output = await tool.handle(parsed.data as never, context);
+    return toCallToolResult(output, context.mode);
+  } catch (error) {
+    if (error instanceof SignalintError) return toErrorResult(error.code, error.message);
+    const message = error instanceof Error ? error.message : String(error);
+    context.service.runtime.writeStderr(`signalint: ${name} failed: ${error instanceof Error ? error.stack : message}\n`);
+    return toErrorResult("internal_error", `${name} failed: ${message}`);
+  }
+}
+
+/** Build the MCP server; the payload mode and compact setting are captured here, once. */
+export function createMcpServer(service: SignalintService): Server {
+  const { payloadMode: mode, compact } = service.project.settings;
+  const context: ToolContext = { service, mode, compact };
+  const server = new Server(
+    { name: "signalint", version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions: "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail.",
+    },
+  );
+  const tools = TOOLS.map((tool) => listEntry(tool, context));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(context, request.params.name, request.params.arguments));
+  return server;
+}

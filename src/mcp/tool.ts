@@ -1,0 +1,48 @@
+import { z } from "zod";
+import type { PayloadMode } from "../core/config.ts";
+import type { SignalintService } from "../service/signalint.ts";
+
+/** What a tool handler returns; the payload layer turns it into a CallToolResult for the active mode. */
+export interface ToolOutput {
+  /** The structuredContent value (already in compact form when compact is on). */
+  structured: Record<string, unknown>;
+  /** The value text mode serializes, when it differs from `structured` (detail: a bare array). */
+  textValue?: unknown;
+  /** A literal first text block in every mode (ping's "pong"). */
+  literalText?: string;
+  /** The short human summary added as a second block in structured mode. */
+  summary: string;
+}
+
+/** Server-wide facts a handler may need. */
+export interface ToolContext {
+  service: SignalintService;
+  mode: PayloadMode;
+  compact: boolean;
+}
+
+/** A tool declared schema-first: input and output schemas are the zod contracts the code uses. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodType;
+  /** The output contract, given the compact setting. */
+  output: (compact: boolean) => z.ZodType;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  handle: (args: never, context: ToolContext) => Promise<ToolOutput>;
+}
+
+/** Annotations of a tool that reads the project and writes only Signalint's own state directory. */
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** Declare a tool with its argument type inferred from the input schema. */
+export function defineTool<S extends z.ZodType>(tool: Omit<ToolDefinition, "input" | "handle"> & { input: S; handle: (args: z.infer<S>, context: ToolContext) => Promise<ToolOutput> }): ToolDefinition {
+  return tool as unknown as ToolDefinition;
+}
+
+/** JSON Schema (draft-07, as the SDK's Ajv validates) for a zod contract; the root is always type "object". */
+export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-07", io, unrepresentable: "any" }) as Record<string, unknown>;
+  return json.type === "object" ? json : { type: "object", ...json };
+}

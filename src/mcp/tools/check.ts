@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { CheckResponseSchema, CompactCheckResponseSchema, type CheckResponse } from "../../core/contracts.ts";
+import { MAX_PATHS } from "../../core/paths.ts";
+import { compactCheckResponse } from "../../core/response.ts";
+import { summarizeCheck } from "../summary.ts";
+import { defineTool, READ_ONLY, type ToolContext, type ToolOutput } from "../tool.ts";
+
+const pathList = z.array(z.string()).max(MAX_PATHS);
+
+function checkOutput(response: CheckResponse, { compact }: ToolContext): ToolOutput {
+  const value = compact ? compactCheckResponse(response) : response;
+  return { structured: value as unknown as Record<string, unknown>, summary: summarizeCheck(value) };
+}
+
+const checkSchema = (compact: boolean) => (compact ? CompactCheckResponseSchema : CheckResponseSchema);
+
+/** check_project: every enabled engine over project-relative paths (default the whole project). */
+export const checkProjectTool = defineTool({
+  name: "check_project",
+  title: "Check project",
+  description:
+    "Run the project's own Oxlint, tsc, Biome and ESLint on project-relative paths (default [\".\"]) and return issues clustered by root cause. " +
+    "Use get_issue_detail with a clusterId for every location of a cluster.",
+  input: z.object({ paths: pathList.optional().describe("Project-relative paths (at most 512); default [\".\"]") }).strict(),
+  output: checkSchema,
+  annotations: READ_ONLY,
+  handle: async (args, context) => checkOutput(await context.service.check(args.paths ?? ["."], false), context),
+});
+
+/** check_files: the same check limited to files the agent just edited. */
+export const checkFilesTool = defineTool({
+  name: "check_files",
+  title: "Check files",
+  description:
+    "Check specific project-relative files after editing them. Linters run on these files; tsc checks the program they belong to " +
+    "(so errors caused by edits elsewhere appear) and only issues in these files are returned.",
+  input: z.object({ files: pathList.min(1).describe("Project-relative file paths (1 to 512)") }).strict(),
+  output: checkSchema,
+  annotations: READ_ONLY,
+  handle: async (args, context) => checkOutput(await context.service.check(args.files, true), context),
+});

@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
+
+// Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
+// deno-lint-ignore no-explicit-any
+declare const Deno: any;
+
+const PIPE_GRACE_MS = 2000;
+
+function killTree(child: { pid: number; kill(signal?: string): void }): void {
+  try {
+    if (Deno.build.os === "windows") {
+      new Deno.Command("taskkill", { args: ["/pid", String(child.pid), "/T", "/F"], stdout: "null", stderr: "null" }).spawn();
+    } else {
+      Deno.kill(-child.pid, "SIGKILL");
+    }
+  } catch {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function drain(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => boolean): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (onChunk(value)) chunks.push(value);
+  }
+  return chunks;
+}
+
+function decode(chunks: Uint8Array[]): string {
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(joined);
+}
+
+async function spawnDeno(command: string, args: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+  const started = performance.now();
+  const env: Record<string, string> = Deno.env.toObject();
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  let child;
+  try {
+    child = new Deno.Command(command, {
+      args: [...args], cwd: options.cwd, env, clearEnv: true, stdin: "null", stdout: "piped", stderr: "piped",
+      // Own process group so that a timeout kills the engine and its children.
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: message, durationMs: 0 };
+  }
+  let bytes = 0;
+  let timedOut = false;
+  let outputExceeded = false;
+  const onChunk = (chunk: Uint8Array): boolean => {
+    bytes += chunk.length;
+    if (bytes > options.maxOutputBytes) {
+      if (!outputExceeded) killTree(child);
+      outputExceeded = true;
+      return false;
+    }
+    return true;
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree(child);
+  }, options.timeoutMs);
+  const status = child.status.then((value: { code: number; signal: string | null }) => {
+    grace = setTimeout(() => killTree(child), PIPE_GRACE_MS);
+    return value;
+  });
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const [stdout, stderr, exit] = await Promise.all([drain(child.stdout, onChunk), drain(child.stderr, onChunk), status]);
+  clearTimeout(timer);
+  if (grace) clearTimeout(grace);
+  if (timedOut || outputExceeded) killTree(child);
+  return {
+    exitCode: exit.signal ? null : exit.code,
+    signal: exit.signal ?? null,
+    stdout: decode(stdout),
+    stderr: decode(stderr),
+    timedOut,
+    outputExceeded,
+    spawnError: null,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+function toInfo(info: any, isSymlink: boolean): FileInfo {
+  return { isFile: info.isFile, isDirectory: info.isDirectory, isSymlink, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+}
+
+/** The Deno implementation of Runtime: Deno.Command for processes, Deno's fs for files. */
+export function createDenoRuntime(): Runtime {
+  const os: string = Deno.build.os;
+  return {
+    name: "deno",
+    platform: os === "windows" ? "win32" : os,
+    execPath: Deno.execPath(),
+    isStandalone: false,
+    spawn: spawnDeno,
+    readText: (path) => Deno.readTextFile(path),
+    stat: async (path) => {
+      const info = await orNull(() => Deno.stat(path));
+      return info ? toInfo(info, false) : null;
+    },
+    lstat: async (path) => {
+      const info = await orNull<{ isSymlink: boolean }>(() => Deno.lstat(path));
+      return info ? toInfo(info, info.isSymlink) : null;
+    },
+    realPath: (path) => orNull(() => Deno.realPath(path)),
+    readDir: async (path) => {
+      const entries: DirEntry[] = [];
+      for await (const entry of Deno.readDir(path)) {
+        entries.push({ name: entry.name, isFile: entry.isFile, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink });
+      }
+      return entries;
+    },
+    writeFileAtomic: async (path, data) => {
+      const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+      const temp = `${path.slice(0, slash + 1)}.${crypto.randomUUID().slice(0, 12)}.tmp`;
+      try {
+        await Deno.writeTextFile(temp, data);
+        await Deno.rename(temp, path);
+      } catch (error) {
+        await Deno.remove(temp).catch(() => {});
+        throw error;
+      }
+    },
+    appendFile: (path, data) => Deno.writeTextFile(path, data, { append: true }),
+    rename: (from, to) => Deno.rename(from, to),
+    removeFile: (path) => Deno.remove(path, { recursive: true }).catch((error: unknown) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }),
+    mkdirp: (path) => Deno.mkdir(path, { recursive: true }),
+    makeTempDir: (prefix) => Deno.makeTempDir({ prefix }),
+    env: (name) => Deno.env.get(name),
+    cwd: () => Deno.cwd(),
+    sha256: (data) => createHash("sha256").update(data).digest("hex"),
+    writeStderr: (text) => {
+      Deno.stderr.writeSync(new TextEncoder().encode(text));
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { createHash, randomBytes } from "node:crypto";
+import { spawn as spawnChild } from "node:child_process";
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { x } from "tinyexec";
+import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
+
+/** Grace period after the child exits for its pipes to close before stragglers are killed. */
+const PIPE_GRACE_MS = 2000;
+
+/** Kill a whole process tree: the process group on POSIX, taskkill /T on Windows. */
+function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    if (process.platform === "win32") {
+      spawnChild("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true });
+    } else {
+      process.kill(-pid, "SIGKILL");
+    }
+  } catch {
+    // Already gone.
+  }
+}
+
+function buildEnv(extra: SpawnOptions["env"]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+async function spawnNode(command: string, args: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+  const started = performance.now();
+  let timedOut = false;
+  let outputExceeded = false;
+  let bytes = 0;
+  const proc = x(command, args, {
+    throwOnError: false,
+    nodePath: false,
+    nodeOptions: {
+      cwd: options.cwd,
+      env: buildEnv(options.env),
+      // Own process group, so a timeout can kill the engine and everything it started.
+      detached: process.platform !== "win32",
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    },
+  });
+  const child = proc.process;
+  const pid = child?.pid;
+  const count = (chunk: Buffer): void => {
+    bytes += chunk.length;
+    if (bytes > options.maxOutputBytes && !outputExceeded) {
+      outputExceeded = true;
+      killTree(pid);
+    }
+  };
+  child?.stdout?.on("data", count);
+  child?.stderr?.on("data", count);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree(pid);
+  }, options.timeoutMs);
+  let graceTimer: NodeJS.Timeout | undefined;
+  child?.on("exit", () => {
+    graceTimer = setTimeout(() => killTree(pid), PIPE_GRACE_MS);
+  });
+  let spawnError: string | null = null;
+  child?.on("error", (error) => {
+    spawnError = error.message;
+  });
+  const output = await proc.then(
+    (value) => value,
+    (error: unknown) => {
+      spawnError ??= error instanceof Error ? error.message : String(error);
+      return { stdout: "", stderr: "", exitCode: undefined };
+    },
+  );
+  clearTimeout(timer);
+  if (graceTimer) clearTimeout(graceTimer);
+  // A process that exited cleanly may still have left children in its group; an engine run leaves nothing behind.
+  if (timedOut || outputExceeded) killTree(pid);
+  return {
+    exitCode: child?.exitCode ?? output.exitCode ?? null,
+    signal: child?.signalCode ?? null,
+    stdout: output.stdout,
+    stderr: output.stderr,
+    timedOut,
+    outputExceeded,
+    spawnError,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+function toInfo(stats: import("node:fs").Stats, isSymlink: boolean): FileInfo {
+  return { isFile: stats.isFile(), isDirectory: stats.isDirectory(), isSymlink, size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+async function orNull<T>(promise: Promise<T>): Promise<T | null> {
+  try {
+    return await promise;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return null;
+    throw error;
+  }
+}
+
+/** The Node.js implementation of Runtime. */
+export function createNodeRuntime(): Runtime {
+  const sea = (process as { isSea?: () => boolean }).isSea;
+  const pkg = (process as { pkg?: unknown }).pkg;
+  return {
+    name: "node",
+    platform: process.platform,
+    execPath: process.execPath,
+    isStandalone: Boolean(pkg) || (typeof sea === "function" && sea()),
+    spawn: spawnNode,
+    readText: (path) => fs.readFile(path, "utf8"),
+    stat: async (path) => {
+      const stats = await orNull(fs.stat(path));
+      return stats ? toInfo(stats, false) : null;
+    },
+    lstat: async (path) => {
+      const stats = await orNull(fs.lstat(path));
+      return stats ? toInfo(stats, stats.isSymbolicLink()) : null;
+    },
+    realPath: (path) => orNull(fs.realpath(path)),
+    readDir: async (path): Promise<DirEntry[]> => {
+      const entries = await fs.readdir(path, { withFileTypes: true });
+      return entries.map((entry) => ({
+        name: entry.name,
+        isFile: entry.isFile(),
+        isDirectory: entry.isDirectory(),
+        isSymlink: entry.isSymbolicLink(),
+      }));
+    },
+    writeFileAtomic: async (path, data) => {
+      const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+      try {
+        await fs.writeFile(temp, data);
+        await fs.rename(temp, path);
+      } catch (error) {
+        await fs.rm(temp, { force: true });
+        throw error;
+      }
+    },
+    appendFile: (path, data) => fs.appendFile(path, data),
+    rename: (from, to) => fs.rename(from, to),
+    removeFile: (path) => fs.rm(path, { force: true, recursive: true }),
+    mkdirp: async (path) => {
+      await fs.mkdir(path, { recursive: true });
+    },
+    makeTempDir: (prefix) => fs.mkdtemp(join(tmpdir(), prefix)),
+    env: (name) => process.env[name],
+    cwd: () => process.cwd(),
+    sha256: (data) => createHash("sha256").update(data).digest("hex"),
+    writeStderr: (text) => {
+      process.stderr.write(text);
+    },
+  };
+}

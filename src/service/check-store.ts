@@ -1,0 +1,75 @@
+import type { CheckResponse, NormalizedIssue, Stale } from "../core/contracts.ts";
+import type { ClusterGroup } from "../core/cluster.ts";
+import { InvalidArgumentsError } from "../core/errors.ts";
+import { publicIssue, type Issue } from "../core/issues.ts";
+
+/** One finished check as the service remembers it. */
+export interface StoredCheck {
+  checkId: string;
+  issues: Issue[];
+  groups: ClusterGroup[];
+  response: CheckResponse;
+}
+
+/** How many checks stay addressable by checkId. */
+export const RETAINED_CHECKS = 25;
+const REMEMBERED_IDS = 10_000;
+
+/** What get_issue_detail asks for. */
+export interface DetailQuery {
+  clusterId?: string;
+  issueId?: string;
+  checkId?: string;
+}
+
+function stale(code: Stale["code"], message: string): Stale {
+  return { status: "stale", code, message };
+}
+
+/** The last checks, bounded; evicted ids are remembered so "expired" can be told from "unknown". */
+export class CheckStore {
+  private readonly checks: StoredCheck[] = [];
+  private readonly evicted = new Set<string>();
+
+  add(check: StoredCheck): void {
+    this.checks.push(check);
+    while (this.checks.length > RETAINED_CHECKS) {
+      const old = this.checks.shift() as StoredCheck;
+      this.evicted.add(old.checkId);
+      if (this.evicted.size > REMEMBERED_IDS) this.evicted.delete(this.evicted.values().next().value as string);
+    }
+  }
+
+  latest(): StoredCheck | undefined {
+    return this.checks.at(-1);
+  }
+
+  private find(checkId: string | undefined): StoredCheck | Stale {
+    if (checkId === undefined) {
+      return this.latest() ?? stale("no_check", "No check has run yet; call check_project first.");
+    }
+    const found = this.checks.find((check) => check.checkId === checkId);
+    if (found) return found;
+    if (this.evicted.has(checkId)) return stale("check_expired", `Check ${checkId} is too old to be retained; run check_project again.`);
+    return stale("check_unknown", `No check ${checkId} was run by this server; run check_project again.`);
+  }
+
+  /** Resolve a cluster or issue reference to its issues, or a stale answer. */
+  detail(query: DetailQuery): { issues: NormalizedIssue[] } | Stale {
+    const check = this.find(query.checkId);
+    if ("status" in check) return check;
+    if (query.clusterId !== undefined) {
+      const group = check.groups.find((entry) => entry.cluster.clusterId === query.clusterId);
+      if (!group) return stale("cluster_not_found", `Cluster ${query.clusterId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
+      return { issues: group.issues.map(publicIssue) };
+    }
+    const prefix = (query.issueId ?? "").toLowerCase();
+    const matches = check.issues.filter((issue) => issue.fullId.startsWith(prefix));
+    if (matches.length > 1) {
+      throw new InvalidArgumentsError(`issueId ${JSON.stringify(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
+    }
+    const [match] = matches;
+    if (!match) return stale("issue_not_found", `Issue ${query.issueId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
+    return { issues: [publicIssue(match)] };
+  }
+}

@@ -1,0 +1,71 @@
+import { isAbsolute, join, resolve } from "node:path";
+import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../core/config.ts";
+import { ConfigError, InvalidArgumentsError } from "../core/errors.ts";
+import { normalizePathList, relativeToRoot } from "../core/paths.ts";
+import type { Runtime } from "../runtime/types.ts";
+
+export const CONFIG_FILE = "signalint.config.json";
+
+/** Where the project is, where state goes, and the settings in force. */
+export interface Project {
+  root: string;
+  realRoot: string;
+  stateDir: string;
+  settings: Settings;
+}
+
+/** Options a shell (MCP server or CLI) passes when opening a project. */
+export interface OpenOptions {
+  root?: string;
+  compact?: boolean;
+}
+
+/** Read and validate signalint.config.json (absent → empty config). */
+export async function readConfigFile(runtime: Runtime, root: string): Promise<ConfigFile> {
+  const text = await runtime.readText(join(root, CONFIG_FILE)).catch(() => null);
+  return text === null ? {} : parseConfigFile(text, CONFIG_FILE);
+}
+
+/** Resolve root, state dir and settings; throws ConfigError with a message naming the bad key or variable. */
+export async function openProject(runtime: Runtime, options: OpenOptions = {}): Promise<Project> {
+  const envRoot = runtime.env("SIGNALINT_PROJECT_ROOT")?.trim();
+  const root = resolve(runtime.cwd(), envRoot || options.root || ".");
+  const info = await runtime.stat(root);
+  if (!info?.isDirectory) throw new ConfigError(`project root ${root} is not a directory (SIGNALINT_PROJECT_ROOT or the working directory)`);
+  const realRoot = (await runtime.realPath(root)) ?? root;
+  const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
+  const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
+  const settings = resolveSettings(await readConfigFile(runtime, root), (name) => runtime.env(name), { compact: options.compact });
+  return { root, realRoot, stateDir, settings };
+}
+
+/** Create the state directory (with a .gitignore so it never gets committed). */
+export async function ensureStateDir(runtime: Runtime, stateDir: string): Promise<void> {
+  if ((await runtime.stat(stateDir))?.isDirectory) return;
+  await runtime.mkdirp(stateDir);
+  await runtime.writeFileAtomic(join(stateDir, ".gitignore"), "*\n");
+}
+
+/**
+ * Validate requested paths: the syntax rules of core/paths, then existence, then that the real location (after
+ * symlinks) is inside the project root.
+ */
+export async function validatePaths(runtime: Runtime, project: Project, paths: readonly string[], kind: "any" | "file"): Promise<string[]> {
+  const normalized = normalizePathList(paths);
+  for (const path of normalized) {
+    const absolute = join(project.root, path);
+    const real = await runtime.realPath(absolute);
+    if (real === null) {
+      const dangling = await runtime.lstat(absolute);
+      const reason = dangling?.isSymlink ? "is a symlink whose target does not exist" : "does not exist";
+      throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: ${reason}`, "path_not_found");
+    }
+    if (relativeToRoot(project.realRoot, real) === null || isAbsolute(path)) {
+      throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: resolves through a symlink to outside the project root`, "invalid_path");
+    }
+    if (kind === "file" && !(await runtime.stat(real))?.isFile) {
+      throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: not a file (use check_project for directories)`, "invalid_path");
+    }
+  }
+  return normalized;
+}

@@ -1,0 +1,69 @@
+import { join } from "node:path";
+import { LoopTracker, type LoopEvent, type LoopState } from "../core/loops.ts";
+import type { Runtime } from "../runtime/types.ts";
+
+/** session.jsonl is rotated once it grows past this. */
+export const SESSION_LOG_LIMIT = 10 * 1024 * 1024;
+
+type LogLine = { t: "check"; at: string; event: LoopEvent } | { t: "state"; at: string; state: LoopState };
+
+function isEvent(value: unknown): value is LoopEvent {
+  const event = value as LoopEvent;
+  return typeof event === "object" && event !== null && Array.isArray(event.scope) && typeof event.incremental === "boolean" &&
+    typeof event.signatures === "object" && event.signatures !== null && typeof event.pairs === "object" && event.pairs !== null;
+}
+
+/**
+ * Loop memory persisted as append-only JSON lines in `<stateDir>/session.jsonl`. Replayed at start; malformed or
+ * crash-truncated lines are skipped; at 10 MiB the file is replaced by one line holding the current state.
+ */
+export class SessionLog {
+  readonly tracker = new LoopTracker();
+  private readonly path: string;
+  /** True when replay found a crash-truncated last line that a new line must not be glued to. */
+  private needsNewline = false;
+
+  constructor(private readonly runtime: Runtime, stateDir: string, private readonly limit = SESSION_LOG_LIMIT) {
+    this.path = join(stateDir, "session.jsonl");
+  }
+
+  /** Rebuild the tracker from the log; returns how many lines were skipped as malformed. */
+  async replay(): Promise<number> {
+    const text = await this.runtime.readText(this.path).catch(() => "");
+    let skipped = 0;
+    this.needsNewline = text.length > 0 && !text.endsWith("\n");
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      let entry: LogLine;
+      try {
+        entry = JSON.parse(line) as LogLine;
+      } catch {
+        skipped++;
+        continue;
+      }
+      if (entry?.t === "check" && isEvent(entry.event)) this.tracker.record(entry.event);
+      else if (entry?.t === "state" && Array.isArray(entry.state?.signatures) && Array.isArray(entry.state?.churn)) this.tracker.load(entry.state);
+      else skipped++;
+    }
+    return skipped;
+  }
+
+  /** Apply a check to the tracker and persist it. Persistence failures are reported, never thrown. */
+  async record(event: LoopEvent): Promise<void> {
+    this.tracker.record(event);
+    const line = `${JSON.stringify({ t: "check", at: new Date().toISOString(), event } satisfies LogLine)}\n`;
+    try {
+      const size = (await this.runtime.stat(this.path))?.size ?? 0;
+      if (size + line.length > this.limit) {
+        const state: LogLine = { t: "state", at: new Date().toISOString(), state: this.tracker.save() };
+        await this.runtime.writeFileAtomic(this.path, `${JSON.stringify(state)}\n`);
+      } else {
+        // A crash-truncated last line would otherwise swallow this one.
+        await this.runtime.appendFile(this.path, (this.needsNewline ? "\n" : "") + line);
+        this.needsNewline = false;
+      }
+    } catch (error) {
+      this.runtime.writeStderr(`signalint: could not write ${this.path}: ${(error as Error).message}\n`);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { join } from "node:path";
+import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines, type LoopStatus, type Stale } from "../core/contracts.ts";
+import { clusterIssues } from "../core/cluster.ts";
+import { compileIgnore } from "../core/glob.ts";
+import { normalizeIssues, type RawIssue } from "../core/issues.ts";
+import { loopEventFromIssues } from "../core/loops.ts";
+import { isWithin } from "../core/paths.ts";
+import { buildCheckResponse } from "../core/response.ts";
+import { BIOME_CONFIGS } from "../engines/biome.ts";
+import { ESLINT_FLAT_CONFIGS } from "../engines/eslint.ts";
+import { findOnPath } from "../engines/resolve.ts";
+import type { Runtime } from "../runtime/types.ts";
+import { CheckStore, type DetailQuery } from "./check-store.ts";
+import { runEngine, type EngineReport } from "./engine-runner.ts";
+import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOptions, type Project } from "./project.ts";
+import { SessionLog } from "./session-log.ts";
+import { resolveSettings } from "../core/config.ts";
+
+/** Timing of one check, kept for stats and snapshots (never in the payload: it is not deterministic). */
+export interface CheckTiming {
+  durationMs: number;
+  engines: Partial<Record<EngineName, number>>;
+}
+
+async function anyExists(runtime: Runtime, root: string, names: readonly string[]): Promise<boolean> {
+  for (const name of names) if ((await runtime.stat(join(root, name)))?.isFile) return true;
+  return false;
+}
+
+/** The stateful core of Signalint: runs checks, remembers them, answers detail and loop queries. */
+export class SignalintService {
+  readonly store = new CheckStore();
+  lastTiming: CheckTiming | null = null;
+  private sequence = 0;
+
+  private constructor(
+    readonly runtime: Runtime,
+    readonly project: Project,
+    private readonly session: SessionLog,
+    private readonly nodePath: string | null,
+  ) {}
+
+  /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
+  static async create(runtime: Runtime, options: OpenOptions = {}): Promise<SignalintService> {
+    const project = await openProject(runtime, options);
+    const session = new SessionLog(runtime, project.stateDir);
+    const skipped = await session.replay();
+    if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
+    const nodePath = runtime.name === "node" && !runtime.isStandalone ? runtime.execPath : await findOnPath(runtime, "node");
+    return new SignalintService(runtime, project, session, nodePath);
+  }
+
+  private async enabledEngines(switches: Partial<Record<EngineName, boolean>>): Promise<Record<EngineName, boolean | string>> {
+    const root = this.project.root;
+    const explicit = (engine: EngineName, fallback: boolean | string): boolean | string =>
+      switches[engine] === undefined ? fallback : switches[engine] || "disabled in signalint.config.json";
+    const hasBiome = await anyExists(this.runtime, root, BIOME_CONFIGS);
+    const hasEslint = await anyExists(this.runtime, root, ESLINT_FLAT_CONFIGS);
+    return {
+      oxlint: explicit("oxlint", true),
+      tsc: explicit("tsc", true),
+      biome: explicit("biome", hasBiome || "off by default; enable with a biome.json or engines.biome in signalint.config.json"),
+      eslint: explicit("eslint", hasEslint || "no ESLint flat config (eslint.config.*) in the project root"),
+    };
+  }
+
+  /** Run every enabled engine on the paths and shape the response. `incremental` marks check_files. */
+  async check(requested: readonly string[], incremental: boolean): Promise<CheckResponse> {
+    const started = performance.now();
+    const { runtime, project } = this;
+    // Engine switches, ignore globs and timeouts are re-read so edits to the config apply to the next check.
+    const settings = resolveSettings(await readConfigFile(runtime, project.root), (name) => runtime.env(name));
+    const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
+    await ensureStateDir(runtime, project.stateDir);
+    const enabled = await this.enabledEngines(settings.engines);
+    const reports = await Promise.all(
+      ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
+        const on = enabled[engine];
+        if (on !== true) return [engine, { status: { status: "disabled", message: String(on) }, issues: [], durationMs: 0 }];
+        const job = { runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], nodePath: this.nodePath };
+        return [engine, await runEngine(engine, job)];
+      }),
+    );
+    const ignored = compileIgnore(settings.ignore);
+    const raw = reports.flatMap(([, report]) => report.issues);
+    const kept: RawIssue[] = raw.filter((issue) => paths.some((path) => isWithin(issue.file, path)) && !ignored(issue.file));
+    const hash = (text: string) => runtime.sha256(text);
+    const issues = normalizeIssues(kept, hash);
+    const groups = clusterIssues(issues, hash);
+    const event = loopEventFromIssues(issues, paths, incremental);
+    await this.session.record(event);
+    const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 16)}`;
+    const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
+    const response = buildCheckResponse({
+      checkId, projectRoot: project.root, engines, issues, groups,
+      filteredOutIssueCount: raw.length - kept.length,
+      loopWarning: this.session.tracker.warningFor(event),
+      maxClusters: settings.maxClusters,
+      maxRemainingIssues: settings.maxRemainingIssues,
+    });
+    this.store.add({ checkId, issues, groups, response });
+    this.lastTiming = {
+      durationMs: Math.round(performance.now() - started),
+      engines: Object.fromEntries(reports.map(([engine, report]) => [engine, report.durationMs])),
+    };
+    return response;
+  }
+
+  /** get_issue_detail. */
+  issueDetail(query: DetailQuery): { issues: CheckResponse["remainingIssues"] } | Stale {
+    return this.store.detail(query);
+  }
+
+  /** get_loop_status. */
+  loopStatus(): LoopStatus {
+    return this.session.tracker.status();
+  }
+}
