@@ -1,0 +1,119 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+function findRepo(start: string): string {
+  let dir = start;
+  while (!existsSync(join(dir, "package.json")) || !readFileSync(join(dir, "package.json"), "utf8").includes('"name": "signalint-mcp"')) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("repository root not found");
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Repository root (tests run from dist/test/…, bundled). */
+export const REPO = findRepo(dirname(fileURLToPath(import.meta.url)));
+export const BUNDLE = join(REPO, "dist", "signalint-mcp.mjs");
+export const BIN = join(REPO, "node_modules", ".bin");
+
+export function fixture(name: string): string {
+  return join(REPO, "fixtures", name);
+}
+
+/** A fresh temporary directory, removed by the returned cleanup. */
+export function tempDir(prefix = "signalint-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Copy a fixture into a scratch folder inside the repository (so engines still resolve from its node_modules). */
+export function scratchCopy(name: string, label = name): string {
+  const base = join(REPO, "dist", "scratch");
+  mkdirSync(base, { recursive: true });
+  const target = mkdtempSync(join(base, `${label}-`));
+  cpSync(fixture(name), target, { recursive: true });
+  return target;
+}
+
+export function removeDir(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/** Put an executable script at node_modules/.bin/<name> of a project. */
+export function linkBin(project: string, name: string, target: string): void {
+  mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(target, join(project, "node_modules", ".bin", name));
+}
+
+/** A connected SDK client (with its default Ajv output validation) on the built bundle. */
+export interface Connected {
+  client: Client;
+  stderr: () => string;
+  close: () => Promise<void>;
+  pid: number | null;
+}
+
+export async function connect(cwd: string, env: Record<string, string> = {}): Promise<Connected> {
+  const stateDir = env.SIGNALINT_STATE_DIR ?? tempDir("signalint-state-");
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUNDLE],
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: "signalint-test", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools(); // caches output validators, as real clients do
+  return {
+    client,
+    stderr: () => stderr,
+    pid: transport.pid,
+    close: async () => {
+      await client.close();
+      if (!env.SIGNALINT_STATE_DIR) removeDir(stateDir);
+    },
+  };
+}
+
+/** Call a tool and return its result (output validated by the SDK client against the advertised schema). */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The structuredContent of a successful result (asserting success). */
+export function structured<T = Record<string, unknown>>(result: CallToolResult): T {
+  if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as T;
+}
+
+/** The error envelope of a failed result. */
+export function errorOf(result: CallToolResult): { code: string; message: string } {
+  if (!result.isError) throw new Error(`expected an error, got ${JSON.stringify(result).slice(0, 300)}`);
+  const first = result.content[0];
+  const envelope = JSON.parse(first?.type === "text" ? first.text : "{}") as { status: string; code: string; message: string };
+  if (envelope.status !== "error" || result._meta?.code !== envelope.code || result.structuredContent !== undefined) {
+    throw new Error(`malformed error result: ${JSON.stringify(result)}`);
+  }
+  return envelope;
+}
+
+/** Run the bundle's CLI synchronously. */
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [BUNDLE, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
+    encoding: "utf8",
+    input: "",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

@@ -1,0 +1,79 @@
+// The oracle for ground-truth tests: run each engine directly, the way a user would, and read its output with
+// parsers written independently of src/engines.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { BIN, removeDir } from "./helpers.ts";
+
+export interface RawDiagnostic {
+  engine: "oxlint" | "tsc" | "biome" | "eslint";
+  file: string;
+  line: number;
+  rule: string;
+  message: string;
+}
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(join(BIN, command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
+  if (result.error) throw result.error;
+  return result.stdout;
+}
+
+function parseTscText(stdout: string, cwd: string, root: string): RawDiagnostic[] {
+  const out: RawDiagnostic[] = [];
+  for (const line of stdout.split("\n")) {
+    const match = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
+    if (match) {
+      out.push({ engine: "tsc", file: relative(root, join(cwd, match[1] as string)), line: Number(match[2]), rule: match[4] as string, message: match[5] as string });
+    } else if (/^\s+\S/.test(line) && out.length) {
+      (out.at(-1) as RawDiagnostic).message += ` ${line.trim()}`;
+    } else if (line.trim()) {
+      throw new Error(`unexpected tsc line: ${line}`);
+    }
+  }
+  return out;
+}
+
+/** tsc as a user runs it: `tsc --noEmit -p tsconfig.json`, or `tsc -b` (on a scratch copy, since -b writes) for solutions. */
+export function rawTsc(root: string, options: { build?: boolean; tscBin?: string } = {}): RawDiagnostic[] {
+  const bin = options.tscBin ?? "tsc";
+  if (!options.build) return parseTscText(run(bin, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"], root), root, root);
+  const copy = mkdtempSync(join(tmpdir(), "signalint-raw-tsc-"));
+  try {
+    cpSync(root, copy, { recursive: true });
+    return parseTscText(run(bin, ["-b", "--pretty", "false"], copy), copy, copy);
+  } finally {
+    removeDir(copy);
+  }
+}
+
+export function rawOxlint(root: string): RawDiagnostic[] {
+  const report = JSON.parse(run("oxlint", ["--format", "json", "--ignore-pattern", "**/node_modules/**", "."], root)) as {
+    diagnostics: { filename: string; code: string; message: string; labels?: { span: { line: number } }[] }[];
+  };
+  return report.diagnostics.map((d) => ({ engine: "oxlint", file: d.filename, line: d.labels?.[0]?.span.line ?? 1, rule: d.code, message: d.message }));
+}
+
+export function rawBiome(root: string): RawDiagnostic[] {
+  const report = JSON.parse(run("biome", ["lint", "--reporter=json", "--max-diagnostics=none", "."], root)) as {
+    diagnostics: { category: string; message: string; location: { path: string; start: { line: number } } }[];
+  };
+  return report.diagnostics.map((d) => ({ engine: "biome", file: d.location.path, line: d.location.start.line, rule: d.category, message: d.message }));
+}
+
+export function rawEslint(root: string): RawDiagnostic[] {
+  const report = JSON.parse(run("eslint", ["--format", "json", "."], root)) as {
+    filePath: string;
+    messages: { ruleId: string | null; line: number; message: string }[];
+  }[];
+  return report.flatMap((file) =>
+    file.messages.map((m) => ({ engine: "eslint" as const, file: relative(root, file.filePath), line: m.line, rule: m.ruleId ?? "parse-error", message: m.message })),
+  );
+}
+
+/** Independent statement of the message rule: whitespace collapsed, at most 120 characters ending in "…". */
+export function expectedMessage(message: string): string {
+  const flat = message.replace(/\s+/g, " ").trim();
+  return flat.length <= 120 ? flat : `${flat.slice(0, 119).trimEnd()}…`;
+}
