@@ -8,7 +8,8 @@ import { canonicalRule } from "./rules.ts";
 export const OSCILLATION_APPEARANCES = 3;
 /** A (file, rule) pair is flagged after re-triggering across this many consecutive incremental checks. */
 export const CHURN_CHECKS = 3;
-const MAX_FILES_PER_SIGNATURE = 50;
+/** Bound on remembered (signature, file) pairs; absent, least-seen ones are forgotten first. */
+export const MAX_TRACKED = 5000;
 
 /** What one check contributes to loop memory; this is also the persisted line in session.jsonl. */
 export interface LoopEvent {
@@ -23,7 +24,6 @@ export interface LoopEvent {
 interface SignatureState {
   appearances: number;
   present: boolean;
-  files: string[];
 }
 
 interface ChurnState {
@@ -65,25 +65,34 @@ export class LoopTracker {
   private signatures = new Map<string, SignatureState>();
   private churn = new Map<string, ChurnState>();
 
-  /** Apply one check. */
+  /**
+   * Apply one check. Appearances are counted per (signature, file): fixing an instance in one file while the same
+   * message stands in another still counts, and a file outside the check's scope is never taken as fixed.
+   */
   record(event: LoopEvent): void {
+    const present = new Set<string>();
     for (const [signature, files] of Object.entries(event.signatures)) {
-      const state = this.signatures.get(signature) ?? { appearances: 0, present: false, files: [] };
-      if (!state.present) {
-        state.appearances += 1;
+      for (const file of files) {
+        const key = `${signature}\0${file}`;
+        present.add(key);
+        const state = this.signatures.get(key) ?? { appearances: 0, present: false };
+        if (!state.present) state.appearances += 1;
         state.present = true;
+        this.signatures.set(key, state);
       }
-      state.files = [...new Set([...state.files, ...files])].slice(-MAX_FILES_PER_SIGNATURE);
-      this.signatures.set(signature, state);
     }
-    for (const [signature, state] of this.signatures) {
-      // Gone only when the check looked at every file the signature was seen in.
-      if (state.present && !(signature in event.signatures) && state.files.every((file) => covers(event.scope, file))) {
-        state.present = false;
-        state.files = [];
-      }
+    for (const [key, state] of this.signatures) {
+      if (state.present && !present.has(key) && covers(event.scope, key.slice(key.indexOf("\0") + 1))) state.present = false;
     }
     if (event.incremental) this.recordChurn(event);
+    this.prune();
+  }
+
+  private prune(): void {
+    if (this.signatures.size <= MAX_TRACKED) return;
+    const absent = [...this.signatures].filter(([, state]) => !state.present).sort((a, b) => a[1].appearances - b[1].appearances);
+    for (const [key] of absent.slice(0, this.signatures.size - MAX_TRACKED)) this.signatures.delete(key);
+    if (this.churn.size > MAX_TRACKED) this.churn = new Map([...this.churn].slice(-MAX_TRACKED));
   }
 
   private recordChurn(event: LoopEvent): void {
@@ -100,13 +109,18 @@ export class LoopTracker {
 
   /** Everything currently classified as looping. */
   status(): LoopStatus {
-    const signatures = [...this.signatures]
-      .filter(([, state]) => state.appearances >= OSCILLATION_APPEARANCES)
-      .sort((a, b) => b[1].appearances - a[1].appearances || (a[0] < b[0] ? -1 : 1))
-      .map(([signature, state]) => ({
+    const bySignature = new Map<string, number>();
+    for (const [key, state] of this.signatures) {
+      const signature = key.slice(0, key.indexOf("\0"));
+      bySignature.set(signature, Math.max(bySignature.get(signature) ?? 0, state.appearances));
+    }
+    const signatures = [...bySignature]
+      .filter(([, appearances]) => appearances >= OSCILLATION_APPEARANCES)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([signature, appearances]) => ({
         signature,
-        occurrences: state.appearances,
-        hint: `Fixed and reintroduced ${state.appearances - 1} times (${state.appearances} appearances) — consider a different approach`,
+        occurrences: appearances,
+        hint: `Fixed and reintroduced ${appearances - 1} times (${appearances} appearances) — consider a different approach`,
       }));
     const fileRuleChurns = [...this.churn]
       .filter(([, state]) => state.streak >= CHURN_CHECKS)
