@@ -117,3 +117,20 @@ export function runCli(args: string[], options: { cwd: string; env?: Record<stri
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** True once the process no longer exists (or is a zombie waiting for its new parent to reap it). */
+export async function gone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    let state = "";
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] ?? "";
+    } catch {
+      return true;
+    }
+    if (state === "Z") return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+

@@ -84,7 +84,8 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
   // A process that exited cleanly may still have left children in its group; an engine run leaves nothing behind.
   if (timedOut || outputExceeded) killTree(pid);
   return {
-    exitCode: child?.exitCode ?? output.exitCode ?? null,
+    // A process that never started has no exit code (Node reports the negative errno there).
+    exitCode: spawnError ? null : (child?.exitCode ?? output.exitCode ?? null),
     signal: child?.signalCode ?? null,
     stdout: output.stdout,
     stderr: output.stderr,

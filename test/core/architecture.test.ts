@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import { REPO } from "../helpers.ts";
+
+function sources(dir: string): string[] {
+  return readdirSync(join(REPO, dir), { recursive: true }).map(String).filter((name) => name.endsWith(".ts")).map((name) => join(dir, name));
+}
+
+it("src/core is pure: no node: imports, no process or Deno, no imports from outside core", () => {
+  for (const file of sources("src/core")) {
+    const text = readFileSync(join(REPO, file), "utf8");
+    for (const [, specifier] of text.matchAll(/from\s+"([^"]+)"/g)) {
+      assert.ok(specifier === "zod" || (specifier?.startsWith("./") && !specifier.includes("..")), `${file} imports ${specifier}`);
+    }
+    assert.doesNotMatch(text, /\bprocess\.|\bDeno\./, `${file} touches process or Deno`);
+  }
+});
+
+it("process and Deno appear only in runtime/, cli/ and main.ts", () => {
+  for (const file of sources("src")) {
+    if (/src\/(runtime|cli)\/|src\/main\.ts$/.test(file)) continue;
+    assert.doesNotMatch(readFileSync(join(REPO, file), "utf8"), /\bprocess\.|\bDeno\./, file);
+  }
+});
+
+it("dependencies point down: engines and core never import service, mcp or cli", () => {
+  for (const file of [...sources("src/engines"), ...sources("src/core")]) {
+    assert.doesNotMatch(readFileSync(join(REPO, file), "utf8"), /from "\.\.\/(service|mcp|cli)\//, file);
+  }
+});
+
+it("no source file exceeds 400 lines", () => {
+  for (const file of sources("src")) {
+    const lines = readFileSync(join(REPO, file), "utf8").split("\n").length;
+    assert.ok(lines <= 400, `${file} has ${lines} lines`);
+  }
+});
+
+it("the version constant matches package.json", async () => {
+  const { VERSION } = await import("../../src/version.ts");
+  assert.equal(VERSION, JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version);
+});

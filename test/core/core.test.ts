@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { describe, it } from "node:test";
+import { clusterIssues } from "../../src/core/cluster.ts";
+import { parseConfigFile, resolveSettings } from "../../src/core/config.ts";
+import { ConfigError, InvalidArgumentsError } from "../../src/core/errors.ts";
+import { compileIgnore } from "../../src/core/glob.ts";
+import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
+import { parseJsonc } from "../../src/core/jsonc.ts";
+import { LoopTracker, loopEventFromIssues } from "../../src/core/loops.ts";
+import { normalizeMessage, templateSignature } from "../../src/core/normalize.ts";
+import { normalizePathList, normalizeRelativePath } from "../../src/core/paths.ts";
+import { buildCheckResponse, compactCheckResponse } from "../../src/core/response.ts";
+import { canonicalRule } from "../../src/core/rules.ts";
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+const raw = (overrides: Partial<RawIssue>): RawIssue => ({
+  file: "src/a.ts", line: 1, col: 1, engine: "tsc", rule: "TS2322", severity: "error", message: "Type 'string' is not assignable to type 'number'.", fixable: false, ...overrides,
+});
+const ok = { status: "ok" as const };
+const engines = { oxlint: ok, tsc: ok, biome: { status: "disabled" as const }, eslint: { status: "disabled" as const } };
+
+describe("messages", () => {
+  it("collapses whitespace and cuts at 120 characters with an ellipsis", () => {
+    assert.equal(normalizeMessage("  a \n\t b  "), "a b");
+    const long = normalizeMessage("word ".repeat(60));
+    assert.equal(long.length, 120);
+    assert.ok(long.endsWith("…"));
+  });
+  it("templates identifiers and numbers in signatures", () => {
+    assert.equal(templateSignature("'x' is declared but 3 times"), "<identifier> is declared but <n> times");
+  });
+});
+
+describe("paths", () => {
+  it("normalizes and refuses with the reason", () => {
+    assert.equal(normalizeRelativePath("./src//a/../b.ts"), "src/b.ts");
+    assert.equal(normalizeRelativePath("."), ".");
+    assert.equal(normalizeRelativePath("src\\win.ts"), "src/win.ts");
+    for (const [bad, reason] of [["", /empty/], ["/etc", /absolute/], ["C:\\x", /absolute/], ["../x", /escapes/], ["a/../../x", /escapes/], ["a\0b", /NUL/], ["-rf", /'-'/]] as const) {
+      assert.throws(() => normalizeRelativePath(bad), (error: unknown) => error instanceof InvalidArgumentsError && reason.test(error.message));
+    }
+    assert.throws(() => normalizePathList(Array.from({ length: 513 }, () => "a")), /512/);
+    assert.deepEqual(normalizePathList(["a", "./a"]), ["a"]);
+  });
+});
+
+describe("globs and JSONC", () => {
+  it("matches *, ** and ? like .gitignore", () => {
+    const ignored = compileIgnore(["dist", "**/*.gen.ts", "src/legacy/*", "?.js"]);
+    assert.ok(ignored("dist/a.js"));
+    assert.ok(ignored("src/x/y.gen.ts"));
+    assert.ok(ignored("src/legacy/a.ts"));
+    assert.ok(ignored("lib/a.js"));
+    assert.ok(!ignored("src/a.ts"));
+    assert.ok(!ignored("src/legacy2/a.ts"));
+  });
+  it("parses comments and trailing commas but keeps // inside strings", () => {
+    assert.deepEqual(parseJsonc('{ // c\n "a": "http://x", /* b */ "b": [1,], }'), { a: "http://x", b: [1] });
+  });
+});
+
+describe("configuration", () => {
+  it("names the offending key", () => {
+    assert.throws(() => parseConfigFile('{"engines":{"tscc":true}}'), (e: unknown) => e instanceof ConfigError && /unknown key 'engines.tscc'/.test(e.message));
+    assert.throws(() => parseConfigFile('{"maxClusters":"ten"}'), /key 'maxClusters'/);
+    assert.throws(() => parseConfigFile("{oops"), /not valid JSON/);
+  });
+  it("applies precedence: non-empty environment, then config, then default", () => {
+    const config = parseConfigFile('{"mcpPayload":"text","compact":true,"structuredMaxBytes":1}');
+    const none = resolveSettings(config, () => undefined);
+    assert.equal(none.payloadMode, "text");
+    assert.equal(none.compact, true);
+    assert.equal(none.structuredMaxBytes, 16_384, "clamped");
+    const env: Record<string, string> = { SIGNALINT_MCP_PAYLOAD: " structured ", SIGNALINT_COMPACT: "0", SIGNALINT_STRUCTURED_MAX_BYTES: "99999999" };
+    const withEnv = resolveSettings(config, (name) => env[name]);
+    assert.equal(withEnv.payloadMode, "structured");
+    assert.equal(withEnv.compact, false);
+    assert.equal(withEnv.structuredMaxBytes, 16_777_216);
+    assert.equal(resolveSettings(config, (name) => (name === "SIGNALINT_MCP_PAYLOAD" ? "  " : undefined)).payloadMode, "text", "blank env is ignored");
+    assert.throws(() => resolveSettings({}, (name) => (name === "SIGNALINT_MCP_PAYLOAD" ? "json" : undefined)), /SIGNALINT_MCP_PAYLOAD/);
+    assert.equal(resolveSettings({}, (name) => (name === "signalint_mcp_payload" ? "json" : undefined)).payloadMode, "both", "names are case-sensitive");
+  });
+});
+
+describe("issues", () => {
+  it("canonicalizes rule names across engines", () => {
+    assert.equal(canonicalRule("oxlint", "eslint(no-unused-vars)"), "no-unused-vars");
+    assert.equal(canonicalRule("eslint", "@typescript-eslint/no-unused-vars"), "no-unused-vars");
+    assert.equal(canonicalRule("biome", "lint/correctness/noUnusedVariables"), "no-unused-vars");
+    assert.equal(canonicalRule("biome", "lint/suspicious/noDebugger"), "no-debugger");
+    assert.equal(canonicalRule("tsc", "TS6133"), "no-unused-vars");
+  });
+  it("merges the same problem from two engines and keeps the error", () => {
+    const issues = normalizeIssues(
+      [raw({ line: 2, rule: "TS6133", message: "'x' is declared but its value is never read." }), raw({ line: 2, col: 7, engine: "oxlint", rule: "eslint(no-unused-vars)", severity: "warning", message: "Variable 'x' is declared but never used." })],
+      hash,
+    );
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0]?.engine, "tsc");
+    assert.deepEqual(issues[0]?.alsoReportedBy, [{ engine: "oxlint", rule: "eslint(no-unused-vars)" }]);
+  });
+  it("never merges two reports from the same engine, and keeps ids unique and stable", () => {
+    const input = [raw({}), raw({ col: 9 })];
+    const a = normalizeIssues(input, hash);
+    assert.equal(a.length, 2);
+    assert.notEqual(a[0]?.issueId, a[1]?.issueId);
+    assert.deepEqual(normalizeIssues(input, hash).map((i) => i.issueId), a.map((i) => i.issueId));
+    assert.ok((a[0]?.issueId.length ?? 0) >= 12);
+  });
+});
+
+describe("clusters and responses", () => {
+  const systemic = Array.from({ length: 4 }, (_, i) => raw({ file: `src/f${i}.ts` }));
+  const warnings = [raw({ engine: "oxlint", rule: "eslint(no-debugger)", severity: "warning", message: "x", file: "src/a.ts", line: 5 }), raw({ engine: "oxlint", rule: "eslint(no-debugger)", severity: "warning", message: "x", file: "src/a.ts", line: 9 })];
+  const single = raw({ rule: "TS2304", message: "Cannot find name 'y'.", file: "src/z.ts" });
+  it("orders clusters by priority and marks systemic errors P1", () => {
+    const issues = normalizeIssues([...warnings, ...systemic, single], hash);
+    const groups = clusterIssues(issues, hash);
+    assert.deepEqual(groups.map((g) => [g.cluster.priority, g.cluster.issueCount]), [[1, 4], [4, 2]]);
+    assert.equal(issues.find((i) => i.rule === "TS2304")?.clusterId, null);
+  });
+  it("caps clusters and remaining issues and counts the rest", () => {
+    const issues = normalizeIssues([...warnings, ...systemic, single], hash);
+    const groups = clusterIssues(issues, hash);
+    const response = buildCheckResponse({ checkId: "chk-1", projectRoot: "/p", engines, issues, groups, filteredOutIssueCount: 2, loopWarning: null, maxClusters: 1, maxRemainingIssues: 2 });
+    assert.equal(response.truncated, true);
+    assert.equal(response.clusters.length, 1);
+    assert.equal(response.remainingIssues.length, 2);
+    assert.equal(response.remainingIssues[0]?.rule, "TS2304", "errors come first");
+    assert.equal(response.omittedIssueCount, 1);
+    assert.equal(response.totalIssues, 7);
+    const compact = compactCheckResponse(response);
+    assert.equal(compact.total, 7);
+    assert.equal(compact.omitted, 1);
+    assert.equal(compact.filteredOut, 2);
+    assert.ok(!("projectRoot" in compact) && !("totalIssues" in compact));
+  });
+  it("never calls a check clean when an engine failed or none ran", () => {
+    const failed = buildCheckResponse({ checkId: "c", projectRoot: "/p", engines: { ...engines, tsc: { status: "error", message: "boom" } }, issues: [], groups: [], filteredOutIssueCount: 0, loopWarning: null, maxClusters: 10, maxRemainingIssues: 10 });
+    assert.equal(failed.status, "error");
+    const none = buildCheckResponse({ checkId: "c", projectRoot: "/p", engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } }, issues: [], groups: [], filteredOutIssueCount: 0, loopWarning: null, maxClusters: 10, maxRemainingIssues: 10 });
+    assert.equal(none.status, "error");
+  });
+});
+
+describe("loop memory", () => {
+  const issue = normalizeIssues([raw({ file: "src/a.ts" })], hash);
+  const other = normalizeIssues([raw({ file: "src/b.ts" })], hash);
+  it("counts an appearance only after a check that covered the file saw it gone", () => {
+    const tracker = new LoopTracker();
+    tracker.record(loopEventFromIssues(issue, ["src/a.ts"], true));
+    tracker.record(loopEventFromIssues([], ["src/b.ts"], true)); // a.ts not looked at: still present
+    tracker.record(loopEventFromIssues(issue, ["src/a.ts"], true));
+    assert.equal(tracker.status().looping, false);
+    for (let i = 0; i < 2; i++) {
+      tracker.record(loopEventFromIssues([], ["src/a.ts"], true));
+      tracker.record(loopEventFromIssues(issue, ["src/a.ts"], true));
+    }
+    const status = tracker.status();
+    assert.equal(status.signatures[0]?.occurrences, 3);
+    const saved = tracker.save();
+    const restored = new LoopTracker();
+    restored.load(JSON.parse(JSON.stringify(saved)));
+    assert.deepEqual(restored.status(), status);
+  });
+  it("sees a fix-and-reintroduce loop in one file while the same message stands in another", () => {
+    const tracker = new LoopTracker();
+    for (let i = 0; i < 5; i++) tracker.record(loopEventFromIssues(i % 2 ? other : [...issue, ...other], ["."], false));
+    assert.equal(tracker.status().signatures[0]?.occurrences, 3);
+  });
+});
