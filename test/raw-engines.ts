@@ -15,7 +15,7 @@ export interface RawDiagnostic {
 }
 
 function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(join(BIN, command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(command.includes("/") ? command : join(BIN, command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
   if (result.error) throw result.error;
   return result.stdout;
 }

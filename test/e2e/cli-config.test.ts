@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
+import { BUNDLE, call, connect, fixture, REPO, runCli, structured } from "../helpers.ts";
+
+describe("CLI", () => {
+  it("--version prints the package version", () => {
+    const result = runCli(["--version"], { cwd: fixture("clean") });
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout.trim(), JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version);
+  });
+
+  it("check exits 0 on a clean project, 1 with issues", () => {
+    const clean = runCli(["check"], { cwd: fixture("clean") });
+    assert.equal(clean.status, 0, clean.stderr);
+    assert.match(clean.stdout, /No issues found/);
+    const sparse = runCli(["check"], { cwd: fixture("sparse") });
+    assert.equal(sparse.status, 1);
+    assert.match(sparse.stdout, /src\/index\.ts:7:3 {2}error {2}TS2322/);
+  });
+
+  it("--format json prints the CheckResponse, compact with --compact", () => {
+    const full = JSON.parse(runCli(["check", "--format", "json"], { cwd: fixture("systemic-ts") }).stdout) as CheckResponse;
+    assert.equal(full.totalIssues, 12);
+    assert.equal(full.projectRoot, fixture("systemic-ts"));
+    const compact = JSON.parse(runCli(["check", "--format", "json", "--compact"], { cwd: fixture("systemic-ts") }).stdout) as CompactCheckResponse;
+    assert.equal(compact.total, 12);
+    assert.equal(compact.v, "1.2");
+    assert.ok(!("projectRoot" in compact));
+  });
+
+  it("--format github prints one annotation per issue", () => {
+    const result = runCli(["check", "--format", "github", "src"], { cwd: fixture("systemic-ts") });
+    const lines = result.stdout.trim().split("\n");
+    assert.equal(lines.length, 12);
+    assert.match(lines[0] ?? "", /^::error file=src\/audit\.ts,line=3,col=\d+,title=tsc TS2322::Type 'string' is not assignable/);
+  });
+
+  it("checks only the named paths", () => {
+    const result = JSON.parse(runCli(["check", "--format", "json", "src/search.ts"], { cwd: fixture("systemic-ts") }).stdout) as CheckResponse;
+    assert.equal(result.totalIssues, 2);
+    assert.equal(result.filteredOutIssueCount, 9, "tsc checks the whole program: its 9 other errors are counted, not shown");
+  });
+
+  it("exits 2 with a message naming the key on a bad config", () => {
+    const result = runCli(["check"], { cwd: fixture("bad-config") });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /unknown key 'engines\.tscc'/);
+    assert.match(result.stderr, /key 'timeoutsMs\.tsc'/);
+  });
+
+  it("exits 2 on usage errors", () => {
+    assert.equal(runCli(["check", "--format", "xml"], { cwd: fixture("clean") }).status, 2);
+    assert.equal(runCli(["frobnicate"], { cwd: fixture("clean") }).status, 2);
+    assert.equal(runCli(["check", "--nope"], { cwd: fixture("clean") }).status, 2);
+    assert.equal(runCli(["check", "../outside"], { cwd: fixture("clean") }).status, 2);
+  });
+
+  it("prints help when started on a terminal", { skip: spawnSync("script", ["--version"]).error ? "no script(1)" : false }, () => {
+    const result = spawnSync("script", ["-qec", `${process.execPath} ${BUNDLE}`, "/dev/null"], { encoding: "utf8", cwd: fixture("clean"), timeout: 10_000 });
+    assert.match(result.stdout, /Usage:/);
+    assert.equal(result.status, 0);
+  });
+});
+
+describe("server configuration", () => {
+  it("refuses to start on a bad config, naming the key", () => {
+    const result = spawnSync(process.execPath, [BUNDLE], { cwd: fixture("bad-config"), input: "", encoding: "utf8", timeout: 10_000 });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /unknown key 'engines\.tscc'/);
+  });
+
+  it("refuses to start on an invalid SIGNALINT_MCP_PAYLOAD", () => {
+    const result = spawnSync(process.execPath, [BUNDLE], { cwd: fixture("clean"), input: "", encoding: "utf8", timeout: 10_000, env: { ...process.env, SIGNALINT_MCP_PAYLOAD: "xml" } });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /SIGNALINT_MCP_PAYLOAD: expected one of both, text, structured/);
+  });
+
+  it("serves the project named by SIGNALINT_PROJECT_ROOT", async () => {
+    const session = await connect(REPO, { SIGNALINT_PROJECT_ROOT: fixture("sparse") });
+    try {
+      assert.deepEqual((await call(session.client, "ping")).structuredContent, { pong: true, projectRoot: fixture("sparse") });
+      assert.equal(structured<CheckResponse>(await call(session.client, "check_project")).totalIssues, 1);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("text mode: no output schemas, minified JSON text, no structuredContent", async () => {
+    const session = await connect(fixture("sparse"), { SIGNALINT_MCP_PAYLOAD: "text" });
+    try {
+      const { tools } = await session.client.listTools();
+      assert.ok(tools.every((tool) => tool.outputSchema === undefined));
+      const result = await call(session.client, "check_project");
+      assert.equal(result.structuredContent, undefined);
+      assert.equal(result.content.length, 1);
+      const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+      assert.equal((JSON.parse(text) as CheckResponse).totalIssues, 1);
+      assert.ok(!text.includes("\n"), "minified");
+      assert.deepEqual((await call(session.client, "ping")).content, [{ type: "text", text: "pong" }]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("structured mode: JSON first block, human summary for the user second, compact counts right", async () => {
+    const session = await connect(fixture("systemic-ts"), { SIGNALINT_MCP_PAYLOAD: "structured", SIGNALINT_COMPACT: "1" });
+    try {
+      const result = await call(session.client, "check_project");
+      const value = result.structuredContent as unknown as CompactCheckResponse;
+      assert.equal(value.total, 12);
+      assert.deepEqual(JSON.parse(result.content[0]?.type === "text" ? result.content[0].text : ""), value);
+      const summary = result.content[1];
+      assert.equal(summary?.type, "text");
+      assert.deepEqual(summary?.annotations?.audience, ["user"]);
+      assert.match(summary?.type === "text" ? summary.text : "", /^12 issues found/);
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
+import { call, connect, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { rawTsc } from "../raw-engines.ts";
+
+const TSC7 = join(REPO, "node_modules", "typescript7", "bin", "tsc");
+
+async function fullList(project: string): Promise<{ response: CheckResponse; issues: NormalizedIssue[] }> {
+  const session = await connect(project);
+  try {
+    const response = structured<CheckResponse>(await call(session.client, "check_project"));
+    const issues = [...response.remainingIssues];
+    for (const cluster of response.clusters) {
+      issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+    }
+    return { response, issues };
+  } finally {
+    await session.close();
+  }
+}
+
+describe("TypeScript 7 (native) as the project's tsc", () => {
+  const projects: string[] = [];
+  after(() => projects.forEach(removeDir));
+
+  for (const [name, build] of [["systemic-ts", false], ["references", true]] as const) {
+    it(`${name}: same diagnostics as TypeScript 7 run directly`, async () => {
+      const project = scratchCopy(name, `ts7-${name}`);
+      projects.push(project);
+      linkBin(project, "tsc", TSC7);
+      const { response, issues } = await fullList(project);
+      assert.equal(response.engines.tsc.status, "ok", JSON.stringify(response.engines.tsc));
+      assert.match(response.engines.tsc.version ?? "", /^7\./);
+      const expected = rawTsc(project, { build, tscBin: join(project, "node_modules", ".bin", "tsc") }).map((d) => `${d.file}:${d.line}:${d.rule}`).sort();
+      const actual = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.rule}`).sort();
+      assert.ok(expected.length > 0);
+      assert.deepEqual(actual, expected);
+    });
+  }
+});
