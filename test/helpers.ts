@@ -58,11 +58,16 @@ export interface Connected {
   pid: number | null;
 }
 
-export async function connect(cwd: string, env: Record<string, string> = {}): Promise<Connected> {
+/** The Deno executable installed as a devDependency. */
+export const DENO = join(REPO, "node_modules", ".bin", "deno");
+/** Minimal permissions the bundle needs under Deno. */
+export const DENO_FLAGS = ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env"];
+
+export async function connect(cwd: string, env: Record<string, string> = {}, runtime: "node" | "deno" = "node"): Promise<Connected> {
   const stateDir = env.SIGNALINT_STATE_DIR ?? tempDir("signalint-state-");
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BUNDLE],
+    command: runtime === "node" ? process.execPath : DENO,
+    args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
     stderr: "pipe",
