@@ -59,15 +59,37 @@ function suggestAction(issues: readonly Issue[], rule: string, clusterId: string
   return `Call get_issue_detail {"clusterId":"${clusterId}"} and fix the ${issues.length} places; start at ${where}.`;
 }
 
+/**
+ * The quoted value most of a cluster's messages share, ignoring boilerplate: a value that sits at the same distance
+ * from the end of every message that has it (like the '_' in "…should start with a '_'.") is part of the template.
+ */
+function sharedToken(issues: readonly Issue[]): [string, number] | null {
+  const offsets = new Map<string, Set<number>>();
+  const perIssue = issues.map((issue) => {
+    const values = new Set<string>();
+    for (const match of issue.message.matchAll(/'([^']{2,})'|"([^"]{2,})"|`([^`]{2,})`/g)) {
+      const value = (match[1] ?? match[2] ?? match[3]) as string;
+      values.add(value);
+      const fromEnd = issue.message.length - (match.index ?? 0);
+      offsets.set(value, (offsets.get(value) ?? new Set()).add(fromEnd));
+    }
+    return [...values];
+  });
+  const distinctMessages = new Set(issues.map((issue) => issue.message)).size;
+  const meaningful = perIssue.flat().filter((value) => distinctMessages === 1 || (offsets.get(value)?.size ?? 0) > 1);
+  const best = mostCommon(meaningful);
+  return best && best[1] >= 2 && best[1] >= issues.length * 0.6 ? best : null;
+}
+
 function summarize(issues: readonly Issue[], ruleIds: readonly string[], fileCount: number): string {
   const label = ruleIds.join("/");
   const base = `${issues.length} ${label} issues in ${fileCount} file${fileCount === 1 ? "" : "s"}`;
   const messages = new Set(issues.map((issue) => issue.message));
   if (messages.size === 1) return `${base}: ${issues[0]?.message}`;
-  const token = mostCommon(issues.flatMap((issue) => [...new Set(quotedValues(issue.message))]));
-  if (token && token[1] >= 2 && token[1] >= issues.length * 0.6) return `${base}; ${token[1]} mention '${token[0]}' (e.g. ${issues[0]?.message})`.slice(0, 240);
+  const token = sharedToken(issues);
+  if (token) return `${base}; ${token[1]} mention '${token[0]}' (e.g. ${issues[0]?.message})`.slice(0, 240);
   const hotspot = mostCommon(issues.map((issue) => issue.file));
-  if (hotspot && fileCount > 1 && hotspot[1] * 2 >= issues.length) return `${base}, mostly ${hotspot[0]} (${hotspot[1]}); e.g. ${issues[0]?.message}`.slice(0, 240);
+  if (hotspot && fileCount > 1 && hotspot[1] >= 2 && hotspot[1] * 2 >= issues.length) return `${base}, mostly ${hotspot[0]} (${hotspot[1]}); e.g. ${issues[0]?.message}`.slice(0, 240);
   return `${base}; e.g. ${issues[0]?.message}`.slice(0, 240);
 }
 
