@@ -4,6 +4,7 @@ import { compactCheckResponse } from "../core/response.ts";
 import { SignalintError } from "../core/errors.ts";
 import { publicIssue } from "../core/issues.ts";
 import { createMcpServer } from "../mcp/server.ts";
+import { diagnose, formatDoctor } from "../service/doctor.ts";
 import { SignalintService } from "../service/signalint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
@@ -19,6 +20,8 @@ Usage:
       --format text|json|github      output format (default text)
       --compact                      compact JSON keys (json format)
       --root DIR                     project root (default: SIGNALINT_PROJECT_ROOT or the current directory)
+  signalint-mcp doctor [--json] [--root DIR]
+                                     show config resolution, payload mode and how each engine resolves
   signalint-mcp --version | --help
 
 Exit codes (check): 0 clean, 1 issues found or engines failed, 2 usage or configuration error.
@@ -57,6 +60,14 @@ async function runCheck(io: CliIo, argv: string[]): Promise<number> {
   return response.status === "clean" ? 0 : 1;
 }
 
+async function runDoctor(io: CliIo, argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: "boolean", default: false }, root: { type: "string" } } });
+  const service = await SignalintService.create(io.runtime, { root: values.root });
+  const report = await diagnose(service);
+  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
+  return 0;
+}
+
 async function serve(io: CliIo): Promise<number | null> {
   const service = await SignalintService.create(io.runtime);
   const server = createMcpServer(service);
@@ -86,6 +97,7 @@ export async function runCli(io: CliIo, argv: string[]): Promise<number | null> 
     }
     if (verb === "serve") return await serve(io);
     if (verb === "check") return await runCheck(io, rest);
+    if (verb === "doctor") return await runDoctor(io, rest);
     throw new UsageError(`unknown command ${JSON.stringify(verb)}; see signalint-mcp --help`);
   } catch (error) {
     if (error instanceof SignalintError) {

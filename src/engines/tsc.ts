@@ -28,10 +28,13 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
   const issues: RawIssue[] = [];
   let last: RawIssue | null = null;
   let lastKept = false;
+  // Diagnostics seen, including ones outside the root that are dropped: a non-zero exit with some is normal.
+  let seen = 0;
   for (const line of result.stdout.split(/\r?\n/)) {
     if (!line.trim()) continue;
     const located = LOCATED.exec(line);
     const global = located ? null : GLOBAL.exec(line);
+    if (located || global) seen += 1;
     if (located) {
       const [, path, row, col, category, code, message] = located as unknown as string[];
       const file = toRelative(path as string);
@@ -47,11 +50,11 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
       // Elaboration lines of the previous diagnostic.
       if (lastKept) last.message += ` ${line.trim()}`;
     } else {
-      const code = issues.length === 0 && result.exitCode !== 0 ? "engine_failed" : "engine_output_invalid";
+      const code = seen === 0 && result.exitCode !== 0 ? "engine_failed" : "engine_output_invalid";
       return { ok: false, code, message: `tsc printed an unexpected line (exit ${result.exitCode}): ${excerpt(line)}${result.stderr.trim() ? `; stderr: ${excerpt(result.stderr)}` : ""}` };
     }
   }
-  if (issues.length === 0 && result.exitCode !== 0) {
+  if (seen === 0 && result.exitCode !== 0) {
     return { ok: false, code: "engine_failed", message: `tsc exited with ${result.exitCode ?? result.signal} and reported no diagnostics: ${excerpt(result.stderr || result.stdout)}` };
   }
   return { ok: true, issues };

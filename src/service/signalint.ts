@@ -37,7 +37,8 @@ export class SignalintService {
     readonly runtime: Runtime,
     readonly project: Project,
     private readonly session: SessionLog,
-    private readonly nodePath: string | null,
+    /** The node executable used for JS engine entries (null: none available). */
+    readonly nodePath: string | null,
   ) {}
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
@@ -50,7 +51,8 @@ export class SignalintService {
     return new SignalintService(runtime, project, session, nodePath);
   }
 
-  private async enabledEngines(switches: Partial<Record<EngineName, boolean>>): Promise<Record<EngineName, boolean | string>> {
+  /** Which engines run: explicit config switches, else what the project has; a string says why one is off. */
+  async enabledEngines(switches: Partial<Record<EngineName, boolean>>): Promise<Record<EngineName, boolean | string>> {
     const root = this.project.root;
     const explicit = (engine: EngineName, fallback: boolean | string): boolean | string =>
       switches[engine] === undefined ? fallback : switches[engine] || "disabled in signalint.config.json";

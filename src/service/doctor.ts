@@ -1,0 +1,59 @@
+import { join } from "node:path";
+import { ENGINE_NAMES, type EngineName } from "../core/contracts.ts";
+import { installHint, resolveEngine } from "../engines/resolve.ts";
+import type { ResolvedEngine } from "../engines/types.ts";
+import type { SignalintService } from "./signalint.ts";
+import { CONFIG_FILE } from "./project.ts";
+
+/** What `signalint-mcp doctor` reports: where things are and how engines resolve. */
+export interface DoctorReport {
+  projectRoot: string;
+  stateDir: string;
+  configFile: string | null;
+  payloadMode: string;
+  compact: boolean;
+  runtime: string;
+  node: string | null;
+  engines: Record<EngineName, { enabled: boolean | string; resolved: Omit<ResolvedEngine, "engine"> | null; hint?: string }>;
+}
+
+/** Resolve every engine without running a check. */
+export async function diagnose(service: SignalintService): Promise<DoctorReport> {
+  const { runtime, project } = service;
+  const enabled = await service.enabledEngines(project.settings.engines);
+  const engines = {} as DoctorReport["engines"];
+  for (const engine of ENGINE_NAMES) {
+    const resolved = await resolveEngine(runtime, engine, { root: project.root, nodePath: service.nodePath });
+    const { engine: _name, ...rest } = resolved ?? { engine };
+    engines[engine] = { enabled: enabled[engine], resolved: resolved ? (rest as Omit<ResolvedEngine, "engine">) : null, ...(resolved ? {} : { hint: installHint(engine) }) };
+  }
+  const configPath = join(project.root, CONFIG_FILE);
+  return {
+    projectRoot: project.root,
+    stateDir: project.stateDir,
+    configFile: (await runtime.stat(configPath))?.isFile ? configPath : null,
+    payloadMode: project.settings.payloadMode,
+    compact: project.settings.compact,
+    runtime: `${runtime.name}${runtime.isStandalone ? " (standalone binary)" : ""}`,
+    node: service.nodePath,
+    engines,
+  };
+}
+
+/** Human-readable doctor output. */
+export function formatDoctor(report: DoctorReport): string {
+  const lines = [
+    `project root   ${report.projectRoot}`,
+    `config         ${report.configFile ?? "(none: defaults)"}`,
+    `state dir      ${report.stateDir}`,
+    `payload mode   ${report.payloadMode}${report.compact ? " (compact keys)" : ""}`,
+    `runtime        ${report.runtime}; node for JS engines: ${report.node ?? "none found"}`,
+    "engines:",
+  ];
+  for (const [engine, entry] of Object.entries(report.engines)) {
+    const state = entry.enabled === true ? "on" : `off (${entry.enabled})`;
+    const where = entry.resolved ? `${entry.resolved.version ?? "version unknown"} via ${entry.resolved.source}: ${entry.resolved.path}` : entry.hint;
+    lines.push(`  ${engine.padEnd(7)} ${state}; ${where}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { chmodSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { resolveEngine } from "../../src/engines/resolve.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { call, connect, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+
+const runtime = createNodeRuntime();
+const STANDIN = fixture("fault-engines/one-finding.cjs");
+
+describe("engine resolution", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("prefers the project's node_modules/.bin over the package bin, and records path and version", async () => {
+    const project = scratchCopy("sparse", "resolve-bin");
+    dirs.push(project);
+    linkBin(project, "oxlint", STANDIN);
+    const local = await resolveEngine(runtime, "oxlint", { root: project, nodePath: process.execPath });
+    assert.equal(local?.source, "node_modules/.bin");
+    assert.equal(local?.path, STANDIN);
+    assert.deepEqual(local?.prefixArgs, [STANDIN], "a JS entry runs through node");
+    const fromPackage = await resolveEngine(runtime, "tsc", { root: project, nodePath: process.execPath });
+    assert.equal(fromPackage?.source, "package bin");
+    assert.equal(fromPackage?.path, join(REPO, "node_modules", "typescript", "bin", "tsc"));
+    assert.match(fromPackage?.version ?? "", /^5\.9\./);
+    const session = await connect(project);
+    try {
+      const response = structured<CheckResponse>(await call(session.client, "check_project"));
+      assert.equal(response.remainingIssues.find((issue) => issue.engine === "oxlint")?.rule, "standin(resolved)");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("never takes a node_modules/.bin above the project root, falls back to PATH, and disables what is missing", async () => {
+    const outer = tempDir("signalint-outer-");
+    dirs.push(outer);
+    const project = join(outer, "app");
+    cpSync(fixture("sparse"), project, { recursive: true });
+    linkBin(outer, "tsc", STANDIN); // above the root: must be ignored
+    const pathDir = join(outer, "path-bin");
+    mkdirSync(pathDir);
+    symlinkSync(STANDIN, join(pathDir, "oxlint"));
+    const onPath = await resolveEngine(runtime, "oxlint", { root: project, nodePath: process.execPath });
+    assert.equal(onPath, null, "not on the default PATH");
+    const result = runCli(["check", "--format", "json"], { cwd: project, env: { PATH: `${pathDir}:${process.env.PATH}` } });
+    const response = JSON.parse(result.stdout) as CheckResponse;
+    assert.equal(response.engines.oxlint.status, "ok", "oxlint found on PATH");
+    assert.equal(response.engines.tsc.status, "disabled", "the .bin above the root is not used");
+    assert.match(response.engines.tsc.message ?? "", /npm i -D typescript/);
+    const bare = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
+    assert.ok(Object.values(bare.engines).every((engine) => engine.status === "disabled"));
+    assert.equal(bare.status, "error", "nothing ran: never 'clean'");
+    assert.match(bare.nextStep, /No engine ran/);
+  });
+
+  it("runs a native (non-JS) engine directly", async () => {
+    const project = scratchCopy("sparse", "resolve-native");
+    dirs.push(project);
+    const script = join(project, "native-oxlint.sh");
+    writeFileSync(script, `#!/bin/sh\necho '{"diagnostics":[]}'\n`);
+    chmodSync(script, 0o755);
+    linkBin(project, "oxlint", script);
+    const resolved = await resolveEngine(runtime, "oxlint", { root: project, nodePath: process.execPath });
+    assert.deepEqual(resolved?.prefixArgs, []);
+    assert.equal(resolved?.command, join(project, "node_modules", ".bin", "oxlint"));
+  });
+
+  it("doctor shows how each engine resolves", () => {
+    const result = runCli(["doctor", "--json"], { cwd: fixture("eslint-flat") });
+    assert.equal(result.status, 0);
+    const report = JSON.parse(result.stdout) as { engines: Record<string, { enabled: unknown; resolved: { source: string; version: string } | null }> };
+    assert.equal(report.engines.eslint?.enabled, true);
+    assert.equal(report.engines.eslint?.resolved?.source, "package bin");
+    assert.match(report.engines.biome?.enabled as string, /off by default/);
+  });
+});
