@@ -58,6 +58,9 @@ export interface Connected {
   pid: number | null;
 }
 
+/** PATH without node_modules/.bin entries (npm run adds them), so tests see what a user's shell sees. */
+export const CLEAN_PATH = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules/.bin")).join(":");
+
 /** The Deno executable installed as a devDependency. */
 export const DENO = join(REPO, "node_modules", ".bin", "deno");
 /** Minimal permissions the bundle needs under Deno. */
@@ -69,7 +72,7 @@ export async function connect(cwd: string, env: Record<string, string> = {}, run
     command: runtime === "node" ? process.execPath : DENO,
     args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
     stderr: "pipe",
   });
   let stderr = "";
@@ -116,7 +119,7 @@ export function errorOf(result: CallToolResult): { code: string; message: string
 export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [BUNDLE, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
     encoding: "utf8",
     input: "",
   });

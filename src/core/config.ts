@@ -25,6 +25,7 @@ export const ConfigFileSchema = z.object({
   maxClusters: z.number().int().min(1).max(100).optional(),
   maxRemainingIssues: z.number().int().min(0).max(1000).optional(),
   structuredMaxBytes: z.number().int().positive().optional(),
+  artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
 }).strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -42,6 +43,7 @@ export interface Settings {
   maxClusters: number;
   maxRemainingIssues: number;
   structuredMaxBytes: number;
+  artifactRetentionSeconds: number;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -109,6 +111,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     compact: compactEnv ? parseBooleanEnv("SIGNALINT_COMPACT", compactEnv) : (overrides.compact ?? config.compact ?? false),
     maxClusters: config.maxClusters ?? 10,
     maxRemainingIssues: config.maxRemainingIssues ?? 30,
+    artifactRetentionSeconds: config.artifactRetentionSeconds ?? 3600,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

@@ -116,10 +116,6 @@ export const StaleSchema = z.object({
 }).strict();
 export type Stale = z.infer<typeof StaleSchema>;
 
-export const IssueDetailResultSchema = z.union([
-  z.object({ issues: z.array(NormalizedIssueSchema) }).strict(),
-  StaleSchema,
-]);
 
 export const LoopStatusSchema = z.object({
   looping: z.boolean(),
@@ -127,6 +123,39 @@ export const LoopStatusSchema = z.object({
   fileRuleChurns: z.array(FileRuleChurnSchema),
 }).strict();
 export type LoopStatus = z.infer<typeof LoopStatusSchema>;
+
+/** Marks a structured value whose data fields were replaced by null because it exceeded the size bound. */
+export const IncompleteSchema = z.object({
+  reason: z.literal("size"),
+  bytes: z.number().int().min(0).describe("Serialized size of the full value"),
+  limitBytes: z.number().int().min(0).describe("The structuredMaxBytes bound in force"),
+  artifactId: z.string().nullable().describe("Read the full value with artifact_read; null if it could not be saved"),
+}).strict().describe("Present only when data fields are null because the value was too large");
+export type Incomplete = z.infer<typeof IncompleteSchema>;
+
+/**
+ * The advertised form of an output schema: the listed data-bearing fields may be null, and an `incomplete` marker
+ * may be present (see the size bound in the payload layer).
+ */
+export function withSizeBound<T extends z.ZodRawShape>(schema: z.ZodObject<T>, dataFields: readonly (keyof T & string)[]): z.ZodObject {
+  const nullable: Record<string, z.ZodType> = {};
+  for (const field of dataFields) nullable[field] = (schema.shape[field] as z.ZodType).nullable();
+  return schema.extend({ ...nullable, incomplete: IncompleteSchema.optional() }).strict();
+}
+
+export const IssueDetailSchema = z.object({ issues: z.array(NormalizedIssueSchema) }).strict();
+
+export const IssueDetailResultSchema = z.union([withSizeBound(IssueDetailSchema, ["issues"]), StaleSchema]);
+
+export const ArtifactChunkSchema = z.object({
+  artifactId: z.string(),
+  mimeType: z.literal("application/json"),
+  offset: z.number().int().min(0),
+  totalBytes: z.number().int().min(0),
+  nextOffset: z.number().int().min(0).nullable().describe("Offset of the next chunk; null at the end"),
+  eof: z.boolean(),
+  data: z.string().describe("Base64 of this chunk's bytes; concatenate decoded chunks in order"),
+}).strict();
 
 /** The error envelope carried in an isError result's text. */
 export interface ErrorEnvelope {

@@ -69,10 +69,11 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   };
 }
 
-/** Compact keys: v, total, remaining, omitted, filteredOut; no projectRoot. */
+/** Compact keys: v, total, remaining, omitted, filteredOut; no projectRoot and no engine versions. */
 export function compactCheckResponse(response: CheckResponse): CompactCheckResponse {
-  const { schemaVersion, projectRoot: _root, totalIssues, remainingIssues, omittedIssueCount, filteredOutIssueCount, ...rest } = response;
-  return { v: schemaVersion, ...rest, total: totalIssues, remaining: remainingIssues, omitted: omittedIssueCount, filteredOut: filteredOutIssueCount };
+  const { schemaVersion, projectRoot: _root, totalIssues, remainingIssues, omittedIssueCount, filteredOutIssueCount, engines, ...rest } = response;
+  const lean = Object.fromEntries(Object.entries(engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
+  return { v: schemaVersion, ...rest, engines: lean, total: totalIssues, remaining: remainingIssues, omitted: omittedIssueCount, filteredOut: filteredOutIssueCount };
 }
 
 /** Read counts from either key style (for summaries and snapshots). */

@@ -14,6 +14,25 @@ export function toCallToolResult(output: ToolOutput, mode: PayloadMode): CallToo
   return { content, structuredContent: output.structured };
 }
 
+/**
+ * Enforce the size bound on a structured value: when its serialization exceeds `limitBytes`, save the full value as
+ * an artifact and return the value with its data fields set to null and an `incomplete` marker. Never clipped.
+ */
+export async function boundStructured(
+  output: ToolOutput,
+  options: { limitBytes: number; dataFields: readonly string[]; save: (json: string) => Promise<string | null> },
+): Promise<ToolOutput> {
+  const json = JSON.stringify(output.structured);
+  const bytes = new TextEncoder().encode(json).length;
+  if (bytes <= options.limitBytes) return output;
+  const artifactId = await options.save(json);
+  const structured: Record<string, unknown> = { ...output.structured };
+  for (const field of options.dataFields) if (field in structured) structured[field] = null;
+  structured.incomplete = { reason: "size", bytes, limitBytes: options.limitBytes, artifactId };
+  const how = artifactId ? `read it with artifact_read {"artifactId":"${artifactId}"}` : "it could not be saved; narrow the request";
+  return { ...output, structured, summary: `${output.summary}\n(Full result is ${bytes} bytes, over the ${options.limitBytes}-byte bound: ${how}.)` };
+}
+
 /** An error result: isError, no structuredContent, the envelope as text and the code in _meta. */
 export function toErrorResult(code: string, message: string): CallToolResult {
   return {

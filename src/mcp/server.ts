@@ -4,15 +4,17 @@ import type { z } from "zod";
 import { SignalintError } from "../core/errors.ts";
 import type { SignalintService } from "../service/signalint.ts";
 import { VERSION } from "../version.ts";
-import { toCallToolResult, toErrorResult } from "./payload.ts";
+import { boundStructured, toCallToolResult, toErrorResult } from "./payload.ts";
 import { toJsonSchema, type ToolContext, type ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
 import { issueDetailTool } from "./tools/detail.ts";
 import { loopStatusTool } from "./tools/loop-status.ts";
 import { pingTool } from "./tools/ping.ts";
+import { artifactReadTool } from "./tools/artifact-read.ts";
+import { ArtifactStore } from "../service/artifacts.ts";
 
 /** Every tool the server offers, in tools/list order. */
-export const TOOLS: readonly ToolDefinition[] = [pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool];
+export const TOOLS: readonly ToolDefinition[] = [pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool];
 
 function describeZodError(error: z.ZodError): string {
   return error.issues
@@ -44,7 +46,13 @@ export async function callTool(context: ToolContext, name: string, args: unknown
   if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
   try {
     const output = await tool.handle(parsed.data as never, context);
-    return toCallToolResult(output, context.mode);
+    if (context.mode === "text" || !tool.dataFields) return toCallToolResult(output, context.mode);
+    const bounded = await boundStructured(output, {
+      limitBytes: context.structuredMaxBytes,
+      dataFields: tool.dataFields(context.compact),
+      save: (json) => context.artifacts.save(json),
+    });
+    return toCallToolResult(bounded, context.mode);
   } catch (error) {
     if (error instanceof SignalintError) return toErrorResult(error.code, error.message);
     const message = error instanceof Error ? error.message : String(error);
@@ -55,8 +63,9 @@ export async function callTool(context: ToolContext, name: string, args: unknown
 
 /** Build the MCP server; the payload mode and compact setting are captured here, once. */
 export function createMcpServer(service: SignalintService): Server {
-  const { payloadMode: mode, compact } = service.project.settings;
-  const context: ToolContext = { service, mode, compact };
+  const { payloadMode: mode, compact, structuredMaxBytes, artifactRetentionSeconds } = service.project.settings;
+  const artifacts = new ArtifactStore(service.runtime, service.project.stateDir, artifactRetentionSeconds * 1000);
+  const context: ToolContext = { service, artifacts, mode, compact, structuredMaxBytes };
   const server = new Server(
     { name: "signalint", version: VERSION },
     {

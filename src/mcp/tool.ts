@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
+import type { ArtifactStore } from "../service/artifacts.ts";
 import type { SignalintService } from "../service/signalint.ts";
 
 /** What a tool handler returns; the payload layer turns it into a CallToolResult for the active mode. */
@@ -17,8 +18,10 @@ export interface ToolOutput {
 /** Server-wide facts a handler may need. */
 export interface ToolContext {
   service: SignalintService;
+  artifacts: ArtifactStore;
   mode: PayloadMode;
   compact: boolean;
+  structuredMaxBytes: number;
 }
 
 /** A tool declared schema-first: input and output schemas are the zod contracts the code uses. */
@@ -27,8 +30,10 @@ export interface ToolDefinition {
   title: string;
   description: string;
   input: z.ZodType;
-  /** The output contract, given the compact setting. */
+  /** The advertised output contract (size-bound form), given the compact setting. */
   output: (compact: boolean) => z.ZodType;
+  /** Fields that become null when the value exceeds structuredMaxBytes. */
+  dataFields?: (compact: boolean) => string[];
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   handle: (args: never, context: ToolContext) => Promise<ToolOutput>;
 }

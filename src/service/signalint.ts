@@ -78,7 +78,8 @@ export class SignalintService {
     const reports = await Promise.all(
       ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
         const on = enabled[engine];
-        if (on !== true) return [engine, { status: { status: "disabled", message: String(on) }, issues: [], durationMs: 0 }];
+        // Off by configuration or default: the reason is doctor's to explain, not every response's.
+        if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
         const job = { runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], nodePath: this.nodePath };
         return [engine, await runEngine(engine, job)];
       }),
@@ -91,7 +92,7 @@ export class SignalintService {
     const groups = clusterIssues(issues, hash);
     const event = loopEventFromIssues(issues, paths, incremental);
     await this.session.record(event);
-    const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 16)}`;
+    const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 12)}`;
     const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
     const response = buildCheckResponse({
       checkId, projectRoot: project.root, engines, issues, groups,

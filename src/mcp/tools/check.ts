@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckResponseSchema, CompactCheckResponseSchema, type CheckResponse } from "../../core/contracts.ts";
+import { CheckResponseSchema, CompactCheckResponseSchema, withSizeBound, type CheckResponse } from "../../core/contracts.ts";
 import { MAX_PATHS } from "../../core/paths.ts";
 import { compactCheckResponse } from "../../core/response.ts";
 import { summarizeCheck } from "../summary.ts";
@@ -12,7 +12,9 @@ function checkOutput(response: CheckResponse, { compact }: ToolContext): ToolOut
   return { structured: value as unknown as Record<string, unknown>, summary: summarizeCheck(value) };
 }
 
-const checkSchema = (compact: boolean) => (compact ? CompactCheckResponseSchema : CheckResponseSchema);
+const checkSchema = (compact: boolean) =>
+  compact ? withSizeBound(CompactCheckResponseSchema, ["clusters", "remaining"]) : withSizeBound(CheckResponseSchema, ["clusters", "remainingIssues"]);
+const checkDataFields = (compact: boolean) => ["clusters", compact ? "remaining" : "remainingIssues"];
 
 /** check_project: every enabled engine over project-relative paths (default the whole project). */
 export const checkProjectTool = defineTool({
@@ -23,6 +25,7 @@ export const checkProjectTool = defineTool({
     "Use get_issue_detail with a clusterId for every location of a cluster.",
   input: z.object({ paths: pathList.optional().describe("Project-relative paths (at most 512); default [\".\"]") }).strict(),
   output: checkSchema,
+  dataFields: checkDataFields,
   annotations: READ_ONLY,
   handle: async (args, context) => checkOutput(await context.service.check(args.paths ?? ["."], false), context),
 });
@@ -36,6 +39,7 @@ export const checkFilesTool = defineTool({
     "(so errors caused by edits elsewhere appear) and only issues in these files are returned.",
   input: z.object({ files: pathList.min(1).describe("Project-relative file paths (1 to 512)") }).strict(),
   output: checkSchema,
+  dataFields: checkDataFields,
   annotations: READ_ONLY,
   handle: async (args, context) => checkOutput(await context.service.check(args.files, true), context),
 });

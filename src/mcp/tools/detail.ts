@@ -18,6 +18,7 @@ export const issueDetailTool = defineTool({
     checkId: reference.optional().describe("Which check to read (default: the latest)"),
   }).strict(),
   output: () => IssueDetailResultSchema,
+  dataFields: () => ["issues"],
   annotations: READ_ONLY,
   handle: async (args, { service }) => {
     if ((args.clusterId === undefined) === (args.issueId === undefined)) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LoopStatusSchema } from "../../core/contracts.ts";
+import { LoopStatusSchema, withSizeBound } from "../../core/contracts.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 /** get_loop_status: oscillating issue signatures and (file, rule) churn across checks. */
@@ -8,7 +8,8 @@ export const loopStatusTool = defineTool({
   title: "Loop status",
   description: "Report issues that were fixed and reintroduced repeatedly, and (file, rule) pairs that keep re-triggering across check_files calls.",
   input: z.object({}).strict(),
-  output: () => LoopStatusSchema,
+  output: () => withSizeBound(LoopStatusSchema, ["signatures", "fileRuleChurns"]),
+  dataFields: () => ["signatures", "fileRuleChurns"],
   annotations: READ_ONLY,
   handle: async (_args, { service }) => {
     const status = service.loopStatus();
