@@ -36,7 +36,7 @@ const FIX_COMMANDS: Record<string, string> = {
 };
 
 /** The concrete thing an agent should do about a cluster. */
-function suggestAction(issues: readonly Issue[], rule: string, clusterId: string): string {
+function suggestAction(issues: readonly Issue[], rule: string): string {
   const first = issues[0] as Issue;
   const where = `${first.file}:${first.line}`;
   const messages = new Set(issues.map((issue) => issue.message));
@@ -46,7 +46,7 @@ function suggestAction(issues: readonly Issue[], rule: string, clusterId: string
     return `Auto-fixable: run \`${FIX_COMMANDS[first.engine] ?? "the engine's fix"} ${target}\`, then re-check.`;
   }
   if (rule === "no-unused-vars") {
-    return `Remove the ${issues.length} unused declarations (or prefix intentional ones with _); start at ${where}.`;
+    return `Remove the ${issues.length} unused declarations (or prefix intentional ones with _); first at ${where}.`;
   }
   if (rule === "TS2307" || rule === "TS2792") {
     const module = mostCommon(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)));
@@ -54,9 +54,9 @@ function suggestAction(issues: readonly Issue[], rule: string, clusterId: string
   }
   if (messages.size === 1 && issues.length > 1) {
     const token = quotedValues(first.message).at(-1);
-    return `All ${issues.length} report the same message, so one shared declaration is the likely cause${token ? ` (look at '${token}')` : ""}: fix it once, then re-check; first at ${where}.`;
+    return `All ${issues.length} say the same${token ? ` about '${token}'` : ""}: likely one shared cause; fix it once. First at ${where}.`;
   }
-  return `Call get_issue_detail {"clusterId":"${clusterId}"} and fix the ${issues.length} places; start at ${where}.`;
+  return `Fix the ${issues.length} places listed by get_issue_detail; first at ${where}.`;
 }
 
 /**
@@ -121,7 +121,7 @@ export function clusterIssues(issues: Issue[], hash: (text: string) => string): 
         issueCount: members.length,
         fileCount,
         priority: priorityOf(members, fileCount),
-        suggestedAction: suggestAction(members, rule, clusterId),
+        suggestedAction: suggestAction(members, rule),
         sampleIssueIds: errorsFirst.slice(0, SAMPLE_SIZE).map((issue) => issue.issueId),
       },
     });

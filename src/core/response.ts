@@ -27,11 +27,11 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   const top = returned[0];
   const first = remaining[0];
   if (top && (!first || top.cluster.priority <= 2 || first.severity !== "error")) {
-    const { clusterId, issueCount, ruleIds } = top.cluster;
-    return `Fix cluster ${clusterId} first (${issueCount} × ${ruleIds.join("/")}): get_issue_detail {"clusterId":"${clusterId}"} lists every location.${failureNote}`;
+    const { clusterId, issueCount } = top.cluster;
+    return `Fix cluster ${clusterId} first; get_issue_detail {"clusterId":"${clusterId}"} lists its ${issueCount} locations.${failureNote}`;
   }
   if (first) {
-    return `Fix ${first.file}:${first.line} (${first.rule}) first, then re-run check_files on the files you changed.${failureNote}`;
+    return `Fix ${first.file}:${first.line} (${first.rule}) first, then check_files the files you changed.${failureNote}`;
   }
   if (failures.length) return `No issues reported, but the result is incomplete.${failureNote}`;
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {

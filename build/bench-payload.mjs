@@ -1,0 +1,77 @@
+// npm run bench:payload: bytes an agent receives from check_project per fixture, payload mode and compact setting,
+// next to the raw engine output (tsc --pretty false + oxlint --format json) and the original 1.2.1 figures.
+// Talks raw JSON-RPC over stdio so the response line is measured exactly as it crosses the pipe.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const BIN = join(ROOT, "node_modules", ".bin");
+const FIXTURES = ["sparse", "systemic-ts", "mixed-app", "scale-app"];
+// JSON.stringify(CallToolResult) bytes of the original 1.2.1 release (DESIGN.md §11).
+const ORIGINAL = {
+  both: { sparse: 894, "systemic-ts": 1064, "mixed-app": 2594, "scale-app": 6718 },
+  text: { sparse: 487, "systemic-ts": 573, "mixed-app": 1392, "scale-app": 3611 },
+  structured: { sparse: 970, "systemic-ts": 1142, "mixed-app": 2672, "scale-app": 6796 },
+};
+
+function rawBytes(cwd) {
+  const run = (bin, args) => spawnSync(join(BIN, bin), args, { cwd, encoding: "utf8" }).stdout;
+  const tsc = run("tsc", ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"]);
+  const oxlint = run("oxlint", ["--format", "json", "--ignore-pattern", "**/node_modules/**", "."]);
+  return Buffer.byteLength(tsc) + Buffer.byteLength(oxlint);
+}
+
+/** Start a server, call check_project once, return the exact response line and the parsed result. */
+async function measure(cwd, env) {
+  const stateDir = mkdtempSync(join(tmpdir(), "signalint-bench-"));
+  const child = spawn(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], { cwd, env: { ...process.env, ...env, SIGNALINT_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "ignore"] });
+  const lines = createInterface({ input: child.stdout });
+  const pending = new Map();
+  lines.on("line", (line) => {
+    const message = JSON.parse(line);
+    pending.get(message.id)?.(line);
+  });
+  const request = (id, method, params) =>
+    new Promise((done) => {
+      pending.set(id, done);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  await request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  const line = await request(2, "tools/call", { name: "check_project", arguments: {} });
+  child.stdin.end();
+  child.kill();
+  rmSync(stateDir, { recursive: true, force: true });
+  return { line, result: JSON.parse(line).result };
+}
+
+const rows = [];
+for (const fixture of FIXTURES) {
+  const cwd = join(ROOT, "fixtures", fixture);
+  const raw = rawBytes(cwd);
+  for (const mode of ["both", "text", "structured"]) {
+    for (const compact of [false, true]) {
+      const { line, result } = await measure(cwd, { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" });
+      const value = result.structuredContent ?? JSON.parse(result.content[0].text);
+      const total = value.totalIssues ?? value.total;
+      rows.push({
+        fixture, mode: `${mode}${compact ? "+compact" : ""}`, total,
+        value: Buffer.byteLength(JSON.stringify(value)),
+        result: Buffer.byteLength(JSON.stringify(result)),
+        line: Buffer.byteLength(line) + 1,
+        original: compact ? "" : ORIGINAL[mode][fixture],
+        raw,
+      });
+    }
+  }
+}
+
+console.log(`check_project payload bytes (Node ${process.version}); "value" is the standalone structured value (text mode: the JSON text)\n`);
+console.log("| fixture | issues | mode | value (B) | CallToolResult (B) | JSON-RPC line (B) | original 1.2.1 result (B) | raw engine output (B) |");
+console.log("|---|---:|---|---:|---:|---:|---:|---:|");
+for (const row of rows) {
+  console.log(`| ${row.fixture} | ${row.total} | ${row.mode} | ${row.value} | ${row.result} | ${row.line} | ${row.original} | ${row.raw} |`);
+}
