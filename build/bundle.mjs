@@ -14,8 +14,15 @@ await build({
   ...common,
   format: "esm",
   outfile: "dist/signalint-mcp.mjs",
-  // Bundled CommonJS dependencies call require() for builtins; give the ESM bundle a real require.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __signalintRequire } from 'node:module';\nconst require = __signalintRequire(import.meta.url);" },
+  // Bundled CommonJS dependencies call require() for builtins; give the ESM bundle a real require. Only builtins are
+  // required, so any file URL will do when the bundle itself was loaded over http(s) (deno run https://…).
+  banner: {
+    js: [
+      "#!/usr/bin/env node",
+      "import { createRequire as __signalintRequire } from 'node:module';",
+      "const require = __signalintRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///signalint-mcp.mjs');",
+    ].join("\n"),
+  },
 });
 
 await build({

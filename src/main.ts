@@ -1,4 +1,5 @@
 import { runCli } from "./cli/cli.ts";
+import { embeddedScriptArgs, runEmbeddedScript } from "./cli/embedded-node.ts";
 import { selectRuntime } from "./runtime/select.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   const runtime = selectRuntime();
   const isDeno = "Deno" in globalThis;
   const argv: string[] = isDeno ? [...Deno.args] : process.argv.slice(2);
+  const script = isDeno ? null : embeddedScriptArgs(argv);
+  if (script) return runEmbeddedScript(script);
   const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
   const stdout = (text: string) => {
     if (isDeno) Deno.stdout.writeSync(new TextEncoder().encode(text));

@@ -62,7 +62,7 @@ export interface Connected {
 export const CLEAN_PATH = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules/.bin")).join(":");
 
 /** The Deno executable installed as a devDependency. */
-export const DENO = join(REPO, "node_modules", ".bin", "deno");
+export const DENO = join(REPO, "dist", "deno", "package", process.platform === "win32" ? "deno.exe" : "deno");
 /** Minimal permissions the bundle needs under Deno. */
 export const DENO_FLAGS = ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env"];
 

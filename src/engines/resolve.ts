@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import type { EngineName } from "../core/contracts.ts";
 import type { Runtime } from "../runtime/types.ts";
-import type { ResolvedEngine } from "./types.ts";
+import type { NodeCommand, ResolvedEngine } from "./types.ts";
 
 /** npm package and executable name of each engine. */
 export const ENGINE_PACKAGES: Record<EngineName, { pkg: string; bin: string }> = {
@@ -22,6 +22,20 @@ async function isJsEntry(runtime: Runtime, path: string): Promise<boolean> {
   if (/\.(cmd|exe|bat|ps1)$/i.test(path)) return false;
   const head = await runtime.readText(path).then((text) => text.slice(0, 200), () => "");
   return /^#!.*\bnode\b/.test(head);
+}
+
+/** The argument that makes a standalone Signalint binary run a JS file on its embedded Node runtime. */
+export const EMBEDDED_NODE_FLAG = "__signalint-node";
+
+/**
+ * How JS engine entries run: the current node; inside a standalone binary, a node on PATH if there is one, else the
+ * binary itself (EMBEDDED_NODE_FLAG); under Deno, a node on PATH.
+ */
+export async function findNodeCommand(runtime: Runtime): Promise<NodeCommand | null> {
+  if (runtime.name === "node" && !runtime.isStandalone) return { command: runtime.execPath, args: [] };
+  const onPath = await findOnPath(runtime, "node");
+  if (onPath) return { command: onPath, args: [] };
+  return runtime.isStandalone ? { command: runtime.execPath, args: [EMBEDDED_NODE_FLAG] } : null;
 }
 
 /** The first executable called `name` on PATH (with PATHEXT on Windows). */
@@ -87,8 +101,8 @@ export interface ResolveOptions {
   root: string;
   /** Where the walk starts (a checked directory inside the root); defaults to the root. */
   start?: string;
-  /** The node executable for JS entries, when one is known. */
-  nodePath: string | null;
+  /** How to run a JS entry (a node executable, or the standalone binary's embedded runtime); null: none. */
+  node: NodeCommand | null;
 }
 
 /**
@@ -107,11 +121,11 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
     if (!found) continue;
     const path = (await runtime.realPath(found)) ?? found;
     const js = await isJsEntry(runtime, path);
-    if (js && !options.nodePath) continue;
+    if (js && !options.node) continue;
     return {
       engine,
-      command: js ? (options.nodePath as string) : found,
-      prefixArgs: js ? [path] : [],
+      command: js && options.node ? options.node.command : found,
+      prefixArgs: js && options.node ? [...options.node.args, path] : [],
       path,
       version: await packageVersion(runtime, path, pkg),
       source,

@@ -6,6 +6,12 @@ export type ParseOutcome =
   | { ok: true; issues: RawIssue[] }
   | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
 
+/** A program that runs JS files: `command ...args script.js`. */
+export interface NodeCommand {
+  command: string;
+  args: string[];
+}
+
 /** Where an engine was found and how to start it. */
 export interface ResolvedEngine {
   engine: EngineName;

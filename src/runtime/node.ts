@@ -110,15 +110,24 @@ async function orNull<T>(promise: Promise<T>): Promise<T | null> {
   }
 }
 
+/** True inside a single executable application (Node SEA, or a pkg-built binary). */
+export function isStandaloneBinary(): boolean {
+  if ((process as { pkg?: unknown }).pkg) return true;
+  try {
+    const sea = process.getBuiltinModule?.("node:sea") as { isSea?: () => boolean } | undefined;
+    return sea?.isSea?.() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** The Node.js implementation of Runtime. */
 export function createNodeRuntime(): Runtime {
-  const sea = (process as { isSea?: () => boolean }).isSea;
-  const pkg = (process as { pkg?: unknown }).pkg;
   return {
     name: "node",
     platform: process.platform,
     execPath: process.execPath,
-    isStandalone: Boolean(pkg) || (typeof sea === "function" && sea()),
+    isStandalone: isStandaloneBinary(),
     spawn: spawnNode,
     readText: (path) => fs.readFile(path, "utf8"),
     stat: async (path) => {

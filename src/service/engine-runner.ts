@@ -8,7 +8,7 @@ import { oxlintAccepts, oxlintArgs, parseOxlintOutput } from "../engines/oxlint.
 import { installHint, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
-import { ENGINE_OUTPUT_LIMIT, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
+import { ENGINE_OUTPUT_LIMIT, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
 import type { Runtime, SpawnResult } from "../runtime/types.ts";
 
 /** What one engine contributed to a check. */
@@ -26,7 +26,7 @@ export interface EngineJob {
   /** Normalized project-relative paths ("." for the whole project). */
   paths: string[];
   timeoutMs: number;
-  nodePath: string | null;
+  node: NodeCommand | null;
 }
 
 function formatSeconds(ms: number): string {
@@ -106,7 +106,7 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const resolved = await resolveEngine(job.runtime, engine, { root: job.root, nodePath: job.nodePath });
+    const resolved = await resolveEngine(job.runtime, engine, { root: job.root, node: job.node });
     if (!resolved) return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
     const version = resolved.version ?? undefined;
     const outcome = await RUNNERS[engine](job, resolved);

@@ -8,7 +8,8 @@ import { isWithin } from "../core/paths.ts";
 import { buildCheckResponse } from "../core/response.ts";
 import { BIOME_CONFIGS } from "../engines/biome.ts";
 import { ESLINT_FLAT_CONFIGS } from "../engines/eslint.ts";
-import { findOnPath } from "../engines/resolve.ts";
+import { findNodeCommand } from "../engines/resolve.ts";
+import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
 import { runEngine, type EngineReport } from "./engine-runner.ts";
@@ -37,8 +38,8 @@ export class SignalintService {
     readonly runtime: Runtime,
     readonly project: Project,
     private readonly session: SessionLog,
-    /** The node executable used for JS engine entries (null: none available). */
-    readonly nodePath: string | null,
+    /** How JS engine entries are run (null: no node available). */
+    readonly node: NodeCommand | null,
   ) {}
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
@@ -47,8 +48,7 @@ export class SignalintService {
     const session = new SessionLog(runtime, project.stateDir);
     const skipped = await session.replay();
     if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
-    const nodePath = runtime.name === "node" && !runtime.isStandalone ? runtime.execPath : await findOnPath(runtime, "node");
-    return new SignalintService(runtime, project, session, nodePath);
+    return new SignalintService(runtime, project, session, await findNodeCommand(runtime));
   }
 
   /** Which engines run: explicit config switches, else what the project has; a string says why one is off. */
@@ -80,7 +80,7 @@ export class SignalintService {
         const on = enabled[engine];
         // Off by configuration or default: the reason is doctor's to explain, not every response's.
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
-        const job = { runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], nodePath: this.nodePath };
+        const job = { runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node };
         return [engine, await runEngine(engine, job)];
       }),
     );

@@ -18,11 +18,11 @@ describe("engine resolution", () => {
     const project = scratchCopy("sparse", "resolve-bin");
     dirs.push(project);
     linkBin(project, "oxlint", STANDIN);
-    const local = await resolveEngine(runtime, "oxlint", { root: project, nodePath: process.execPath });
+    const local = await resolveEngine(runtime, "oxlint", { root: project, node: { command: process.execPath, args: [] } });
     assert.equal(local?.source, "node_modules/.bin");
     assert.equal(local?.path, STANDIN);
     assert.deepEqual(local?.prefixArgs, [STANDIN], "a JS entry runs through node");
-    const fromPackage = await resolveEngine(runtime, "tsc", { root: project, nodePath: process.execPath });
+    const fromPackage = await resolveEngine(runtime, "tsc", { root: project, node: { command: process.execPath, args: [] } });
     assert.equal(fromPackage?.source, "package bin");
     assert.equal(fromPackage?.path, join(REPO, "node_modules", "typescript", "bin", "tsc"));
     assert.match(fromPackage?.version ?? "", /^5\.9\./);
@@ -62,7 +62,7 @@ describe("engine resolution", () => {
     writeFileSync(script, `#!/bin/sh\necho '{"diagnostics":[]}'\n`);
     chmodSync(script, 0o755);
     linkBin(project, "oxlint", script);
-    const resolved = await resolveEngine(runtime, "oxlint", { root: project, nodePath: process.execPath });
+    const resolved = await resolveEngine(runtime, "oxlint", { root: project, node: { command: process.execPath, args: [] } });
     assert.deepEqual(resolved?.prefixArgs, []);
     assert.equal(resolved?.command, join(project, "node_modules", ".bin", "oxlint"));
   });

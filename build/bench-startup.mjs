@@ -1,0 +1,75 @@
+// npm run bench:startup: time from spawn to the initialize answer (median of RUNS) and the server's peak RSS after a
+// check_project, for the bundle on Node, the bundle on Deno and the standalone binary. Engines run in their own
+// processes and are not counted in the RSS.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
+const BUNDLE = join(ROOT, "dist", "signalint-mcp.mjs");
+const BINARY = join(ROOT, "dist", "bin", `signalint-mcp-${HOST}`);
+const DENO = join(ROOT, "dist", "deno", "package", process.platform === "win32" ? "deno.exe" : "deno");
+const FIXTURE = join(ROOT, "fixtures", "systemic-ts");
+
+const WAYS = [
+  ["bundle on Node", process.execPath, [BUNDLE]],
+  ["bundle on Deno", DENO, ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", BUNDLE]],
+  ["binary", BINARY, []],
+];
+
+function start(command, args) {
+  const stateDir = mkdtempSync(join(tmpdir(), "signalint-startup-"));
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: FIXTURE, env: { ...process.env, SIGNALINT_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "ignore"] });
+  const waiting = new Map();
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const message = JSON.parse(line);
+    waiting.get(message.id)?.(message);
+  });
+  const request = (id, method, params) =>
+    new Promise((done) => {
+      waiting.set(id, done);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  const stop = () => {
+    child.kill();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  return { child, started, request, stop };
+}
+
+const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const rows = [];
+for (const [label, command, args] of WAYS) {
+  if (!existsSync(command)) {
+    rows.push([label, "not built", "", ""]);
+    continue;
+  }
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const server = start(command, args);
+    await server.request(1, "initialize", initialize);
+    times.push(performance.now() - server.started);
+    server.stop();
+  }
+  const server = start(command, args);
+  await server.request(1, "initialize", initialize);
+  server.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  await server.request(2, "tools/call", { name: "check_project", arguments: {} });
+  const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
+  const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  const now = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  server.stop();
+  rows.push([label, median(times).toFixed(0), peak.toFixed(1), now.toFixed(1)]);
+}
+
+console.log(`startup: spawn → initialize answered, median of ${RUNS}; RSS of the server process after one check_project (systemic-ts)\n`);
+console.log("| way | startup (ms) | peak RSS (MB) | RSS after check (MB) |");
+console.log("|---|---:|---:|---:|");
+for (const row of rows) console.log(`| ${row.join(" | ")} |`);
