@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, fixture, removeDir, REPO, tempDir } from "../helpers.ts";
+
+const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
+const BINARY = join(REPO, "dist", "bin", `signalint-mcp-${HOST}${process.platform === "win32" ? ".exe" : ""}`);
+
+/** Run initialize, tools/list and check_project through the SDK client against one way of starting the server. */
+async function smoke(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const stateDir = tempDir("signalint-dist-state-");
+  const client = new Client({ name: "dist-smoke", version: "1" });
+  await client.connect(new StdioClientTransport({ command, args, cwd, env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env }, stderr: "ignore" }));
+  try {
+    const server = client.getServerVersion();
+    const { tools } = await client.listTools();
+    const result = await client.callTool({ name: "check_project", arguments: {} });
+    const { checkId: _id, ...check } = result.structuredContent as CheckResponse;
+    return { server, tools, check };
+  } finally {
+    await client.close();
+    removeDir(stateDir);
+  }
+}
+
+describe("distribution smoke tests: same answers from the bundle on Node, on Deno from a URL, and the binary", () => {
+  let http: Server;
+  let url: string;
+  before(async () => {
+    http = createServer((request, response) => {
+      if (request.url !== "/signalint-mcp.mjs") return void response.writeHead(404).end();
+      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(BUNDLE));
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/signalint-mcp.mjs`;
+  });
+  after(() => http.close());
+
+  for (const name of ["systemic-ts", "references"]) {
+    it(`${name}: initialize, tools/list and check_project agree`, async () => {
+      assert.ok(existsSync(BINARY), `${BINARY} is built by pretest (npm run build:binaries -- --targets=host)`);
+      const cwd = fixture(name);
+      const onNode = await smoke(process.execPath, [BUNDLE], cwd);
+      const onDeno = await smoke(DENO, [...DENO_FLAGS, "--reload", url], cwd);
+      const binary = await smoke(BINARY, [], cwd);
+      assert.equal(onNode.server?.name, "signalint");
+      assert.ok(onNode.check.totalIssues > 0);
+      for (const other of [onDeno, binary]) {
+        assert.deepEqual(other.server, onNode.server);
+        assert.deepEqual(other.tools, onNode.tools);
+        assert.deepEqual(other.check, onNode.check);
+      }
+    });
+  }
+
+  it("the binary checks a project with no node on PATH, running JS engines on its embedded runtime", () => {
+    const emptyPath = tempDir("signalint-no-node-");
+    mkdirSync(join(emptyPath, "bin"));
+    const run = (env: Record<string, string>) => {
+      const result = spawnSync(BINARY, ["check", "--format", "json"], { cwd: fixture("biome-app"), encoding: "utf8", env: { ...env, SIGNALINT_STATE_DIR: tempDir() } });
+      const { checkId: _id, ...rest } = JSON.parse(result.stdout) as CheckResponse;
+      return rest;
+    };
+    const withoutNode = run({ PATH: join(emptyPath, "bin") });
+    const withNode = run({ PATH: CLEAN_PATH });
+    assert.equal(spawnSync("/bin/sh", ["-c", "command -v node"], { env: { PATH: join(emptyPath, "bin") } }).status !== 0, true, "no node on that PATH");
+    assert.deepEqual(Object.fromEntries(Object.entries(withoutNode.engines).map(([k, v]) => [k, v.status])), { oxlint: "ok", tsc: "ok", biome: "ok", eslint: "disabled" });
+    assert.deepEqual(withoutNode, withNode);
+    const doctor = spawnSync(BINARY, ["doctor"], { cwd: fixture("biome-app"), encoding: "utf8", env: { PATH: join(emptyPath, "bin") } });
+    assert.match(doctor.stdout, /standalone binary.*__signalint-node/);
+    removeDir(emptyPath);
+  });
+});
