@@ -31,12 +31,22 @@ export function tempDir(prefix = "signalint-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Copy a fixture into a scratch folder inside the repository (so engines still resolve from its node_modules). */
+/** Engine entries a scratch project links into its node_modules/.bin, as a project with its own installs has. */
+const ENGINE_ENTRIES: Record<string, string> = {
+  oxlint: "node_modules/oxlint/bin/oxlint",
+  tsc: "node_modules/typescript/bin/tsc",
+  biome: "node_modules/@biomejs/biome/bin/biome",
+  eslint: "node_modules/eslint/bin/eslint.js",
+};
+
+/**
+ * Copy a fixture into a fresh folder outside this repository (so no .gitignore of ours hides its files from the
+ * linters), with node_modules/.bin links to the engines installed here.
+ */
 export function scratchCopy(name: string, label = name): string {
-  const base = join(REPO, "dist", "scratch");
-  mkdirSync(base, { recursive: true });
-  const target = mkdtempSync(join(base, `${label}-`));
+  const target = mkdtempSync(join(tmpdir(), `signalint-${label}-`));
   cpSync(fixture(name), target, { recursive: true });
+  for (const [bin, entry] of Object.entries(ENGINE_ENTRIES)) linkBin(target, bin, join(REPO, entry));
   return target;
 }
 
@@ -47,6 +57,7 @@ export function removeDir(path: string): void {
 /** Put an executable script at node_modules/.bin/<name> of a project. */
 export function linkBin(project: string, name: string, target: string): void {
   mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
+  rmSync(join(project, "node_modules", ".bin", name), { force: true });
   symlinkSync(target, join(project, "node_modules", ".bin", name));
 }
 

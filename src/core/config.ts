@@ -26,6 +26,7 @@ export const ConfigFileSchema = z.object({
   maxRemainingIssues: z.number().int().min(0).max(1000).optional(),
   structuredMaxBytes: z.number().int().positive().optional(),
   artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
+  warmTypeScript: z.boolean().optional(),
 }).strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -44,6 +45,8 @@ export interface Settings {
   maxRemainingIssues: number;
   structuredMaxBytes: number;
   artifactRetentionSeconds: number;
+  /** Keep a warm in-process TypeScript 5.x/6.x program (default true; SIGNALINT_WARM_TYPESCRIPT=0 turns it off). */
+  warmTypeScript: boolean;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -112,6 +115,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     maxClusters: config.maxClusters ?? 10,
     maxRemainingIssues: config.maxRemainingIssues ?? 30,
     artifactRetentionSeconds: config.artifactRetentionSeconds ?? 3600,
+    warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string) : (config.warmTypeScript ?? true),
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

@@ -74,6 +74,12 @@ export const LoopWarningSchema = z.object({
 }).strict();
 export type LoopWarning = z.infer<typeof LoopWarningSchema>;
 
+export const EngineCacheSchema = z.object({
+  hits: z.number().int().min(0).describe("Inputs whose previous result was reused (files, or tsc program files)"),
+  misses: z.number().int().min(0).describe("Inputs examined again"),
+  mode: z.string().optional().describe("tsc: warm-reused | warm-incremental | warm-full | cli-incremental | build-incremental"),
+}).strict();
+
 const checkCore = {
   status: z.enum(["clean", "issues_found", "error"]).describe("error: no issues and at least one engine failed"),
   checkId: z.string().describe("Unique per check; pass to get_issue_detail as checkId"),
@@ -82,6 +88,10 @@ const checkCore = {
   truncated: z.boolean().describe("True when more clusters existed than were returned"),
   loopWarning: LoopWarningSchema.nullable(),
   nextStep: z.string(),
+  cache: z.object({ oxlint: EngineCacheSchema.optional(), tsc: EngineCacheSchema.optional(), biome: EngineCacheSchema.optional(), eslint: EngineCacheSchema.optional() })
+    .strict()
+    .optional()
+    .describe("Cache use per engine that ran"),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */

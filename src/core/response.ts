@@ -13,6 +13,8 @@ export interface CheckFacts {
   loopWarning: LoopWarning | null;
   maxClusters: number;
   maxRemainingIssues: number;
+  /** Cache use per engine that ran. */
+  cache?: CheckResponse["cache"];
 }
 
 function failedEngines(engines: Engines): string[] {
@@ -66,6 +68,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
     truncated: facts.groups.length > returned.length,
     loopWarning: facts.loopWarning,
     nextStep: nextStepFor(facts, returned, remaining),
+    ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
   };
 }
 

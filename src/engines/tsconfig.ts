@@ -7,6 +7,8 @@ import { tscBuildArgs, tscProjectArgs } from "./tsc.ts";
 export interface TscRun {
   args: string[];
   configFile: string;
+  /** True for `tsc -b` over generated configs (project references). */
+  buildMode: boolean;
 }
 
 interface ConfigInfo {
@@ -76,10 +78,13 @@ async function writeIfChanged(runtime: Runtime, path: string, text: string): Pro
 export async function planTscRun(runtime: Runtime, options: { root: string; tsconfig: string; stateDir: string }): Promise<TscRun> {
   const configFile = options.tsconfig.slice(options.root.length + 1).replace(/\\/g, "/");
   const top = await readConfig(runtime, options.tsconfig);
-  if (!top || top.references.length === 0) return { args: tscProjectArgs(options.tsconfig), configFile };
-  const graph = await collectGraph(runtime, top);
   const workDir = join(options.stateDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
+  if (!top || top.references.length === 0) {
+    // Incremental build info in the state dir: TypeScript skips re-checking files whose content hash is unchanged.
+    return { args: [...tscProjectArgs(options.tsconfig), "--incremental", "--tsBuildInfoFile", join(workDir, "project.tsbuildinfo")], configFile, buildMode: false };
+  }
+  const graph = await collectGraph(runtime, top);
   const names = new Map(graph.map((info, index) => [info.path, join(workDir, `p${index}.json`)]));
   const projects: string[] = [];
   for (const [index, info] of graph.entries()) {
@@ -98,5 +103,5 @@ export async function planTscRun(runtime: Runtime, options: { root: string; tsco
   }
   const solution = join(workDir, "solution.json");
   await writeIfChanged(runtime, solution, `${JSON.stringify({ files: [], references: projects.map((path) => ({ path })) }, null, 2)}\n`);
-  return { args: tscBuildArgs(solution), configFile };
+  return { args: tscBuildArgs(solution), configFile, buildMode: true };
 }

@@ -157,6 +157,10 @@ export function createDenoRuntime(): Runtime {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }),
     mkdirp: (path) => Deno.mkdir(path, { recursive: true }),
+    touch: async (path) => {
+      const now = new Date();
+      await Deno.utime(path, now, now);
+    },
     makeTempDir: (prefix) => Deno.makeTempDir({ prefix }),
     env: (name) => Deno.env.get(name),
     cwd: () => Deno.cwd(),

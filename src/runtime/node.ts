@@ -161,6 +161,10 @@ export function createNodeRuntime(): Runtime {
     appendFile: (path, data) => fs.appendFile(path, data),
     rename: (from, to) => fs.rename(from, to),
     removeFile: (path) => fs.rm(path, { force: true, recursive: true }),
+    touch: async (path) => {
+      const now = new Date();
+      await fs.utimes(path, now, now);
+    },
     mkdirp: async (path) => {
       await fs.mkdir(path, { recursive: true });
     },

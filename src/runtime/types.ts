@@ -59,6 +59,8 @@ export interface Runtime {
   appendFile(path: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   removeFile(path: string): Promise<void>;
+  /** Set a file's access and modification time to now (LRU bookkeeping). */
+  touch(path: string): Promise<void>;
   mkdirp(path: string): Promise<void>;
   makeTempDir(prefix: string): Promise<string>;
   env(name: string): string | undefined;

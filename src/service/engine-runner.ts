@@ -1,4 +1,4 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../core/contracts.ts";
 import type { RawIssue } from "../core/issues.ts";
 import { relativeToRoot } from "../core/paths.ts";
@@ -7,15 +7,27 @@ import { eslintAccepts, eslintArgs, parseEslintOutput } from "../engines/eslint.
 import { oxlintAccepts, oxlintArgs, parseOxlintOutput } from "../engines/oxlint.ts";
 import { installHint, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
-import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import { ENGINE_OUTPUT_LIMIT, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
 import type { Runtime, SpawnResult } from "../runtime/types.ts";
+import type { ContentHasher } from "./content-hasher.ts";
+import type { LintCache } from "./lint-cache.ts";
+import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
+import { runTsc } from "./tsc-runner.ts";
+import type { WarmTsPool } from "./warm-ts.ts";
+
+/** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
+export interface EngineCache {
+  hits: number;
+  misses: number;
+  mode?: string;
+}
 
 /** What one engine contributed to a check. */
 export interface EngineReport {
   status: EngineStatus;
   issues: RawIssue[];
   durationMs: number;
+  cache?: EngineCache;
 }
 
 /** Inputs of one engine run. */
@@ -27,23 +39,32 @@ export interface EngineJob {
   paths: string[];
   timeoutMs: number;
   node: NodeCommand | null;
+  cache: { hasher: ContentHasher; results: LintCache };
+  warm: WarmTsPool;
+  /** False turns the in-process TypeScript program off (the command line is used). */
+  warmTypeScript: boolean;
+  toRelative: PathMapper;
 }
+
+/** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
+export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache }) | EngineStatus;
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** Map a spawn that timed out, overflowed or could not start to the engine's error status. */
-function spawnFailure(engine: EngineName, result: SpawnResult, timeoutMs: number): EngineStatus | null {
-  if (result.timedOut) return { status: "error", code: "timeout", message: `${engine} did not complete within ${formatSeconds(timeoutMs)}` };
-  if (result.outputExceeded) return { status: "error", code: "engine_output_exceeded", message: `${engine} output exceeded the 10 MiB limit` };
-  if (result.spawnError) return { status: "error", code: "engine_failed", message: `${engine} could not be started: ${result.spawnError}` };
-  if (result.signal) return { status: "error", code: "engine_failed", message: `${engine} was killed by ${result.signal}` };
+/** Map a spawn that timed out, overflowed or could not start to the engine's failure. */
+function spawnFailure(engine: EngineName, result: SpawnResult, timeoutMs: number): ParseOutcome | null {
+  if (result.timedOut) return { ok: false, code: "timeout", message: `${engine} did not complete within ${formatSeconds(timeoutMs)}` };
+  if (result.outputExceeded) return { ok: false, code: "engine_output_exceeded", message: `${engine} output exceeded the 10 MiB limit` };
+  if (result.spawnError) return { ok: false, code: "engine_failed", message: `${engine} could not be started: ${result.spawnError}` };
+  if (result.signal) return { ok: false, code: "engine_failed", message: `${engine} was killed by ${result.signal}` };
   return null;
 }
 
-function pathMapper(root: string, cwd: string): PathMapper {
-  return (reported) => relativeToRoot(root, isAbsolute(reported) ? reported : resolve(cwd, reported));
+/** Engine paths are relative to the root (the engines' working directory) or absolute. */
+export function pathMapper(root: string): PathMapper {
+  return (reported) => relativeToRoot(root, isAbsolute(reported) ? reported : resolve(root, reported));
 }
 
 async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[]): Promise<SpawnResult> {
@@ -56,50 +77,25 @@ async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: strin
   });
 }
 
-type Runner = (job: EngineJob, resolved: ResolvedEngine) => Promise<EngineStatus | ParseOutcome>;
+const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
+  oxlint: { engine: "oxlint", accepts: oxlintAccepts, argsFor: oxlintArgs, parse: parseOxlintOutput },
+  biome: { engine: "biome", accepts: biomeAccepts, argsFor: biomeArgs, parse: parseBiomeOutput },
+  eslint: { engine: "eslint", accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
+};
 
-function linterRunner(
-  engine: EngineName,
-  accepts: (path: string) => boolean,
-  argsFor: (paths: readonly string[]) => string[],
-  parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome,
-): Runner {
-  return async (job, resolved) => {
-    const paths = job.paths.filter(accepts);
-    if (paths.length === 0) return { ok: true, issues: [] };
-    const result = await spawnEngine(job, resolved, argsFor(paths));
-    return spawnFailure(engine, result, job.timeoutMs) ?? parse(result, pathMapper(job.root, job.root));
-  };
+function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+  if (engine === "tsc") {
+    return runTsc(job, resolved, async (args, configFile) => {
+      const result = await spawnEngine(job, resolved, args);
+      return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
+    });
+  }
+  const spec = LINTERS[engine];
+  return runCachedLinter(spec, job, resolved, async (args) => {
+    const result = await spawnEngine(job, resolved, args);
+    return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
+  });
 }
-
-const runTsc: Runner = async (job, resolved) => {
-  const configs = new Set<string>();
-  for (const path of job.paths) {
-    const start = path === "." ? job.root : join(job.root, path);
-    const info = await job.runtime.stat(start);
-    const config = await nearestTsconfig(job.runtime, job.root, info?.isDirectory ? start : join(start, ".."));
-    if (config) configs.add(config);
-  }
-  if (configs.size === 0) return { status: "disabled", message: "no tsconfig.json at or above the checked paths (within the project root)" };
-  const issues: RawIssue[] = [];
-  for (const tsconfig of configs) {
-    const plan = await planTscRun(job.runtime, { root: job.root, tsconfig, stateDir: job.stateDir });
-    const result = await spawnEngine(job, resolved, plan.args);
-    const failure = spawnFailure("tsc", result, job.timeoutMs);
-    if (failure) return failure;
-    const parsed = parseTscOutput(result, pathMapper(job.root, job.root), plan.configFile);
-    if (!parsed.ok) return parsed;
-    issues.push(...parsed.issues);
-  }
-  return { ok: true, issues };
-};
-
-const RUNNERS: Record<EngineName, Runner> = {
-  oxlint: linterRunner("oxlint", oxlintAccepts, oxlintArgs, parseOxlintOutput),
-  tsc: runTsc,
-  biome: linterRunner("biome", biomeAccepts, biomeArgs, parseBiomeOutput),
-  eslint: linterRunner("eslint", eslintAccepts, eslintArgs, parseEslintOutput),
-};
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
 export async function runEngine(engine: EngineName, job: EngineJob): Promise<EngineReport> {
@@ -108,11 +104,11 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
   try {
     const resolved = await resolveEngine(job.runtime, engine, { root: job.root, node: job.node });
     if (!resolved) return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
-    const version = resolved.version ?? undefined;
-    const outcome = await RUNNERS[engine](job, resolved);
-    if ("status" in outcome) return { status: { ...outcome, ...(version ? { version } : {}) }, issues: [], durationMs: elapsed() };
-    if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...(version ? { version } : {}) }, issues: [], durationMs: elapsed() };
-    return { status: { status: "ok", ...(version ? { version } : {}) }, issues: outcome.issues, durationMs: elapsed() };
+    const version = resolved.version ? { version: resolved.version } : {};
+    const outcome = await run(engine, job, resolved);
+    if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
+    if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
+    return { status: { status: "ok", ...version }, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

@@ -12,7 +12,10 @@ import { findNodeCommand } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
-import { runEngine, type EngineReport } from "./engine-runner.ts";
+import { pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
+import { ContentHasher } from "./content-hasher.ts";
+import { LintCache } from "./lint-cache.ts";
+import { WarmTsPool } from "./warm-ts.ts";
 import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOptions, type Project } from "./project.ts";
 import { SessionLog } from "./session-log.ts";
 import { resolveSettings } from "../core/config.ts";
@@ -33,6 +36,8 @@ export class SignalintService {
   readonly store = new CheckStore();
   lastTiming: CheckTiming | null = null;
   private sequence = 0;
+  private readonly cache: EngineJob["cache"];
+  private readonly warm: WarmTsPool;
 
   private constructor(
     readonly runtime: Runtime,
@@ -40,7 +45,15 @@ export class SignalintService {
     private readonly session: SessionLog,
     /** How JS engine entries are run (null: no node available). */
     readonly node: NodeCommand | null,
-  ) {}
+  ) {
+    this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
+    this.warm = new WarmTsPool(project.root);
+  }
+
+  /** Release warm programs and timers. */
+  close(): void {
+    this.warm.close();
+  }
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
   static async create(runtime: Runtime, options: OpenOptions = {}): Promise<SignalintService> {
@@ -80,7 +93,10 @@ export class SignalintService {
         const on = enabled[engine];
         // Off by configuration or default: the reason is doctor's to explain, not every response's.
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
-        const job = { runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node };
+        const job: EngineJob = {
+          runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
+          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative: pathMapper(project.root),
+        };
         return [engine, await runEngine(engine, job)];
       }),
     );
@@ -94,12 +110,14 @@ export class SignalintService {
     await this.session.record(event);
     const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 12)}`;
     const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
+    const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
     const response = buildCheckResponse({
       checkId, projectRoot: project.root, engines, issues, groups,
       filteredOutIssueCount: raw.length - kept.length,
       loopWarning: this.session.tracker.warningFor(event),
       maxClusters: settings.maxClusters,
       maxRemainingIssues: settings.maxRemainingIssues,
+      cache,
     });
     this.store.add({ checkId, issues, groups, response });
     this.lastTiming = {

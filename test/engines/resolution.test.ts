@@ -22,7 +22,7 @@ describe("engine resolution", () => {
     assert.equal(local?.source, "node_modules/.bin");
     assert.equal(local?.path, STANDIN);
     assert.deepEqual(local?.prefixArgs, [STANDIN], "a JS entry runs through node");
-    const fromPackage = await resolveEngine(runtime, "tsc", { root: project, node: { command: process.execPath, args: [] } });
+    const fromPackage = await resolveEngine(runtime, "tsc", { root: fixture("sparse"), node: { command: process.execPath, args: [] } });
     assert.equal(fromPackage?.source, "package bin");
     assert.equal(fromPackage?.path, join(REPO, "node_modules", "typescript", "bin", "tsc"));
     assert.match(fromPackage?.version ?? "", /^5\.9\./);

@@ -1,0 +1,193 @@
+// A warm TypeScript 5.x/6.x program kept between checks, built on the checked project's own compiler API.
+// The TS API is synchronous and does its own file I/O, so this module reads file metadata with node:fs directly
+// (it runs under Node, inside the binary and under Deno's node: compatibility alike).
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type * as TS from "typescript";
+import type { RawIssue } from "../core/issues.ts";
+
+type Ts = typeof TS;
+
+/** Freshness facts about one file the program read. */
+interface FileStamp {
+  mtimeNs: bigint;
+  size: bigint;
+  hash: string;
+}
+
+interface CachedSource {
+  stamp: FileStamp;
+  key: string;
+  sourceFile: TS.SourceFile;
+}
+
+/** How one warm check went (reported in stats). */
+export interface WarmCheckInfo {
+  /** "reused": nothing the program reads changed; "incremental": only changed files re-checked; "full": no reuse. */
+  reuse: "reused" | "incremental" | "full";
+  changedFiles: number;
+  programFiles: number;
+}
+
+const loaded = new Map<string, Ts>();
+
+/** Load the project's own `typescript` package (CommonJS) from its directory; null for TS 7 (no compiler API). */
+export function loadTypeScript(packageDir: string): Ts | null {
+  const cached = loaded.get(packageDir);
+  if (cached) return cached;
+  const version = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version;
+  if (Number(version.split(".")[0]) >= 7) return null;
+  const ts = createRequire(join(packageDir, "package.json"))("./lib/typescript.js") as Ts;
+  if (typeof ts.createSemanticDiagnosticsBuilderProgram !== "function") return null;
+  loaded.set(packageDir, ts);
+  return ts;
+}
+
+function stampOf(path: string, previous?: FileStamp): FileStamp | null {
+  let stats;
+  try {
+    stats = statSync(path, { bigint: true });
+  } catch {
+    return null;
+  }
+  if (previous && previous.mtimeNs === stats.mtimeNs && previous.size === stats.size) return previous;
+  const hash = createHash("sha256").update(readFileSync(path)).digest("hex");
+  return { mtimeNs: stats.mtimeNs, size: stats.size, hash };
+}
+
+const UNRESOLVED_MODULE_CODES = new Set([2307, 2792, 7016, 2305, 2614]);
+
+/**
+ * One tsconfig's warm program. Each check re-parses the config (so added/removed files and option changes are
+ * seen), re-stats every file the last program read (including .d.ts in node_modules and lib files) and reuses the
+ * SourceFile of each file whose content hash is unchanged; the builder then re-checks only what the edits affect.
+ */
+export class WarmTsProgram {
+  private readonly sources = new Map<string, CachedSource>();
+  private builder: TS.SemanticDiagnosticsBuilderProgram | undefined;
+  private optionsKey = "";
+  private lastDiagnostics: readonly TS.Diagnostic[] = [];
+  /** Set when module resolutions may have changed in ways a reused program would not see. */
+  private resolutionsSuspect = true;
+  lastUsed = Date.now();
+
+  constructor(private readonly ts: Ts, readonly configPath: string) {}
+
+  /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
+  check(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
+    const ts = this.ts;
+    this.lastUsed = Date.now();
+    const parsed = ts.getParsedCommandLineOfConfigFile(this.configPath, { noEmit: true }, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => {},
+    });
+    // Unreadable configs, solution-style references and build mode stay with the command line.
+    if (!parsed || parsed.projectReferences?.length) return null;
+    const optionsKey = JSON.stringify(parsed.options);
+    if (optionsKey !== this.optionsKey) {
+      this.sources.clear();
+      this.builder = undefined;
+      this.optionsKey = optionsKey;
+    }
+    let changed = 0;
+    for (const [key, cached] of this.sources) {
+      const stamp = stampOf(cached.sourceFile.fileName, cached.stamp);
+      if (stamp === cached.stamp) continue;
+      changed++;
+      if (!stamp || stamp.hash !== cached.stamp.hash) this.sources.delete(key);
+      else cached.stamp = stamp;
+    }
+    const previous = this.builder?.getProgram();
+    const sameRoots = previous && sameStrings(previous.getRootFileNames(), parsed.fileNames);
+    if (previous && changed === 0 && sameRoots && !this.resolutionsSuspect) {
+      return { diagnostics: this.lastDiagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: previous.getSourceFiles().length } };
+    }
+    const host = this.createHost(parsed.options);
+    const reuse = this.builder && !this.resolutionsSuspect ? "incremental" : "full";
+    this.builder = ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, reuse === "incremental" ? this.builder : undefined, parsed.errors, parsed.projectReferences);
+    this.lastDiagnostics = this.collect();
+    this.resolutionsSuspect = this.lastDiagnostics.some((d) => UNRESOLVED_MODULE_CODES.has(d.code));
+    this.forgetUnused();
+    return { diagnostics: this.lastDiagnostics, info: { reuse, changedFiles: changed, programFiles: this.builder.getProgram().getSourceFiles().length } };
+  }
+
+  /** After a package install or lockfile change, module resolutions must be redone. */
+  invalidateResolutions(): void {
+    this.resolutionsSuspect = true;
+  }
+
+  private createHost(options: TS.CompilerOptions): TS.CompilerHost {
+    const ts = this.ts;
+    const host = ts.createCompilerHost(options);
+    const original = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+      const key = `${fileName}\0${JSON.stringify(languageVersionOrOptions)}`;
+      const cached = this.sources.get(key);
+      if (cached) return cached.sourceFile;
+      const stamp = stampOf(fileName);
+      const sourceFile = original(fileName, languageVersionOrOptions, onError, shouldCreate);
+      if (sourceFile && stamp) {
+        // The builder compares versions to find changed files; the content hash is the version.
+        (sourceFile as TS.SourceFile & { version?: string }).version = stamp.hash;
+        this.sources.set(key, { stamp, key, sourceFile });
+      }
+      return sourceFile;
+    };
+    // Resolutions of unchanged files are reused unless this says otherwise.
+    host.hasInvalidatedResolutions = () => this.resolutionsSuspect;
+    return host;
+  }
+
+  /** The same diagnostics, in the same order of precedence, as tsc's emitFilesAndReportErrors with --noEmit. */
+  private collect(): readonly TS.Diagnostic[] {
+    const program = this.builder as TS.SemanticDiagnosticsBuilderProgram;
+    const options = program.getCompilerOptions();
+    const all: TS.Diagnostic[] = [...program.getConfigFileParsingDiagnostics()];
+    const configCount = all.length;
+    all.push(...program.getSyntacticDiagnostics());
+    if (all.length === configCount) {
+      all.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
+      if (all.length === configCount) all.push(...program.getSemanticDiagnostics());
+      if (options.noEmit && (options.declaration || options.composite) && all.length === configCount) {
+        all.push(...program.getDeclarationDiagnostics());
+      }
+    }
+    return this.ts.sortAndDeduplicateDiagnostics(all);
+  }
+
+  /** Drop cached SourceFiles the current program no longer uses (deleted or no longer imported files). */
+  private forgetUnused(): void {
+    const used = new Set(this.builder?.getProgram().getSourceFiles() ?? []);
+    for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
+  }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/** Convert TS diagnostics into raw issues the way the tsc output parser would read the CLI's text. */
+export function diagnosticsToIssues(ts: Ts, diagnostics: readonly TS.Diagnostic[], toRelative: (path: string) => string | null, configFile: string): RawIssue[] {
+  const issues: RawIssue[] = [];
+  for (const diagnostic of diagnostics) {
+    const category = diagnostic.category === ts.DiagnosticCategory.Error ? "error" : "warning";
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+    const base = { engine: "tsc" as const, rule: `TS${diagnostic.code}`, severity: category as RawIssue["severity"], message, fixable: false };
+    if (!diagnostic.file || diagnostic.start === undefined) {
+      issues.push({ ...base, file: configFile, line: 1, col: 1 });
+      continue;
+    }
+    const file = toRelative(diagnostic.file.fileName);
+    if (file === null) continue;
+    const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+    issues.push({ ...base, file, line: line + 1, col: character + 1 });
+  }
+  return issues;
+}
+
+/** The package directory of a resolved tsc entry (…/typescript/bin/tsc → …/typescript). */
+export function typescriptPackageDir(tscEntry: string): string {
+  return dirname(dirname(tscEntry));
+}

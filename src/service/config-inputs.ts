@@ -1,0 +1,68 @@
+import { dirname, join, resolve } from "node:path";
+import type { EngineName } from "../core/contracts.ts";
+import { parseJsonc } from "../core/jsonc.ts";
+import type { Runtime } from "../runtime/types.ts";
+import type { ContentHasher } from "./content-hasher.ts";
+
+/** Lockfiles: a plugin or engine upgrade changes results even when no config file does. */
+const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"];
+
+/** Config files each linter reads, looked for in every directory from a linted file up to the root (nested configs). */
+const CONFIG_NAMES: Partial<Record<EngineName, string[]>> = {
+  oxlint: [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts", ".gitignore", ".eslintignore", "tsconfig.json", "package.json"],
+  biome: ["biome.json", "biome.jsonc", ".gitignore", ".editorconfig", "package.json"],
+  eslint: ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts", ".gitignore", "package.json", "tsconfig.json"],
+};
+
+/** Relative files a config pulls in: JSON `extends` (string or array) and relative imports of JS configs. */
+function referencedFiles(path: string, text: string): string[] {
+  const here = dirname(path);
+  if (/\.(c|m)?[jt]s$/.test(path)) {
+    return [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g)].map((match) => resolve(here, match[1] as string));
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseJsonc(text);
+  } catch {
+    return [];
+  }
+  const extendsField = (parsed as { extends?: unknown } | null)?.extends;
+  const list = typeof extendsField === "string" ? [extendsField] : Array.isArray(extendsField) ? extendsField : [];
+  return list.filter((entry): entry is string => typeof entry === "string" && entry.startsWith(".")).map((entry) => resolve(here, entry));
+}
+
+/**
+ * A hash of every configuration input an engine reads for files in `dirs`: its config files in each directory up to
+ * the root, what they extend or import (transitively), and the root's lockfiles. A file appearing where there was
+ * none (a new nested config) changes the hash too.
+ */
+export async function configInputsHash(runtime: Runtime, hasher: ContentHasher, options: { engine: EngineName; root: string; dirs: Iterable<string> }): Promise<string> {
+  const names = CONFIG_NAMES[options.engine] ?? [];
+  const candidates = new Set<string>(LOCKFILES.map((name) => join(options.root, name)));
+  for (const start of options.dirs) {
+    let dir = start;
+    for (let depth = 0; depth < 64; depth++) {
+      for (const name of names) candidates.add(join(dir, name));
+      if (resolve(dir) === resolve(options.root)) break;
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  const queue = [...candidates].sort();
+  while (queue.length) {
+    const path = queue.shift() as string;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const hash = await hasher.hash(path);
+    if (!hash) continue;
+    parts.push(`${path}\0${hash}`);
+    if (!/\.gitignore$|\.eslintignore$|\.editorconfig$|\.lockb?$|lock\.(json|yaml)$/.test(path)) {
+      const text = await runtime.readText(path).catch(() => "");
+      queue.push(...referencedFiles(path, text).filter((file) => !seen.has(file)));
+    }
+  }
+  return runtime.sha256(parts.join("\n"));
+}

@@ -1,0 +1,70 @@
+import { dirname, join } from "node:path";
+import type { EngineName } from "../core/contracts.ts";
+import type { RawIssue } from "../core/issues.ts";
+import type { ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
+import type { SpawnResult } from "../runtime/types.ts";
+import { configInputsHash } from "./config-inputs.ts";
+import type { EngineJob, RunnerOutcome } from "./engine-runner.ts";
+import { listFiles } from "./project-files.ts";
+
+/** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
+export interface LinterSpec {
+  engine: EngineName;
+  accepts: (path: string) => boolean;
+  argsFor: (paths: readonly string[]) => string[];
+  parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
+}
+
+type Spawn = (args: string[]) => Promise<ParseOutcome>;
+
+function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
+  const groups = new Map<string, RawIssue[]>();
+  for (const issue of issues) groups.set(issue.file, [...(groups.get(issue.file) ?? []), issue]);
+  return groups;
+}
+
+/**
+ * Run a file-local linter through the result cache. Named files: only files whose content or config inputs changed
+ * are linted again. Directories: the previous run is reused only when no file under them and no config input
+ * changed; otherwise the linter runs on the directories exactly as before.
+ */
+export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved: ResolvedEngine, spawn: Spawn): Promise<RunnerOutcome> {
+  const paths = job.paths.filter(spec.accepts);
+  if (paths.length === 0) return { ok: true, issues: [], cache: { hits: 0, misses: 0 } };
+  const { cache, runtime, root } = job;
+  const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
+  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}`;
+  if (kinds.every((kind) => kind.isFile)) {
+    const configHash = await configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: paths.map((path) => dirname(join(root, path))) });
+    const keys = new Map<string, string>();
+    const issues: RawIssue[] = [];
+    const misses: string[] = [];
+    for (const path of paths) {
+      const key = runtime.sha256(`${identity}\0${configHash}\0${path}\0${await cache.hasher.hash(join(root, path))}`);
+      keys.set(path, key);
+      const hit = await cache.results.get(key);
+      if (hit) issues.push(...hit);
+      else misses.push(path);
+    }
+    if (misses.length) {
+      const fresh = await spawn(spec.argsFor(misses));
+      if (!fresh.ok) return fresh;
+      const byFile = groupByFile(fresh.issues);
+      for (const path of misses) await cache.results.put(keys.get(path) as string, byFile.get(path) ?? []);
+      issues.push(...fresh.issues);
+    }
+    return { ok: true, issues, cache: { hits: paths.length - misses.length, misses: misses.length } };
+  }
+  const listings = await Promise.all(kinds.map(async ({ path, isFile }) => (isFile ? { files: [join(root, path)], dirs: [dirname(join(root, path))] } : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))));
+  if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
+  const files = listings.flatMap((listing) => listing?.files ?? []);
+  const configHash = await configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: listings.flatMap((listing) => listing?.dirs ?? []) });
+  const parts = [identity, configHash, paths.join("\0")];
+  for (const file of files) parts.push(`${file}\0${await cache.hasher.hash(file)}`);
+  const key = runtime.sha256(parts.join("\n"));
+  const hit = await cache.results.get(key);
+  if (hit) return { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } };
+  const fresh = await spawn(spec.argsFor(paths));
+  if (fresh.ok) await cache.results.put(key, fresh.issues);
+  return fresh.ok ? { ...fresh, cache: { hits: 0, misses: files.length } } : fresh;
+}

@@ -1,0 +1,83 @@
+import { join } from "node:path";
+import type { RawIssue } from "../core/issues.ts";
+import { parseTscOutput } from "../engines/tsc.ts";
+import { diagnosticsToIssues, loadTypeScript } from "../engines/tsc-warm.ts";
+import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
+import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
+import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
+
+type Spawn = (args: string[]) => Promise<ParseOutcome>;
+
+/** The installed `typescript` package a resolved tsc entry belongs to (null: a stand-in, or not the package). */
+async function typescriptPackageOf(job: EngineJob, resolved: ResolvedEngine): Promise<string | null> {
+  let dir = join(resolved.path, "..");
+  for (let depth = 0; depth < 4; depth++) {
+    const manifest = await job.runtime.readText(join(dir, "package.json")).then((text) => JSON.parse(text) as { name?: string }, () => null);
+    if (manifest) return manifest.name === "typescript" ? dir : null;
+    dir = join(dir, "..");
+  }
+  return null;
+}
+
+/** The tsconfigs that cover the checked paths (nearest one at or above each, never above the root). */
+async function configsFor(job: EngineJob): Promise<Set<string>> {
+  const configs = new Set<string>();
+  for (const path of job.paths) {
+    const start = path === "." ? job.root : join(job.root, path);
+    const info = await job.runtime.stat(start);
+    const config = await nearestTsconfig(job.runtime, job.root, info?.isDirectory ? start : join(start, ".."));
+    if (config) configs.add(config);
+  }
+  return configs;
+}
+
+/** One tsconfig through the warm program; null when it cannot serve (TS 7, references, or it failed). */
+function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): { issues: RawIssue[]; cache: EngineCache } | null {
+  const program = job.warm.programFor(packageDir, tsconfig);
+  if (!program) return null;
+  try {
+    const result = program.check();
+    if (!result) return null;
+    const ts = loadTypeScript(packageDir);
+    if (!ts) return null;
+    const issues = diagnosticsToIssues(ts, result.diagnostics, job.toRelative, configFile);
+    const { reuse, changedFiles, programFiles } = result.info;
+    return { issues, cache: { hits: programFiles - changedFiles, misses: changedFiles, mode: `warm-${reuse}` } };
+  } catch (error) {
+    job.warm.discard(packageDir, tsconfig);
+    job.runtime.writeStderr(`signalint: warm TypeScript program for ${tsconfig} failed, running tsc instead: ${(error as Error).stack ?? error}\n`);
+    return null;
+  }
+}
+
+/**
+ * tsc over every tsconfig the paths belong to. TypeScript 5.x/6.x projects without references are checked by a warm
+ * in-process program; TypeScript 7 and solution-style configs run the command line with incremental build info
+ * kept in the state directory. Either way the whole program is checked, so a change in any file it reads is seen.
+ */
+export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (args: string[], configFile: string) => Promise<ParseOutcome>): Promise<RunnerOutcome> {
+  const configs = await configsFor(job);
+  if (configs.size === 0) return { status: "disabled", message: "no tsconfig.json at or above the checked paths (within the project root)" };
+  const packageDir = job.warmTypeScript ? await typescriptPackageOf(job, resolved) : null;
+  const issues: RawIssue[] = [];
+  const cache: EngineCache = { hits: 0, misses: 0 };
+  const modes = new Set<string>();
+  for (const tsconfig of configs) {
+    const plan = await planTscRun(job.runtime, { root: job.root, tsconfig, stateDir: job.stateDir });
+    const warm = packageDir && !plan.buildMode ? checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
+    if (warm) {
+      issues.push(...warm.issues);
+      cache.hits += warm.cache.hits;
+      cache.misses += warm.cache.misses;
+      modes.add(warm.cache.mode as string);
+      continue;
+    }
+    const parsed = await spawn(plan.args, plan.configFile);
+    if (!parsed.ok) return parsed;
+    issues.push(...parsed.issues);
+    modes.add(plan.buildMode ? "build-incremental" : "cli-incremental");
+  }
+  return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") } };
+}
+
+export { parseTscOutput };

@@ -1,0 +1,157 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
+import { call, connect, removeDir, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
+import { rawTsc } from "../raw-engines.ts";
+
+async function everyIssue(session: Connected, response: CheckResponse): Promise<NormalizedIssue[]> {
+  const issues = [...response.remainingIssues];
+  for (const cluster of response.clusters) {
+    issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+  }
+  return issues;
+}
+
+const key = (file: string, line: number, rule: string) => `${file}:${line}:${rule}`;
+
+describe("freshness: cached and warm results always equal a cold run", () => {
+  let project: string;
+  let stateDir: string;
+  let session: Connected;
+  const write = (path: string, text: string) => {
+    mkdirSync(join(project, path, ".."), { recursive: true });
+    writeFileSync(join(project, path), text);
+  };
+  const checkFiles = async (...files: string[]) => structured<CheckResponse>(await call(session.client, "check_files", { files }));
+  const checkProject = async () => structured<CheckResponse>(await call(session.client, "check_project"));
+  /** The server's tsc issues equal a cold `tsc --noEmit` of the same tree. */
+  const assertTscMatchesCold = async (response: CheckResponse) => {
+    const server = (await everyIssue(session, response)).flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]).filter((issue) => issue.engine === "tsc").map((i) => key(i.file, i.line, i.rule)).sort();
+    const cold = rawTsc(project).map((d) => key(d.file, d.line, d.rule)).sort();
+    assert.deepEqual(server, cold);
+  };
+
+  before(async () => {
+    project = scratchCopy("clean", "fresh");
+    stateDir = tempDir("signalint-fresh-state-");
+    write("src/lib/shapes.ts", "export interface Shape {\n  area: number;\n}\n");
+    write("src/app.ts", 'import type { Shape } from "./lib/shapes";\nexport const square: Shape = { area: 4 };\n');
+    write("src/leaf.ts", "export const leaf = 1;\n");
+    write("node_modules/fake-lib/package.json", '{ "name": "fake-lib", "version": "1.0.0", "types": "index.d.ts" }');
+    write("node_modules/fake-lib/index.d.ts", "export declare function size(): number;\n");
+    write("src/uses-lib.ts", 'import { size } from "fake-lib";\nexport const n: number = size();\n');
+    session = await connect(project, { SIGNALINT_STATE_DIR: stateDir });
+  });
+  after(async () => {
+    await session.close();
+    removeDir(project);
+    removeDir(stateDir);
+  });
+
+  it("starts clean and reuses everything when nothing changed", async () => {
+    assert.equal((await checkProject()).totalIssues, 0);
+    const again = await checkFiles("src/leaf.ts");
+    assert.equal(again.cache?.tsc?.mode, "warm-reused");
+    assert.equal(again.cache?.tsc?.misses, 0);
+    const third = await checkFiles("src/leaf.ts");
+    assert.deepEqual(third.cache?.oxlint, { hits: 1, misses: 0 });
+  });
+
+  it("sees a change in a dependency of the requested file (the original's stale-result hole)", async () => {
+    write("src/lib/shapes.ts", "export interface Shape {\n  area: string;\n}\n");
+    const response = await checkFiles("src/app.ts");
+    assert.equal(response.totalIssues, 1);
+    assert.equal(response.remainingIssues[0]?.rule, "TS2322");
+    assert.equal(response.cache?.tsc?.mode, "warm-incremental");
+    await assertTscMatchesCold(await checkProject());
+  });
+
+  it("sees a change to a .d.ts inside node_modules that nothing requested", async () => {
+    write("node_modules/fake-lib/index.d.ts", "export declare function size(): string;\n");
+    const response = await checkFiles("src/uses-lib.ts");
+    assert.deepEqual(response.remainingIssues.map((issue) => issue.rule), ["TS2322"]);
+    await assertTscMatchesCold(await checkProject());
+  });
+
+  it("sees a new file that makes a failing import resolve, and a deleted file that breaks one", async () => {
+    write("src/late.ts", 'import { later } from "./later";\nexport const x: number = later;\n');
+    assert.ok((await checkFiles("src/late.ts")).remainingIssues.some((issue) => issue.rule === "TS2307"));
+    write("src/later.ts", "export const later = 5;\n");
+    assert.equal((await checkFiles("src/late.ts")).totalIssues, 0);
+    rmSync(join(project, "src/later.ts"));
+    assert.ok((await checkFiles("src/late.ts")).remainingIssues.some((issue) => issue.rule === "TS2307"));
+    rmSync(join(project, "src/late.ts"));
+    await assertTscMatchesCold(await checkProject());
+  });
+
+  it("sees tsconfig changes, including in an extended config", async () => {
+    write("tsconfig.base.json", '{ "compilerOptions": { "noUnusedLocals": false } }');
+    const config = JSON.parse(readFileSync(join(project, "tsconfig.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ ...config, extends: "./tsconfig.base.json", compilerOptions: { ...(config.compilerOptions as object), noUnusedLocals: undefined } }));
+    write("src/unused.ts", "function helper() {\n  const spare = 1;\n  return 2;\n}\nexport { helper };\n");
+    assert.equal((await checkFiles("src/unused.ts")).remainingIssues.filter((issue) => issue.engine === "tsc" && issue.rule === "TS6133").length, 0);
+    write("tsconfig.base.json", '{ "compilerOptions": { "noUnusedLocals": true } }');
+    const response = await checkFiles("src/unused.ts");
+    assert.ok(response.remainingIssues.some((issue) => issue.rule === "TS6133" || issue.alsoReportedBy?.some((other) => other.rule === "TS6133")), JSON.stringify(response.remainingIssues));
+    await assertTscMatchesCold(await checkProject());
+  });
+
+  it("re-lints a cached file when a linter config or a nested config changes", async () => {
+    write("src/debug.ts", "export function stop(): void {\n  debugger;\n}\n");
+    assert.ok((await checkFiles("src/debug.ts")).remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
+    assert.equal((await checkFiles("src/debug.ts")).cache?.oxlint?.hits, 1);
+    write(".oxlintrc.json", '{ "rules": { "no-debugger": "off" } }');
+    const quiet = await checkFiles("src/debug.ts");
+    assert.equal(quiet.cache?.oxlint?.misses, 1, "the config change invalidated the cached result");
+    assert.ok(!quiet.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
+    write("src/.oxlintrc.json", '{ "rules": { "no-debugger": "error" } }');
+    const nested = await checkFiles("src/debug.ts");
+    assert.equal(nested.cache?.oxlint?.misses, 1, "a new nested config invalidates too");
+    assert.ok(nested.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)" && issue.severity === "error"));
+    rmSync(join(project, "src/.oxlintrc.json"));
+    rmSync(join(project, ".oxlintrc.json"));
+  });
+
+  it("re-emits cached issues with the same ids, and project-wide results are cached as a whole", async () => {
+    const first = await checkFiles("src/debug.ts");
+    const second = await checkFiles("src/debug.ts");
+    assert.equal(second.cache?.oxlint?.hits, 1);
+    assert.deepEqual(second.remainingIssues, first.remainingIssues);
+    const whole = await checkProject();
+    const wholeAgain = await checkProject();
+    assert.equal(wholeAgain.cache?.oxlint?.misses, 0);
+    assert.deepEqual(wholeAgain.remainingIssues, whole.remainingIssues);
+    write("src/debug2.ts", "debugger;\nexport {};\n");
+    const changed = await checkProject();
+    assert.ok(changed.cache?.oxlint?.misses, "a new file under the checked directory invalidates the project-wide entry");
+    assert.ok((await everyIssue(session, changed)).some((issue) => issue.file === "src/debug2.ts"));
+    rmSync(join(project, "src/debug2.ts"));
+  });
+
+  it("discards a corrupt cache entry with a warning and recomputes", async () => {
+    const cacheDir = join(stateDir, "cache");
+    for (const shard of readdirSync(cacheDir)) for (const file of readdirSync(join(cacheDir, shard))) writeFileSync(join(cacheDir, shard, file), '{"v":1,"key":"tr');
+    await session.close();
+    session = await connect(project, { SIGNALINT_STATE_DIR: stateDir });
+    const response = await checkFiles("src/debug.ts");
+    assert.ok(response.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
+    assert.match(session.stderr(), /discarding corrupt cache entry/);
+  });
+
+  it("two servers sharing a project and state directory stay correct", async () => {
+    rmSync(join(stateDir, "cache"), { recursive: true, force: true });
+    const other = await connect(project, { SIGNALINT_STATE_DIR: stateDir });
+    try {
+      const rounds = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? other : session)).map(async (peer) => structured<CheckResponse>(await call(peer.client, "check_files", { files: ["src/debug.ts", "src/app.ts"] }))),
+      );
+      for (const response of rounds) assert.deepEqual(response.remainingIssues.map((issue) => issue.rule).sort(), rounds[0]?.remainingIssues.map((issue) => issue.rule).sort());
+      const cacheDir = join(stateDir, "cache");
+      for (const shard of readdirSync(cacheDir)) for (const file of readdirSync(join(cacheDir, shard))) assert.doesNotThrow(() => JSON.parse(readFileSync(join(cacheDir, shard, file), "utf8")));
+    } finally {
+      await other.close();
+    }
+  });
+});
