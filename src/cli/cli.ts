@@ -52,7 +52,7 @@ async function runCheck(io: CliIo, argv: string[]): Promise<number> {
   const format = values.format as string;
   if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${JSON.stringify(format)}`);
   const service = await SignalintService.create(io.runtime, { root: values.root, compact: values.compact });
-  const response = await service.check(positionals.length ? positionals : ["."], false);
+  const response = await service.check(positionals.length ? positionals : ["."], false).finally(() => service.close());
   const issues = service.store.latest()?.issues.map(publicIssue) ?? [];
   if (format === "json") io.stdout(formatJson(service.project.settings.compact ? compactCheckResponse(response) : response));
   else if (format === "github") io.stdout(formatGithub(response, issues));
@@ -71,6 +71,8 @@ async function runDoctor(io: CliIo, argv: string[]): Promise<number> {
 async function serve(io: CliIo): Promise<number | null> {
   const service = await SignalintService.create(io.runtime);
   const server = createMcpServer(service);
+  // Stop warm TypeScript processes when the client goes away.
+  server.onclose = () => service.close();
   await server.connect(new StdioServerTransport());
   io.runtime.writeStderr(`signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`);
   return null;

@@ -77,7 +77,7 @@ export type LoopWarning = z.infer<typeof LoopWarningSchema>;
 export const EngineCacheSchema = z.object({
   hits: z.number().int().min(0).describe("Inputs whose previous result was reused (files, or tsc program files)"),
   misses: z.number().int().min(0).describe("Inputs examined again"),
-  mode: z.string().optional().describe("tsc: warm-reused | warm-incremental | warm-full | cli-incremental | build-incremental"),
+  mode: z.string().optional().describe("tsc: warm-reused | warm-incremental | warm-full | cli | build-incremental"),
 }).strict();
 
 const checkCore = {
@@ -91,7 +91,7 @@ const checkCore = {
   cache: z.object({ oxlint: EngineCacheSchema.optional(), tsc: EngineCacheSchema.optional(), biome: EngineCacheSchema.optional(), eslint: EngineCacheSchema.optional() })
     .strict()
     .optional()
-    .describe("Cache use per engine that ran"),
+    .describe("check_files only: cache use per engine that ran"),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */

@@ -2,7 +2,7 @@
 // The TS API is synchronous and does its own file I/O, so this module reads file metadata with node:fs directly
 // (it runs under Node, inside the binary and under Deno's node: compatibility alike).
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
@@ -71,6 +71,8 @@ export class WarmTsProgram {
   private lastDiagnostics: readonly TS.Diagnostic[] = [];
   /** Set when module resolutions may have changed in ways a reused program would not see. */
   private resolutionsSuspect = true;
+  /** The last parsed config, with stamps of every config file and directory whose change could alter it. */
+  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string> } | null = null;
   lastUsed = Date.now();
 
   constructor(private readonly ts: Ts, readonly configPath: string) {}
@@ -79,10 +81,7 @@ export class WarmTsProgram {
   check(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
     const ts = this.ts;
     this.lastUsed = Date.now();
-    const parsed = ts.getParsedCommandLineOfConfigFile(this.configPath, { noEmit: true }, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: () => {},
-    });
+    const parsed = this.parseConfig();
     // Unreadable configs, solution-style references and build mode stay with the command line.
     if (!parsed || parsed.projectReferences?.length) return null;
     const optionsKey = JSON.stringify(parsed.options);
@@ -111,6 +110,35 @@ export class WarmTsProgram {
     this.resolutionsSuspect = this.lastDiagnostics.some((d) => UNRESOLVED_MODULE_CODES.has(d.code));
     this.forgetUnused();
     return { diagnostics: this.lastDiagnostics, info: { reuse, changedFiles: changed, programFiles: this.builder.getProgram().getSourceFiles().length } };
+  }
+
+  /**
+   * Parse the tsconfig, or reuse the last parse when neither the config files (including extended ones) nor any
+   * directory its include patterns cover changed: adding, removing or renaming a file changes its directory's mtime.
+   */
+  private parseConfig(): TS.ParsedCommandLine | undefined {
+    if (this.parsed && [...this.parsed.stamps].every(([path, stamp]) => pathStamp(path) === stamp)) return this.parsed.commandLine;
+    const ts = this.ts;
+    const commandLine = ts.getParsedCommandLineOfConfigFile(this.configPath, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!commandLine) {
+      this.parsed = null;
+      return undefined;
+    }
+    const watched = new Set<string>([this.configPath]);
+    const extended = (commandLine.options.configFile as { extendedSourceFiles?: string[] } | undefined)?.extendedSourceFiles ?? [];
+    for (const file of extended) watched.add(file);
+    for (const [dir, flags] of Object.entries(commandLine.wildcardDirectories ?? {})) {
+      watched.add(dir);
+      if (flags & ts.WatchDirectoryFlags.Recursive) for (const sub of subdirectories(dir)) watched.add(sub);
+    }
+    for (const file of commandLine.fileNames) watched.add(dirname(file));
+    this.parsed = { commandLine, stamps: new Map([...watched].map((path) => [path, pathStamp(path)])) };
+    return commandLine;
+  }
+
+  /** True once a program has been built and can answer incrementally. */
+  get isWarm(): boolean {
+    return this.builder !== undefined;
   }
 
   /** After a package install or lockfile change, module resolutions must be redone. */
@@ -162,6 +190,37 @@ export class WarmTsProgram {
     const used = new Set(this.builder?.getProgram().getSourceFiles() ?? []);
     for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
   }
+}
+
+function pathStamp(path: string): string {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** Every directory below `dir`, skipping node_modules and dot-directories (as TypeScript's include matching does). */
+function subdirectories(dir: string): string[] {
+  const out: string[] = [];
+  const queue = [dir];
+  while (queue.length && out.length < 20_000) {
+    const current = queue.pop() as string;
+    let entries: import("node:fs").Dirent[] = [];
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+      const path = join(current, entry.name);
+      out.push(path);
+      queue.push(path);
+    }
+  }
+  return out;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

@@ -81,8 +81,9 @@ export async function planTscRun(runtime: Runtime, options: { root: string; tsco
   const workDir = join(options.stateDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
   if (!top || top.references.length === 0) {
-    // Incremental build info in the state dir: TypeScript skips re-checking files whose content hash is unchanged.
-    return { args: [...tscProjectArgs(options.tsconfig), "--incremental", "--tsBuildInfoFile", join(workDir, "project.tsbuildinfo")], configFile, buildMode: false };
+    // A plain cold run: --incremental would make this run slower (it computes every file's declaration signature)
+    // and the warm program serves the runs after it.
+    return { args: tscProjectArgs(options.tsconfig), configFile, buildMode: false };
   }
   const graph = await collectGraph(runtime, top);
   const names = new Map(graph.map((info, index) => [info.path, join(workDir, `p${index}.json`)]));

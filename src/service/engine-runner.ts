@@ -44,6 +44,10 @@ export interface EngineJob {
   /** False turns the in-process TypeScript program off (the command line is used). */
   warmTypeScript: boolean;
   toRelative: PathMapper;
+  /** Linters call this once their process is started (or not needed); tsc waits for all before blocking work. */
+  dispatched: () => void;
+  /** Resolves when every linter of this check has dispatched. */
+  lintersDispatched: Promise<void>;
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
@@ -83,7 +87,7 @@ const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
   eslint: { engine: "eslint", accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
 };
 
-function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   if (engine === "tsc") {
     return runTsc(job, resolved, async (args, configFile) => {
       const result = await spawnEngine(job, resolved, args);
@@ -91,10 +95,16 @@ function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Prom
     });
   }
   const spec = LINTERS[engine];
-  return runCachedLinter(spec, job, resolved, async (args) => {
-    const result = await spawnEngine(job, resolved, args);
-    return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
-  });
+  try {
+    return await runCachedLinter(spec, job, resolved, async (args) => {
+      const running = spawnEngine(job, resolved, args);
+      job.dispatched();
+      const result = await running;
+      return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
+    });
+  } finally {
+    job.dispatched();
+  }
 }
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
@@ -103,13 +113,17 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const resolved = await resolveEngine(job.runtime, engine, { root: job.root, node: job.node });
-    if (!resolved) return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
+    if (!resolved) {
+      job.dispatched();
+      return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
+    }
     const version = resolved.version ? { version: resolved.version } : {};
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
     return { status: { status: "ok", ...version }, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
+    job.dispatched();
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };
   }

@@ -63,6 +63,11 @@ export class LintCache {
     }
   }
 
+  /** Remember a result in memory only (results derived from a directory run, too many to write one by one). */
+  prime(key: string, issues: RawIssue[]): void {
+    this.remember(key, issues);
+  }
+
   private remember(key: string, issues: RawIssue[]): void {
     this.memory.delete(key);
     this.memory.set(key, issues);

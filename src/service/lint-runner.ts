@@ -4,6 +4,7 @@ import type { RawIssue } from "../core/issues.ts";
 import type { ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
 import type { SpawnResult } from "../runtime/types.ts";
 import { configInputsHash } from "./config-inputs.ts";
+import { relativeToRoot } from "../core/paths.ts";
 import type { EngineJob, RunnerOutcome } from "./engine-runner.ts";
 import { listFiles } from "./project-files.ts";
 
@@ -34,13 +35,19 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
   const { cache, runtime, root } = job;
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
   const identity = `${spec.engine}\0${resolved.version ?? resolved.path}`;
+  // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
+  const configHashes = new Map<string, Promise<string>>();
+  const configHashOf = (dir: string) => {
+    if (!configHashes.has(dir)) configHashes.set(dir, configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: [dir] }));
+    return configHashes.get(dir) as Promise<string>;
+  };
+  const fileKey = async (path: string, contentHash: string | null) => runtime.sha256(`${identity}\0${await configHashOf(dirname(join(root, path)))}\0${path}\0${contentHash}`);
   if (kinds.every((kind) => kind.isFile)) {
-    const configHash = await configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: paths.map((path) => dirname(join(root, path))) });
     const keys = new Map<string, string>();
     const issues: RawIssue[] = [];
     const misses: string[] = [];
     for (const path of paths) {
-      const key = runtime.sha256(`${identity}\0${configHash}\0${path}\0${await cache.hasher.hash(join(root, path))}`);
+      const key = await fileKey(path, await cache.hasher.hash(join(root, path)));
       keys.set(path, key);
       const hit = await cache.results.get(key);
       if (hit) issues.push(...hit);
@@ -59,12 +66,22 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
   const files = listings.flatMap((listing) => listing?.files ?? []);
   const configHash = await configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: listings.flatMap((listing) => listing?.dirs ?? []) });
+  const contentHashes = new Map<string, string | null>();
   const parts = [identity, configHash, paths.join("\0")];
-  for (const file of files) parts.push(`${file}\0${await cache.hasher.hash(file)}`);
+  for (const file of files) {
+    contentHashes.set(file, await cache.hasher.hash(file));
+    parts.push(`${file}\0${contentHashes.get(file)}`);
+  }
   const key = runtime.sha256(parts.join("\n"));
   const hit = await cache.results.get(key);
-  if (hit) return { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } };
-  const fresh = await spawn(spec.argsFor(paths));
-  if (fresh.ok) await cache.results.put(key, fresh.issues);
-  return fresh.ok ? { ...fresh, cache: { hits: 0, misses: files.length } } : fresh;
+  const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));
+  if (!outcome.ok || "status" in outcome) return outcome;
+  if (!hit) await cache.results.put(key, outcome.issues);
+  // Every file of a directory run now has a known result: later check_files on one of them is a cache hit.
+  const byFile = groupByFile(outcome.issues);
+  for (const [file, contentHash] of contentHashes) {
+    const relative = relativeToRoot(root, file);
+    if (relative !== null) cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
+  }
+  return { ...outcome, cache: outcome.cache ?? { hits: 0, misses: files.length } };
 }

@@ -24,6 +24,7 @@ import { resolveSettings } from "../core/config.ts";
 export interface CheckTiming {
   durationMs: number;
   engines: Partial<Record<EngineName, number>>;
+  cache: CheckResponse["cache"];
 }
 
 async function anyExists(runtime: Runtime, root: string, names: readonly string[]): Promise<boolean> {
@@ -88,6 +89,17 @@ export class SignalintService {
     const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
     await ensureStateDir(runtime, project.stateDir);
     const enabled = await this.enabledEngines(settings.engines);
+    let pending = ENGINE_NAMES.filter((engine) => engine !== "tsc" && enabled[engine] === true).length;
+    let release: () => void = () => {};
+    const lintersDispatched = pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (release = resolve));
+    const dispatchedOnce = () => {
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        if (--pending === 0) release();
+      };
+    };
     const reports = await Promise.all(
       ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
         const on = enabled[engine];
@@ -96,6 +108,7 @@ export class SignalintService {
         const job: EngineJob = {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
           cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative: pathMapper(project.root),
+          dispatched: engine === "tsc" ? () => {} : dispatchedOnce(), lintersDispatched,
         };
         return [engine, await runEngine(engine, job)];
       }),
@@ -117,13 +130,17 @@ export class SignalintService {
       loopWarning: this.session.tracker.warningFor(event),
       maxClusters: settings.maxClusters,
       maxRemainingIssues: settings.maxRemainingIssues,
-      cache,
+      // check_files reports cache use; check_project keeps its payload lean (stats are in lastTiming and the CLI).
+      ...(incremental ? { cache } : {}),
     });
     this.store.add({ checkId, issues, groups, response });
+    this.warm.startPending();
     this.lastTiming = {
       durationMs: Math.round(performance.now() - started),
       engines: Object.fromEntries(reports.map(([engine, report]) => [engine, report.durationMs])),
+      cache,
     };
+    if (runtime.env("SIGNALINT_DEBUG_TIMING")) runtime.writeStderr(`signalint timing: ${JSON.stringify(this.lastTiming)}\n`);
     return response;
   }
 

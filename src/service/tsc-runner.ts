@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
-import { diagnosticsToIssues, loadTypeScript } from "../engines/tsc-warm.ts";
+import { diagnosticsToIssues, loadTypeScript, type WarmCheckInfo } from "../engines/tsc-warm.ts";
+import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
@@ -31,18 +32,28 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
   return configs;
 }
 
-/** One tsconfig through the warm program; null when it cannot serve (TS 7, references, or it failed). */
-function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): { issues: RawIssue[]; cache: EngineCache } | null {
-  const program = job.warm.programFor(packageDir, tsconfig);
-  if (!program) return null;
+/** One tsconfig through the warm program; null when it cannot serve (no API, references, or it failed). */
+async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<{ issues: RawIssue[]; cache: EngineCache } | null> {
   try {
-    const result = program.check();
-    if (!result) return null;
-    const ts = loadTypeScript(packageDir);
-    if (!ts) return null;
-    const issues = diagnosticsToIssues(ts, result.diagnostics, job.toRelative, configFile);
-    const { reuse, changedFiles, programFiles } = result.info;
-    return { issues, cache: { hits: programFiles - changedFiles, misses: changedFiles, mode: `warm-${reuse}` } };
+    const warm = job.warm.ready(packageDir, tsconfig);
+    if (!warm) {
+      job.warm.warmUpLater(packageDir, tsconfig);
+      return null;
+    }
+    let issues: RawIssue[];
+    let info: WarmCheckInfo;
+    if (warm.kind === "ts5") {
+      const result = warm.program.check();
+      const ts = loadTypeScript(packageDir);
+      if (!result || !ts) return null;
+      issues = diagnosticsToIssues(ts, result.diagnostics, job.toRelative, configFile);
+      info = result.info;
+    } else {
+      const result = warm.program.check();
+      issues = ts7DiagnosticsToIssues(result.diagnostics, job.toRelative, configFile);
+      info = result.info;
+    }
+    return { issues, cache: { hits: info.programFiles - info.changedFiles, misses: info.changedFiles, mode: `warm-${info.reuse}` } };
   } catch (error) {
     job.warm.discard(packageDir, tsconfig);
     job.runtime.writeStderr(`signalint: warm TypeScript program for ${tsconfig} failed, running tsc instead: ${(error as Error).stack ?? error}\n`);
@@ -51,9 +62,11 @@ function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configF
 }
 
 /**
- * tsc over every tsconfig the paths belong to. TypeScript 5.x/6.x projects without references are checked by a warm
- * in-process program; TypeScript 7 and solution-style configs run the command line with incremental build info
- * kept in the state directory. Either way the whole program is checked, so a change in any file it reads is seen.
+ * tsc over every tsconfig the paths belong to. Configs without references are checked by a warm program (TypeScript
+ * 5.x/6.x in process; TypeScript 7 in a warm tsgo process driven through its API); solution-style configs, and any
+ * project whose warm program is not built yet (it is built in the background right after) or unavailable, run the
+ * command line (solutions with incremental build info in the state directory). Either way the whole program is
+ * checked, so a change in any file it reads is seen.
  */
 export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (args: string[], configFile: string) => Promise<ParseOutcome>): Promise<RunnerOutcome> {
   const configs = await configsFor(job);
@@ -64,7 +77,9 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
   const modes = new Set<string>();
   for (const tsconfig of configs) {
     const plan = await planTscRun(job.runtime, { root: job.root, tsconfig, stateDir: job.stateDir });
-    const warm = packageDir && !plan.buildMode ? checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
+    // The warm check blocks this thread: let the linters start their processes first so they run alongside it.
+    if (packageDir && !plan.buildMode) await job.lintersDispatched;
+    const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
     if (warm) {
       issues.push(...warm.issues);
       cache.hits += warm.cache.hits;
@@ -75,7 +90,7 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     const parsed = await spawn(plan.args, plan.configFile);
     if (!parsed.ok) return parsed;
     issues.push(...parsed.issues);
-    modes.add(plan.buildMode ? "build-incremental" : "cli-incremental");
+    modes.add(plan.buildMode ? "build-incremental" : "cli");
   }
   return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") } };
 }

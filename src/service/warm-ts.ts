@@ -1,10 +1,11 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { WarmTsProgram, loadTypeScript } from "../engines/tsc-warm.ts";
+import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
 
 /** Warm programs kept at most (one per tsconfig); the least recently used one is released first. */
 export const MAX_WARM_PROGRAMS = 2;
-/** A warm program unused for this long is released. */
+/** A warm program unused for this long is released (a TypeScript 7 process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
 
 /** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
@@ -21,10 +22,16 @@ function resolutionStamp(root: string): string {
   }).join("|");
 }
 
+/** A warm program of either TypeScript generation. */
+export type WarmProgram = { kind: "ts5"; program: WarmTsProgram } | { kind: "ts7"; program: WarmTs7Program };
+
 /** The server's warm TypeScript programs: bounded in number, released when idle, rebuilt after a failure. */
 export class WarmTsPool {
-  private readonly programs = new Map<string, WarmTsProgram>();
+  private readonly programs = new Map<string, WarmProgram>();
   private stamp = "";
+  private readonly warming = new Set<string>();
+  private readonly pending = new Map<string, { typescriptDir: string; configPath: string }>();
+  private closed = false;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly root: string) {
@@ -33,39 +40,80 @@ export class WarmTsPool {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** The warm program for a tsconfig, or null when the project's TypeScript has no compiler API (TS 7). */
-  programFor(typescriptDir: string, configPath: string): WarmTsProgram | null {
+  /** The built warm program for a tsconfig, or null when there is none yet (see warmUpLater). */
+  ready(typescriptDir: string, configPath: string): WarmProgram | null {
     const stamp = resolutionStamp(this.root);
     if (stamp !== this.stamp) {
       this.stamp = stamp;
-      for (const program of this.programs.values()) program.invalidateResolutions();
+      for (const warm of this.programs.values()) warm.program.invalidateResolutions();
     }
     const key = `${typescriptDir}\0${configPath}`;
-    let program = this.programs.get(key);
-    if (!program) {
-      const ts = loadTypeScript(typescriptDir);
-      if (!ts) return null;
-      program = new WarmTsProgram(ts, configPath);
-    }
+    const warm = this.programs.get(key);
+    if (!warm?.program.isWarm) return null;
     this.programs.delete(key);
-    this.programs.set(key, program);
-    while (this.programs.size > MAX_WARM_PROGRAMS) this.programs.delete(this.programs.keys().next().value as string);
-    return program;
+    this.programs.set(key, warm);
+    return warm;
+  }
+
+  /**
+   * Ask for a program to be built in the background once the current check has answered (that check used the
+   * command line, which is faster cold than loading the compiler in process), so the next check is incremental.
+   */
+  warmUpLater(typescriptDir: string, configPath: string): void {
+    this.pending.set(`${typescriptDir}\0${configPath}`, { typescriptDir, configPath });
+  }
+
+  /** Called when a check has finished: start the requested warm-ups after its response has gone out. */
+  startPending(): void {
+    for (const [key, { typescriptDir, configPath }] of this.pending) {
+      this.pending.delete(key);
+      if (this.warming.has(key) || this.closed) continue;
+      this.warming.add(key);
+      const timer = setTimeout(async () => {
+        try {
+          if (this.closed) return;
+          const warm = await this.create(typescriptDir, configPath);
+          if (!warm || this.closed) return;
+          warm.program.check();
+          this.programs.set(key, warm);
+          while (this.programs.size > MAX_WARM_PROGRAMS) this.release(this.programs.keys().next().value as string);
+        } catch {
+          this.release(key);
+        } finally {
+          this.warming.delete(key);
+        }
+      }, 100);
+      (timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  private async create(typescriptDir: string, configPath: string): Promise<WarmProgram | null> {
+    const ts = loadTypeScript(typescriptDir);
+    if (ts) return { kind: "ts5", program: new WarmTsProgram(ts, configPath) };
+    const Api = await loadTs7Api(typescriptDir);
+    return Api ? { kind: "ts7", program: new WarmTs7Program(Api, configPath, this.root) } : null;
   }
 
   /** Forget a program (after it threw): the next check builds a new one. */
   discard(typescriptDir: string, configPath: string): void {
-    this.programs.delete(`${typescriptDir}\0${configPath}`);
+    this.release(`${typescriptDir}\0${configPath}`);
+  }
+
+  private release(key: string): void {
+    const warm = this.programs.get(key);
+    if (warm?.kind === "ts7") warm.program.close();
+    this.programs.delete(key);
   }
 
   private releaseIdle(): void {
     const now = Date.now();
-    for (const [key, program] of this.programs) if (now - program.lastUsed > WARM_IDLE_MS) this.programs.delete(key);
+    for (const [key, warm] of this.programs) if (now - warm.program.lastUsed > WARM_IDLE_MS) this.release(key);
   }
 
-  /** Stop the idle timer (tests and shutdown). */
+  /** Stop the idle timer and every warm process (tests and shutdown). */
   close(): void {
+    this.closed = true;
     clearInterval(this.timer);
-    this.programs.clear();
+    for (const key of [...this.programs.keys()]) this.release(key);
   }
 }

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, removeDir, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
+import { call, connect, fixture, linkBin, removeDir, REPO, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 async function everyIssue(session: Connected, response: CheckResponse): Promise<NormalizedIssue[]> {
@@ -20,12 +20,23 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   let project: string;
   let stateDir: string;
   let session: Connected;
+  let countFile: string;
+  let env: Record<string, string>;
   const write = (path: string, text: string) => {
     mkdirSync(join(project, path, ".."), { recursive: true });
     writeFileSync(join(project, path), text);
   };
   const checkFiles = async (...files: string[]) => structured<CheckResponse>(await call(session.client, "check_files", { files }));
   const checkProject = async () => structured<CheckResponse>(await call(session.client, "check_project"));
+  const oxlintRuns = () => readFileSync(countFile, "utf8").trim().split("\n").filter(Boolean).length;
+  /** The warm program is built in the background after the first answer; wait until checks use it. */
+  const untilWarm = async () => {
+    for (let i = 0; i < 100; i++) {
+      if ((await checkFiles("src/leaf.ts")).cache?.tsc?.mode?.startsWith("warm")) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.fail("the TypeScript program never became warm");
+  };
   /** The server's tsc issues equal a cold `tsc --noEmit` of the same tree. */
   const assertTscMatchesCold = async (response: CheckResponse) => {
     const server = (await everyIssue(session, response)).flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]).filter((issue) => issue.engine === "tsc").map((i) => key(i.file, i.line, i.rule)).sort();
@@ -42,7 +53,11 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     write("node_modules/fake-lib/package.json", '{ "name": "fake-lib", "version": "1.0.0", "types": "index.d.ts" }');
     write("node_modules/fake-lib/index.d.ts", "export declare function size(): number;\n");
     write("src/uses-lib.ts", 'import { size } from "fake-lib";\nexport const n: number = size();\n');
-    session = await connect(project, { SIGNALINT_STATE_DIR: stateDir });
+    countFile = join(stateDir, "oxlint-runs.txt");
+    writeFileSync(countFile, "");
+    linkBin(project, "oxlint", fixture("fault-engines/counting-oxlint.cjs"));
+    env = { SIGNALINT_STATE_DIR: stateDir, SIGNALINT_COUNT_FILE: countFile, REAL_OXLINT: join(REPO, "node_modules/oxlint/bin/oxlint") };
+    session = await connect(project, env);
   });
   after(async () => {
     await session.close();
@@ -52,6 +67,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
 
   it("starts clean and reuses everything when nothing changed", async () => {
     assert.equal((await checkProject()).totalIssues, 0);
+    await untilWarm();
     const again = await checkFiles("src/leaf.ts");
     assert.equal(again.cache?.tsc?.mode, "warm-reused");
     assert.equal(again.cache?.tsc?.misses, 0);
@@ -120,12 +136,15 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     assert.equal(second.cache?.oxlint?.hits, 1);
     assert.deepEqual(second.remainingIssues, first.remainingIssues);
     const whole = await checkProject();
+    const runs = oxlintRuns();
     const wholeAgain = await checkProject();
-    assert.equal(wholeAgain.cache?.oxlint?.misses, 0);
+    assert.equal(oxlintRuns(), runs, "nothing changed: oxlint did not run again");
     assert.deepEqual(wholeAgain.remainingIssues, whole.remainingIssues);
+    assert.equal((await checkFiles("src/app.ts")).cache?.oxlint?.hits, 1, "files of a project-wide run are known afterwards");
+    assert.equal(oxlintRuns(), runs);
     write("src/debug2.ts", "debugger;\nexport {};\n");
     const changed = await checkProject();
-    assert.ok(changed.cache?.oxlint?.misses, "a new file under the checked directory invalidates the project-wide entry");
+    assert.equal(oxlintRuns(), runs + 1, "a new file under the checked directory invalidates the project-wide entry");
     assert.ok((await everyIssue(session, changed)).some((issue) => issue.file === "src/debug2.ts"));
     rmSync(join(project, "src/debug2.ts"));
   });
@@ -134,7 +153,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     const cacheDir = join(stateDir, "cache");
     for (const shard of readdirSync(cacheDir)) for (const file of readdirSync(join(cacheDir, shard))) writeFileSync(join(cacheDir, shard, file), '{"v":1,"key":"tr');
     await session.close();
-    session = await connect(project, { SIGNALINT_STATE_DIR: stateDir });
+    session = await connect(project, env);
     const response = await checkFiles("src/debug.ts");
     assert.ok(response.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
     assert.match(session.stderr(), /discarding corrupt cache entry/);
@@ -142,7 +161,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
 
   it("two servers sharing a project and state directory stay correct", async () => {
     rmSync(join(stateDir, "cache"), { recursive: true, force: true });
-    const other = await connect(project, { SIGNALINT_STATE_DIR: stateDir });
+    const other = await connect(project, env);
     try {
       const rounds = await Promise.all(
         Array.from({ length: 6 }, (_, i) => (i % 2 ? other : session)).map(async (peer) => structured<CheckResponse>(await call(peer.client, "check_files", { files: ["src/debug.ts", "src/app.ts"] }))),
