@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
@@ -40,3 +41,42 @@ describe("TypeScript 7 (native) as the project's tsc", () => {
     });
   }
 });
+
+describe("TypeScript 7 warm server", () => {
+  it("after warming, check_files answers from the warm tsgo server and matches a cold run after edits", async () => {
+    const project = scratchCopy("systemic-ts", "ts7-warm");
+    linkBin(project, "tsc", TSC7);
+    const session = await connect(project);
+    try {
+      await call(session.client, "check_project");
+      let mode = "";
+      for (let i = 0; i < 100 && !mode.startsWith("warm"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        mode = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/users.ts"] })).cache?.tsc?.mode ?? "";
+      }
+      assert.match(mode, /^warm-/);
+      const cold = () => rawTsc(project, { tscBin: join(project, "node_modules", ".bin", "tsc") }).map((d) => `${d.file}:${d.line}:${d.rule}`).sort();
+      const server = async () => {
+        const { issues } = await fullListFrom(session);
+        return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.rule}`).sort();
+      };
+      writeFileSync(join(project, "src", "config.ts"), "export interface RetryPolicy {\n  attempts: number;\n  backoffMs: string;\n}\n\nexport function describe(policy: RetryPolicy): string {\n  return `${policy.attempts}x every ${policy.backoffMs}ms`;\n}\n");
+      const edited = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/users.ts"] }));
+      assert.equal(edited.cache?.tsc?.mode, "warm-incremental");
+      assert.equal(edited.totalIssues, 0, "the dependency change fixed users.ts");
+      assert.deepEqual(await server(), cold());
+    } finally {
+      await session.close();
+      removeDir(project);
+    }
+  });
+});
+
+async function fullListFrom(session: Awaited<ReturnType<typeof connect>>): Promise<{ issues: NormalizedIssue[] }> {
+  const response = structured<CheckResponse>(await call(session.client, "check_project"));
+  const issues = [...response.remainingIssues];
+  for (const cluster of response.clusters) {
+    issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+  }
+  return { issues };
+}
