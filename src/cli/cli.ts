@@ -5,6 +5,8 @@ import { SignalintError } from "../core/errors.ts";
 import { publicIssue } from "../core/issues.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { diagnose, formatDoctor } from "../service/doctor.ts";
+import { openProject } from "../service/project.ts";
+import { collectStats, formatStats } from "../service/stats.ts";
 import { SignalintService } from "../service/signalint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
@@ -22,6 +24,8 @@ Usage:
       --root DIR                     project root (default: SIGNALINT_PROJECT_ROOT or the current directory)
   signalint-mcp doctor [--json] [--root DIR]
                                      show config resolution, payload mode and how each engine resolves
+  signalint-mcp stats [--json] [--root DIR]
+                                     checks run, cache hits/misses per engine, cache and artifact sizes
   signalint-mcp --version | --help
 
 Exit codes (check): 0 clean, 1 issues found or engines failed, 2 usage or configuration error.
@@ -68,6 +72,14 @@ async function runDoctor(io: CliIo, argv: string[]): Promise<number> {
   return 0;
 }
 
+async function runStats(io: CliIo, argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: "boolean", default: false }, root: { type: "string" } } });
+  const project = await openProject(io.runtime, { root: values.root });
+  const report = await collectStats(io.runtime, project.stateDir);
+  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStats(report));
+  return 0;
+}
+
 async function serve(io: CliIo): Promise<number | null> {
   const service = await SignalintService.create(io.runtime);
   const server = createMcpServer(service);
@@ -100,6 +112,7 @@ export async function runCli(io: CliIo, argv: string[]): Promise<number | null> 
     if (verb === "serve") return await serve(io);
     if (verb === "check") return await runCheck(io, rest);
     if (verb === "doctor") return await runDoctor(io, rest);
+    if (verb === "stats") return await runStats(io, rest);
     throw new UsageError(`unknown command ${JSON.stringify(verb)}; see signalint-mcp --help`);
   } catch (error) {
     if (error instanceof SignalintError) {

@@ -5,7 +5,16 @@ import type { Runtime } from "../runtime/types.ts";
 /** session.jsonl is rotated once it grows past this. */
 export const SESSION_LOG_LIMIT = 10 * 1024 * 1024;
 
-type LogLine = { t: "check"; at: string; event: LoopEvent } | { t: "state"; at: string; state: LoopState };
+/** Per-check facts recorded beside the loop event, for `signalint-mcp stats`. */
+export interface CheckRecord {
+  checkId: string;
+  kind: "project" | "files";
+  durationMs: number;
+  totalIssues: number;
+  cache: Record<string, { hits: number; misses: number; mode?: string }>;
+}
+
+type LogLine = { t: "check"; at: string; event: LoopEvent; check?: CheckRecord } | { t: "state"; at: string; state: LoopState };
 
 function isEvent(value: unknown): value is LoopEvent {
   const event = value as LoopEvent;
@@ -49,9 +58,9 @@ export class SessionLog {
   }
 
   /** Apply a check to the tracker and persist it. Persistence failures are reported, never thrown. */
-  async record(event: LoopEvent): Promise<void> {
+  async record(event: LoopEvent, check?: CheckRecord): Promise<void> {
     this.tracker.record(event);
-    const line = `${JSON.stringify({ t: "check", at: new Date().toISOString(), event } satisfies LogLine)}\n`;
+    const line = `${JSON.stringify({ t: "check", at: new Date().toISOString(), event, ...(check ? { check } : {}) } satisfies LogLine)}\n`;
     try {
       const size = (await this.runtime.stat(this.path))?.size ?? 0;
       if (size + line.length > this.limit) {

@@ -17,7 +17,7 @@ import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
 import { WarmTsPool } from "./warm-ts.ts";
 import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOptions, type Project } from "./project.ts";
-import { SessionLog } from "./session-log.ts";
+import { SessionLog, type CheckRecord } from "./session-log.ts";
 import { resolveSettings } from "../core/config.ts";
 
 /** Timing of one check, kept for stats and snapshots (never in the payload: it is not deterministic). */
@@ -120,10 +120,11 @@ export class SignalintService {
     const issues = normalizeIssues(kept, hash);
     const groups = clusterIssues(issues, hash);
     const event = loopEventFromIssues(issues, paths, incremental);
-    await this.session.record(event);
     const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 12)}`;
     const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
     const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
+    // Loop memory must include this check before its warning is computed.
+    await this.session.record(event, { checkId, kind: incremental ? "files" : "project", durationMs: Math.round(performance.now() - started), totalIssues: issues.length, cache: cache as CheckRecord["cache"] });
     const response = buildCheckResponse({
       checkId, projectRoot: project.root, engines, issues, groups,
       filteredOutIssueCount: raw.length - kept.length,

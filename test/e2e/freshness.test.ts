@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, fixture, linkBin, removeDir, REPO, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
+import { call, connect, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 async function everyIssue(session: Connected, response: CheckResponse): Promise<NormalizedIssue[]> {
@@ -172,5 +172,15 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("stats aggregates each check's cache use from the session log", () => {
+    const result = runCli(["stats", "--json"], { cwd: project, env: { SIGNALINT_STATE_DIR: stateDir } });
+    assert.equal(result.status, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { checks: { total: number; files: number }; cache: Record<string, { hits: number; misses: number; modes: Record<string, number> }>; resultCache: { entries: number } };
+    assert.ok(report.checks.files >= 10);
+    assert.ok((report.cache.oxlint?.hits ?? 0) > 0 && (report.cache.oxlint?.misses ?? 0) > 0);
+    assert.ok((report.cache.tsc?.modes["warm-reused"] ?? 0) > 0);
+    assert.ok(report.resultCache.entries > 0);
   });
 });

@@ -1,0 +1,77 @@
+import { join } from "node:path";
+import type { Runtime } from "../runtime/types.ts";
+import type { CheckRecord } from "./session-log.ts";
+
+/** What `signalint-mcp stats` reports from the state directory. */
+export interface StatsReport {
+  stateDir: string;
+  checks: { total: number; project: number; files: number; medianMs: number | null; lastAt: string | null };
+  cache: Record<string, { hits: number; misses: number; modes: Record<string, number> }>;
+  resultCache: { entries: number; bytes: number };
+  artifacts: number;
+}
+
+async function sizeOf(runtime: Runtime, dir: string): Promise<{ entries: number; bytes: number }> {
+  let entries = 0;
+  let bytes = 0;
+  for (const shard of await runtime.readDir(dir).catch(() => [])) {
+    if (!shard.isDirectory) continue;
+    for (const file of await runtime.readDir(join(dir, shard.name)).catch(() => [])) {
+      entries++;
+      bytes += (await runtime.stat(join(dir, shard.name, file.name)))?.size ?? 0;
+    }
+  }
+  return { entries, bytes };
+}
+
+/** Aggregate the check records in session.jsonl and the sizes of the caches. */
+export async function collectStats(runtime: Runtime, stateDir: string): Promise<StatsReport> {
+  const text = await runtime.readText(join(stateDir, "session.jsonl")).catch(() => "");
+  const records: { at: string; check: CheckRecord }[] = [];
+  for (const line of text.split("\n")) {
+    try {
+      const entry = JSON.parse(line) as { t?: string; at?: string; check?: CheckRecord };
+      if (entry.t === "check" && entry.check && typeof entry.at === "string") records.push({ at: entry.at, check: entry.check });
+    } catch {
+      // Malformed or truncated lines are skipped, as replay does.
+    }
+  }
+  const cache: StatsReport["cache"] = {};
+  for (const { check } of records) {
+    for (const [engine, use] of Object.entries(check.cache ?? {})) {
+      const total = (cache[engine] ??= { hits: 0, misses: 0, modes: {} });
+      total.hits += use.hits;
+      total.misses += use.misses;
+      if (use.mode) total.modes[use.mode] = (total.modes[use.mode] ?? 0) + 1;
+    }
+  }
+  const durations = records.map(({ check }) => check.durationMs).sort((a, b) => a - b);
+  return {
+    stateDir,
+    checks: {
+      total: records.length,
+      project: records.filter(({ check }) => check.kind === "project").length,
+      files: records.filter(({ check }) => check.kind === "files").length,
+      medianMs: durations.length ? (durations[Math.floor(durations.length / 2)] as number) : null,
+      lastAt: records.at(-1)?.at ?? null,
+    },
+    cache,
+    resultCache: await sizeOf(runtime, join(stateDir, "cache")),
+    artifacts: (await runtime.readDir(join(stateDir, "artifacts")).catch(() => [])).length,
+  };
+}
+
+/** Human-readable stats. */
+export function formatStats(report: StatsReport): string {
+  const lines = [
+    `state dir      ${report.stateDir}`,
+    `checks         ${report.checks.total} (${report.checks.project} check_project, ${report.checks.files} check_files), median ${report.checks.medianMs ?? "-"} ms, last ${report.checks.lastAt ?? "never"}`,
+    `result cache   ${report.resultCache.entries} entries, ${(report.resultCache.bytes / 1024).toFixed(1)} KiB; artifacts ${report.artifacts}`,
+    "cache use by engine (inputs reused / re-examined):",
+  ];
+  for (const [engine, use] of Object.entries(report.cache)) {
+    const modes = Object.entries(use.modes).map(([mode, count]) => `${mode} ×${count}`).join(", ");
+    lines.push(`  ${engine.padEnd(7)} ${use.hits} / ${use.misses}${modes ? `  (${modes})` : ""}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
