@@ -50,8 +50,9 @@ export async function loadTs7Api(packageDir: string): Promise<Ts7ApiClass | null
   } catch {
     try {
       api = ((await import(pathToFileURL(entry).href)) as { API?: Ts7ApiClass }).API ?? null;
-    } catch {
-      api = null;
+    } catch (error) {
+      modules.set(packageDir, null);
+      throw error;
     }
   }
   modules.set(packageDir, api);

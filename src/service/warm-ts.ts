@@ -34,7 +34,7 @@ export class WarmTsPool {
   private closed = false;
   private readonly timer: ReturnType<typeof setInterval>;
 
-  constructor(private readonly root: string) {
+  constructor(private readonly root: string, private readonly warn: (message: string) => void = () => {}) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
     (this.timer as { unref?: () => void }).unref?.();
@@ -73,11 +73,13 @@ export class WarmTsPool {
         try {
           if (this.closed) return;
           const warm = await this.create(typescriptDir, configPath);
+          if (!warm) this.warn(`no warm TypeScript program for ${configPath} (this TypeScript or runtime has no usable compiler API); tsc runs cold each time`);
           if (!warm || this.closed) return;
           warm.program.check();
           this.programs.set(key, warm);
           while (this.programs.size > MAX_WARM_PROGRAMS) this.release(this.programs.keys().next().value as string);
-        } catch {
+        } catch (error) {
+          this.warn(`could not build a warm TypeScript program for ${configPath}; tsc runs cold: ${(error as Error).message}`);
           this.release(key);
         } finally {
           this.warming.delete(key);

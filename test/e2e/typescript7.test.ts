@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -65,6 +66,22 @@ describe("TypeScript 7 warm server", () => {
       assert.equal(edited.cache?.tsc?.mode, "warm-incremental");
       assert.equal(edited.totalIssues, 0, "the dependency change fixed users.ts");
       assert.deepEqual(await server(), cold());
+
+      // The warm tsgo server dies: the next check still answers correctly, and the server is warmed up again.
+      const children = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(session.pid)], { encoding: "utf8" }).stdout.split("\n");
+      const tsgo = children.filter((line) => /typescript|tsgo/.test(line)).map((line) => Number(line.trim().split(/\s+/)[0]));
+      assert.ok(tsgo.length > 0, `a tsgo child of the server: ${children.join(" | ")}`);
+      for (const pid of tsgo) process.kill(pid, "SIGKILL");
+      writeFileSync(join(project, "src", "orders.ts"), 'import { describe } from "./config";\nexport const broken: number = describe({ attempts: 1, backoffMs: "1" });\n');
+      const afterDeath = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/orders.ts"] }));
+      assert.deepEqual(afterDeath.remainingIssues.map((issue) => issue.rule), ["TS2322"]);
+      assert.deepEqual(await server(), cold());
+      let again = "";
+      for (let i = 0; i < 100 && !again.startsWith("warm"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        again = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/orders.ts"] })).cache?.tsc?.mode ?? "";
+      }
+      assert.match(again, /^warm-/, "warmed up again");
     } finally {
       await session.close();
       removeDir(project);
