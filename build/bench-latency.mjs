@@ -11,10 +11,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const ROOT = resolve(import.meta.dirname, "..");
 const FILES = Number(process.env.BENCH_FILES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const VERSIONS = [
+const VERSIONS = (process.env.BENCH_TS ?? "5,7").split(",").map((v) => (v === "5" ? 0 : 1)).map((i) => [
   ["TypeScript 5.9", join(ROOT, "node_modules", "typescript", "bin", "tsc")],
   ["TypeScript 7", join(ROOT, "node_modules", "typescript7", "bin", "tsc")],
-];
+][i]);
 
 /** 1,000 modules: half import the hub's types, each imports its predecessor, a few have type errors. */
 function generate(dir, tsc) {
@@ -23,6 +23,8 @@ function generate(dir, tsc) {
   symlinkSync(tsc, join(dir, "node_modules", ".bin", "tsc"));
   symlinkSync(join(ROOT, "node_modules", "oxlint", "bin", "oxlint"), join(dir, "node_modules", ".bin", "oxlint"));
   writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench", "private": true, "type": "module" }\n');
+  // BENCH_TSC_ONLY=1 measures tsc alone (no linter in the project).
+  if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true }, include: ["src"] }, null, 2));
   writeFileSync(join(dir, "src", "hub.ts"), "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n");
   for (let i = 0; i < FILES; i++) {
