@@ -245,8 +245,3 @@ export function diagnosticsToIssues(ts: Ts, diagnostics: readonly TS.Diagnostic[
   }
   return issues;
 }
-
-/** The package directory of a resolved tsc entry (…/typescript/bin/tsc → …/typescript). */
-export function typescriptPackageDir(tscEntry: string): string {
-  return dirname(dirname(tscEntry));
-}

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
-import { parseTscOutput } from "../engines/tsc.ts";
 import { diagnosticsToIssues, loadTypeScript, type WarmCheckInfo } from "../engines/tsc-warm.ts";
 import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
@@ -95,4 +94,3 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
   return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") } };
 }
 
-export { parseTscOutput };
