@@ -6,7 +6,8 @@ import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
 
-type Spawn = (args: string[]) => Promise<ParseOutcome>;
+/** Projects whose cold tsc run takes longer than this are not warmed in process. */
+export const WARM_UP_MAX_COLD_MS = 15_000;
 
 /** The installed `typescript` package a resolved tsc entry belongs to (null: a stand-in, or not the package). */
 async function typescriptPackageOf(job: EngineJob, resolved: ResolvedEngine): Promise<string | null> {
@@ -35,10 +36,7 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
 async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<{ issues: RawIssue[]; cache: EngineCache } | null> {
   try {
     const warm = job.warm.ready(packageDir, tsconfig);
-    if (!warm) {
-      job.warm.warmUpLater(packageDir, tsconfig);
-      return null;
-    }
+    if (!warm) return null;
     let issues: RawIssue[];
     let info: WarmCheckInfo;
     if (warm.kind === "ts5") {
@@ -86,8 +84,12 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
       modes.add(warm.cache.mode as string);
       continue;
     }
+    const started = performance.now();
     const parsed = await spawn(plan.args, plan.configFile);
     if (!parsed.ok) return parsed;
+    // Building the warm program blocks the server about as long as a cold check: only do it for projects that check
+    // quickly enough; bigger ones keep the command line, whose timeout is enforced.
+    if (packageDir && !plan.buildMode && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(packageDir, tsconfig);
     issues.push(...parsed.issues);
     modes.add(plan.buildMode ? "build-incremental" : "cli");
   }
