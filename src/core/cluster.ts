@@ -52,7 +52,9 @@ function suggestAction(issues: readonly Issue[], rule: string): string {
     const module = mostCommon(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)));
     return `Fix the import path or install the package${module ? ` '${module[0]}'` : ""}; every file importing it fails.`;
   }
-  if (messages.size === 1 && issues.length > 1) {
+  // The same message with the same specifics (types, names) everywhere points at one cause; a rule's fixed wording
+  // ("Unreachable code.") does not.
+  if (messages.size === 1 && issues.length > 1 && quotedValues(first.message).length > 0) {
     const token = quotedValues(first.message).at(-1);
     return `All ${issues.length} say the same${token ? ` about '${token}'` : ""}: likely one shared cause; fix it once. First at ${where}.`;
   }
