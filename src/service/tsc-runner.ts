@@ -6,7 +6,7 @@ import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
 
-/** Projects whose cold tsc run takes longer than this are not warmed in process. */
+/** Projects whose cold tsc run takes longer than this get no warm program. */
 export const WARM_UP_MAX_COLD_MS = 15_000;
 
 /** The installed `typescript` package a resolved tsc entry belongs to (null: a stand-in, or not the package). */
