@@ -31,6 +31,19 @@ function referencedFiles(path: string, text: string): string[] {
   return list.filter((entry): entry is string => typeof entry === "string" && entry.startsWith(".")).map((entry) => resolve(here, entry));
 }
 
+const referenceMemo = new Map<string, string[]>();
+
+/** The files a config references, remembered per content hash (configs rarely change). */
+async function referencesOf(runtime: Runtime, path: string, hash: string): Promise<string[]> {
+  const key = `${path}\0${hash}`;
+  const known = referenceMemo.get(key);
+  if (known) return known;
+  const found = referencedFiles(path, await runtime.readText(path).catch(() => ""));
+  if (referenceMemo.size > 10_000) referenceMemo.clear();
+  referenceMemo.set(key, found);
+  return found;
+}
+
 /**
  * A hash of every configuration input an engine reads for files in `dirs`: its config files in each directory up to
  * the root, what they extend or import (transitively), and the root's lockfiles. A file appearing where there was
@@ -51,18 +64,19 @@ export async function configInputsHash(runtime: Runtime, hasher: ContentHasher, 
   }
   const parts: string[] = [];
   const seen = new Set<string>();
-  const queue = [...candidates].sort();
-  while (queue.length) {
-    const path = queue.shift() as string;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const hash = await hasher.hash(path);
-    if (!hash) continue;
-    parts.push(`${path}\0${hash}`);
-    if (!/\.gitignore$|\.eslintignore$|\.editorconfig$|\.lockb?$|lock\.(json|yaml)$/.test(path)) {
-      const text = await runtime.readText(path).catch(() => "");
-      queue.push(...referencedFiles(path, text).filter((file) => !seen.has(file)));
+  let wave = [...candidates].sort();
+  while (wave.length) {
+    // One wave of stats and hashes at a time, in parallel: most candidates do not exist.
+    const hashes = await Promise.all(wave.map((path) => hasher.hash(path)));
+    const next: string[] = [];
+    for (const [index, path] of wave.entries()) {
+      seen.add(path);
+      const hash = hashes[index];
+      if (!hash) continue;
+      parts.push(`${path}\0${hash}`);
+      if (!/\.gitignore$|\.eslintignore$|\.editorconfig$|\.lockb?$|lock\.(json|yaml)$/.test(path)) next.push(...(await referencesOf(runtime, path, hash)));
     }
+    wave = [...new Set(next)].filter((path) => !seen.has(path)).sort();
   }
   return runtime.sha256(parts.join("\n"));
 }

@@ -31,6 +31,9 @@ export class SessionLog {
   private readonly path: string;
   /** True when replay found a crash-truncated last line that a new line must not be glued to. */
   private needsNewline = false;
+  /** Known size of the log (re-read from disk every few appends, since another server may append too). */
+  private size: number | null = null;
+  private appends = 0;
 
   constructor(private readonly runtime: Runtime, stateDir: string, private readonly limit = SESSION_LOG_LIMIT) {
     this.path = join(stateDir, "session.jsonl");
@@ -62,14 +65,18 @@ export class SessionLog {
     this.tracker.record(event);
     const line = `${JSON.stringify({ t: "check", at: new Date().toISOString(), event, ...(check ? { check } : {}) } satisfies LogLine)}\n`;
     try {
-      const size = (await this.runtime.stat(this.path))?.size ?? 0;
+      if (this.size === null || ++this.appends % 50 === 0) this.size = (await this.runtime.stat(this.path))?.size ?? 0;
+      const size = this.size;
       if (size + line.length > this.limit) {
         const state: LogLine = { t: "state", at: new Date().toISOString(), state: this.tracker.save() };
-        await this.runtime.writeFileAtomic(this.path, `${JSON.stringify(state)}\n`);
+        const text = `${JSON.stringify(state)}\n`;
+        await this.runtime.writeFileAtomic(this.path, text);
+        this.size = text.length;
       } else {
         // A crash-truncated last line would otherwise swallow this one.
         await this.runtime.appendFile(this.path, (this.needsNewline ? "\n" : "") + line);
         this.needsNewline = false;
+        this.size = size + line.length + 1;
       }
     } catch (error) {
       this.runtime.writeStderr(`signalint: could not write ${this.path}: ${(error as Error).message}\n`);

@@ -28,8 +28,8 @@ export interface CheckTiming {
 }
 
 async function anyExists(runtime: Runtime, root: string, names: readonly string[]): Promise<boolean> {
-  for (const name of names) if ((await runtime.stat(join(root, name)))?.isFile) return true;
-  return false;
+  const found = await Promise.all(names.map(async (name) => (await runtime.stat(join(root, name)))?.isFile === true));
+  return found.includes(true);
 }
 
 /** The stateful core of Signalint: runs checks, remembers them, answers detail and loop queries. */
@@ -70,8 +70,7 @@ export class SignalintService {
     const root = this.project.root;
     const explicit = (engine: EngineName, fallback: boolean | string): boolean | string =>
       switches[engine] === undefined ? fallback : switches[engine] || "disabled in signalint.config.json";
-    const hasBiome = await anyExists(this.runtime, root, BIOME_CONFIGS);
-    const hasEslint = await anyExists(this.runtime, root, ESLINT_FLAT_CONFIGS);
+    const [hasBiome, hasEslint] = await Promise.all([anyExists(this.runtime, root, BIOME_CONFIGS), anyExists(this.runtime, root, ESLINT_FLAT_CONFIGS)]);
     return {
       oxlint: explicit("oxlint", true),
       tsc: explicit("tsc", true),
