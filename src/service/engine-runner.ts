@@ -53,6 +53,22 @@ export interface EngineJob {
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
 export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache }) | EngineStatus;
 
+/** Resolves `all` once each of `count` participants has called its own arrival function (extra calls are ignored). */
+export function dispatchBarrier(count: number): { all: Promise<void>; arrival: () => () => void } {
+  let pending = count;
+  let release: () => void = () => {};
+  const all = count === 0 ? Promise.resolve() : new Promise<void>((resolve) => (release = resolve));
+  const arrival = () => {
+    let arrived = false;
+    return () => {
+      if (arrived) return;
+      arrived = true;
+      if (--pending === 0) release();
+    };
+  };
+  return { all, arrival };
+}
+
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }

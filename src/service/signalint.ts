@@ -12,7 +12,7 @@ import { findNodeCommand } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
-import { pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
+import { dispatchBarrier, pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
 import { WarmTsPool } from "./warm-ts.ts";
@@ -88,17 +88,7 @@ export class SignalintService {
     const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
     await ensureStateDir(runtime, project.stateDir);
     const enabled = await this.enabledEngines(settings.engines);
-    let pending = ENGINE_NAMES.filter((engine) => engine !== "tsc" && enabled[engine] === true).length;
-    let release: () => void = () => {};
-    const lintersDispatched = pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (release = resolve));
-    const dispatchedOnce = () => {
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        if (--pending === 0) release();
-      };
-    };
+    const barrier = dispatchBarrier(ENGINE_NAMES.filter((engine) => engine !== "tsc" && enabled[engine] === true).length);
     const reports = await Promise.all(
       ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
         const on = enabled[engine];
@@ -107,7 +97,7 @@ export class SignalintService {
         const job: EngineJob = {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
           cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative: pathMapper(project.root),
-          dispatched: engine === "tsc" ? () => {} : dispatchedOnce(), lintersDispatched,
+          dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
         };
         return [engine, await runEngine(engine, job)];
       }),
