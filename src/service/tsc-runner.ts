@@ -5,6 +5,7 @@ import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
+import { MAX_WARM_PROGRAMS } from "./warm-ts.ts";
 
 /** Projects whose cold tsc run takes longer than this get no warm program. */
 export const WARM_UP_MAX_COLD_MS = 15_000;
@@ -20,7 +21,37 @@ async function typescriptPackageOf(job: EngineJob, resolved: ResolvedEngine): Pr
   return null;
 }
 
-/** The tsconfigs that cover the checked paths (nearest one at or above each, never above the root). */
+/** Directories never searched for nested tsconfigs. */
+const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
+
+/**
+ * The topmost tsconfig.json files below a directory that has none of its own (a monorepo without a root config):
+ * the search stops descending where it finds one, and goes at most four levels deep.
+ */
+async function nestedTsconfigs(job: EngineJob, dir: string): Promise<string[]> {
+  const found: string[] = [];
+  let level = [dir];
+  for (let depth = 0; depth < 4 && level.length; depth++) {
+    const next: string[] = [];
+    for (const current of level) {
+      const entries = await job.runtime.readDir(current).catch(() => []);
+      if (depth > 0 && entries.some((entry) => entry.isFile && entry.name === "tsconfig.json")) {
+        found.push(join(current, "tsconfig.json"));
+        continue;
+      }
+      for (const entry of entries) {
+        if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name) && join(current, entry.name) !== job.stateDir) next.push(join(current, entry.name));
+      }
+    }
+    level = next;
+  }
+  return found.sort();
+}
+
+/**
+ * The tsconfigs that cover the checked paths: the nearest one at or above each path (never above the root); for a
+ * directory with none, the topmost ones below it.
+ */
 async function configsFor(job: EngineJob): Promise<Set<string>> {
   const configs = new Set<string>();
   for (const path of job.paths) {
@@ -28,6 +59,7 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
     const info = await job.runtime.stat(start);
     const config = await nearestTsconfig(job.runtime, job.root, info?.isDirectory ? start : join(start, ".."));
     if (config) configs.add(config);
+    else if (info?.isDirectory) for (const nested of await nestedTsconfigs(job, start)) configs.add(nested);
   }
   return configs;
 }
@@ -68,7 +100,8 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
 export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (args: string[], configFile: string) => Promise<ParseOutcome>): Promise<RunnerOutcome> {
   const configs = await configsFor(job);
   if (configs.size === 0) return { status: "disabled", message: "no tsconfig.json at or above the checked paths (within the project root)" };
-  const packageDir = job.warmTypeScript ? await typescriptPackageOf(job, resolved) : null;
+  // More tsconfigs than warm slots would only evict each other: those checks use the command line.
+  const packageDir = job.warmTypeScript && configs.size <= MAX_WARM_PROGRAMS ? await typescriptPackageOf(job, resolved) : null;
   const issues: RawIssue[] = [];
   const cache: EngineCache = { hits: 0, misses: 0 };
   const modes = new Set<string>();

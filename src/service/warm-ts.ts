@@ -4,7 +4,7 @@ import { WarmTsProgram, loadTypeScript } from "../engines/tsc-warm.ts";
 import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
 
 /** Warm programs kept at most (one per tsconfig); the least recently used one is released first. */
-export const MAX_WARM_PROGRAMS = 2;
+export const MAX_WARM_PROGRAMS = 3;
 /** A warm program unused for this long is released (a TypeScript 7 process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
 

@@ -184,3 +184,30 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     assert.ok(report.resultCache.entries > 0);
   });
 });
+
+describe("monorepo without a root tsconfig", () => {
+  it("checks every package's tsconfig below the checked directory", async () => {
+    const project = scratchCopy("clean", "monorepo");
+    try {
+      rmSync(join(project, "tsconfig.json"));
+      rmSync(join(project, "src"), { recursive: true });
+      const config = '{ "compilerOptions": { "strict": true, "noEmit": true, "skipLibCheck": true }, "include": ["src"] }';
+      for (const name of ["alpha", "beta"]) {
+        mkdirSync(join(project, "packages", name, "src"), { recursive: true });
+        writeFileSync(join(project, "packages", name, "tsconfig.json"), config);
+        writeFileSync(join(project, "packages", name, "src", "index.ts"), `export const ${name}: number = "${name}";\n`);
+      }
+      const session = await connect(project);
+      try {
+        const response = structured<CheckResponse>(await call(session.client, "check_project"));
+        assert.equal(response.engines.tsc.status, "ok");
+        const issues = await everyIssue(session, response);
+        assert.deepEqual(issues.filter((issue) => issue.engine === "tsc").map((issue) => issue.file).sort(), ["packages/alpha/src/index.ts", "packages/beta/src/index.ts"]);
+      } finally {
+        await session.close();
+      }
+    } finally {
+      removeDir(project);
+    }
+  });
+});
