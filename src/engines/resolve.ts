@@ -113,7 +113,8 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
   const { pkg, bin } = ENGINE_PACKAGES[engine];
   const candidates: [ResolvedEngine["source"], () => Promise<string | null>][] = [
     ["node_modules/.bin", () => fromBinDir(runtime, options.root, options.start ?? options.root, bin)],
-    ["package bin", () => fromPackageBin(runtime, options.root, pkg, bin)],
+    // Like Node's own lookup, follow the root's real location too (a symlinked project finds its real parents).
+    ["package bin", async () => (await fromPackageBin(runtime, options.root, pkg, bin)) ?? fromPackageBin(runtime, (await runtime.realPath(options.root)) ?? options.root, pkg, bin)],
     ["PATH", () => findOnPath(runtime, bin)],
   ];
   for (const [source, find] of candidates) {

@@ -82,9 +82,15 @@ function spawnFailure(engine: EngineName, result: SpawnResult, timeoutMs: number
   return null;
 }
 
-/** Engine paths are relative to the root (the engines' working directory) or absolute. */
-export function pathMapper(root: string): PathMapper {
-  return (reported) => relativeToRoot(root, isAbsolute(reported) ? reported : resolve(root, reported));
+/**
+ * Engine paths are relative to the root (the engines' working directory) or absolute. Engines see the real working
+ * directory, so absolute paths under a symlinked root come back under its real path: both are the project.
+ */
+export function pathMapper(root: string, realRoot: string): PathMapper {
+  return (reported) => {
+    const absolute = isAbsolute(reported) ? reported : resolve(root, reported);
+    return relativeToRoot(root, absolute) ?? relativeToRoot(realRoot, absolute);
+  };
 }
 
 async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[]): Promise<SpawnResult> {

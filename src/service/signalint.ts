@@ -96,7 +96,7 @@ export class SignalintService {
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
         const job: EngineJob = {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
-          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative: pathMapper(project.root),
+          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative: pathMapper(project.root, project.realRoot),
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
         };
         return [engine, await runEngine(engine, job)];

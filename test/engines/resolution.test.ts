@@ -76,3 +76,27 @@ describe("engine resolution", () => {
     assert.match(report.engines.biome?.enabled as string, /off by default/);
   });
 });
+
+describe("a project reached through a symlink", () => {
+  it("resolves engines and maps engine paths through the root's real location", async () => {
+    const real = scratchCopy("eslint-flat", "real-root");
+    const link = join(tempDir("signalint-link-"), "project");
+    symlinkSync(real, link);
+    try {
+      const results: CheckResponse[] = [];
+      for (const root of [real, link]) {
+        const session = await connect(root, { SIGNALINT_PROJECT_ROOT: root });
+        try {
+          results.push(structured<CheckResponse>(await call(session.client, "check_project")));
+        } finally {
+          await session.close();
+        }
+      }
+      assert.equal(results[0]?.totalIssues, 6);
+      assert.equal(results[1]?.totalIssues, 6, "eslint reports absolute real paths; they are still the project's files");
+      assert.deepEqual(results[1]?.remainingIssues, results[0]?.remainingIssues);
+    } finally {
+      removeDir(real);
+    }
+  });
+});
