@@ -102,7 +102,7 @@ export const CheckResponseSchema = z.object({
   totalIssues: z.number().int().min(0).describe("Normalized issue count before truncation"),
   remainingIssues: z.array(NormalizedIssueSchema).describe("Issues not in a returned cluster (capped)"),
   omittedIssueCount: z.number().int().min(0).describe("Issues in neither clusters nor remainingIssues"),
-  filteredOutIssueCount: z.number().int().min(0).describe("Issues outside the requested paths or ignored by config"),
+  filteredOutIssueCount: z.number().int().min(0).describe("Issues outside the requested paths or the project root, or ignored by config"),
 }).strict();
 export type CheckResponse = z.infer<typeof CheckResponseSchema>;
 

@@ -88,6 +88,14 @@ export class SignalintService {
     const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
     await ensureStateDir(runtime, project.stateDir);
     const enabled = await this.enabledEngines(settings.engines);
+    // Diagnostics in files outside the project root are not shown, but they are counted (filteredOutIssueCount).
+    let outsideRoot = 0;
+    const baseMapper = pathMapper(project.root, project.realRoot);
+    const toRelative = (reported: string) => {
+      const relative = baseMapper(reported);
+      if (relative === null) outsideRoot++;
+      return relative;
+    };
     const barrier = dispatchBarrier(ENGINE_NAMES.filter((engine) => engine !== "tsc" && enabled[engine] === true).length);
     const reports = await Promise.all(
       ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
@@ -96,7 +104,7 @@ export class SignalintService {
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
         const job: EngineJob = {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
-          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative: pathMapper(project.root, project.realRoot),
+          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative,
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
         };
         return [engine, await runEngine(engine, job)];
@@ -116,7 +124,7 @@ export class SignalintService {
     await this.session.record(event, { checkId, kind: incremental ? "files" : "project", durationMs: Math.round(performance.now() - started), totalIssues: issues.length, cache: cache as CheckRecord["cache"] });
     const response = buildCheckResponse({
       checkId, projectRoot: project.root, engines, issues, groups,
-      filteredOutIssueCount: raw.length - kept.length,
+      filteredOutIssueCount: raw.length - kept.length + outsideRoot,
       loopWarning: this.session.tracker.warningFor(event),
       maxClusters: settings.maxClusters,
       maxRemainingIssues: settings.maxRemainingIssues,

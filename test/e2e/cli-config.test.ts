@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, call, connect, fixture, REPO, runCli, structured } from "../helpers.ts";
+import { BUNDLE, call, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
 describe("CLI", () => {
   it("--version prints the package version", () => {
@@ -119,6 +119,27 @@ describe("server configuration", () => {
       assert.match(summary?.type === "text" ? summary.text : "", /^12 issues found/);
     } finally {
       await session.close();
+    }
+  });
+});
+
+describe("diagnostics outside the project root", () => {
+  it("are counted in filteredOutIssueCount, not dropped silently", () => {
+    const outer = tempDir("signalint-outside-root-");
+    try {
+      mkdirSync(join(outer, "shared"));
+      mkdirSync(join(outer, "app", "src"), { recursive: true });
+      writeFileSync(join(outer, "shared", "index.ts"), 'export const shared: number = "x";\n');
+      writeFileSync(join(outer, "app", "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src", "../shared"] }');
+      writeFileSync(join(outer, "app", "src", "index.ts"), "export const ok = 1;\n");
+      linkBin(join(outer, "app"), "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+      const response = JSON.parse(runCli(["check", "--format", "json"], { cwd: join(outer, "app") }).stdout) as CheckResponse;
+      assert.equal(response.engines.tsc.status, "ok");
+      assert.equal(response.totalIssues, 0);
+      assert.equal(response.filteredOutIssueCount, 1);
+      assert.match(response.nextStep, /1 elsewhere/);
+    } finally {
+      removeDir(outer);
     }
   });
 });
