@@ -66,7 +66,7 @@ async function runCheck(io: CliIo, argv: string[]): Promise<number> {
 
 async function runDoctor(io: CliIo, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: "boolean", default: false }, root: { type: "string" } } });
-  const service = await SignalintService.create(io.runtime, { root: values.root });
+  const service = await SignalintService.create(io.runtime, { root: values.root, prepareState: false });
   const report = await diagnose(service);
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
   return 0;

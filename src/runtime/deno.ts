@@ -104,7 +104,7 @@ async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotADirectory) return null;
     throw error;
   }
 }

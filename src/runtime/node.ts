@@ -105,7 +105,8 @@ async function orNull<T>(promise: Promise<T>): Promise<T | null> {
     return await promise;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return null;
+    // Missing, or not reachable by this user (a PATH entry under another user's home): either way, not usable.
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EACCES" || code === "EPERM") return null;
     throw error;
   }
 }

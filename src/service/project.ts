@@ -18,6 +18,8 @@ export interface Project {
 export interface OpenOptions {
   root?: string;
   compact?: boolean;
+  /** Create the state directory now, falling back to a temporary one when the project is read-only. */
+  prepareState?: boolean;
 }
 
 /** Read and validate signalint.config.json (absent → empty config). */
@@ -36,7 +38,22 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
   const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
   const settings = resolveSettings(await readConfigFile(runtime, root), (name) => runtime.env(name), { compact: options.compact });
-  return { root, realRoot, stateDir, settings };
+  return { root, realRoot, stateDir: options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir, settings };
+}
+
+/** The state directory, or a fresh temporary one (with a warning) when it cannot be created or written. */
+async function usableStateDir(runtime: Runtime, stateDir: string): Promise<string> {
+  try {
+    await ensureStateDir(runtime, stateDir);
+    const probe = join(stateDir, ".write-probe");
+    await runtime.writeFileAtomic(probe, "");
+    await runtime.removeFile(probe);
+    return stateDir;
+  } catch (error) {
+    const fallback = await runtime.makeTempDir("signalint-state-");
+    runtime.writeStderr(`signalint: state directory ${stateDir} is not writable (${(error as Error).message}); using ${fallback} for this session\n`);
+    return fallback;
+  }
 }
 
 /** Create the state directory (with a .gitignore so it never gets committed). */

@@ -58,7 +58,7 @@ export class SignalintService {
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
   static async create(runtime: Runtime, options: OpenOptions = {}): Promise<SignalintService> {
-    const project = await openProject(runtime, options);
+    const project = await openProject(runtime, { prepareState: true, ...options });
     const session = new SessionLog(runtime, project.stateDir);
     const skipped = await session.replay();
     if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);

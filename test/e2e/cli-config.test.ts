@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, call, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
 describe("CLI", () => {
   it("--version prints the package version", () => {
@@ -140,6 +140,28 @@ describe("diagnostics outside the project root", () => {
       assert.match(response.nextStep, /1 elsewhere/);
     } finally {
       removeDir(outer);
+    }
+  });
+});
+
+describe("a read-only project", () => {
+  const canSwitchUser = process.getuid?.() === 0 && spawnSync("su", ["nobody", "-s", "/bin/sh", "-c", "true"]).status === 0;
+  it("is checked with a temporary state directory and a warning", { skip: canSwitchUser ? false : "needs root and su to run as nobody" }, () => {
+    const project = join(tempDir("signalint-readonly-"), "project");
+    cpSync(fixture("sparse"), project, { recursive: true });
+    linkBin(project, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+    chmodSync(join(project, ".."), 0o755);
+    spawnSync("chmod", ["-R", "a-w,a+rX", project]);
+    try {
+      const command = `cd ${JSON.stringify(project)} && PATH=${JSON.stringify(CLEAN_PATH)} ${JSON.stringify(process.execPath)} ${JSON.stringify(BUNDLE)} check --format json`;
+      const result = spawnSync("su", ["nobody", "-s", "/bin/sh", "-c", command], { encoding: "utf8" });
+      assert.match(result.stderr, /is not writable .* using .* for this session/);
+      const response = JSON.parse(result.stdout) as CheckResponse;
+      assert.equal(response.engines.tsc.status, "ok");
+      assert.equal(response.totalIssues, 1);
+    } finally {
+      spawnSync("chmod", ["-R", "u+w", project]);
+      removeDir(join(project, ".."));
     }
   });
 });
