@@ -80,7 +80,28 @@ async function runStats(io: CliIo, argv: string[]): Promise<number> {
   return 0;
 }
 
+/** A long-lived server reports a stray error from a background task on stderr instead of dying with it. */
+function keepServingOnStrayErrors(runtime: Runtime): void {
+  const report = (error: unknown) => runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if ("Deno" in globalThis) {
+    type StrayEvent = { preventDefault(): void; reason?: unknown; error?: unknown };
+    const target = globalThis as unknown as { addEventListener(type: string, listener: (event: StrayEvent) => void): void };
+    target.addEventListener("unhandledrejection", (event) => {
+      event.preventDefault();
+      report(event.reason);
+    });
+    target.addEventListener("error", (event) => {
+      event.preventDefault();
+      report(event.error);
+    });
+    return;
+  }
+  process.on("uncaughtException", report);
+  process.on("unhandledRejection", report);
+}
+
 async function serve(io: CliIo): Promise<number | null> {
+  keepServingOnStrayErrors(io.runtime);
   const service = await SignalintService.create(io.runtime);
   const server = createMcpServer(service);
   // Stop warm TypeScript processes when the client goes away.
