@@ -165,6 +165,7 @@ export function createDenoRuntime(): Runtime {
     env: (name) => Deno.env.get(name),
     cwd: () => Deno.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
+    rssBytes: () => Deno.memoryUsage().rss,
     writeStderr: (text) => {
       Deno.stderr.writeSync(new TextEncoder().encode(text));
     },

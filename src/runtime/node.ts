@@ -173,6 +173,7 @@ export function createNodeRuntime(): Runtime {
     env: (name) => process.env[name],
     cwd: () => process.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
+    rssBytes: () => process.memoryUsage.rss(),
     writeStderr: (text) => {
       process.stderr.write(text);
     },

@@ -66,5 +66,7 @@ export interface Runtime {
   env(name: string): string | undefined;
   cwd(): string;
   sha256(data: string | Uint8Array): string;
+  /** Resident memory of this process, in bytes. */
+  rssBytes(): number;
   writeStderr(text: string): void;
 }

@@ -48,7 +48,7 @@ export class SignalintService {
     readonly node: NodeCommand | null,
   ) {
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
-    this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`));
+    this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), () => runtime.rssBytes());
   }
 
   /** Release warm programs and timers. */

@@ -7,6 +7,8 @@ import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
 export const MAX_WARM_PROGRAMS = 3;
 /** A warm program unused for this long is released (a TypeScript 7 process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
+/** Above this resident size the server keeps only the warm program it used last. */
+export const WARM_MEMORY_LIMIT_BYTES = 1.5 * 1024 ** 3;
 
 /** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
 const RESOLUTION_INPUTS = ["package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb", "node_modules", "node_modules/.package-lock.json"];
@@ -34,7 +36,12 @@ export class WarmTsPool {
   private closed = false;
   private readonly timer: ReturnType<typeof setInterval>;
 
-  constructor(private readonly root: string, private readonly warn: (message: string) => void = () => {}) {
+  constructor(
+    private readonly root: string,
+    private readonly warn: (message: string) => void = () => {},
+    private readonly rssBytes: () => number = () => 0,
+    private readonly memoryLimit = WARM_MEMORY_LIMIT_BYTES,
+  ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
     (this.timer as { unref?: () => void }).unref?.();
@@ -52,6 +59,7 @@ export class WarmTsPool {
     if (!warm?.program.isWarm) return null;
     this.programs.delete(key);
     this.programs.set(key, warm);
+    this.enforceMemoryLimit(key);
     return warm;
   }
 
@@ -78,6 +86,7 @@ export class WarmTsPool {
           warm.program.check();
           this.programs.set(key, warm);
           while (this.programs.size > MAX_WARM_PROGRAMS) this.release(this.programs.keys().next().value as string);
+          this.enforceMemoryLimit(key);
         } catch (error) {
           this.warn(`could not build a warm TypeScript program for ${configPath}; tsc runs cold: ${(error as Error).message}`);
           this.release(key);
@@ -105,6 +114,14 @@ export class WarmTsPool {
     const warm = this.programs.get(key);
     if (warm?.kind === "ts7") warm.program.close();
     this.programs.delete(key);
+  }
+
+  /** Over the memory limit, release every warm program but `keep` (a TypeScript 7 server lives in its own process). */
+  private enforceMemoryLimit(keep: string): void {
+    const rss = this.rssBytes();
+    if (rss <= this.memoryLimit) return;
+    for (const key of [...this.programs.keys()]) if (key !== keep) this.release(key);
+    this.warn(`resident memory ${(rss / 1024 ** 2).toFixed(0)} MB is over ${(this.memoryLimit / 1024 ** 2).toFixed(0)} MB: kept only the warm program in use`);
   }
 
   private releaseIdle(): void {
