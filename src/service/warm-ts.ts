@@ -11,7 +11,11 @@ export const WARM_IDLE_MS = 15 * 60 * 1000;
 export const WARM_MEMORY_LIMIT_BYTES = 1.5 * 1024 ** 3;
 
 /** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
-const RESOLUTION_INPUTS = ["package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb", "node_modules", "node_modules/.package-lock.json"];
+const RESOLUTION_INPUTS = [
+  "package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
+  // What each package manager rewrites on every install.
+  "node_modules", "node_modules/.package-lock.json", "node_modules/.modules.yaml", "node_modules/.yarn-state.yml", "node_modules/.yarn-integrity",
+];
 
 function resolutionStamp(root: string): string {
   return RESOLUTION_INPUTS.map((name) => {
