@@ -31,6 +31,8 @@ export const ConfigFileSchema = z.object({
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 30_000, tsc: 120_000, biome: 30_000, eslint: 60_000 };
+/** How long an oversized result stays readable through artifact_read, by default. */
+export const DEFAULT_ARTIFACT_RETENTION_SECONDS = 3600;
 export const STRUCTURED_MAX_BYTES = { default: 262_144, min: 16_384, max: 16_777_216 };
 
 /** Settings after applying precedence: non-empty environment → config file → default. */
@@ -114,7 +116,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     compact: compactEnv ? parseBooleanEnv("SIGNALINT_COMPACT", compactEnv) : (overrides.compact ?? config.compact ?? false),
     maxClusters: config.maxClusters ?? 10,
     maxRemainingIssues: config.maxRemainingIssues ?? 30,
-    artifactRetentionSeconds: config.artifactRetentionSeconds ?? 3600,
+    artifactRetentionSeconds: config.artifactRetentionSeconds ?? DEFAULT_ARTIFACT_RETENTION_SECONDS,
     warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string) : (config.warmTypeScript ?? true),
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };

@@ -5,11 +5,6 @@ import { excerpt, type ParseOutcome, type PathMapper } from "./types.ts";
 const LOCATED = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
 
-/** Files whose change can change a TypeScript program's diagnostics. */
-export function isTypeScriptRelevant(path: string): boolean {
-  return /\.(c|m)?(j|t)sx?$|(^|\/)(tsconfig[^/]*|jsconfig[^/]*|package)\.json$/.test(path);
-}
-
 /** argv for a plain project: `--noEmit --pretty false -p <tsconfig>`. */
 export function tscProjectArgs(tsconfig: string): string[] {
   return ["--noEmit", "--pretty", "false", "-p", tsconfig];

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { PayloadMode } from "../core/config.ts";
+import type { ErrorEnvelope, Incomplete } from "../core/contracts.ts";
 import type { ToolOutput } from "./tool.ts";
 
 /**
@@ -28,16 +29,14 @@ export async function boundStructured(
   const artifactId = await options.save(json);
   const structured: Record<string, unknown> = { ...output.structured };
   for (const field of options.dataFields) if (field in structured) structured[field] = null;
-  structured.incomplete = { reason: "size", bytes, limitBytes: options.limitBytes, artifactId };
+  const incomplete: Incomplete = { reason: "size", bytes, limitBytes: options.limitBytes, artifactId };
+  structured.incomplete = incomplete;
   const how = artifactId ? `read it with artifact_read {"artifactId":"${artifactId}"}` : "it could not be saved; narrow the request";
   return { ...output, structured, summary: `${output.summary}\n(Full result is ${bytes} bytes, over the ${options.limitBytes}-byte bound: ${how}.)` };
 }
 
 /** An error result: isError, no structuredContent, the envelope as text and the code in _meta. */
 export function toErrorResult(code: string, message: string): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: "text", text: JSON.stringify({ status: "error", code, message }) }],
-    _meta: { code },
-  };
+  const envelope: ErrorEnvelope = { status: "error", code, message };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }], _meta: { code } };
 }

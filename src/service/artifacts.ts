@@ -2,8 +2,6 @@ import { join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 
-/** Default time an oversized result stays readable. */
-export const DEFAULT_ARTIFACT_RETENTION_SECONDS = 3600;
 const ID = /^a[0-9a-f]{24}$/;
 
 /** One chunk of an artifact as artifact_read returns it. */

@@ -1,4 +1,4 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../core/config.ts";
 import { ConfigError, InvalidArgumentsError } from "../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../core/paths.ts";
@@ -77,7 +77,7 @@ export async function validatePaths(runtime: Runtime, project: Project, paths: r
       const reason = dangling?.isSymlink ? "is a symlink whose target does not exist" : "does not exist";
       throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: ${reason}`, "path_not_found");
     }
-    if (relativeToRoot(project.realRoot, real) === null || isAbsolute(path)) {
+    if (relativeToRoot(project.realRoot, real) === null) {
       throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: resolves through a symlink to outside the project root`, "invalid_path");
     }
     if (kind === "file" && !(await runtime.stat(real))?.isFile) {
