@@ -52,11 +52,12 @@ export async function findOnPath(runtime: Runtime, name: string): Promise<string
   return null;
 }
 
-async function packageVersion(runtime: Runtime, entry: string, pkg: string): Promise<string | null> {
+/** The engine package an entry belongs to (its directory and version), looked for in the entry's ancestors. */
+async function owningPackage(runtime: Runtime, entry: string, pkg: string): Promise<{ version: string; packageDir: string } | null> {
   let dir = dirname(entry);
   for (let depth = 0; depth < 6; depth++) {
     const manifest = await runtime.readText(join(dir, "package.json")).then((text) => JSON.parse(text) as { name?: string; version?: string }, () => null);
-    if (manifest?.name === pkg && typeof manifest.version === "string") return manifest.version;
+    if (manifest?.name === pkg && typeof manifest.version === "string") return { version: manifest.version, packageDir: dir };
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -128,7 +129,7 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
       command: js && options.node ? options.node.command : found,
       prefixArgs: js && options.node ? [...options.node.args, path] : [],
       path,
-      version: await packageVersion(runtime, path, pkg),
+      ...((await owningPackage(runtime, path, pkg)) ?? { version: null, packageDir: null }),
       source,
     };
   }

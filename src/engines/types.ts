@@ -22,6 +22,8 @@ export interface ResolvedEngine {
   /** The engine's entry (script or binary) as resolved. */
   path: string;
   version: string | null;
+  /** The installed engine package the entry belongs to (null for a stand-in outside any such package). */
+  packageDir: string | null;
   source: "node_modules/.bin" | "package bin" | "PATH";
 }
 

@@ -10,17 +10,6 @@ import { MAX_WARM_PROGRAMS } from "./warm-ts.ts";
 /** Projects whose cold tsc run takes longer than this get no warm program. */
 export const WARM_UP_MAX_COLD_MS = 15_000;
 
-/** The installed `typescript` package a resolved tsc entry belongs to (null: a stand-in, or not the package). */
-async function typescriptPackageOf(job: EngineJob, resolved: ResolvedEngine): Promise<string | null> {
-  let dir = join(resolved.path, "..");
-  for (let depth = 0; depth < 4; depth++) {
-    const manifest = await job.runtime.readText(join(dir, "package.json")).then((text) => JSON.parse(text) as { name?: string }, () => null);
-    if (manifest) return manifest.name === "typescript" ? dir : null;
-    dir = join(dir, "..");
-  }
-  return null;
-}
-
 /** Directories never searched for nested tsconfigs. */
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
 
@@ -101,7 +90,7 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
   const configs = await configsFor(job);
   if (configs.size === 0) return { status: "disabled", message: "no tsconfig.json at or above the checked paths (within the project root)" };
   // More tsconfigs than warm slots would only evict each other: those checks use the command line.
-  const packageDir = job.warmTypeScript && configs.size <= MAX_WARM_PROGRAMS ? await typescriptPackageOf(job, resolved) : null;
+  const packageDir = job.warmTypeScript && configs.size <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
   const issues: RawIssue[] = [];
   const cache: EngineCache = { hits: 0, misses: 0 };
   const modes = new Set<string>();
