@@ -2,18 +2,18 @@
 // The TS API is synchronous and does its own file I/O, so this module reads file metadata with node:fs directly
 // (it runs under Node, inside the binary and under Deno's node: compatibility alike).
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
+import { fileStamp } from "./file-stamp.ts";
 
 type Ts = typeof TS;
 
-/** Freshness facts about one file the program read. */
+/** Freshness facts about one file the program read: its stat stamp and the hash of the text TypeScript read. */
 interface FileStamp {
-  mtimeNs: bigint;
-  size: bigint;
+  stamp: string;
   hash: string;
 }
 
@@ -45,16 +45,8 @@ export function loadTypeScript(packageDir: string): Ts | null {
   return ts;
 }
 
-function stampOf(path: string, previous?: FileStamp): FileStamp | null {
-  let stats;
-  try {
-    stats = statSync(path, { bigint: true });
-  } catch {
-    return null;
-  }
-  if (previous && previous.mtimeNs === stats.mtimeNs && previous.size === stats.size) return previous;
-  const hash = createHash("sha256").update(readFileSync(path)).digest("hex");
-  return { mtimeNs: stats.mtimeNs, size: stats.size, hash };
+function hashText(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 const UNRESOLVED_MODULE_CODES = new Set([2307, 2792, 7016, 2305, 2614]);
@@ -72,7 +64,7 @@ export class WarmTsProgram {
   /** Set when module resolutions may have changed in ways a reused program would not see. */
   private resolutionsSuspect = true;
   /** The last parsed config, with stamps of every config file and directory whose change could alter it. */
-  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string> } | null = null;
+  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null> } | null = null;
   lastUsed = Date.now();
 
   constructor(private readonly ts: Ts, readonly configPath: string) {}
@@ -92,11 +84,13 @@ export class WarmTsProgram {
     }
     let changed = 0;
     for (const [key, cached] of this.sources) {
-      const stamp = stampOf(cached.sourceFile.fileName, cached.stamp);
-      if (stamp === cached.stamp) continue;
+      const stamp = fileStamp(cached.sourceFile.fileName);
+      if (stamp === cached.stamp.stamp) continue;
       changed++;
-      if (!stamp || stamp.hash !== cached.stamp.hash) this.sources.delete(key);
-      else cached.stamp = stamp;
+      // Touched: compare the text TypeScript would read now with the text the SourceFile was made from.
+      const text = stamp === null ? undefined : ts.sys.readFile(cached.sourceFile.fileName);
+      if (text === undefined || hashText(text) !== cached.stamp.hash) this.sources.delete(key);
+      else cached.stamp = { stamp: stamp as string, hash: cached.stamp.hash };
     }
     const previous = this.builder?.getProgram();
     const sameRoots = previous && sameStrings(previous.getRootFileNames(), parsed.fileNames);
@@ -117,7 +111,7 @@ export class WarmTsProgram {
    * directory its include patterns cover changed: adding, removing or renaming a file changes its directory's mtime.
    */
   private parseConfig(): TS.ParsedCommandLine | undefined {
-    if (this.parsed && [...this.parsed.stamps].every(([path, stamp]) => pathStamp(path) === stamp)) return this.parsed.commandLine;
+    if (this.parsed && [...this.parsed.stamps].every(([path, stamp]) => fileStamp(path) === stamp)) return this.parsed.commandLine;
     const ts = this.ts;
     const commandLine = ts.getParsedCommandLineOfConfigFile(this.configPath, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
     if (!commandLine) {
@@ -132,7 +126,7 @@ export class WarmTsProgram {
       if (flags & ts.WatchDirectoryFlags.Recursive) for (const sub of subdirectories(dir)) watched.add(sub);
     }
     for (const file of commandLine.fileNames) watched.add(dirname(file));
-    this.parsed = { commandLine, stamps: new Map([...watched].map((path) => [path, pathStamp(path)])) };
+    this.parsed = { commandLine, stamps: new Map([...watched].map((path) => [path, fileStamp(path)])) };
     return commandLine;
   }
 
@@ -154,12 +148,14 @@ export class WarmTsProgram {
       const key = `${fileName}\0${JSON.stringify(languageVersionOrOptions)}`;
       const cached = this.sources.get(key);
       if (cached) return cached.sourceFile;
-      const stamp = stampOf(fileName);
+      // Stamped before reading: a write in between makes the next check compare contents.
+      const stamp = fileStamp(fileName);
       const sourceFile = original(fileName, languageVersionOrOptions, onError, shouldCreate);
       if (sourceFile && stamp) {
+        const hash = hashText(sourceFile.text);
         // The builder compares versions to find changed files; the content hash is the version.
-        (sourceFile as TS.SourceFile & { version?: string }).version = stamp.hash;
-        this.sources.set(key, { stamp, key, sourceFile });
+        (sourceFile as TS.SourceFile & { version?: string }).version = hash;
+        this.sources.set(key, { stamp: { stamp, hash }, key, sourceFile });
       }
       return sourceFile;
     };
@@ -189,15 +185,6 @@ export class WarmTsProgram {
   private forgetUnused(): void {
     const used = new Set(this.builder?.getProgram().getSourceFiles() ?? []);
     for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
-  }
-}
-
-function pathStamp(path: string): string {
-  try {
-    const stats = statSync(path, { bigint: true });
-    return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
-  } catch {
-    return "-";
   }
 }
 

@@ -1,11 +1,12 @@
 // A warm TypeScript 7 (native) process, driven through the package's own synchronous API
 // (`typescript/unstable/sync`): one tsgo process per tsconfig keeps the program between checks, and each check tells
 // it exactly which files changed, were created or deleted, so no result can be stale.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RawIssue } from "../core/issues.ts";
+import { fileStamp } from "./file-stamp.ts";
 import type { WarmCheckInfo } from "./tsc-warm.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
@@ -59,15 +60,6 @@ export async function loadTs7Api(packageDir: string): Promise<Ts7ApiClass | null
   return api;
 }
 
-function stamp(path: string): string | null {
-  try {
-    const stats = statSync(path, { bigint: true });
-    return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
-  } catch {
-    return null;
-  }
-}
-
 /** One tsconfig's warm tsgo server. */
 export class WarmTs7Program {
   private api: Ts7Api | null = null;
@@ -102,7 +94,7 @@ export class WarmTs7Program {
     const changed: string[] = [];
     const deleted: string[] = [];
     for (const [file, previous] of this.stamps) {
-      const now = stamp(file);
+      const now = fileStamp(file);
       if (now === null) deleted.push(file);
       else if (now !== previous) changed.push(file);
     }
@@ -125,7 +117,7 @@ export class WarmTs7Program {
     if (!project) throw new Error(`tsgo did not load ${this.configPath}`);
     const program = project.program;
     this.diagnostics = collect(program);
-    this.stamps = new Map(program.getSourceFileNames().map((file) => [file, stamp(file) ?? ""]));
+    this.stamps = new Map(program.getSourceFileNames().map((file) => [file, fileStamp(file) ?? ""]));
     const parsed = api.parseConfigFile(this.configPath);
     this.roots = [...parsed.fileNames].sort();
     this.optionsKey = JSON.stringify(parsed.options);

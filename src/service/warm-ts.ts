@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
 import { join } from "node:path";
+import { fileStamp } from "../engines/file-stamp.ts";
 import { WarmTsProgram, loadTypeScript } from "../engines/tsc-warm.ts";
 import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
 
@@ -18,14 +18,7 @@ const RESOLUTION_INPUTS = [
 ];
 
 function resolutionStamp(root: string): string {
-  return RESOLUTION_INPUTS.map((name) => {
-    try {
-      const stats = statSync(join(root, name), { bigint: true });
-      return `${stats.mtimeNs}:${stats.size}`;
-    } catch {
-      return "-";
-    }
-  }).join("|");
+  return RESOLUTION_INPUTS.map((name) => fileStamp(join(root, name)) ?? "-").join("|");
 }
 
 /** A warm program of either TypeScript generation. */
