@@ -104,7 +104,9 @@ export function clusterIssues(issues: Issue[], hash: (text: string) => string): 
   const byRule = new Map<string, Issue[]>();
   for (const issue of issues) {
     const key = canonicalRule(issue.engine, issue.rule);
-    byRule.set(key, [...(byRule.get(key) ?? []), issue]);
+    const group = byRule.get(key);
+    if (group) group.push(issue);
+    else byRule.set(key, [issue]);
   }
   const groups: ClusterGroup[] = [];
   for (const [rule, members] of byRule) {

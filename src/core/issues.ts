@@ -62,9 +62,8 @@ export function dedupeAcrossEngines(issues: readonly RawIssue[]): Merged[] {
     }
     const [keep, drop] = preferred(partner, issue) ? [partner, issue] : [issue, partner];
     const reporters = [...(partner.alsoReportedBy ?? []), { engine: drop.engine, rule: drop.rule }];
-    const merged: Merged = { ...keep, fixable: keep.fixable || drop.fixable, alsoReportedBy: reporters.filter((r) => r.engine !== keep.engine) };
-    group[group.indexOf(partner)] = merged;
-    out[out.indexOf(partner)] = merged;
+    // The kept report takes the partner's place (partner is this function's own copy, so it may be rewritten).
+    Object.assign(partner, { ...keep, fixable: keep.fixable || drop.fixable, alsoReportedBy: reporters.filter((r) => r.engine !== keep.engine) });
   }
   return out.sort(compareIssues);
 }

@@ -20,7 +20,11 @@ type Spawn = (args: string[]) => Promise<ParseOutcome>;
 
 function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
   const groups = new Map<string, RawIssue[]>();
-  for (const issue of issues) groups.set(issue.file, [...(groups.get(issue.file) ?? []), issue]);
+  for (const issue of issues) {
+    const group = groups.get(issue.file);
+    if (group) group.push(issue);
+    else groups.set(issue.file, [issue]);
+  }
   return groups;
 }
 
@@ -62,16 +66,15 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
     }
     return { ok: true, issues, cache: { hits: paths.length - misses.length, misses: misses.length } };
   }
-  const listings = await Promise.all(kinds.map(async ({ path, isFile }) => (isFile ? { files: [join(root, path)], dirs: [dirname(join(root, path))] } : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))));
+  const listings = await Promise.all(kinds.map(async ({ path, isFile }) => (isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))));
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
-  const files = listings.flatMap((listing) => listing?.files ?? []);
-  const configHash = await configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: listings.flatMap((listing) => listing?.dirs ?? []) });
-  const contentHashes = new Map<string, string | null>();
-  const parts = [identity, configHash, paths.join("\0")];
-  for (const file of files) {
-    contentHashes.set(file, await cache.hasher.hash(file));
-    parts.push(`${file}\0${contentHashes.get(file)}`);
-  }
+  const files = listings.flatMap((listing) => listing ?? []);
+  // The run's config inputs are those of the directories holding its files (the same hashes the per-file keys use).
+  const dirs = [...new Set(files.map((file) => dirname(file)))].sort();
+  const dirHashes = await Promise.all(dirs.map(configHashOf));
+  const hashes = await Promise.all(files.map((file) => cache.hasher.hash(file)));
+  const contentHashes = new Map(files.map((file, index) => [file, hashes[index] ?? null]));
+  const parts = [identity, paths.join("\0"), ...dirs.map((dir, index) => `${dir}\0${dirHashes[index]}`), ...files.map((file, index) => `${file}\0${hashes[index]}`)];
   const key = runtime.sha256(parts.join("\n"));
   const hit = await cache.results.get(key);
   const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));

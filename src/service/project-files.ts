@@ -10,13 +10,11 @@ export const MAX_WALKED_FILES = 50_000;
  * Every file under `dir` that `accepts` (absolute paths), skipping VCS and node_modules directories and the state
  * directory; null when there are more than MAX_WALKED_FILES.
  */
-export async function listFiles(runtime: Runtime, dir: string, options: { accepts: (path: string) => boolean; skip: string }): Promise<{ files: string[]; dirs: string[] } | null> {
+export async function listFiles(runtime: Runtime, dir: string, options: { accepts: (path: string) => boolean; skip: string }): Promise<string[] | null> {
   const files: string[] = [];
-  const dirs: string[] = [];
   const queue = [dir];
   while (queue.length) {
     const current = queue.pop() as string;
-    dirs.push(current);
     for (const entry of await runtime.readDir(current).catch(() => [])) {
       const path = join(current, entry.name);
       if (entry.isDirectory) {
@@ -27,5 +25,5 @@ export async function listFiles(runtime: Runtime, dir: string, options: { accept
       }
     }
   }
-  return { files: files.sort(), dirs };
+  return files.sort();
 }
