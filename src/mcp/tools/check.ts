@@ -12,9 +12,12 @@ function checkOutput(response: CheckResponse, { compact }: ToolContext): ToolOut
   return { structured: value as unknown as Record<string, unknown>, summary: summarizeCheck(value) };
 }
 
+/** The fields that go null when a check result is over the size bound, per key style. */
+const DATA_FIELDS = ["clusters", "remainingIssues"] as const;
+const COMPACT_DATA_FIELDS = ["clusters", "remaining"] as const;
+const checkDataFields = (compact: boolean) => [...(compact ? COMPACT_DATA_FIELDS : DATA_FIELDS)];
 const checkSchema = (compact: boolean) =>
-  compact ? withSizeBound(CompactCheckResponseSchema, ["clusters", "remaining"]) : withSizeBound(CheckResponseSchema, ["clusters", "remainingIssues"]);
-const checkDataFields = (compact: boolean) => ["clusters", compact ? "remaining" : "remainingIssues"];
+  compact ? withSizeBound(CompactCheckResponseSchema, COMPACT_DATA_FIELDS) : withSizeBound(CheckResponseSchema, DATA_FIELDS);
 
 /** check_project: every enabled engine over project-relative paths (default the whole project). */
 export const checkProjectTool = defineTool({
