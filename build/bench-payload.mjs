@@ -1,11 +1,9 @@
 // npm run bench:payload: bytes an agent receives from check_project per fixture, payload mode and compact setting,
 // next to the raw engine output (tsc --pretty false + oxlint --format json) and the original 1.2.1 figures.
 // Talks raw JSON-RPC over stdio so the response line is measured exactly as it crosses the pipe.
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { INITIALIZE, startServer } from "./jsonrpc-stdio.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -26,25 +24,11 @@ function rawBytes(cwd) {
 
 /** Start a server, call check_project once, return the exact response line and the parsed result. */
 async function measure(cwd, env) {
-  const stateDir = mkdtempSync(join(tmpdir(), "signalint-bench-"));
-  const child = spawn(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], { cwd, env: { ...process.env, ...env, SIGNALINT_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "ignore"] });
-  const lines = createInterface({ input: child.stdout });
-  const pending = new Map();
-  lines.on("line", (line) => {
-    const message = JSON.parse(line);
-    pending.get(message.id)?.(line);
-  });
-  const request = (id, method, params) =>
-    new Promise((done) => {
-      pending.set(id, done);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    });
-  await request(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
-  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  const line = await request(2, "tools/call", { name: "check_project", arguments: {} });
-  child.stdin.end();
-  child.kill();
-  rmSync(stateDir, { recursive: true, force: true });
+  const server = startServer(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], { cwd, env });
+  await server.request(1, "initialize", INITIALIZE);
+  server.notify("notifications/initialized");
+  const line = await server.request(2, "tools/call", { name: "check_project", arguments: {} });
+  server.stop();
   return { line, result: JSON.parse(line).result };
 }
 

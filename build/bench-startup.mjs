@@ -1,11 +1,9 @@
 // npm run bench:startup: time from spawn to the initialize answer (median of RUNS) and the server's peak RSS after a
 // check_project, for the bundle on Node, the bundle on Deno and the standalone binary. Engines run in their own
 // processes and are not counted in the RSS.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { INITIALIZE, startServer } from "./jsonrpc-stdio.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -21,28 +19,7 @@ const WAYS = [
   ["binary", BINARY, []],
 ];
 
-function start(command, args) {
-  const stateDir = mkdtempSync(join(tmpdir(), "signalint-startup-"));
-  const started = performance.now();
-  const child = spawn(command, args, { cwd: FIXTURE, env: { ...process.env, SIGNALINT_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "ignore"] });
-  const waiting = new Map();
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    const message = JSON.parse(line);
-    waiting.get(message.id)?.(message);
-  });
-  const request = (id, method, params) =>
-    new Promise((done) => {
-      waiting.set(id, done);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    });
-  const stop = () => {
-    child.kill();
-    rmSync(stateDir, { recursive: true, force: true });
-  };
-  return { child, started, request, stop };
-}
-
-const initialize = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+const start = (command, args) => startServer(command, args, { cwd: FIXTURE });
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const rows = [];
@@ -54,13 +31,13 @@ for (const [label, command, args] of WAYS) {
   const times = [];
   for (let i = 0; i < RUNS; i++) {
     const server = start(command, args);
-    await server.request(1, "initialize", initialize);
+    await server.request(1, "initialize", INITIALIZE);
     times.push(performance.now() - server.started);
     server.stop();
   }
   const server = start(command, args);
-  await server.request(1, "initialize", initialize);
-  server.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  await server.request(1, "initialize", INITIALIZE);
+  server.notify("notifications/initialized");
   await server.request(2, "tools/call", { name: "check_project", arguments: {} });
   const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
   const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;

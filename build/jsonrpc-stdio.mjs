@@ -1,0 +1,30 @@
+// A bare JSON-RPC client over a server's stdio for the benchmarks: measures response lines exactly as they cross the
+// pipe, which the SDK client does not expose.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+export const INITIALIZE = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+
+/** Start a server with its own state directory; `request` resolves with the raw response line. */
+export function startServer(command, args, { cwd, env = {} }) {
+  const stateDir = mkdtempSync(join(tmpdir(), "signalint-bench-"));
+  const started = performance.now();
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, SIGNALINT_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "ignore"] });
+  const waiting = new Map();
+  createInterface({ input: child.stdout }).on("line", (line) => waiting.get(JSON.parse(line).id)?.(line));
+  const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+  const request = (id, method, params) =>
+    new Promise((done) => {
+      waiting.set(id, done);
+      send({ id, method, params });
+    });
+  const notify = (method) => send({ method });
+  const stop = () => {
+    child.kill();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  return { child, started, request, notify, stop };
+}
