@@ -1,7 +1,7 @@
 // npm run bench:latency: a generated 1,000-file TypeScript project, checked by a real MCP client; every figure is a
 // ratio to a cold `tsc --noEmit` of the project's own TypeScript measured in the same run. The correctness column
 // compares the server's tsc diagnostics with a cold run on the same tree.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -101,7 +101,7 @@ export class LoopTracker {
       if (!previous) this.churn.set(key, { streak: 1, idsKey });
       else if (previous.idsKey !== idsKey) this.churn.set(key, { streak: previous.streak + 1, idsKey });
     }
-    for (const key of [...this.churn.keys()]) {
+    for (const key of this.churn.keys()) {
       const file = key.slice(0, key.indexOf("\0"));
       if (!(key in event.pairs) && covers(event.scope, file)) this.churn.delete(key);
     }

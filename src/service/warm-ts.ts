@@ -117,7 +117,7 @@ export class WarmTsPool {
   private enforceMemoryLimit(keep: string): void {
     const rss = this.rssBytes();
     if (rss <= this.memoryLimit) return;
-    for (const key of [...this.programs.keys()]) if (key !== keep) this.release(key);
+    for (const key of this.programs.keys()) if (key !== keep) this.release(key);
     this.warn(`resident memory ${(rss / 1024 ** 2).toFixed(0)} MB is over ${(this.memoryLimit / 1024 ** 2).toFixed(0)} MB: kept only the warm program in use`);
   }
 
@@ -130,6 +130,6 @@ export class WarmTsPool {
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
-    for (const key of [...this.programs.keys()]) this.release(key);
+    for (const key of this.programs.keys()) this.release(key);
   }
 }
