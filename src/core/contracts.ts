@@ -173,3 +173,56 @@ export interface ErrorEnvelope {
   code: string;
   message: string;
 }
+
+// ---- Agent-workflow contracts (snapshots, compare, after-edit deltas, ingest, live view, fix transactions) ----
+
+/** Stale answers of the workflow tools (a normal result, not an error). */
+export const WorkflowStaleSchema = z.object({
+  status: z.literal("stale"),
+  code: z.enum(["no_check", "check_unknown", "check_expired", "transaction_not_found", "transaction_expired"]),
+  message: z.string(),
+}).strict();
+export type WorkflowStale = z.infer<typeof WorkflowStaleSchema>;
+
+/** Issue provenance: a real engine, or "lsp" for diagnostics ingested from an editor or language server. */
+export const ProvenanceSchema = z.enum([...ENGINE_NAMES, "lsp"]).describe("Engine that reported the issue; lsp = ingested");
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+
+/** A NormalizedIssue that may come from ingest (engine "lsp" plus the diagnostic's source). */
+export const WorkflowIssueSchema = NormalizedIssueSchema.extend({
+  engine: ProvenanceSchema,
+  source: z.string().optional().describe("lsp issues: the diagnostic's source, else the server name"),
+}).strict();
+export type WorkflowIssue = z.infer<typeof WorkflowIssueSchema>;
+
+const snapshotCore = {
+  checkId: z.string(),
+  createdAt: z.string().describe("ISO time the snapshot was recorded"),
+  tool: z.string().describe("The tool that made this check"),
+  scope: z.array(z.string()).describe("Project-relative paths the check covered"),
+  engines: EnginesSchema,
+  clusters: z.array(ClusterSchema),
+  issues: z.array(WorkflowIssueSchema).describe("Every issue of that check"),
+  cache: CheckResponseSchema.shape.cache,
+  durationMs: z.number().int().min(0),
+};
+
+/** get_diagnostic_snapshot: the immutable record of one check. */
+export const SnapshotSchema = z.object({ ...snapshotCore, totalIssues: z.number().int().min(0) }).strict();
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+/** The same with the compact count key. */
+export const CompactSnapshotSchema = z.object({ ...snapshotCore, total: z.number().int().min(0) }).strict();
+
+const deltaShape = {
+  introduced: z.array(WorkflowIssueSchema).describe("In the current check, not matched in the baseline"),
+  resolved: z.array(WorkflowIssueSchema).describe("In the baseline, not matched in the current check"),
+  unchangedCount: z.number().int().min(0).describe("Matched one-to-one (same id, or same file/rule/message/severity at the nearest line)"),
+  netErrorDelta: z.number().int().describe("Errors now minus errors then, within the narrower scope"),
+  netWarningDelta: z.number().int(),
+};
+/** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
+export const DeltaSchema = z.object(deltaShape).strict();
+export type Delta = z.infer<typeof DeltaSchema>;
+/** compare_diagnostics. */
+export const CompareSchema = z.object({ baselineCheckId: z.string(), currentCheckId: z.string(), ...deltaShape }).strict();
+export type Compare = z.infer<typeof CompareSchema>;

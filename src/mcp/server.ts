@@ -12,9 +12,15 @@ import { loopStatusTool } from "./tools/loop-status.ts";
 import { pingTool } from "./tools/ping.ts";
 import { artifactReadTool } from "./tools/artifact-read.ts";
 import { ArtifactStore } from "../service/artifacts.ts";
+import { diagnosticSnapshotTool } from "./tools/diagnostic-snapshot.ts";
+import { compareDiagnosticsTool } from "./tools/compare-diagnostics.ts";
+import { afterEditCheckTool } from "./tools/after-edit-check.ts";
 
 /** Every tool the server offers, in tools/list order. */
-export const TOOLS: readonly ToolDefinition[] = [pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool];
+export const TOOLS: readonly ToolDefinition[] = [
+  pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool,
+  diagnosticSnapshotTool, compareDiagnosticsTool, afterEditCheckTool,
+];
 
 function describeZodError(error: z.ZodError): string {
   return error.issues
@@ -70,7 +76,10 @@ export function createMcpServer(service: SignalintService): Server {
     { name: "signalint", version: VERSION },
     {
       capabilities: { tools: {} },
-      instructions: "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail.",
+      instructions:
+        "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail. " +
+        "The fix loop: check (keep its checkId, a snapshot) → edit → after_edit_check {files} → read its delta (introduced/resolved); " +
+        "compare_diagnostics compares any two checkIds.",
     },
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));

@@ -19,6 +19,7 @@ import { WarmTsPool } from "./warm-ts.ts";
 import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOptions, type Project } from "./project.ts";
 import { SessionLog, type CheckRecord } from "./session-log.ts";
 import { resolveSettings } from "../core/config.ts";
+import { SnapshotStore } from "./snapshots.ts";
 
 /** Timing of one check, kept for stats and snapshots (never in the payload: it is not deterministic). */
 export interface CheckTiming {
@@ -35,6 +36,8 @@ async function anyExists(runtime: Runtime, root: string, names: readonly string[
 /** The stateful core of Signalint: runs checks, remembers them, answers detail and loop queries. */
 export class SignalintService {
   readonly store = new CheckStore();
+  /** Immutable per-check snapshots (persisted) for get_diagnostic_snapshot, compare and after_edit_check. */
+  readonly snapshots: SnapshotStore;
   lastTiming: CheckTiming | null = null;
   private sequence = 0;
   private readonly cache: EngineJob["cache"];
@@ -47,6 +50,7 @@ export class SignalintService {
     /** How JS engine entries are run (null: no node available). */
     readonly node: NodeCommand | null,
   ) {
+    this.snapshots = new SnapshotStore(runtime, project.stateDir);
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
     this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), () => runtime.rssBytes());
   }
@@ -62,7 +66,9 @@ export class SignalintService {
     const session = new SessionLog(runtime, project.stateDir);
     const skipped = await session.replay();
     if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
-    return new SignalintService(runtime, project, session, await findNodeCommand(runtime));
+    const service = new SignalintService(runtime, project, session, await findNodeCommand(runtime));
+    await service.snapshots.load();
+    return service;
   }
 
   /** Which engines run: explicit config switches, else what the project has; a string says why one is off. */
@@ -79,9 +85,10 @@ export class SignalintService {
     };
   }
 
-  /** Run every enabled engine on the paths and shape the response. `incremental` marks check_files. */
-  async check(requested: readonly string[], incremental: boolean): Promise<CheckResponse> {
+  /** Run every enabled engine on the paths and shape the response. `incremental` marks check_files; `tool` names the snapshot's maker. */
+  async check(requested: readonly string[], incremental: boolean, tool = incremental ? "check_files" : "check_project"): Promise<CheckResponse> {
     const started = performance.now();
+    const observedAtMs = Date.now();
     const { runtime, project } = this;
     // Engine switches, ignore globs and timeouts are re-read so edits to the config apply to the next check.
     const settings = resolveSettings(await readConfigFile(runtime, project.root), (name) => runtime.env(name));
@@ -132,6 +139,7 @@ export class SignalintService {
       ...(incremental ? { cache } : {}),
     });
     this.store.add({ checkId, issues, groups, response });
+    await this.snapshots.record({ checkId, observedAtMs, tool, scope: paths, engines, clusters: groups.map((group) => group.cluster), issues, cache: cache as CheckResponse["cache"], durationMs: Math.round(performance.now() - started) });
     this.warm.startPending();
     this.lastTiming = {
       durationMs: Math.round(performance.now() - started),

@@ -110,6 +110,17 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           await run("get_issue_detail", { clusterId: "c0000000" }); // stale: not found
           await run("get_issue_detail", { clusterId, checkId: "chk-unknown" }); // stale: unknown check
           await run("get_loop_status");
+          // Agent-workflow tools: snapshot (oversized: 90 issues), compare, after_edit_check, and their stale answers.
+          const firstId = value.checkId as string;
+          const secondId = ((mode === "text" ? JSON.parse(text(check2)) : check2.structuredContent) as { checkId: string }).checkId;
+          await run("get_diagnostic_snapshot", { checkId: firstId });
+          await run("get_diagnostic_snapshot", { checkId: "chk-000000000000" });
+          const compared = await run("compare_diagnostics", { baselineCheckId: firstId, currentCheckId: secondId });
+          const comparedValue = (mode === "text" ? JSON.parse(text(compared)) : compared.structuredContent) as { unchangedCount: number };
+          assert.equal(comparedValue.unchangedCount, 90);
+          await run("compare_diagnostics", { baselineCheckId: firstId, currentCheckId: "chk-000000000000" });
+          await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
+          await run("after_edit_check", { files: ["src/many/module2.ts"] });
           if (mode === "text") {
             assert.equal((JSON.parse(text(detail)) as unknown[]).length, 90, "text mode is never bounded");
           } else {

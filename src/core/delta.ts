@@ -1,0 +1,83 @@
+import type { Delta, WorkflowIssue } from "./contracts.ts";
+import { isWithin } from "./paths.ts";
+
+/** An issue with its full-length id, as snapshots keep it. */
+export type SnapshotIssue = WorkflowIssue & { fullId: string };
+
+/** One side of a comparison: the issues of a check and the paths it covered. */
+export interface CompareSide {
+  scope: readonly string[];
+  issues: readonly SnapshotIssue[];
+}
+
+function covered(scope: readonly string[], file: string): boolean {
+  return scope.some((entry) => isWithin(file, entry));
+}
+
+/** The key under which a shifted issue may still be the same problem. */
+function looseKey(issue: SnapshotIssue): string {
+  return [issue.file, issue.engine, issue.rule, issue.message, issue.severity].join("\0");
+}
+
+/** Strip the internal full id. */
+export function publicWorkflowIssue(issue: SnapshotIssue): WorkflowIssue {
+  const { fullId: _fullId, ...rest } = issue;
+  return rest;
+}
+
+/** Pair same-key issues nearest line first (one-to-one); returns the indexes matched on each side. */
+function matchNearest(before: readonly SnapshotIssue[], after: readonly SnapshotIssue[], usedBefore: Set<number>, usedAfter: Set<number>): void {
+  const groups = new Map<string, { before: number[]; after: number[] }>();
+  const group = (key: string) => groups.get(key) ?? groups.set(key, { before: [], after: [] }).get(key)!;
+  before.forEach((issue, index) => !usedBefore.has(index) && group(looseKey(issue)).before.push(index));
+  after.forEach((issue, index) => !usedAfter.has(index) && group(looseKey(issue)).after.push(index));
+  for (const { before: olds, after: news } of groups.values()) {
+    if (!olds.length || !news.length) continue;
+    const pairs = olds.flatMap((o) => news.map((n) => {
+      const a = before[o] as SnapshotIssue;
+      const b = after[n] as SnapshotIssue;
+      return { o, n, distance: Math.abs(a.line - b.line) * 10_000 + Math.abs(a.col - b.col) };
+    }));
+    // Total order so equal distances pair deterministically (earlier lines first).
+    pairs.sort((x, y) => x.distance - y.distance || x.o - y.o || x.n - y.n);
+    for (const pair of pairs) {
+      if (usedBefore.has(pair.o) || usedAfter.has(pair.n)) continue;
+      usedBefore.add(pair.o);
+      usedAfter.add(pair.n);
+    }
+  }
+}
+
+function countSeverity(issues: readonly SnapshotIssue[], severity: "error" | "warning"): number {
+  return issues.filter((issue) => issue.severity === severity).length;
+}
+
+/**
+ * Compare two checks. Only files both scopes cover are compared (the narrower scope). Matching is one-to-one: same
+ * full issue id first, then same (file, engine, rule, normalized message, severity) at the nearest line, so lines
+ * inserted above an unchanged issue leave it unchanged rather than "resolved + introduced".
+ */
+export function compareChecks(baseline: CompareSide, current: CompareSide): Delta {
+  const inBoth = (issue: SnapshotIssue) => covered(baseline.scope, issue.file) && covered(current.scope, issue.file);
+  const before = baseline.issues.filter(inBoth);
+  const after = current.issues.filter(inBoth);
+  const usedBefore = new Set<number>();
+  const usedAfter = new Set<number>();
+  const byId = new Map<string, number[]>();
+  before.forEach((issue, index) => byId.set(issue.fullId, [...(byId.get(issue.fullId) ?? []), index]));
+  after.forEach((issue, index) => {
+    const candidates = byId.get(issue.fullId);
+    const match = candidates?.shift();
+    if (match === undefined) return;
+    usedBefore.add(match);
+    usedAfter.add(index);
+  });
+  matchNearest(before, after, usedBefore, usedAfter);
+  return {
+    introduced: after.filter((_, index) => !usedAfter.has(index)).map(publicWorkflowIssue),
+    resolved: before.filter((_, index) => !usedBefore.has(index)).map(publicWorkflowIssue),
+    unchangedCount: usedAfter.size,
+    netErrorDelta: countSeverity(after, "error") - countSeverity(before, "error"),
+    netWarningDelta: countSeverity(after, "warning") - countSeverity(before, "warning"),
+  };
+}

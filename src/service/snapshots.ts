@@ -1,0 +1,148 @@
+import { join } from "node:path";
+import type { Cluster, Engines, Snapshot, WorkflowStale } from "../core/contracts.ts";
+import { publicWorkflowIssue, type SnapshotIssue } from "../core/delta.ts";
+import type { Runtime } from "../runtime/types.ts";
+
+/** How many snapshots stay addressable; older ones answer check_expired. */
+export const RETAINED_SNAPSHOTS = 50;
+/** Expired ids remembered (so "expired" can be told from "unknown", across restarts too). */
+const REMEMBERED_EXPIRED = 2000;
+/** A snapshot bigger than this is kept in memory only (bounded disk use). */
+const MAX_PERSISTED_BYTES = 32 * 1024 * 1024;
+const CHECK_ID = /^chk-[0-9a-f]{6,64}$/;
+
+/** A snapshot as the service keeps it: issues with full ids, and when its observation started. */
+export interface StoredSnapshot {
+  seq: number;
+  checkId: string;
+  createdAt: string;
+  /** Epoch ms when the check started reading files (a file modified later is stale for the live view). */
+  observedAtMs: number;
+  tool: string;
+  scope: string[];
+  engines: Engines;
+  clusters: Cluster[];
+  issues: SnapshotIssue[];
+  cache?: Snapshot["cache"];
+  durationMs: number;
+}
+
+/** What a caller records; the store adds seq and createdAt. */
+export type NewSnapshot = Omit<StoredSnapshot, "seq" | "createdAt">;
+
+function stale(code: WorkflowStale["code"], message: string): WorkflowStale {
+  return { status: "stale", code, message };
+}
+
+function isStored(value: unknown): value is StoredSnapshot {
+  const entry = value as StoredSnapshot;
+  return typeof entry === "object" && entry !== null && typeof entry.seq === "number" && typeof entry.checkId === "string" && CHECK_ID.test(entry.checkId) &&
+    typeof entry.createdAt === "string" && Array.isArray(entry.scope) && Array.isArray(entry.issues) && Array.isArray(entry.clusters) &&
+    typeof entry.engines === "object" && entry.engines !== null && typeof entry.tool === "string" && typeof entry.observedAtMs === "number";
+}
+
+/**
+ * Immutable check snapshots: the last 50 in memory and in `<stateDir>/snapshots/` (one compact JSON file each,
+ * written atomically), so a restarted server still compares against its last checks. Corrupt files are skipped.
+ */
+export class SnapshotStore {
+  private readonly dir: string;
+  private readonly snapshots: StoredSnapshot[] = [];
+  private expired: string[] = [];
+  private seq = 0;
+
+  constructor(private readonly runtime: Runtime, stateDir: string) {
+    this.dir = join(stateDir, "snapshots");
+  }
+
+  private warn(message: string): void {
+    this.runtime.writeStderr(`signalint: ${message}\n`);
+  }
+
+  /** Load persisted snapshots; returns how many files were skipped as corrupt. */
+  async load(): Promise<number> {
+    const entries = await this.runtime.readDir(this.dir).catch(() => []);
+    let skipped = 0;
+    const loaded: StoredSnapshot[] = [];
+    for (const entry of entries) {
+      const path = join(this.dir, entry.name);
+      if (entry.name === "expired.json") {
+        const ids = await this.runtime.readText(path).then((text) => JSON.parse(text) as unknown).catch(() => null);
+        if (Array.isArray(ids)) this.expired = ids.filter((id): id is string => typeof id === "string").slice(-REMEMBERED_EXPIRED);
+        else this.warn(`skipped corrupt ${path}`);
+        continue;
+      }
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const value = await this.runtime.readText(path).then((text) => JSON.parse(text) as unknown).catch(() => null);
+      if (isStored(value) && `${value.checkId}.json` === entry.name) loaded.push(value);
+      else {
+        skipped++;
+        this.warn(`skipped corrupt snapshot ${path}`);
+      }
+    }
+    loaded.sort((a, b) => a.seq - b.seq);
+    this.snapshots.push(...loaded);
+    this.seq = loaded.at(-1)?.seq ?? 0;
+    await this.evict();
+    return skipped;
+  }
+
+  /** Record a snapshot (in memory at once; persisted best effort) and return it. */
+  async record(fresh: NewSnapshot): Promise<StoredSnapshot> {
+    const snapshot: StoredSnapshot = { ...fresh, seq: ++this.seq, createdAt: new Date().toISOString() };
+    this.snapshots.push(snapshot);
+    const json = JSON.stringify(snapshot);
+    try {
+      if (json.length <= MAX_PERSISTED_BYTES) {
+        await this.runtime.mkdirp(this.dir);
+        await this.runtime.writeFileAtomic(join(this.dir, `${snapshot.checkId}.json`), json);
+      } else {
+        this.warn(`snapshot ${snapshot.checkId} is ${json.length} bytes; kept in memory only`);
+      }
+    } catch (error) {
+      this.warn(`could not persist snapshot ${snapshot.checkId}: ${(error as Error).message}`);
+    }
+    await this.evict();
+    return snapshot;
+  }
+
+  private async evict(): Promise<void> {
+    const old = this.snapshots.splice(0, Math.max(0, this.snapshots.length - RETAINED_SNAPSHOTS));
+    if (!old.length) return;
+    this.expired = [...this.expired, ...old.map((entry) => entry.checkId)].slice(-REMEMBERED_EXPIRED);
+    try {
+      await this.runtime.mkdirp(this.dir);
+      await this.runtime.writeFileAtomic(join(this.dir, "expired.json"), JSON.stringify(this.expired));
+      for (const entry of old) await this.runtime.removeFile(join(this.dir, `${entry.checkId}.json`));
+    } catch (error) {
+      this.warn(`could not prune snapshots: ${(error as Error).message}`);
+    }
+  }
+
+  /** Every retained snapshot, oldest first. */
+  all(): readonly StoredSnapshot[] {
+    return this.snapshots;
+  }
+
+  latest(): StoredSnapshot | undefined {
+    return this.snapshots.at(-1);
+  }
+
+  /** A snapshot by id, or the stale answer (expired when it was evicted, unknown otherwise). */
+  find(checkId: string): StoredSnapshot | WorkflowStale {
+    const found = this.snapshots.find((entry) => entry.checkId === checkId);
+    if (found) return found;
+    if (this.expired.includes(checkId)) return stale("check_expired", `Check ${checkId} is older than the last ${RETAINED_SNAPSHOTS} snapshots; run a check again.`);
+    return stale("check_unknown", `No check ${checkId} is known to this server; run check_project to get a checkId.`);
+  }
+}
+
+/** The public form of a snapshot (get_diagnostic_snapshot), in either key style. */
+export function publicSnapshot(snapshot: StoredSnapshot, compact: boolean): Record<string, unknown> {
+  const { seq: _seq, observedAtMs: _observed, issues, cache, ...rest } = snapshot;
+  const engines = compact
+    ? Object.fromEntries(Object.entries(rest.engines).map(([name, { version: _version, ...status }]) => [name, status]))
+    : rest.engines;
+  const count = compact ? { total: issues.length } : { totalIssues: issues.length };
+  return { ...rest, engines, ...count, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
+}

@@ -1,0 +1,38 @@
+import type { CheckResponse, Compare, Delta, WorkflowStale } from "../core/contracts.ts";
+import { compareChecks } from "../core/delta.ts";
+import type { SignalintService } from "./signalint.ts";
+import type { StoredSnapshot } from "./snapshots.ts";
+
+/** compare_diagnostics: introduced / resolved / unchanged between two snapshots, or the stale answer for either id. */
+export function compareSnapshots(service: SignalintService, baselineCheckId: string, currentCheckId: string): Compare | WorkflowStale {
+  const baseline = service.snapshots.find(baselineCheckId);
+  if ("status" in baseline) return baseline;
+  const current = service.snapshots.find(currentCheckId);
+  if ("status" in current) return current;
+  return { baselineCheckId, currentCheckId, ...compareChecks(baseline, current) };
+}
+
+/** A check plus its delta against a baseline (null when there was no earlier check to compare with). */
+export interface AfterEdit {
+  response: CheckResponse;
+  delta: Delta | null;
+}
+
+/** The baseline of an after-edit check: the named snapshot, else the newest one (taken before the check runs). */
+function baselineFor(service: SignalintService, baselineCheckId: string | undefined): StoredSnapshot | WorkflowStale | null {
+  if (baselineCheckId !== undefined) return service.snapshots.find(baselineCheckId);
+  return service.snapshots.latest() ?? null;
+}
+
+/**
+ * after_edit_check: check the files (feeding loop memory and file-rule churn like check_files) and compare with the
+ * baseline. A named baseline that is unknown or expired answers stale before anything runs.
+ */
+export async function afterEditCheck(service: SignalintService, files: readonly string[], options: { baselineCheckId?: string; tool?: string } = {}): Promise<AfterEdit | WorkflowStale> {
+  const baseline = baselineFor(service, options.baselineCheckId);
+  if (baseline && "status" in baseline) return baseline;
+  const response = await service.check(files, true, options.tool ?? "after_edit_check");
+  const current = service.snapshots.find(response.checkId);
+  if ("status" in current) return { response, delta: null };
+  return { response, delta: baseline ? compareChecks(baseline, current) : null };
+}

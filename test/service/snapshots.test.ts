@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import type { Engines } from "../../src/core/contracts.ts";
+import { compareChecks, type SnapshotIssue } from "../../src/core/delta.ts";
+import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { RETAINED_SNAPSHOTS, SnapshotStore, type NewSnapshot } from "../../src/service/snapshots.ts";
+import { removeDir, tempDir } from "../helpers.ts";
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+const ENGINES: Engines = { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "disabled" }, eslint: { status: "disabled" } };
+
+function issues(raw: Omit<RawIssue, "engine" | "col" | "fixable" | "severity">[]): SnapshotIssue[] {
+  return normalizeIssues(raw.map((entry) => ({ ...entry, engine: "tsc", col: 1, fixable: false, severity: "error" })), hash);
+}
+
+function snapshot(id: number, scope = ["."]): NewSnapshot {
+  const checkId = `chk-${hash(String(id)).slice(0, 12)}`;
+  return { checkId, observedAtMs: 0, tool: "check_project", scope, engines: ENGINES, clusters: [], issues: issues([{ file: "a.ts", rule: "TS1", line: id + 1, message: `m${id}` }]), durationMs: 1 };
+}
+
+it("snapshots persist, keep the last 50, tell expired from unknown across a restart, and skip corrupt files", async () => {
+  const dir = tempDir();
+  const warnings: string[] = [];
+  const runtime = { ...createNodeRuntime(), writeStderr: (text: string) => void warnings.push(text) };
+  try {
+    const store = new SnapshotStore(runtime, dir);
+    assert.equal(await store.load(), 0);
+    const ids: string[] = [];
+    for (let i = 0; i < RETAINED_SNAPSHOTS + 5; i++) ids.push((await store.record(snapshot(i))).checkId);
+    assert.equal(store.all().length, RETAINED_SNAPSHOTS);
+    assert.equal(readdirSync(join(dir, "snapshots")).filter((name) => name.startsWith("chk-")).length, RETAINED_SNAPSHOTS, "evicted files are deleted");
+    writeFileSync(join(dir, "snapshots", "chk-0123456789ab.json"), '{"seq": 3, "checkId": "chk-01'); // crash-truncated
+    const reloaded = new SnapshotStore(runtime, dir);
+    assert.equal(await reloaded.load(), 1);
+    assert.match(warnings.join(""), /skipped corrupt snapshot .*chk-0123456789ab\.json/);
+    assert.deepEqual(reloaded.all().map((entry) => entry.checkId), ids.slice(5));
+    assert.deepEqual(reloaded.find(ids[0] as string), { status: "stale", code: "check_expired", message: reloaded.find(ids[0] as string).message as string });
+    assert.equal((reloaded.find("chk-ffffffffffff") as { code: string }).code, "check_unknown");
+    const kept = reloaded.find(ids[10] as string);
+    assert.ok(!("status" in kept));
+    assert.deepEqual(kept.issues, store.find(ids[10] as string).issues as SnapshotIssue[]);
+    const next = await reloaded.record(snapshot(999));
+    assert.ok(next.seq > (kept as { seq: number }).seq, "sequence continues after a restart");
+  } finally {
+    removeDir(dir);
+  }
+});
+
+it("compare matches by id, then nearest line; one-to-one; only inside the narrower scope", () => {
+  const message = "Type 'string' is not assignable to type 'number'.";
+  const before = issues([
+    { file: "a.ts", rule: "TS2322", line: 3, message },
+    { file: "a.ts", rule: "TS2322", line: 9, message },
+    { file: "a.ts", rule: "TS6133", line: 5, message: "'x' is declared but its value is never read." },
+    { file: "b.ts", rule: "TS2322", line: 1, message },
+  ]);
+  // Three lines inserted at the top: both TS2322 issues shift; the TS6133 one is fixed; a new one appears.
+  const after = issues([
+    { file: "a.ts", rule: "TS2322", line: 6, message },
+    { file: "a.ts", rule: "TS2322", line: 12, message },
+    { file: "a.ts", rule: "TS2304", line: 1, message: "Cannot find name 'y'." },
+  ]);
+  const delta = compareChecks({ scope: ["."], issues: before }, { scope: ["a.ts"], issues: after });
+  assert.equal(delta.unchangedCount, 2);
+  assert.deepEqual(delta.resolved.map((issue) => issue.rule), ["TS6133"], "b.ts is outside the narrower scope");
+  assert.deepEqual(delta.introduced.map((issue) => issue.rule), ["TS2304"]);
+  assert.equal(delta.netErrorDelta, 0);
+  const fewer = compareChecks({ scope: ["."], issues: before }, { scope: ["."], issues: after.filter((issue) => issue.line === 6) });
+  assert.equal(fewer.unchangedCount, 1, "one-to-one: one current issue never matches two baseline issues");
+  assert.deepEqual(fewer.resolved.map((issue) => issue.line).sort((a, b) => a - b), [1, 5, 9], "the nearer line (3 → 6) is the match");
+});
