@@ -42,7 +42,7 @@ it("snapshots persist, keep the last 50, tell expired from unknown across a rest
     assert.equal((reloaded.find("chk-ffffffffffff") as { code: string }).code, "check_unknown");
     const kept = reloaded.find(ids[10] as string);
     assert.ok(!("status" in kept));
-    assert.deepEqual(kept.issues, store.find(ids[10] as string).issues as SnapshotIssue[]);
+    assert.deepEqual(kept.issues, (store.find(ids[10] as string) as { issues: SnapshotIssue[] }).issues);
     const next = await reloaded.record(snapshot(999));
     assert.ok(next.seq > (kept as { seq: number }).seq, "sequence continues after a restart");
   } finally {
