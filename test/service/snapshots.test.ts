@@ -38,7 +38,8 @@ it("snapshots persist, keep the last 50, tell expired from unknown across a rest
     assert.equal(await reloaded.load(), 1);
     assert.match(warnings.join(""), /skipped corrupt snapshot .*chk-0123456789ab\.json/);
     assert.deepEqual(reloaded.all().map((entry) => entry.checkId), ids.slice(5));
-    assert.deepEqual(reloaded.find(ids[0] as string), { status: "stale", code: "check_expired", message: reloaded.find(ids[0] as string).message as string });
+    const expired = reloaded.find(ids[0] as string) as { status: string; code: string };
+    assert.deepEqual([expired.status, expired.code], ["stale", "check_expired"]);
     assert.equal((reloaded.find("chk-ffffffffffff") as { code: string }).code, "check_unknown");
     const kept = reloaded.find(ids[10] as string);
     assert.ok(!("status" in kept));
