@@ -226,3 +226,23 @@ export type Delta = z.infer<typeof DeltaSchema>;
 /** compare_diagnostics. */
 export const CompareSchema = z.object({ baselineCheckId: z.string(), currentCheckId: z.string(), ...deltaShape }).strict();
 export type Compare = z.infer<typeof CompareSchema>;
+
+/** ingest_diagnostics. */
+export const IngestResultSchema = z.object({
+  checkId: z.string().describe("Snapshot id of this ingest (usable with get_diagnostic_snapshot and compare_diagnostics)"),
+  ingested: z.number().int().min(0).describe("Diagnostics kept as issues"),
+  rejected: z.array(z.object({ index: z.number().int().min(0), reason: z.string() }).strict()).describe("Refused items, by index in diagnostics"),
+}).strict();
+
+/** get_live_diagnostics. */
+export const LiveSchema = z.object({
+  issues: z.array(WorkflowIssueSchema.extend({
+    checkId: z.string().describe("The check or ingest that observed it"),
+    observedAt: z.string().describe("ISO time of that observation"),
+  }).strict()),
+  files: z.array(z.object({
+    file: z.string(),
+    stale: z.boolean().describe("True when the file changed (or vanished) after its newest observation, or was never observed"),
+  }).strict()),
+}).strict();
+export type Live = z.infer<typeof LiveSchema>;

@@ -15,11 +15,13 @@ import { ArtifactStore } from "../service/artifacts.ts";
 import { diagnosticSnapshotTool } from "./tools/diagnostic-snapshot.ts";
 import { compareDiagnosticsTool } from "./tools/compare-diagnostics.ts";
 import { afterEditCheckTool } from "./tools/after-edit-check.ts";
+import { ingestDiagnosticsTool } from "./tools/ingest-diagnostics.ts";
+import { liveDiagnosticsTool } from "./tools/live-diagnostics.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [
   pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool,
-  diagnosticSnapshotTool, compareDiagnosticsTool, afterEditCheckTool,
+  diagnosticSnapshotTool, compareDiagnosticsTool, afterEditCheckTool, ingestDiagnosticsTool, liveDiagnosticsTool,
 ];
 
 function describeZodError(error: z.ZodError): string {
@@ -79,7 +81,7 @@ export function createMcpServer(service: SignalintService): Server {
       instructions:
         "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail. " +
         "The fix loop: check (keep its checkId, a snapshot) → edit → after_edit_check {files} → read its delta (introduced/resolved); " +
-        "compare_diagnostics compares any two checkIds.",
+        "compare_diagnostics compares any two checkIds; ingest_diagnostics takes your editor's LSP diagnostics and get_live_diagnostics merges both views.",
     },
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));

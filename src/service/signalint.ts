@@ -46,7 +46,7 @@ export class SignalintService {
   private constructor(
     readonly runtime: Runtime,
     readonly project: Project,
-    private readonly session: SessionLog,
+    readonly session: SessionLog,
     /** How JS engine entries are run (null: no node available). */
     readonly node: NodeCommand | null,
   ) {

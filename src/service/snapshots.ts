@@ -19,6 +19,8 @@ export interface StoredSnapshot {
   /** Epoch ms when the check started reading files (a file modified later is stale for the live view). */
   observedAtMs: number;
   tool: string;
+  /** ingest_diagnostics: which server or editor the diagnostics came from (the live view keeps one observation per provider). */
+  provider?: string;
   scope: string[];
   engines: Engines;
   clusters: Cluster[];
@@ -139,7 +141,7 @@ export class SnapshotStore {
 
 /** The public form of a snapshot (get_diagnostic_snapshot), in either key style. */
 export function publicSnapshot(snapshot: StoredSnapshot, compact: boolean): Record<string, unknown> {
-  const { seq: _seq, observedAtMs: _observed, issues, cache, ...rest } = snapshot;
+  const { seq: _seq, observedAtMs: _observed, provider: _provider, issues, cache, ...rest } = snapshot;
   const engines = compact
     ? Object.fromEntries(Object.entries(rest.engines).map(([name, { version: _version, ...status }]) => [name, status]))
     : rest.engines;

@@ -121,6 +121,10 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           await run("compare_diagnostics", { baselineCheckId: firstId, currentCheckId: "chk-000000000000" });
           await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
           await run("after_edit_check", { files: ["src/many/module2.ts"] });
+          const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
+          await run("ingest_diagnostics", { serverName: "tsserver", diagnostics: [{ file: "src/many/module3.ts", range, severity: 1, code: 2322, source: "ts", message: "Type 'string' is not assignable to type 'number'." }, { file: "../x.ts", range, message: "refused" }] });
+          await run("get_live_diagnostics", { files: ["src/many/module3.ts"], severity: "error" });
+          await run("get_live_diagnostics"); // 90 engine issues + 1 ingested: oversized in the bounded modes
           if (mode === "text") {
             assert.equal((JSON.parse(text(detail)) as unknown[]).length, 90, "text mode is never bounded");
           } else {

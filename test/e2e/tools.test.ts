@@ -14,7 +14,7 @@ describe("tools over stdio", () => {
 
   it("lists every tool with annotations and schemas", async () => {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ["ping", "check_project", "check_files", "get_issue_detail", "get_loop_status", "artifact_read", "get_diagnostic_snapshot", "compare_diagnostics", "after_edit_check"]);
+    assert.deepEqual(tools.map((tool) => tool.name), ["ping", "check_project", "check_files", "get_issue_detail", "get_loop_status", "artifact_read", "get_diagnostic_snapshot", "compare_diagnostics", "after_edit_check", "ingest_diagnostics", "get_live_diagnostics"]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object");
       assert.equal(tool.outputSchema?.type, "object", `${tool.name} advertises an output schema`);
