@@ -246,3 +246,14 @@ export const LiveSchema = z.object({
   }).strict()),
 }).strict();
 export type Live = z.infer<typeof LiveSchema>;
+
+/** preview_diagnostic_fix. */
+export const PreviewResultSchema = z.object({
+  transactionId: z.string().describe("Pass to apply_diagnostic_fix (with confirm: true) or discard_diagnostic_fix"),
+  expiresAt: z.string().describe("ISO time after which the transaction answers transaction_expired"),
+  files: z.array(z.object({ file: z.string(), addedLines: z.number().int().min(0), removedLines: z.number().int().min(0) }).strict()),
+}).strict();
+export type PreviewResult = z.infer<typeof PreviewResultSchema>;
+
+/** discard_diagnostic_fix. */
+export const DiscardResultSchema = z.object({ discarded: z.literal(true) }).strict();

@@ -17,11 +17,15 @@ import { compareDiagnosticsTool } from "./tools/compare-diagnostics.ts";
 import { afterEditCheckTool } from "./tools/after-edit-check.ts";
 import { ingestDiagnosticsTool } from "./tools/ingest-diagnostics.ts";
 import { liveDiagnosticsTool } from "./tools/live-diagnostics.ts";
+import { previewFixTool } from "./tools/preview-fix.ts";
+import { applyFixTool } from "./tools/apply-fix.ts";
+import { discardFixTool } from "./tools/discard-fix.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [
   pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool,
   diagnosticSnapshotTool, compareDiagnosticsTool, afterEditCheckTool, ingestDiagnosticsTool, liveDiagnosticsTool,
+  previewFixTool, applyFixTool, discardFixTool,
 ];
 
 function describeZodError(error: z.ZodError): string {
@@ -81,7 +85,8 @@ export function createMcpServer(service: SignalintService): Server {
       instructions:
         "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail. " +
         "The fix loop: check (keep its checkId, a snapshot) → edit → after_edit_check {files} → read its delta (introduced/resolved); " +
-        "compare_diagnostics compares any two checkIds; ingest_diagnostics takes your editor's LSP diagnostics and get_live_diagnostics merges both views.",
+        "compare_diagnostics compares any two checkIds; ingest_diagnostics takes your editor's LSP diagnostics and get_live_diagnostics merges both views. " +
+        "Multi-file fixes: preview_diagnostic_fix → apply_diagnostic_fix {transactionId, confirm: true} writes all files or none and returns the check and delta.",
     },
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));

@@ -152,6 +152,25 @@ export function createDenoRuntime(): Runtime {
       }
     },
     appendFile: (path, data) => Deno.writeTextFile(path, data, { append: true }),
+    writeFileDurable: async (path, data) => {
+      const file = await Deno.open(path, { write: true, create: true, truncate: true });
+      try {
+        const bytes = new TextEncoder().encode(data);
+        for (let offset = 0; offset < bytes.length;) offset += await file.write(bytes.subarray(offset));
+        await file.sync();
+      } finally {
+        file.close();
+      }
+    },
+    syncDir: async (path) => {
+      if (Deno.build.os === "windows") return;
+      const dir = await Deno.open(path, { read: true });
+      try {
+        await dir.sync();
+      } finally {
+        dir.close();
+      }
+    },
     rename: (from, to) => Deno.rename(from, to),
     removeFile: (path) => Deno.remove(path, { recursive: true }).catch((error: unknown) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;

@@ -160,6 +160,25 @@ export function createNodeRuntime(): Runtime {
       }
     },
     appendFile: (path, data) => fs.appendFile(path, data),
+    writeFileDurable: async (path, data) => {
+      const handle = await fs.open(path, "w");
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    },
+    syncDir: async (path) => {
+      // Windows cannot open a directory for fsync; rename durability there is the filesystem's.
+      if (process.platform === "win32") return;
+      const handle = await fs.open(path, "r");
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    },
     rename: (from, to) => fs.rename(from, to),
     removeFile: (path) => fs.rm(path, { force: true, recursive: true }),
     touch: async (path) => {

@@ -57,6 +57,10 @@ export interface Runtime {
   /** Write via a temp file in the same directory and rename, so readers never see a half-written file. */
   writeFileAtomic(path: string, data: string): Promise<void>;
   appendFile(path: string, data: string): Promise<void>;
+  /** Create or truncate a file, write it and flush it to disk (fsync) before resolving; no rename. */
+  writeFileDurable(path: string, data: string): Promise<void>;
+  /** Flush a directory's entries (after renames) to disk where the platform allows; a no-op where it does not. */
+  syncDir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   removeFile(path: string): Promise<void>;
   /** Set a file's access and modification time to now (LRU bookkeeping). */

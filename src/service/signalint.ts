@@ -20,6 +20,7 @@ import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOp
 import { SessionLog, type CheckRecord } from "./session-log.ts";
 import { resolveSettings } from "../core/config.ts";
 import { SnapshotStore } from "./snapshots.ts";
+import { TransactionStore } from "./transactions.ts";
 
 /** Timing of one check, kept for stats and snapshots (never in the payload: it is not deterministic). */
 export interface CheckTiming {
@@ -38,6 +39,8 @@ export class SignalintService {
   readonly store = new CheckStore();
   /** Immutable per-check snapshots (persisted) for get_diagnostic_snapshot, compare and after_edit_check. */
   readonly snapshots: SnapshotStore;
+  /** Prepared fix transactions and their write-ahead journal. */
+  readonly transactions: TransactionStore;
   lastTiming: CheckTiming | null = null;
   private sequence = 0;
   private readonly cache: EngineJob["cache"];
@@ -51,6 +54,7 @@ export class SignalintService {
     readonly node: NodeCommand | null,
   ) {
     this.snapshots = new SnapshotStore(runtime, project.stateDir);
+    this.transactions = new TransactionStore(this);
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
     this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), () => runtime.rssBytes());
   }
@@ -68,6 +72,9 @@ export class SignalintService {
     if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
     const service = new SignalintService(runtime, project, session, await findNodeCommand(runtime));
     await service.snapshots.load();
+    // A fix interrupted by a crash is rolled back before anything else can read those files.
+    const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
+    if (rolledBack.length) runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
     return service;
   }
 

@@ -1,0 +1,143 @@
+import { join } from "node:path";
+import type { PreviewResult, WorkflowStale } from "../core/contracts.ts";
+import { InvalidArgumentsError, SignalintError } from "../core/errors.ts";
+import { countLineChanges } from "../core/line-diff.ts";
+import { relativeToRoot } from "../core/paths.ts";
+import { FileJournal } from "./journal.ts";
+import { validatePaths } from "./project.ts";
+import type { SignalintService } from "./signalint.ts";
+import { afterEditCheck, type AfterEdit } from "./workflow.ts";
+
+/** Most transactions held at once; the oldest is dropped (and answers transaction_expired) past this. */
+export const MAX_TRANSACTIONS = 20;
+/** A prepared transaction lives this long. */
+export const TRANSACTION_TTL_MS = 15 * 60 * 1000;
+/** Whole-request bound: the SDK's stdio transport drops messages over 10 MiB, so larger requests are refused clearly. */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+/** Patches per transaction. */
+export const MAX_PATCHES = 100;
+
+/** One file change as preview receives it. */
+export interface Patch {
+  file: string;
+  originalContent: string;
+  patchedContent: string;
+  description?: string;
+}
+
+interface Transaction {
+  transactionId: string;
+  expiresAtMs: number;
+  patches: (Patch & { file: string; target: string })[];
+}
+
+function stale(code: WorkflowStale["code"], message: string): WorkflowStale {
+  return { status: "stale", code, message };
+}
+
+/** Prepared fix transactions (in memory, bounded, with a TTL) and their all-or-nothing application. */
+export class TransactionStore {
+  private readonly open = new Map<string, Transaction>();
+  private readonly gone = new Set<string>();
+  readonly journal: FileJournal;
+
+  constructor(private readonly service: SignalintService) {
+    this.journal = new FileJournal(service.runtime, service.project.stateDir);
+  }
+
+  private expire(transactionId: string): void {
+    this.open.delete(transactionId);
+    this.gone.add(transactionId);
+    if (this.gone.size > 10_000) this.gone.delete(this.gone.values().next().value as string);
+  }
+
+  private sweep(now: number): void {
+    for (const [id, transaction] of this.open) if (transaction.expiresAtMs <= now) this.expire(id);
+  }
+
+  private find(transactionId: string): Transaction | WorkflowStale {
+    this.sweep(Date.now());
+    const found = this.open.get(transactionId);
+    if (found) return found;
+    if (this.gone.has(transactionId)) return stale("transaction_expired", `Transaction ${transactionId} expired, was applied or discarded; preview the fix again.`);
+    return stale("transaction_not_found", `No transaction ${transactionId} was prepared by this server; call preview_diagnostic_fix.`);
+  }
+
+  /** Validate a file's path (relative, or absolute inside the root) and return it relative plus its real location. */
+  private async locate(file: string): Promise<{ file: string; target: string }> {
+    const { project, runtime } = this.service;
+    const absolute = file.startsWith("/") || /^[A-Za-z]:[\\/]/.test(file);
+    const relative = absolute ? (relativeToRoot(project.root, file) ?? relativeToRoot(project.realRoot, file)) : file;
+    if (relative === null) throw new InvalidArgumentsError(`Path ${JSON.stringify(file.slice(0, 200))} refused: outside the project root`, "invalid_path");
+    const [valid] = await validatePaths(runtime, project, [relative], "file");
+    return { file: valid as string, target: (await runtime.realPath(join(project.root, valid as string))) as string };
+  }
+
+  /** Files whose content on disk is not the patch's original any more. */
+  private async drifted(patches: Transaction["patches"]): Promise<string[]> {
+    const contents = await Promise.all(patches.map((patch) => this.service.runtime.readText(patch.target).catch(() => null)));
+    return patches.filter((patch, index) => contents[index] !== patch.originalContent).map((patch) => patch.file);
+  }
+
+  /** preview_diagnostic_fix: validate and hold the patches; writes nothing. */
+  async preview(patches: readonly Patch[]): Promise<PreviewResult> {
+    const bytes = patches.reduce((sum, patch) => sum + new TextEncoder().encode(patch.originalContent + patch.patchedContent + (patch.description ?? "")).length, 0);
+    if (bytes > MAX_REQUEST_BYTES) {
+      throw new SignalintError("request_too_large", `The patches hold ${bytes} bytes, over the ${MAX_REQUEST_BYTES}-byte bound; split the fix into smaller transactions.`);
+    }
+    const located = await Promise.all(patches.map(async (patch) => ({ ...patch, ...(await this.locate(patch.file)) })));
+    const seen = new Set<string>();
+    for (const patch of located) {
+      if (seen.has(patch.target)) throw new InvalidArgumentsError(`File ${JSON.stringify(patch.file)} appears in more than one patch; give each file once`, "duplicate_file");
+      seen.add(patch.target);
+    }
+    const drift = await this.drifted(located);
+    if (drift.length) throw new SignalintError("drift", `originalContent differs from the file on disk for: ${drift.join(", ")}; read the files again and re-create the patches.`);
+    const now = Date.now();
+    this.sweep(now);
+    while (this.open.size >= MAX_TRANSACTIONS) this.expire(this.open.keys().next().value as string);
+    const transactionId = `tx-${this.service.runtime.sha256(`${now}:${Math.random()}:${bytes}`).slice(0, 16)}`;
+    this.open.set(transactionId, { transactionId, expiresAtMs: now + TRANSACTION_TTL_MS, patches: located });
+    return {
+      transactionId,
+      expiresAt: new Date(now + TRANSACTION_TTL_MS).toISOString(),
+      files: located.map((patch) => ({ file: patch.file, ...countLineChanges(patch.originalContent, patch.patchedContent) })),
+    };
+  }
+
+  /** apply_diagnostic_fix: all-or-nothing write, then an after-edit check of the touched files. */
+  async apply(transactionId: string, options: { confirm?: boolean; baselineCheckId?: string }): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale> {
+    const transaction = this.find(transactionId);
+    if ("status" in transaction) return transaction;
+    if (options.confirm !== true) {
+      throw new SignalintError("confirmation_required", `Applying ${transactionId} writes ${transaction.patches.length} file(s); call again with confirm: true. The transaction stays usable.`);
+    }
+    if (options.baselineCheckId !== undefined) {
+      const baseline = this.service.snapshots.find(options.baselineCheckId);
+      if ("status" in baseline) return baseline;
+    }
+    // Taken out while it is applied, so a concurrent apply of the same id cannot write twice.
+    this.open.delete(transactionId);
+    try {
+      const drift = await this.drifted(transaction.patches);
+      if (drift.length) throw new SignalintError("drift", `Nothing was written: these files changed since the preview: ${drift.join(", ")}.`);
+      await this.journal.write(transactionId, transaction.patches.map((patch) => ({ file: patch.file, target: patch.target, original: patch.originalContent, patched: patch.patchedContent })));
+    } catch (error) {
+      this.open.set(transactionId, transaction);
+      throw error;
+    }
+    this.expire(transactionId);
+    const files = transaction.patches.map((patch) => patch.file);
+    const result = await afterEditCheck(this.service, files, { baselineCheckId: options.baselineCheckId, tool: "apply_diagnostic_fix" });
+    if ("status" in result) throw new SignalintError("internal_error", `The fix was applied but the baseline vanished: ${result.message}`);
+    return { files, result };
+  }
+
+  /** discard_diagnostic_fix. */
+  discard(transactionId: string): { discarded: true } | WorkflowStale {
+    const transaction = this.find(transactionId);
+    if ("status" in transaction) return transaction;
+    this.expire(transactionId);
+    return { discarded: true };
+  }
+}
