@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BUNDLE, call, CLEAN_PATH, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+
+const FILES = 40;
+// 40 files × ~100 KB: original + patched content of all of them is just under the 8 MiB request bound.
+const SIZE = 100_000;
+/** Every stage the journal passes, in order, sampled: before any temp, during temps, before the first rename, between renames, after. */
+const STAGES = [
+  "journal-written", "temp-0", "temp-20", `temp-${FILES - 1}`, "committing",
+  ...[0, 1, 2, 10, 20, 30, FILES - 2, FILES - 1].map((index) => `renamed-${index}`), "committed",
+];
+
+function content(index: number, patched: boolean): string {
+  const filler = `// ${"filler ".repeat(14)}${index}\n`;
+  const body = filler.repeat(Math.ceil(SIZE / filler.length)).slice(0, SIZE - 40);
+  return `${body}\nexport const v${index} = ${patched ? `"patched"` : `"original"`};\n`;
+}
+
+/** Start the server with the journal hook paused at `stage`, apply, and SIGKILL it the moment it reports the stage. */
+async function killAt(project: string, state: string, stage: string): Promise<void> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUNDLE],
+    cwd: project,
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: `pause:${stage}` },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  const paused = new Promise<void>((resolve) => {
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes(`signalint-test-journal: pause ${stage}\n`)) resolve();
+    });
+  });
+  const client = new Client({ name: "crash-test", version: "1.0.0" });
+  await client.connect(transport);
+  const closed = new Promise<void>((resolve) => {
+    client.onclose = () => resolve();
+  });
+  const patches = Array.from({ length: FILES }, (_, index) => ({ file: `src/f${index}.ts`, originalContent: content(index, false), patchedContent: content(index, true) }));
+  const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches }));
+  const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(() => "answered", () => "killed");
+  await paused;
+  process.kill(transport.pid as number, "SIGKILL");
+  await closed;
+  assert.equal(await applying, "killed", `the server was killed at ${stage} before answering`);
+}
+
+let project: string;
+let state: string;
+before(() => {
+  project = scratchCopy("clean", "crash");
+  state = tempDir("signalint-state-");
+  mkdirSync(join(project, "src"), { recursive: true });
+});
+after(() => {
+  removeDir(project);
+  removeDir(state);
+});
+
+it(`SIGKILL at ${STAGES.length} instants of a ${FILES}-file apply: after a restart every file is all original or all patched`, async () => {
+  let kills = 0;
+  for (const stage of STAGES) {
+    for (let index = 0; index < FILES; index++) writeFileSync(join(project, "src", `f${index}.ts`), content(index, false));
+    await killAt(project, state, stage);
+    kills++;
+    // The restart rolls back an unfinished journal before it serves anything.
+    const restarted = await connect(project, { SIGNALINT_STATE_DIR: state });
+    try {
+      const states = Array.from({ length: FILES }, (_, index) => {
+        const text = readFileSync(join(project, "src", `f${index}.ts`), "utf8");
+        return text === content(index, false) ? "original" : text === content(index, true) ? "patched" : "torn";
+      });
+      const expected = stage === "committed" ? "patched" : "original";
+      assert.deepEqual([...new Set(states)], [expected], `killed at ${stage}: ${states.join(",")}`);
+      const leftovers = readdirSync(project, { recursive: true }).map(String).filter((name) => name.includes(".signalint-") && !name.startsWith("node_modules"));
+      assert.deepEqual(leftovers, [], `no temp file left after a kill at ${stage}`);
+      assert.deepEqual(readdirSync(join(state, "journal")), [], `journal cleared after a kill at ${stage}`);
+      if (stage !== "committed" && stage !== "journal-written") assert.match(restarted.stderr(), /rolled back an interrupted fix/);
+    } finally {
+      await restarted.close();
+    }
+  }
+  assert.equal(kills, STAGES.length);
+});
