@@ -125,6 +125,21 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           await run("ingest_diagnostics", { serverName: "tsserver", diagnostics: [{ file: "src/many/module3.ts", range, severity: 1, code: 2322, source: "ts", message: "Type 'string' is not assignable to type 'number'." }, { file: "../x.ts", range, message: "refused" }] });
           await run("get_live_diagnostics", { files: ["src/many/module3.ts"], severity: "error" });
           await run("get_live_diagnostics"); // 90 engine issues + 1 ingested: oversized in the bounded modes
+          const original = 'export const value1: number = "not a number 1";\n';
+          const fix = { file: "src/many/module1.ts", originalContent: original, patchedContent: "export const value1: number = 1;\n" };
+          const previewed = await run("preview_diagnostic_fix", { patches: [fix] });
+          const transactionId = ((mode === "text" ? JSON.parse(text(previewed)) : previewed.structuredContent) as { transactionId: string }).transactionId;
+          assert.equal(errorOf(await call(session.client, "apply_diagnostic_fix", { transactionId })).code, "confirmation_required");
+          const appliedFix = await run("apply_diagnostic_fix", { transactionId, confirm: true, baselineCheckId: secondId });
+          const appliedValue = (mode === "text" ? JSON.parse(text(appliedFix)) : appliedFix.structuredContent) as { delta: { resolved: unknown[] } };
+          assert.equal(appliedValue.delta.resolved.length, 1);
+          await run("apply_diagnostic_fix", { transactionId, confirm: true }); // stale: applied once
+          const undo = await run("preview_diagnostic_fix", { patches: [{ ...fix, originalContent: fix.patchedContent, patchedContent: original }] });
+          const undoId = ((mode === "text" ? JSON.parse(text(undo)) : undo.structuredContent) as { transactionId: string }).transactionId;
+          await run("apply_diagnostic_fix", { transactionId: undoId, confirm: true });
+          const spare = await run("preview_diagnostic_fix", { patches: [{ ...fix, patchedContent: original }] });
+          await run("discard_diagnostic_fix", { transactionId: ((mode === "text" ? JSON.parse(text(spare)) : spare.structuredContent) as { transactionId: string }).transactionId });
+          await run("discard_diagnostic_fix", { transactionId: "tx-0000000000000000" }); // stale
           if (mode === "text") {
             assert.equal((JSON.parse(text(detail)) as unknown[]).length, 90, "text mode is never bounded");
           } else {

@@ -14,13 +14,13 @@ describe("tools over stdio", () => {
 
   it("lists every tool with annotations and schemas", async () => {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ["ping", "check_project", "check_files", "get_issue_detail", "get_loop_status", "artifact_read", "get_diagnostic_snapshot", "compare_diagnostics", "after_edit_check", "ingest_diagnostics", "get_live_diagnostics"]);
+    assert.deepEqual(tools.map((tool) => tool.name), ["ping", "check_project", "check_files", "get_issue_detail", "get_loop_status", "artifact_read", "get_diagnostic_snapshot", "compare_diagnostics", "after_edit_check", "ingest_diagnostics", "get_live_diagnostics", "preview_diagnostic_fix", "apply_diagnostic_fix", "discard_diagnostic_fix"]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object");
       assert.equal(tool.outputSchema?.type, "object", `${tool.name} advertises an output schema`);
       assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);
       assert.equal(tool.annotations?.openWorldHint, false);
-      assert.equal(tool.annotations?.destructiveHint, false);
+      assert.equal(tool.annotations?.destructiveHint, tool.name === "apply_diagnostic_fix");
       assert.equal(typeof tool.annotations?.readOnlyHint, "boolean");
       assert.equal(typeof tool.annotations?.idempotentHint, "boolean");
     }
