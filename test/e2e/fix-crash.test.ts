@@ -46,6 +46,11 @@ async function killAt(project: string, state: string, stage: string): Promise<vo
   const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches }));
   const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(() => "answered", () => "killed");
   await paused;
+  // The instant is exact: the server is blocked at the stage, with exactly the renames before it done.
+  const renamed = /^renamed-(\d+)$/.exec(stage);
+  const expected = renamed ? Number(renamed[1]) + 1 : stage === "committed" ? FILES : 0;
+  const patchedNow = Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === content(index, true)).filter(Boolean).length;
+  assert.equal(patchedNow, expected, `files already renamed when killed at ${stage}`);
   process.kill(transport.pid as number, "SIGKILL");
   await closed;
   assert.equal(await applying, "killed", `the server was killed at ${stage} before answering`);
