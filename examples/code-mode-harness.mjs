@@ -2,15 +2,18 @@
 // A code-mode harness program: instead of the model reading every tool result, this program calls Signalint's tools,
 // works only on structuredContent, and hands the model one small fix plan.
 //
-//   node examples/code-mode-harness.mjs [projectDir]      (run `npm run build` first)
+//   node examples/code-mode-harness.mjs [projectDir] [baselineCheckId]      (run `npm run build` first)
 //
-// It prints the plan, then a measurement: bytes and model round trips of this program versus reading the same
-// information directly (check_project text + get_issue_detail text for every cluster).
+// The fix loop: run it, fix things, run it again with the checkId it printed; the plan then carries `progress`
+// (compare_diagnostics: resolved / introduced / unchanged, robust to moved lines). Every issue comes from one
+// get_diagnostic_snapshot call. It prints the plan, then a measurement: bytes and model round trips of this program
+// versus reading the same information directly (check_project text + get_issue_detail text for every cluster).
 import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const project = resolve(process.argv[2] ?? "fixtures/mixed-app");
+const baselineCheckId = process.argv[3];
 const server = resolve(import.meta.dirname, "..", "dist", "signalint-mcp.mjs");
 const client = new Client({ name: "code-mode-harness", version: "1.0.0" });
 await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], cwd: project, stderr: "ignore" }));
@@ -44,18 +47,31 @@ const checkResult = await client.callTool({ name: "check_project", arguments: {}
 directBytes += textBytes(checkResult);
 directCalls += 1;
 const check = checkResult.structuredContent;
+// What a model reading results directly would also read: every cluster's detail (measured, not used by the plan).
+for (const cluster of check.clusters) await issuesOf(cluster.clusterId);
+
+// One call returns every issue of the check (read through artifact_read when it is over the size bound).
+const snapshotValue = (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: check.checkId } })).structuredContent;
+const snapshot = snapshotValue.issues ? snapshotValue : { ...snapshotValue, ...(await readArtifact(snapshotValue.incomplete.artifactId)) };
+const byCluster = new Map();
+for (const issue of snapshot.issues) if (issue.clusterId) byCluster.set(issue.clusterId, [...(byCluster.get(issue.clusterId) ?? []), issue]);
 
 // The plan: every cluster, in priority order, as a set of edits per file; then the unclustered issues per file.
 const steps = [];
-for (const cluster of check.clusters) {
-  const issues = await issuesOf(cluster.clusterId);
+for (const cluster of snapshot.clusters) {
   const files = {};
-  for (const issue of issues) (files[issue.file] ??= []).push(issue.line);
+  for (const issue of byCluster.get(cluster.clusterId) ?? []) (files[issue.file] ??= []).push(issue.line);
   steps.push({ cluster: cluster.clusterId, priority: cluster.priority, why: cluster.rootCauseSummary, do: cluster.suggestedAction, files });
 }
 const rest = {};
-for (const issue of check.remainingIssues) (rest[issue.file] ??= []).push(`${issue.line}: ${issue.rule} ${issue.message}`);
-const plan = { status: check.status, total: check.totalIssues, steps, otherIssues: rest, engineFailures: Object.entries(check.engines).filter(([, e]) => e.status === "error").map(([name, e]) => `${name}: ${e.message}`) };
+for (const issue of snapshot.issues.filter((entry) => !entry.clusterId)) (rest[issue.file] ??= []).push(`${issue.line}: ${issue.rule} ${issue.message}`);
+const plan = { status: check.status, checkId: check.checkId, total: check.totalIssues, steps, otherIssues: rest, engineFailures: Object.entries(check.engines).filter(([, e]) => e.status === "error").map(([name, e]) => `${name}: ${e.message}`) };
+if (baselineCheckId) {
+  const delta = (await client.callTool({ name: "compare_diagnostics", arguments: { baselineCheckId, currentCheckId: check.checkId } })).structuredContent;
+  plan.progress = delta.status === "stale"
+    ? { stale: delta.code }
+    : { resolved: delta.resolved?.length ?? null, introduced: (delta.introduced ?? []).map((issue) => `${issue.file}:${issue.line} ${issue.rule} ${issue.message}`), unchanged: delta.unchangedCount, netErrorDelta: delta.netErrorDelta };
+}
 await client.close();
 
 const planText = JSON.stringify(plan);

@@ -16,4 +16,9 @@ it("the code-mode harness example builds a fix plan from structuredContent alone
   const harness = /code-mode harness: (\d+) B in 1 round trip/.exec(measurement ?? "");
   assert.ok(direct && harness);
   assert.ok(Number(harness[1]) < Number(direct[1]));
+  const { checkId } = plan as unknown as { checkId: string };
+  const again = spawnSync(process.execPath, [join(REPO, "examples", "code-mode-harness.mjs"), fixture("systemic-ts"), checkId], { encoding: "utf8", cwd: REPO, timeout: 60_000 });
+  assert.equal(again.status, 0, again.stderr);
+  const next = JSON.parse(again.stdout.split("\nmeasurement")[0] as string) as { progress: unknown };
+  assert.deepEqual(next.progress, { resolved: 0, introduced: [], unchanged: 12, netErrorDelta: 0 }, "the fix loop compares with the previous run's snapshot");
 });
