@@ -1,5 +1,6 @@
 import type { CheckResponse, Compare, Delta, WorkflowStale } from "../core/contracts.ts";
 import { compareChecks } from "../core/delta.ts";
+import { isWithin, normalizePathList } from "../core/paths.ts";
 import type { SignalintService } from "./signalint.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
@@ -18,10 +19,21 @@ export interface AfterEdit {
   delta: Delta | null;
 }
 
-/** The baseline of an after-edit check: the named snapshot, else the newest one (taken before the check runs). */
-function baselineFor(service: SignalintService, baselineCheckId: string | undefined): StoredSnapshot | WorkflowStale | null {
+/**
+ * The baseline of an after-edit check: the named snapshot, else the previous check that covered every one of the
+ * files (a check of other files has nothing to compare), else the previous check. Taken before the check runs.
+ */
+function baselineFor(service: SignalintService, files: readonly string[], baselineCheckId: string | undefined): StoredSnapshot | WorkflowStale | null {
   if (baselineCheckId !== undefined) return service.snapshots.find(baselineCheckId);
-  return service.snapshots.latest() ?? null;
+  const all = service.snapshots.all();
+  let wanted: string[];
+  try {
+    wanted = normalizePathList(files);
+  } catch {
+    return all.at(-1) ?? null; // the check itself refuses the path with its reason
+  }
+  const covering = [...all].reverse().find((snapshot) => wanted.every((file) => snapshot.scope.some((entry) => isWithin(file, entry))));
+  return covering ?? all.at(-1) ?? null;
 }
 
 /**
@@ -29,7 +41,7 @@ function baselineFor(service: SignalintService, baselineCheckId: string | undefi
  * baseline. A named baseline that is unknown or expired answers stale before anything runs.
  */
 export async function afterEditCheck(service: SignalintService, files: readonly string[], options: { baselineCheckId?: string; tool?: string } = {}): Promise<AfterEdit | WorkflowStale> {
-  const baseline = baselineFor(service, options.baselineCheckId);
+  const baseline = baselineFor(service, files, options.baselineCheckId);
   if (baseline && "status" in baseline) return baseline;
   const response = await service.check(files, true, options.tool ?? "after_edit_check");
   const current = service.snapshots.find(response.checkId);

@@ -11,7 +11,7 @@ const applied = (compact: boolean) =>
     applied: z.literal(true),
     files: z.array(z.string()).describe("Files written"),
     check: (compact ? CompactCheckResponseSchema : CheckResponseSchema).describe("after_edit_check of the touched files"),
-    delta: DeltaSchema.nullable().describe("Against baselineCheckId, default the previous check (null when there was none)"),
+    delta: DeltaSchema.nullable().describe("Against baselineCheckId, default the previous check covering these files (null when there was none)"),
   }).strict(), DATA_FIELDS);
 
 /** apply_diagnostic_fix: write a previewed transaction all-or-nothing, then check the touched files. */
@@ -25,7 +25,7 @@ export const applyFixTool = defineTool({
   input: z.object({
     transactionId: z.string().min(1).max(200).describe("From preview_diagnostic_fix"),
     confirm: z.boolean().optional().describe("Must be true to write"),
-    baselineCheckId: z.string().min(1).max(200).optional().describe("Delta baseline (default: the previous check)"),
+    baselineCheckId: z.string().min(1).max(200).optional().describe("Delta baseline (default: the previous check covering these files)"),
   }).strict(),
   output: (compact) => z.union([applied(compact), WorkflowStaleSchema]),
   dataFields: () => [...DATA_FIELDS],
