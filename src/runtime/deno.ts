@@ -162,6 +162,11 @@ export function createDenoRuntime(): Runtime {
         file.close();
       }
     },
+    copyMode: async (from, to) => {
+      if (Deno.build.os === "windows") return;
+      const { mode } = await Deno.stat(from);
+      if (mode !== null) await Deno.chmod(to, mode & 0o7777);
+    },
     syncDir: async (path) => {
       if (Deno.build.os === "windows") return;
       const dir = await Deno.open(path, { read: true });

@@ -169,6 +169,10 @@ export function createNodeRuntime(): Runtime {
         await handle.close();
       }
     },
+    copyMode: async (from, to) => {
+      if (process.platform === "win32") return;
+      await fs.chmod(to, (await fs.stat(from)).mode & 0o7777);
+    },
     syncDir: async (path) => {
       // Windows cannot open a directory for fsync; rename durability there is the filesystem's.
       if (process.platform === "win32") return;

@@ -61,6 +61,8 @@ export interface Runtime {
   writeFileDurable(path: string, data: string): Promise<void>;
   /** Flush a directory's entries (after renames) to disk where the platform allows; a no-op where it does not. */
   syncDir(path: string): Promise<void>;
+  /** Give `to` the permission bits of `from` (a no-op where the platform has none). */
+  copyMode(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   removeFile(path: string): Promise<void>;
   /** Set a file's access and modification time to now (LRU bookkeeping). */

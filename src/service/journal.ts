@@ -96,6 +96,8 @@ export class FileJournal {
         const entry = journal.entries[index] as JournalEntry;
         await this.runtime.writeFileDurable(entry.backup, write.original);
         await this.runtime.writeFileDurable(entry.temp, write.patched);
+        // The renamed file keeps the original's permissions (an executable script stays executable).
+        await this.runtime.copyMode(entry.target, entry.temp);
         hook(`temp-${index}`);
       }
       await this.save({ ...journal, state: "committing" });
@@ -132,6 +134,7 @@ export class FileJournal {
       const original = await this.runtime.readText(entry.backup);
       if (this.runtime.sha256(original) !== entry.originalHash) throw new Error(`backup of ${entry.file} is damaged; left ${entry.target} as is`);
       await this.runtime.writeFileDurable(restore, original);
+      await this.runtime.copyMode(entry.target, restore).catch(() => {});
       await this.runtime.rename(restore, entry.target);
     }
     for (const dir of new Set(journal.entries.map((entry) => dirname(entry.target)))) await this.runtime.syncDir(dir).catch(() => {});

@@ -39,6 +39,8 @@ function stale(code: WorkflowStale["code"], message: string): WorkflowStale {
 export class TransactionStore {
   private readonly open = new Map<string, Transaction>();
   private readonly gone = new Set<string>();
+  /** Applies run one at a time, so two transactions over the same file cannot interleave their drift checks and writes. */
+  private applying: Promise<unknown> = Promise.resolve();
   readonly journal: FileJournal;
 
   constructor(private readonly service: SignalintService) {
@@ -119,9 +121,13 @@ export class TransactionStore {
     // Taken out while it is applied, so a concurrent apply of the same id cannot write twice.
     this.open.delete(transactionId);
     try {
-      const drift = await this.drifted(transaction.patches);
-      if (drift.length) throw new SignalintError("drift", `Nothing was written: these files changed since the preview: ${drift.join(", ")}.`);
-      await this.journal.write(transactionId, transaction.patches.map((patch) => ({ file: patch.file, target: patch.target, original: patch.originalContent, patched: patch.patchedContent })));
+      const write = this.applying.then(async () => {
+        const drift = await this.drifted(transaction.patches);
+        if (drift.length) throw new SignalintError("drift", `Nothing was written: these files changed since the preview: ${drift.join(", ")}.`);
+        await this.journal.write(transactionId, transaction.patches.map((patch) => ({ file: patch.file, target: patch.target, original: patch.originalContent, patched: patch.patchedContent })));
+      });
+      this.applying = write.catch(() => {});
+      await write;
     } catch (error) {
       this.open.set(transactionId, transaction);
       throw error;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Delta } from "../../src/core/contracts.ts";
@@ -109,6 +109,17 @@ describe("fix transactions: preview, apply, discard", () => {
     assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/a.ts", originalContent: huge, patchedContent: huge }] })).code, "request_too_large");
     assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "../x.ts", originalContent: "", patchedContent: "" }] })).code, "invalid_path");
     assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "/etc/passwd", originalContent: "", patchedContent: "" }] })).code, "invalid_path");
+  });
+
+  it("keeps file permissions, and two concurrent transactions over one file cannot both write", async () => {
+    chmodSync(join(project, "src/c.ts"), 0o755);
+    const first = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: patches().slice(2) }));
+    const second = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/c.ts", originalContent: C, patchedContent: "export const c = 4;\n" }] }));
+    const results = await Promise.all([first, second].map((tx) => call(session.client, "apply_diagnostic_fix", { transactionId: tx.transactionId, confirm: true })));
+    assert.deepEqual(results.map((result) => (result.isError ? errorOf(result).code : "applied")), ["applied", "drift"]);
+    assert.equal(read("src/c.ts"), "// c\nexport const c = 3;\nexport const d = 4;\n");
+    assert.equal(statSync(join(project, "src/c.ts")).mode & 0o777, 0o755, "the executable bit survives the rename");
+    reset();
   });
 
   it("a write that fails mid-apply rolls every file back and leaves the transaction usable", async () => {
