@@ -7,8 +7,12 @@ import type { Runtime } from "../runtime/types.ts";
 export const RETAINED_SNAPSHOTS = 50;
 /** Expired ids remembered (so "expired" can be told from "unknown", across restarts too). */
 const REMEMBERED_EXPIRED = 2000;
-/** A snapshot bigger than this is kept in memory only (bounded disk use). */
-const MAX_PERSISTED_BYTES = 32 * 1024 * 1024;
+/** Snapshots older than this answer check_expired. */
+export const SNAPSHOT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Disk budget of persisted snapshots: past it the oldest files are deleted (those ids then expire at the next start). */
+export const SNAPSHOT_DISK_BUDGET = 64 * 1024 * 1024;
+/** A snapshot bigger than this is kept in memory only. */
+const MAX_PERSISTED_BYTES = 16 * 1024 * 1024;
 const CHECK_ID = /^chk-[0-9a-f]{6,64}$/;
 
 /** A snapshot as the service keeps it: issues with full ids, and when its observation started. */
@@ -52,8 +56,10 @@ export class SnapshotStore {
   private readonly snapshots: StoredSnapshot[] = [];
   private expired: string[] = [];
   private seq = 0;
+  /** Bytes of each persisted snapshot file, oldest first. */
+  private readonly persisted = new Map<string, number>();
 
-  constructor(private readonly runtime: Runtime, stateDir: string) {
+  constructor(private readonly runtime: Runtime, stateDir: string, private readonly diskBudget = SNAPSHOT_DISK_BUDGET) {
     this.dir = join(stateDir, "snapshots");
   }
 
@@ -66,6 +72,7 @@ export class SnapshotStore {
     const entries = await this.runtime.readDir(this.dir).catch(() => []);
     let skipped = 0;
     const loaded: StoredSnapshot[] = [];
+    const sizes = new Map<string, number>();
     for (const entry of entries) {
       const path = join(this.dir, entry.name);
       if (entry.name === "expired.json") {
@@ -76,16 +83,23 @@ export class SnapshotStore {
       }
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const value = await this.runtime.readText(path).then((text) => JSON.parse(text) as unknown).catch(() => null);
-      if (isStored(value) && `${value.checkId}.json` === entry.name) loaded.push(value);
+      if (isStored(value) && `${value.checkId}.json` === entry.name) {
+        loaded.push(value);
+        sizes.set(value.checkId, (await this.runtime.stat(path))?.size ?? 0);
+      }
       else {
         skipped++;
         this.warn(`skipped corrupt snapshot ${path}`);
       }
     }
     loaded.sort((a, b) => a.seq - b.seq);
-    this.snapshots.push(...loaded);
+    for (const entry of loaded) this.persisted.set(entry.checkId, sizes.get(entry.checkId) ?? 0);
     this.seq = loaded.at(-1)?.seq ?? 0;
-    await this.evict();
+    const oldest = Date.now() - SNAPSHOT_MAX_AGE_MS;
+    // Too old ones are evicted like any other (so they answer check_expired), at the front of the queue.
+    const [young, old] = [loaded.filter((entry) => Date.parse(entry.createdAt) >= oldest), loaded.filter((entry) => !(Date.parse(entry.createdAt) >= oldest))];
+    this.snapshots.push(...old, ...young);
+    await this.evict(old.length);
     return skipped;
   }
 
@@ -98,6 +112,8 @@ export class SnapshotStore {
       if (json.length <= MAX_PERSISTED_BYTES) {
         await this.runtime.mkdirp(this.dir);
         await this.runtime.writeFileAtomic(join(this.dir, `${snapshot.checkId}.json`), json);
+        this.persisted.set(snapshot.checkId, json.length);
+        await this.keepBudget();
       } else {
         this.warn(`snapshot ${snapshot.checkId} is ${json.length} bytes; kept in memory only`);
       }
@@ -108,17 +124,41 @@ export class SnapshotStore {
     return snapshot;
   }
 
-  private async evict(): Promise<void> {
-    const old = this.snapshots.splice(0, Math.max(0, this.snapshots.length - RETAINED_SNAPSHOTS));
+  /** Drop the oldest beyond the count bound (and at least `atLeast`): they answer check_expired from now on. */
+  private async evict(atLeast = 0): Promise<void> {
+    const old = this.snapshots.splice(0, Math.max(atLeast, this.snapshots.length - RETAINED_SNAPSHOTS));
     if (!old.length) return;
-    this.expired = [...this.expired, ...old.map((entry) => entry.checkId)].slice(-REMEMBERED_EXPIRED);
+    await this.markExpired(old.map((entry) => entry.checkId));
+    for (const entry of old) await this.unpersist(entry.checkId);
+  }
+
+  private async markExpired(ids: readonly string[]): Promise<void> {
+    this.expired = [...this.expired.filter((id) => !ids.includes(id)), ...ids].slice(-REMEMBERED_EXPIRED);
     try {
       await this.runtime.mkdirp(this.dir);
       await this.runtime.writeFileAtomic(join(this.dir, "expired.json"), JSON.stringify(this.expired));
-      for (const entry of old) await this.runtime.removeFile(join(this.dir, `${entry.checkId}.json`));
     } catch (error) {
-      this.warn(`could not prune snapshots: ${(error as Error).message}`);
+      this.warn(`could not record expired snapshots: ${(error as Error).message}`);
     }
+  }
+
+  private async unpersist(checkId: string): Promise<void> {
+    this.persisted.delete(checkId);
+    await this.runtime.removeFile(join(this.dir, `${checkId}.json`)).catch((error: Error) => this.warn(`could not prune snapshot ${checkId}: ${error.message}`));
+  }
+
+  /** Past the disk budget, delete the oldest files; those snapshots stay in memory now but expire at the next start. */
+  private async keepBudget(): Promise<void> {
+    let total = [...this.persisted.values()].reduce((sum, bytes) => sum + bytes, 0);
+    const dropped: string[] = [];
+    for (const [checkId, bytes] of this.persisted) {
+      if (total <= this.diskBudget || this.persisted.size - dropped.length <= 1) break;
+      total -= bytes;
+      dropped.push(checkId);
+    }
+    if (!dropped.length) return;
+    await this.markExpired(dropped);
+    for (const checkId of dropped) await this.unpersist(checkId);
   }
 
   /** Every retained snapshot, oldest first. */

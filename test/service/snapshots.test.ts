@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import type { Engines } from "../../src/core/contracts.ts";
 import { compareChecks, type SnapshotIssue } from "../../src/core/delta.ts";
 import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { RETAINED_SNAPSHOTS, SnapshotStore, type NewSnapshot } from "../../src/service/snapshots.ts";
+import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, SnapshotStore, type NewSnapshot } from "../../src/service/snapshots.ts";
 import { removeDir, tempDir } from "../helpers.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -73,4 +73,27 @@ it("compare matches by id, then nearest line; one-to-one; only inside the narrow
   const fewer = compareChecks({ scope: ["."], issues: before }, { scope: ["."], issues: after.filter((issue) => issue.line === 6) });
   assert.equal(fewer.unchangedCount, 1, "one-to-one: one current issue never matches two baseline issues");
   assert.deepEqual(fewer.resolved.map((issue) => issue.line).sort((a, b) => a - b), [1, 5, 9], "the nearer line (3 → 6) is the match");
+});
+
+it("snapshots older than the age bound and files past the disk budget answer check_expired after a restart", async () => {
+  const dir = tempDir();
+  const runtime = { ...createNodeRuntime(), writeStderr: () => {} };
+  try {
+    const store = new SnapshotStore(runtime, dir, 2000);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await store.record(snapshot(i))).checkId);
+    assert.equal(store.all().length, 8, "all stay addressable in this session");
+    const files = readdirSync(join(dir, "snapshots")).filter((name) => name.startsWith("chk-"));
+    assert.ok(files.length < 8 && files.length >= 1, `the disk budget keeps only the newest files (${files.length})`);
+    const old = JSON.parse(readFileSync(join(dir, "snapshots", `${ids[7]}.json`), "utf8")) as { createdAt: string };
+    old.createdAt = new Date(Date.now() - SNAPSHOT_MAX_AGE_MS - 1000).toISOString();
+    writeFileSync(join(dir, "snapshots", `${ids[7]}.json`), JSON.stringify(old));
+    const reloaded = new SnapshotStore(runtime, dir, 2000);
+    await reloaded.load();
+    assert.equal((reloaded.find(ids[7] as string) as { code?: string }).code, "check_expired", "too old");
+    assert.equal((reloaded.find(ids[0] as string) as { code?: string }).code, "check_expired", "its file was dropped for the budget");
+    assert.equal(readdirSync(join(dir, "snapshots")).filter((name) => name === `${ids[7]}.json`).length, 0, "an expired file is deleted");
+  } finally {
+    removeDir(dir);
+  }
 });
