@@ -96,4 +96,17 @@ describe("snapshots, compare and after_edit_check on real edits", () => {
       await second.close();
     }
   });
+  it("after_edit_check feeds file-rule churn like check_files", async () => {
+    const session = await connect(project, { SIGNALINT_STATE_DIR: state });
+    try {
+      for (let round = 0; round < 3; round++) {
+        writeFileSync(join(project, "src", "churn.ts"), `${"// moved\n".repeat(round)}export const n: number = "${round}";\n`);
+        await call(session.client, "after_edit_check", { files: ["src/churn.ts"] });
+      }
+      const status = structured<{ fileRuleChurns: { file: string; rule: string; checkCount: number }[] }>(await call(session.client, "get_loop_status"));
+      assert.deepEqual(status.fileRuleChurns.map(({ file, rule, checkCount }) => ({ file, rule, checkCount })), [{ file: "src/churn.ts", rule: "TS2322", checkCount: 3 }]);
+    } finally {
+      await session.close();
+    }
+  });
 });
