@@ -122,6 +122,13 @@ describe("fix transactions: preview, apply, discard", () => {
     reset();
   });
 
+  it("holds at most 20 transactions: the oldest then answers transaction_expired", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 21; i++) ids.push(structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: patches().slice(2) })).transactionId);
+    assert.equal(structured<{ code: string }>(await call(session.client, "discard_diagnostic_fix", { transactionId: ids[0] as string })).code, "transaction_expired");
+    assert.deepEqual(structured(await call(session.client, "discard_diagnostic_fix", { transactionId: ids[1] as string })), { discarded: true });
+  });
+
   it("a write that fails mid-apply rolls every file back and leaves the transaction usable", async () => {
     const failing = await connect(project, { SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "fail:renamed-1" });
     try {
