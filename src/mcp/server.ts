@@ -12,6 +12,7 @@ import { loopStatusTool } from "./tools/loop-status.ts";
 import { pingTool } from "./tools/ping.ts";
 import { artifactReadTool } from "./tools/artifact-read.ts";
 import { ArtifactStore } from "../service/artifacts.ts";
+import { progressReporter } from "./progress.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool];
@@ -75,6 +76,15 @@ export function createMcpServer(service: SignalintService): Server {
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(context, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // Cancellation (notifications/cancelled) aborts extra.signal; the SDK then sends no result, so none is built.
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }));
+    try {
+      return await callTool({ ...context, signal: extra.signal, onEvent: progress?.onEvent }, request.params.name, request.params.arguments);
+    } finally {
+      await progress?.flush();
+    }
+  });
   return server;
 }

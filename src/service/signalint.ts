@@ -12,6 +12,7 @@ import { findNodeCommand } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
+import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import { dispatchBarrier, pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
@@ -79,8 +80,12 @@ export class SignalintService {
     };
   }
 
-  /** Run every enabled engine on the paths and shape the response. `incremental` marks check_files. */
-  async check(requested: readonly string[], incremental: boolean): Promise<CheckResponse> {
+  /**
+   * Run every enabled engine on the paths and shape the response. `incremental` marks check_files. A cancelled check
+   * (options.signal) kills its engines, records nothing and throws CheckCancelledError.
+   */
+  async check(requested: readonly string[], incremental: boolean, options: CheckOptions = {}): Promise<CheckResponse> {
+    throwIfCancelled(options.signal);
     const started = performance.now();
     const { runtime, project } = this;
     // Engine switches, ignore globs and timeouts are re-read so edits to the config apply to the next check.
@@ -106,10 +111,12 @@ export class SignalintService {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
           cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative,
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
+          signal: options.signal, onEvent: options.onEvent,
         };
         return [engine, await runEngine(engine, job)];
       }),
     );
+    throwIfCancelled(options.signal);
     const ignored = compileIgnore(settings.ignore);
     const raw = reports.flatMap(([, report]) => report.issues);
     const kept: RawIssue[] = raw.filter((issue) => paths.some((path) => isWithin(issue.file, path)) && !ignored(issue.file));
