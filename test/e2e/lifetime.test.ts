@@ -4,7 +4,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it, type TestContext } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { WATCHDOG_SCRIPT } from "../../src/runtime/process-groups.ts";
+import type { CheckEvent } from "../../src/service/check-events.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, fixture, linkBin, REPO, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 // The fault suite of process lifetime: a client that dies mid-check, `kill -9` of the server mid-check, and a
@@ -100,9 +103,23 @@ function skipWithoutBinary(server: Server, t: TestContext): boolean {
   return true;
 }
 
+/** Kill whatever a failed test left behind, so one failure does not leak processes into the next runs. */
+function killMarked(marker: string): void {
+  for (const { pid } of marked(marker)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 describe("process lifetime: nothing outlives the server", { skip: process.platform !== "linux" && "counts processes through /proc" }, () => {
   const projects: string[] = [];
-  after(() => projects.forEach(removeDir));
+  after(() => {
+    for (const project of projects) killMarked(join(project, "pids.txt"));
+    projects.forEach(removeDir);
+  });
 
   for (const server of ["node", "deno", "binary"] as const) {
     it(`${server}: a client that dies mid-check (all pipes closed) stops the server and every engine`, async (t) => {
@@ -136,6 +153,26 @@ describe("process lifetime: nothing outlives the server", { skip: process.platfo
     });
   }
 
+  it("node: after kill -9 of a server with a warm TypeScript 7 process, the tsgo process goes too", async (t) => {
+    const project = scratchCopy("systemic-ts", "kill9-ts7");
+    projects.push(project);
+    linkBin(project, "tsc", join(REPO, "node_modules", "typescript7", "bin", "tsc"));
+    const marker = join(project, "pids.txt");
+    const session = await connect(project, { SIGNALINT_FAULT_PIDS: marker });
+    await call(session.client, "check_project");
+    // The warm tsgo server is built in the background after the first check; check_files reports when it answers.
+    let mode = "";
+    for (let i = 0; i < 200 && !mode.startsWith("warm"); i++) {
+      mode = structured<{ cache?: { tsc?: { mode?: string } } }>(await call(session.client, "check_files", { files: ["src/users.ts"] })).cache?.tsc?.mode ?? "";
+    }
+    assert.match(mode, /^warm-/);
+    assert.ok(marked(marker).some(({ cmdline }) => cmdline.includes("--api")), "a tsgo API process runs");
+    process.kill(session.pid as number, "SIGKILL");
+    const { left, ms } = await survivors(marker, 10_000);
+    t.diagnostic(`tsgo and watchdog gone ${ms} ms after the server was killed`);
+    assert.deepEqual(left, []);
+  });
+
   for (const runtime of ["node", "deno"] as const) {
     it(`${runtime}: a cancelled check kills its engines, answers nothing, records nothing; the server keeps serving`, async (t) => {
       const { project, marker } = hangingProject(`cancel-${runtime}`);
@@ -165,6 +202,41 @@ describe("process lifetime: nothing outlives the server", { skip: process.platfo
       }
     });
   }
+});
+
+describe("a cancelled check in the service", { skip: process.platform !== "linux" && "counts processes through /proc", timeout: 60_000 }, () => {
+  it("kills its engines, throws CheckCancelledError, and leaves no check, session record or loop memory", async (t) => {
+    const { project, marker } = hangingProject("cancel-service");
+    // The engines inherit this process's environment: the marker reaches them (and /proc still shows our original one).
+    process.env.SIGNALINT_FAULT_PIDS = marker;
+    const service = await SignalintService.create(createNodeRuntime(), { root: project });
+    try {
+      const events: CheckEvent[] = [];
+      const controller = new AbortController();
+      const checking = service.check(["."], false, { signal: controller.signal, onEvent: (event) => events.push(event) });
+      await engineRunning(marker);
+      controller.abort();
+      await assert.rejects(checking, { name: "CheckCancelledError", code: "cancelled" });
+      const { left } = await survivors(marker, 10_000, ({ cmdline }) => isWatchdog(cmdline));
+      assert.deepEqual(left, [], "no engine survives");
+      assert.equal(service.store.latest(), undefined, "no check is stored");
+      assert.equal(service.lastTiming, null);
+      const session = join(service.project.stateDir, "session.jsonl");
+      assert.equal(existsSync(session) ? readFileSync(session, "utf8") : "", "", "nothing in loop memory");
+      assert.ok(events.some((event) => event.kind === "engine-started" && event.engine === "oxlint"), JSON.stringify(events));
+
+      // Already cancelled: nothing starts at all.
+      const none: CheckEvent[] = [];
+      await assert.rejects(service.check(["."], false, { signal: AbortSignal.abort(), onEvent: (event) => none.push(event) }), { code: "cancelled" });
+      assert.deepEqual(none, []);
+      t.diagnostic(`events of the cancelled check: ${events.map((event) => event.kind).join(", ")}`);
+    } finally {
+      service.close();
+      delete process.env.SIGNALINT_FAULT_PIDS;
+      killMarked(marker);
+      removeDir(project);
+    }
+  });
 });
 
 describe("progress notifications", () => {
