@@ -138,6 +138,22 @@ describe("process lifetime: nothing outlives the server", { skip: process.platfo
       assert.deepEqual(left, [], "no engine, grandchild or watchdog survives");
     });
 
+    it(`${server}: a client that stops reading (stdout closed, stdin open) stops the server at its next write`, async (t) => {
+      if (skipWithoutBinary(server, t)) return;
+      const { project, marker } = hangingProject(`epipe-${server}`);
+      projects.push(project);
+      const child = startChecking(server, project, marker);
+      await engineRunning(marker);
+      const exit = exited(child, 10_000);
+      child.stdout?.destroy();
+      // The answer to this ping is the write that fails (EPIPE).
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n`);
+      const { ms } = await exit;
+      const { left } = await survivors(marker, 10_000);
+      t.diagnostic(`server exited ${ms} ms after the client stopped reading`);
+      assert.deepEqual(left, [], "no engine, grandchild or watchdog survives");
+    });
+
     it(`${server}: after kill -9 of the server mid-check, no engine survives`, async (t) => {
       if (skipWithoutBinary(server, t)) return;
       const { project, marker } = hangingProject(`kill9-${server}`);
