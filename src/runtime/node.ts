@@ -28,14 +28,14 @@ function killTree(pid: number | undefined): void {
 function startWatchdog(): WatchdogPipe | null {
   let alive = true;
   const child = spawnChild("/bin/sh", ["-c", WATCHDOG_SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
-  if (child.pid === undefined || !child.stdin) return null;
-  const stdin = child.stdin;
   const dead = () => {
     alive = false;
   };
   child.on("error", dead);
   child.on("exit", dead);
-  stdin.on("error", dead);
+  child.stdin?.on("error", dead);
+  if (child.pid === undefined || !child.stdin) return null;
+  const stdin = child.stdin;
   // Neither keeps a finished CLI check alive; the server is kept alive by its own stdin.
   child.unref();
   (stdin as unknown as { unref?: () => void }).unref?.();

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it, type TestContext } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { progressReporter, type ProgressParams } from "../../src/mcp/progress.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { WATCHDOG_SCRIPT } from "../../src/runtime/process-groups.ts";
 import type { CheckEvent } from "../../src/service/check-events.ts";
@@ -256,6 +257,24 @@ describe("a cancelled check in the service", { skip: process.platform !== "linux
 });
 
 describe("progress notifications", () => {
+  it("a burst of events is one notification now and the latest one at flush, with increasing progress", async () => {
+    const sent: ProgressParams[] = [];
+    const reporter = progressReporter("tok", async (params) => {
+      sent.push(params);
+    });
+    reporter.onEvent({ kind: "engine-started", engine: "oxlint" });
+    reporter.onEvent({ kind: "engine-started", engine: "tsc" });
+    reporter.onEvent({ kind: "tsc-phase", phase: "command line", tsconfig: "tsconfig.json" });
+    reporter.onEvent({ kind: "engine-finished", engine: "oxlint", status: "ok", issues: 0 });
+    reporter.onEvent({ kind: "engine-finished", engine: "tsc", status: "error", issues: 0 });
+    assert.deepEqual(sent, [{ progressToken: "tok", progress: 1, message: "oxlint started" }]);
+    await reporter.flush();
+    assert.deepEqual(sent.at(-1), { progressToken: "tok", progress: 5, message: "tsc finished (error)" });
+    assert.equal(sent.length, 2, "the events between were coalesced");
+    await reporter.flush();
+    assert.equal(sent.length, 2, "nothing is sent twice");
+  });
+
   it("a check with a progressToken reports engines starting and finishing before its result; one without gets none", async () => {
     const session = await connect(fixture("sparse"));
     // The SDK client reports a progress notification for a token it does not know (late, or never asked for) here.
