@@ -95,9 +95,7 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
     return { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: message, durationMs: 0 };
   }
   // Registered with the watchdog until the run is over, so the group dies with this process however it ends.
-  groups.add(child.pid);
-  const abort = () => killTree(child);
-  options.signal?.addEventListener("abort", abort, { once: true });
+  const release = groups.track(child.pid, options.signal);
   let bytes = 0;
   let timedOut = false;
   let outputExceeded = false;
@@ -122,9 +120,8 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
   const [stdout, stderr, exit] = await Promise.all([drain(child.stdout, onChunk), drain(child.stderr, onChunk), status]);
   clearTimeout(timer);
   if (grace) clearTimeout(grace);
-  options.signal?.removeEventListener("abort", abort);
   if (timedOut || outputExceeded) killTree(child);
-  groups.delete(child.pid);
+  release();
   return {
     exitCode: exit.signal ? null : exit.code,
     signal: exit.signal ?? null,

@@ -79,9 +79,7 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
   const child = proc.process;
   const pid = child?.pid;
   // Registered with the watchdog until the run is over, so the group dies with this process however it ends.
-  if (pid !== undefined) groups.add(pid);
-  const abort = () => killTree(pid);
-  options.signal?.addEventListener("abort", abort, { once: true });
+  const release = pid === undefined ? () => {} : groups.track(pid, options.signal);
   const count = (chunk: Buffer): void => {
     bytes += chunk.length;
     if (bytes > options.maxOutputBytes && !outputExceeded) {
@@ -112,10 +110,9 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
   );
   clearTimeout(timer);
   if (graceTimer) clearTimeout(graceTimer);
-  options.signal?.removeEventListener("abort", abort);
   // A process that exited cleanly may still have left children in its group; an engine run leaves nothing behind.
   if (timedOut || outputExceeded) killTree(pid);
-  if (pid !== undefined) groups.delete(pid);
+  release();
   return {
     // A process that never started has no exit code (Node reports the negative errno there).
     exitCode: spawnError ? null : (child?.exitCode ?? output.exitCode ?? null),

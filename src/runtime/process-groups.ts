@@ -42,6 +42,17 @@ export class ProcessGroups {
     if (this.live.delete(pgid)) this.tell(`-${pgid}`);
   }
 
+  /** Register a run's group while it lasts, killing it when `signal` aborts; returns the function that ends it. */
+  track(pgid: number, signal: AbortSignal | undefined): () => void {
+    this.add(pgid);
+    const abort = () => this.killGroup(pgid);
+    signal?.addEventListener("abort", abort, { once: true });
+    return () => {
+      signal?.removeEventListener("abort", abort);
+      this.delete(pgid);
+    };
+  }
+
   /** Kill every registered group now (server shutdown). */
   killAll(): void {
     for (const pgid of this.live) this.killGroup(pgid);
