@@ -77,7 +77,7 @@ export function createMcpServer(service: SignalintService): Server {
   const tools = TOOLS.map((tool) => listEntry(tool, context));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    // Cancellation (notifications/cancelled) aborts extra.signal; the SDK then sends no result, so none is built.
+    // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }));
     try {
