@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     if (isDeno) Deno.stdout.writeSync(new TextEncoder().encode(text));
     else process.stdout.write(text);
   };
-  const code = await runCli({ runtime, stdout, stdinIsTty }, argv);
+  const exit = (code: number) => (isDeno ? Deno.exit(code) : process.exit(code));
+  const code = await runCli({ runtime, stdout, stdinIsTty, exit }, argv);
   if (code !== null) {
     if (isDeno) Deno.exit(code);
     process.exitCode = code;

@@ -10,6 +10,7 @@ import { collectStats, formatStats } from "../service/stats.ts";
 import { SignalintService } from "../service/signalint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
+import { watchClientPipes } from "./client-pipes.ts";
 import { formatGithub, formatJson, formatText } from "./format.ts";
 
 /** Usage text for --help and a bare invocation on a terminal. */
@@ -45,6 +46,8 @@ interface CliIo {
   runtime: Runtime;
   stdout: (text: string) => void;
   stdinIsTty: boolean;
+  /** End the process now: a server whose client is gone must not be kept alive by anything still pending. */
+  exit: (code: number) => void;
 }
 
 async function runCheck(io: CliIo, argv: string[]): Promise<number> {
@@ -100,14 +103,24 @@ function keepServingOnStrayErrors(runtime: Runtime): void {
   process.on("unhandledRejection", report);
 }
 
+/**
+ * Serve until the client is gone (stdin closed, or stdout failed), then stop: running checks are aborted, every
+ * engine process group still alive is killed, warm TypeScript processes are stopped, and the process exits.
+ */
 async function serve(io: CliIo): Promise<number | null> {
   keepServingOnStrayErrors(io.runtime);
   const service = await SignalintService.create(io.runtime);
   const server = createMcpServer(service);
-  // Stop warm TypeScript processes when the client goes away.
-  server.onclose = () => service.close();
-  await server.connect(new StdioServerTransport());
+  const client = watchClientPipes();
+  await server.connect(new StdioServerTransport(client.stdin, client.stdout));
   io.runtime.writeStderr(`signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`);
+  const reason = await client.gone;
+  io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
+  // Closing the server aborts every request in flight (their engines are killed through the abort signal).
+  await server.close().catch(() => {});
+  io.runtime.killSpawned();
+  service.close();
+  io.exit(0);
   return null;
 }
 

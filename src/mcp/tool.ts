@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
 import type { ArtifactStore } from "../service/artifacts.ts";
+import type { CheckEvent } from "../service/check-events.ts";
 import type { SignalintService } from "../service/signalint.ts";
 
 /** What a tool handler returns; the payload layer turns it into a CallToolResult for the active mode. */
@@ -22,6 +23,10 @@ export interface ToolContext {
   mode: PayloadMode;
   compact: boolean;
   structuredMaxBytes: number;
+  /** The request's cancellation (notifications/cancelled), when it came from a client. */
+  signal?: AbortSignal;
+  /** Where a check reports its progress, when the request asked for it (a progressToken). */
+  onEvent?: (event: CheckEvent) => void;
 }
 
 /** A tool declared schema-first: input and output schemas are the zod contracts the code uses. */

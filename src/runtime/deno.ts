@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
 
 // Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
@@ -23,6 +24,35 @@ function killTree(child: { pid: number; kill(signal?: string): void }): void {
   }
 }
 
+/** Kill a process group by id (the group's leader pid). */
+function killGroup(pgid: number): void {
+  killTree({ pid: pgid, kill: () => {} });
+}
+
+/** Start the watchdog (see process-groups.ts) in its own session, holding none of this process's stdio. */
+function startWatchdog(): WatchdogPipe | null {
+  let alive = true;
+  let child;
+  try {
+    child = new Deno.Command("/bin/sh", { args: ["-c", WATCHDOG_SCRIPT], stdin: "piped", stdout: "null", stderr: "null", detached: true }).spawn();
+  } catch {
+    return null;
+  }
+  // Keeps neither a finished CLI check nor the server alive.
+  child.unref();
+  child.status.then(() => (alive = false), () => (alive = false));
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  return {
+    write: (line) => {
+      if (alive) writer.write(encoder.encode(`${line}\n`)).catch(() => (alive = false));
+      return alive;
+    },
+  };
+}
+
+const CANCELLED: SpawnResult = { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: "cancelled", durationMs: 0 };
+
 async function drain(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => boolean): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
   const reader = stream.getReader();
@@ -45,7 +75,8 @@ function decode(chunks: Uint8Array[]): string {
   return new TextDecoder().decode(joined);
 }
 
-async function spawnDeno(command: string, args: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+async function spawnDeno(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
+  if (options.signal?.aborted) return CANCELLED;
   const started = performance.now();
   const env: Record<string, string> = Deno.env.toObject();
   for (const [key, value] of Object.entries(options.env ?? {})) {
@@ -63,6 +94,8 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
     const message = error instanceof Error ? error.message : String(error);
     return { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: message, durationMs: 0 };
   }
+  // Registered with the watchdog until the run is over, so the group dies with this process however it ends.
+  const release = groups.track(child.pid, options.signal);
   let bytes = 0;
   let timedOut = false;
   let outputExceeded = false;
@@ -88,6 +121,7 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
   clearTimeout(timer);
   if (grace) clearTimeout(grace);
   if (timedOut || outputExceeded) killTree(child);
+  release();
   return {
     exitCode: exit.signal ? null : exit.code,
     signal: exit.signal ?? null,
@@ -117,12 +151,16 @@ function toInfo(info: any, isSymlink: boolean): FileInfo {
 /** The Deno implementation of Runtime: Deno.Command for processes, Deno's fs for files. */
 export function createDenoRuntime(): Runtime {
   const os: string = Deno.build.os;
+  const groups = new ProcessGroups(os === "windows" ? null : startWatchdog, killGroup);
+  // A client that went away closes stderr too: a failed write must not throw; later writes are dropped.
+  let stderrOpen = true;
   return {
     name: "deno",
     platform: os === "windows" ? "win32" : os,
     execPath: Deno.execPath(),
     isStandalone: false,
-    spawn: spawnDeno,
+    spawn: (command, args, options) => spawnDeno(command, args, options, groups),
+    killSpawned: () => groups.killAll(),
     readText: (path) => Deno.readTextFile(path),
     stat: async (path) => {
       const info = await orNull(() => Deno.stat(path));
@@ -191,7 +229,12 @@ export function createDenoRuntime(): Runtime {
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
     rssBytes: () => Deno.memoryUsage().rss,
     writeStderr: (text) => {
-      Deno.stderr.writeSync(new TextEncoder().encode(text));
+      if (!stderrOpen) return;
+      try {
+        Deno.stderr.writeSync(new TextEncoder().encode(text));
+      } catch {
+        stderrOpen = false;
+      }
     },
   };
 }

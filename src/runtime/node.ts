@@ -4,6 +4,7 @@ import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { x } from "tinyexec";
+import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
 
 /** Grace period after the child exits for its pipes to close before stragglers are killed. */
@@ -23,6 +24,29 @@ function killTree(pid: number | undefined): void {
   }
 }
 
+/** Start the watchdog (see process-groups.ts) in its own session, holding none of this process's stdio. */
+function startWatchdog(): WatchdogPipe | null {
+  let alive = true;
+  const child = spawnChild("/bin/sh", ["-c", WATCHDOG_SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  const dead = () => {
+    alive = false;
+  };
+  child.on("error", dead);
+  child.on("exit", dead);
+  child.stdin?.on("error", dead);
+  if (child.pid === undefined || !child.stdin) return null;
+  const stdin = child.stdin;
+  // Neither keeps a finished CLI check alive; the server is kept alive by its own stdin.
+  child.unref();
+  (stdin as unknown as { unref?: () => void }).unref?.();
+  return {
+    write: (line) => {
+      if (alive) stdin.write(`${line}\n`);
+      return alive;
+    },
+  };
+}
+
 function buildEnv(extra: SpawnOptions["env"]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [key, value] of Object.entries(extra ?? {})) {
@@ -32,7 +56,10 @@ function buildEnv(extra: SpawnOptions["env"]): NodeJS.ProcessEnv {
   return env;
 }
 
-async function spawnNode(command: string, args: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+const CANCELLED: SpawnResult = { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: "cancelled", durationMs: 0 };
+
+async function spawnNode(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
+  if (options.signal?.aborted) return CANCELLED;
   const started = performance.now();
   let timedOut = false;
   let outputExceeded = false;
@@ -51,6 +78,8 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
   });
   const child = proc.process;
   const pid = child?.pid;
+  // Registered with the watchdog until the run is over, so the group dies with this process however it ends.
+  const release = pid === undefined ? () => {} : groups.track(pid, options.signal);
   const count = (chunk: Buffer): void => {
     bytes += chunk.length;
     if (bytes > options.maxOutputBytes && !outputExceeded) {
@@ -83,6 +112,7 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
   if (graceTimer) clearTimeout(graceTimer);
   // A process that exited cleanly may still have left children in its group; an engine run leaves nothing behind.
   if (timedOut || outputExceeded) killTree(pid);
+  release();
   return {
     // A process that never started has no exit code (Node reports the negative errno there).
     exitCode: spawnError ? null : (child?.exitCode ?? output.exitCode ?? null),
@@ -124,12 +154,20 @@ export function isStandaloneBinary(): boolean {
 
 /** The Node.js implementation of Runtime. */
 export function createNodeRuntime(): Runtime {
+  const groups = new ProcessGroups(process.platform === "win32" ? null : startWatchdog, (pgid) => killTree(pgid));
+  // A client that went away closes stderr too: a failed write must neither throw nor become an uncaught 'error'
+  // event (reporting that one on stderr again was a busy loop). Later writes are dropped.
+  let stderrOpen = true;
+  process.stderr.on("error", () => {
+    stderrOpen = false;
+  });
   return {
     name: "node",
     platform: process.platform,
     execPath: process.execPath,
     isStandalone: isStandaloneBinary(),
-    spawn: spawnNode,
+    spawn: (command, args, options) => spawnNode(command, args, options, groups),
+    killSpawned: () => groups.killAll(),
     readText: (path) => fs.readFile(path, "utf8"),
     stat: async (path) => {
       const stats = await orNull(fs.stat(path));
@@ -198,7 +236,12 @@ export function createNodeRuntime(): Runtime {
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
     rssBytes: () => process.memoryUsage.rss(),
     writeStderr: (text) => {
-      process.stderr.write(text);
+      if (!stderrOpen) return;
+      try {
+        process.stderr.write(text);
+      } catch {
+        stderrOpen = false;
+      }
     },
   };
 }

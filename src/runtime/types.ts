@@ -19,6 +19,8 @@ export interface SpawnOptions {
   timeoutMs: number;
   /** Combined stdout+stderr byte budget; exceeding it kills the process tree. */
   maxOutputBytes: number;
+  /** Aborting kills the process tree; a run asked for after the abort is not started (spawnError "cancelled"). */
+  signal?: AbortSignal;
 }
 
 /** The result of stat/lstat, reduced to what Signalint needs. */
@@ -46,7 +48,13 @@ export interface Runtime {
   readonly execPath: string;
   /** True inside a standalone binary: JS engine entries can then run on the embedded runtime. */
   readonly isStandalone: boolean;
+  /**
+   * Run a process in its own process group (POSIX). Until the run is over the group is registered with a watchdog
+   * process that kills it if this process dies without doing so (kill -9 included; see process-groups.ts).
+   */
   spawn(command: string, args: readonly string[], options: SpawnOptions): Promise<SpawnResult>;
+  /** Kill every process tree `spawn` started that is still running (server shutdown). */
+  killSpawned(): void;
   readText(path: string): Promise<string>;
   /** stat (following links); null when the path does not exist. */
   stat(path: string): Promise<FileInfo | null>;

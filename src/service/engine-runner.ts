@@ -9,6 +9,7 @@ import { installHint, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
 import { ENGINE_OUTPUT_LIMIT, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
 import type { Runtime, SpawnResult } from "../runtime/types.ts";
+import type { CheckEvent } from "./check-events.ts";
 import type { ContentHasher } from "./content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
@@ -48,6 +49,9 @@ export interface EngineJob {
   dispatched: () => void;
   /** Resolves when every linter of this check has dispatched. */
   lintersDispatched: Promise<void>;
+  /** The check's cancellation: aborting kills the engine's process tree. */
+  signal?: AbortSignal;
+  onEvent?: (event: CheckEvent) => void;
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
@@ -100,6 +104,7 @@ async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: strin
     maxOutputBytes: ENGINE_OUTPUT_LIMIT,
     // Keep engine output plain and uncoloured.
     env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+    signal: job.signal,
   });
 }
 
@@ -110,6 +115,7 @@ const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
 };
 
 async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+  job.onEvent?.({ kind: "engine-started", engine });
   if (engine === "tsc") {
     return runTsc(job, resolved, async (args, configFile) => {
       const result = await spawnEngine(job, resolved, args);
@@ -131,6 +137,12 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
 export async function runEngine(engine: EngineName, job: EngineJob): Promise<EngineReport> {
+  const report = await resolveAndRun(engine, job);
+  job.onEvent?.({ kind: "engine-finished", engine, status: report.status.status, issues: report.issues.length });
+  return report;
+}
+
+async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<EngineReport> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {

@@ -12,6 +12,7 @@ import { findNodeCommand } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
+import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import { dispatchBarrier, pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
@@ -92,8 +93,13 @@ export class SignalintService {
     };
   }
 
-  /** Run every enabled engine on the paths and shape the response. `incremental` marks check_files; `tool` names the snapshot's maker. */
-  async check(requested: readonly string[], incremental: boolean, tool = incremental ? "check_files" : "check_project"): Promise<CheckResponse> {
+  /**
+   * Run every enabled engine on the paths and shape the response. `incremental` marks check_files. A cancelled check
+   * (options.signal) kills its engines, records nothing and throws CheckCancelledError. `options.tool` names the
+   * snapshot's maker.
+   */
+  async check(requested: readonly string[], incremental: boolean, options: CheckOptions = {}): Promise<CheckResponse> {
+    throwIfCancelled(options.signal);
     const started = performance.now();
     const observedAtMs = Date.now();
     const { runtime, project } = this;
@@ -120,10 +126,12 @@ export class SignalintService {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
           cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative,
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
+          signal: options.signal, onEvent: options.onEvent,
         };
         return [engine, await runEngine(engine, job)];
       }),
     );
+    throwIfCancelled(options.signal);
     const ignored = compileIgnore(settings.ignore);
     const raw = reports.flatMap(([, report]) => report.issues);
     const kept: RawIssue[] = raw.filter((issue) => paths.some((path) => isWithin(issue.file, path)) && !ignored(issue.file));
@@ -146,7 +154,7 @@ export class SignalintService {
       ...(incremental ? { cache } : {}),
     });
     this.store.add({ checkId, issues, groups, response });
-    await this.snapshots.record({ checkId, observedAtMs, tool, scope: paths, engines, clusters: groups.map((group) => group.cluster), issues, cache: cache as CheckResponse["cache"], durationMs: Math.round(performance.now() - started) });
+    await this.snapshots.record({ checkId, observedAtMs, tool: options.tool ?? (incremental ? "check_files" : "check_project"), scope: paths, engines, clusters: groups.map((group) => group.cluster), issues, cache: cache as CheckResponse["cache"], durationMs: Math.round(performance.now() - started) });
     this.warm.startPending();
     this.lastTiming = {
       durationMs: Math.round(performance.now() - started),

@@ -1,9 +1,10 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import { diagnosticsToIssues, loadTypeScript, type WarmCheckInfo } from "../engines/tsc-warm.ts";
 import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
+import { throwIfCancelled } from "./check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
 import { MAX_WARM_PROGRAMS } from "./warm-ts.ts";
 
@@ -58,6 +59,9 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
   try {
     const warm = job.warm.ready(packageDir, tsconfig);
     if (!warm) return null;
+    // The warm check is synchronous and cannot be interrupted: never start it for a cancelled check.
+    throwIfCancelled(job.signal);
+    job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
     let issues: RawIssue[];
     let info: WarmCheckInfo;
     if (warm.kind === "ts5") {
@@ -73,6 +77,7 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
     }
     return { issues, cache: { hits: info.programFiles - info.changedFiles, misses: info.changedFiles, mode: `warm-${info.reuse}` } };
   } catch (error) {
+    if (job.signal?.aborted) throw error;
     job.warm.discard(packageDir, tsconfig);
     job.runtime.writeStderr(`signalint: warm TypeScript program for ${tsconfig} failed, running tsc instead: ${(error as Error).stack ?? error}\n`);
     return null;
@@ -106,6 +111,8 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
       modes.add(warm.cache.mode as string);
       continue;
     }
+    throwIfCancelled(job.signal);
+    job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
     const started = performance.now();
     const parsed = await spawn(plan.args, plan.configFile);
     if (!parsed.ok) return parsed;

@@ -1,6 +1,7 @@
 import type { CheckResponse, Compare, Delta, WorkflowStale } from "../core/contracts.ts";
 import { compareChecks } from "../core/delta.ts";
 import { isWithin, normalizePathList } from "../core/paths.ts";
+import type { CheckOptions } from "./check-events.ts";
 import type { SignalintService } from "./signalint.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
@@ -40,10 +41,10 @@ function baselineFor(service: SignalintService, files: readonly string[], baseli
  * after_edit_check: check the files (feeding loop memory and file-rule churn like check_files) and compare with the
  * baseline. A named baseline that is unknown or expired answers stale before anything runs.
  */
-export async function afterEditCheck(service: SignalintService, files: readonly string[], options: { baselineCheckId?: string; tool?: string } = {}): Promise<AfterEdit | WorkflowStale> {
+export async function afterEditCheck(service: SignalintService, files: readonly string[], options: CheckOptions & { baselineCheckId?: string } = {}): Promise<AfterEdit | WorkflowStale> {
   const baseline = baselineFor(service, files, options.baselineCheckId);
   if (baseline && "status" in baseline) return baseline;
-  const response = await service.check(files, true, options.tool ?? "after_edit_check");
+  const response = await service.check(files, true, { signal: options.signal, onEvent: options.onEvent, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
   return { response, delta: baseline ? compareChecks(baseline, current) : null };

@@ -42,8 +42,8 @@ export const afterEditCheckTool = defineTool({
   output: (compact) => z.union([checkWithDeltaSchema(compact), WorkflowStaleSchema]),
   dataFields: checkWithDeltaFields,
   annotations: READ_ONLY,
-  handle: async (args, { service, compact }) => {
-    const result = await afterEditCheck(service, args.files, { baselineCheckId: args.baselineCheckId });
+  handle: async (args, { service, compact, signal, onEvent }) => {
+    const result = await afterEditCheck(service, args.files, { baselineCheckId: args.baselineCheckId, signal, onEvent });
     if ("status" in result) return { structured: result, summary: result.message };
     return checkWithDelta(result, compact);
   },

@@ -12,6 +12,9 @@ function checkOutput(response: CheckResponse, { compact }: ToolContext): ToolOut
   return { structured: value as unknown as Record<string, unknown>, summary: summarizeCheck(value) };
 }
 
+/** The request's cancellation and progress sink, for the service. */
+const requestOf = ({ signal, onEvent }: ToolContext) => ({ signal, onEvent });
+
 /** The fields that go null when a check result is over the size bound, per key style. */
 const DATA_FIELDS = ["clusters", "remainingIssues"] as const;
 const COMPACT_DATA_FIELDS = ["clusters", "remaining"] as const;
@@ -30,7 +33,7 @@ export const checkProjectTool = defineTool({
   output: checkSchema,
   dataFields: checkDataFields,
   annotations: READ_ONLY,
-  handle: async (args, context) => checkOutput(await context.service.check(args.paths ?? ["."], false), context),
+  handle: async (args, context) => checkOutput(await context.service.check(args.paths ?? ["."], false, requestOf(context)), context),
 });
 
 /** check_files: the same check limited to files the agent just edited. */
@@ -44,5 +47,5 @@ export const checkFilesTool = defineTool({
   output: checkSchema,
   dataFields: checkDataFields,
   annotations: READ_ONLY,
-  handle: async (args, context) => checkOutput(await context.service.check(args.files, true), context),
+  handle: async (args, context) => checkOutput(await context.service.check(args.files, true, requestOf(context)), context),
 });
