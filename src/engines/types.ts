@@ -24,7 +24,8 @@ export interface ResolvedEngine {
   version: string | null;
   /** The installed engine package the entry belongs to (null for a stand-in outside any such package). */
   packageDir: string | null;
-  source: "node_modules/.bin" | "package bin" | "PATH";
+  /** "package bin": the engine package found by package resolution (its `bin` entry); "PATH": no package installed. */
+  source: "package bin" | "PATH";
 }
 
 /** Bytes an engine may print before it is killed. */

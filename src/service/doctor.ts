@@ -23,7 +23,7 @@ export async function diagnose(service: SignalintService): Promise<DoctorReport>
   const enabled = await service.enabledEngines(project.settings.engines);
   const engines = {} as DoctorReport["engines"];
   for (const engine of ENGINE_NAMES) {
-    const resolved = await resolveEngine(runtime, engine, { root: project.root, node: service.node });
+    const resolved = await resolveEngine(runtime, engine, { start: project.root, node: service.node });
     const { engine: _name, ...rest } = resolved ?? { engine };
     engines[engine] = { enabled: enabled[engine], resolved: resolved ? (rest as Omit<ResolvedEngine, "engine">) : null, ...(resolved ? {} : { hint: installHint(engine) }) };
   }

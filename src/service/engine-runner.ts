@@ -5,7 +5,7 @@ import { relativeToRoot } from "../core/paths.ts";
 import { biomeAccepts, biomeArgs, parseBiomeOutput } from "../engines/biome.ts";
 import { eslintAccepts, eslintArgs, parseEslintOutput } from "../engines/eslint.ts";
 import { oxlintAccepts, oxlintArgs, parseOxlintOutput } from "../engines/oxlint.ts";
-import { installHint, resolveEngine } from "../engines/resolve.ts";
+import { installHint, resolutionStart, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
 import { ENGINE_OUTPUT_LIMIT, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
 import type { Runtime, SpawnResult } from "../runtime/types.ts";
@@ -134,7 +134,7 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const resolved = await resolveEngine(job.runtime, engine, { root: job.root, node: job.node });
+    const resolved = await resolveEngine(job.runtime, engine, { start: resolutionStart(job.root, job.paths), node: job.node });
     if (!resolved) {
       job.dispatched();
       return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
