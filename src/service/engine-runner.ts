@@ -7,7 +7,7 @@ import { eslintAccepts, eslintArgs, parseEslintOutput } from "../engines/eslint.
 import { oxlintAccepts, oxlintArgs, parseOxlintOutput } from "../engines/oxlint.ts";
 import { installHint, resolutionStart, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
-import { ENGINE_OUTPUT_LIMIT, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
+import { ENGINE_OUTPUT_LIMIT, excerpt, type FileFailure, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
 import type { Runtime, SpawnResult } from "../runtime/types.ts";
 import type { ContentHasher } from "./content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
@@ -129,6 +129,13 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   }
 }
 
+/** Names at most three failed files (with the first reason) and counts the rest. */
+export function partialMessage(engine: EngineName, failures: readonly FileFailure[]): string {
+  const named = failures.slice(0, 3).map((failure) => failure.file).join(", ");
+  const more = failures.length > 3 ? ` and ${failures.length - 3} more` : "";
+  return `${engine} could not check ${failures.length} file${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
+}
+
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
 export async function runEngine(engine: EngineName, job: EngineJob): Promise<EngineReport> {
   const started = performance.now();
@@ -143,7 +150,9 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
-    return { status: { status: "ok", ...version }, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
+    // Files the engine could not check: the check is not clean, but what it did report is kept.
+    const status: EngineStatus = outcome.failures?.length ? { status: "error", code: "engine_partial", message: partialMessage(engine, outcome.failures), ...version } : { status: "ok", ...version };
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
     job.dispatched();
     const message = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import type { EngineName } from "../core/contracts.ts";
 import type { RawIssue } from "../core/issues.ts";
-import type { ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
+import type { FileFailure, ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
 import type { SpawnResult } from "../runtime/types.ts";
 import { configInputsHash } from "./config-inputs.ts";
 import { relativeToRoot } from "../core/paths.ts";
@@ -57,14 +57,18 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
       if (hit) issues.push(...hit);
       else misses.push(path);
     }
+    let failures: FileFailure[] | undefined;
     if (misses.length) {
       const fresh = await spawn(spec.argsFor(misses));
       if (!fresh.ok) return fresh;
+      failures = fresh.failures;
       const byFile = groupByFile(fresh.issues);
-      for (const path of misses) await cache.results.put(keys.get(path) as string, byFile.get(path) ?? []);
+      // A file the engine could not check has no result to keep: it is linted again next time.
+      const failed = new Set(failures?.map((failure) => failure.file));
+      for (const path of misses) if (!failed.has(path)) await cache.results.put(keys.get(path) as string, byFile.get(path) ?? []);
       issues.push(...fresh.issues);
     }
-    return { ok: true, issues, cache: { hits: paths.length - misses.length, misses: misses.length } };
+    return { ok: true, issues, ...(failures ? { failures } : {}), cache: { hits: paths.length - misses.length, misses: misses.length } };
   }
   const listings = await Promise.all(kinds.map(async ({ path, isFile }) => (isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))));
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
@@ -79,12 +83,14 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
   const hit = await cache.results.get(key);
   const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));
   if (!outcome.ok || "status" in outcome) return outcome;
-  if (!hit) await cache.results.put(key, outcome.issues);
+  // A partial run is not stored: the next check runs the engine again.
+  const failed = new Set(outcome.failures?.map((failure) => failure.file));
+  if (!hit && failed.size === 0) await cache.results.put(key, outcome.issues);
   // Every file of a directory run now has a known result: later check_files on one of them is a cache hit.
   const byFile = groupByFile(outcome.issues);
   for (const [file, contentHash] of contentHashes) {
     const relative = relativeToRoot(root, file);
-    if (relative !== null) cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
+    if (relative !== null && !failed.has(relative)) cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
   }
   return { ...outcome, cache: outcome.cache ?? { hits: 0, misses: files.length } };
 }
