@@ -22,8 +22,8 @@ const ENTRIES: Record<string, string> = {
   eslint: "node_modules/eslint/bin/eslint.js",
 };
 
-function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command.includes("/") ? command : join(REPO, ENTRIES[command] ?? command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(command.includes("/") ? command : join(REPO, ENTRIES[command] ?? command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1", ...env } });
   if (result.error) throw result.error;
   return result.stdout;
 }
@@ -56,8 +56,11 @@ export function rawTsc(root: string, options: { build?: boolean; tscBin?: string
   }
 }
 
-export function rawOxlint(root: string): RawDiagnostic[] {
-  const report = JSON.parse(run("oxlint", ["--format", "json", "--ignore-pattern", "**/node_modules/**", "."], root)) as {
+/** oxlint as a user runs it; `tsgolint`: with --type-aware and that oxlint-tsgolint executable. */
+export function rawOxlint(root: string, options: { tsgolint?: string } = {}): RawDiagnostic[] {
+  const typeAware = options.tsgolint ? ["--type-aware"] : [];
+  const env: Record<string, string> = options.tsgolint ? { OXLINT_TSGOLINT_PATH: options.tsgolint } : {};
+  const report = JSON.parse(run("oxlint", ["--format", "json", ...typeAware, "--ignore-pattern", "**/node_modules/**", "."], root, env)) as {
     diagnostics: { filename: string; code: string; message: string; labels?: { span: { line: number } }[] }[];
   };
   return report.diagnostics.map((d) => ({ engine: "oxlint", file: d.filename, line: d.labels?.[0]?.span.line ?? 1, rule: d.code, message: d.message }));

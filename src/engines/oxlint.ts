@@ -12,10 +12,15 @@ export function oxlintAccepts(path: string): boolean {
   return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
 }
 
-/** oxlint's argv after the entry point. */
-export function oxlintArgs(paths: readonly string[]): string[] {
+/** oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint). */
+export function oxlintArgs(paths: readonly string[], typeAware = false): string[] {
   // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
-  return ["--format", "json", "--no-error-on-unmatched-pattern", "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+  return ["--format", "json", ...(typeAware ? ["--type-aware"] : []), "--no-error-on-unmatched-pattern", "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+}
+
+/** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */
+export function oxlintTypeAwareEnv(tsgolint: string): Record<string, string> {
+  return { OXLINT_TSGOLINT_PATH: tsgolint };
 }
 
 function severityOf(value: unknown): RawIssue["severity"] {

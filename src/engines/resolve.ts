@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { EngineName } from "../core/contracts.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { NodeCommand, ResolvedEngine } from "./types.ts";
@@ -126,6 +126,28 @@ export function resolutionStart(root: string, paths: readonly string[]): string 
   return join(root, ...common);
 }
 
+/** Node's lookup of `name` from inside a package: `<dir>/node_modules/<name>` for each ancestor that is not a node_modules. */
+async function findFrom(runtime: Runtime, from: string, name: string): Promise<string | null> {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (basename(dir) !== "node_modules" && (await runtime.stat(candidate))?.isDirectory) return candidate;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * oxlint's type-aware backend: the oxlint-tsgolint package, found like an engine, run as the native executable of
+ * its platform package (so neither node nor a .bin shim is needed); its JS bin only when that is missing.
+ */
+async function resolveTsgolint(runtime: Runtime, start: string): Promise<{ path: string; version: string | null } | null> {
+  const found = await findPackage(runtime, start, "oxlint-tsgolint", "tsgolint");
+  if (!found) return null;
+  const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
+  const platformPackage = await findFrom(runtime, found.packageDir, `@oxlint-tsgolint/${runtime.platform}-${runtime.arch}`);
+  const native = platformPackage ? join(platformPackage, runtime.platform === "win32" ? "tsgolint.exe" : "tsgolint") : null;
+  return { path: native && (await runtime.stat(native))?.isFile ? native : found.entry, version };
+}
+
 /** Options for resolving one engine. */
 export interface ResolveOptions {
   /** Where package resolution starts (the checked path inside the project); it walks up from there, past the root. */
@@ -152,7 +174,8 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
     const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
     // A package that is not the engine's own (a stand-in with another name, or no version) is not loaded in-process.
     const packageDir = found.manifest.name === pkg && version ? found.packageDir : null;
-    return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin" };
+    const typeAware = engine === "oxlint" ? { typeAware: await resolveTsgolint(runtime, resolve(options.start)) } : {};
+    return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin", ...typeAware };
   }
   const onPath = await findOnPath(runtime, bin);
   if (!onPath) return null;

@@ -36,6 +36,8 @@ export interface ResolvedEngine {
   packageDir: string | null;
   /** "package bin": the engine package found by package resolution (its `bin` entry); "PATH": no package installed. */
   source: "package bin" | "PATH";
+  /** oxlint only: the oxlint-tsgolint executable `--type-aware` runs (null when that package is not installed). */
+  typeAware?: { path: string; version: string | null } | null;
 }
 
 /** Bytes an engine may print before it is killed. */

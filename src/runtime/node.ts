@@ -127,6 +127,7 @@ export function createNodeRuntime(): Runtime {
   return {
     name: "node",
     platform: process.platform,
+    arch: process.arch,
     execPath: process.execPath,
     isStandalone: isStandaloneBinary(),
     spawn: spawnNode,

@@ -4,7 +4,7 @@ import type { RawIssue } from "../core/issues.ts";
 import { relativeToRoot } from "../core/paths.ts";
 import { biomeAccepts, biomeArgs, parseBiomeOutput } from "../engines/biome.ts";
 import { eslintAccepts, eslintArgs, parseEslintOutput } from "../engines/eslint.ts";
-import { oxlintAccepts, oxlintArgs, parseOxlintOutput } from "../engines/oxlint.ts";
+import { oxlintAccepts, oxlintArgs, oxlintTypeAwareEnv, parseOxlintOutput } from "../engines/oxlint.ts";
 import { installHint, resolutionStart, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, type FileFailure, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
@@ -43,6 +43,8 @@ export interface EngineJob {
   warm: WarmTsPool;
   /** False turns the in-process TypeScript program off (the command line is used). */
   warmTypeScript: boolean;
+  /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
+  oxlintTypeAware: boolean;
   toRelative: PathMapper;
   /** Linters call this once their process is started (or not needed); tsc waits for all before blocking work. */
   dispatched: () => void;
@@ -93,13 +95,13 @@ export function pathMapper(root: string, realRoot: string): PathMapper {
   };
 }
 
-async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[]): Promise<SpawnResult> {
+async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[], env: Record<string, string> = {}): Promise<SpawnResult> {
   return job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
     cwd: job.root,
     timeoutMs: job.timeoutMs,
     maxOutputBytes: ENGINE_OUTPUT_LIMIT,
     // Keep engine output plain and uncoloured.
-    env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+    env: { NO_COLOR: "1", FORCE_COLOR: "0", ...env },
   });
 }
 
@@ -116,10 +118,12 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
     });
   }
-  const spec = LINTERS[engine];
+  const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
+  // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
+  const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
   try {
     return await runCachedLinter(spec, job, resolved, async (args) => {
-      const running = spawnEngine(job, resolved, args);
+      const running = spawnEngine(job, resolved, args, tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
       job.dispatched();
       const result = await running;
       return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);

@@ -14,6 +14,8 @@ export interface LinterSpec {
   accepts: (path: string) => boolean;
   argsFor: (paths: readonly string[]) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
+  /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
+  fileLocal?: boolean;
 }
 
 type Spawn = (args: string[]) => Promise<ParseOutcome>;
@@ -36,6 +38,7 @@ function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
 export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved: ResolvedEngine, spawn: Spawn): Promise<RunnerOutcome> {
   const paths = job.paths.filter(spec.accepts);
   if (paths.length === 0) return { ok: true, issues: [], cache: { hits: 0, misses: 0 } };
+  if (spec.fileLocal === false) return { ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } };
   const { cache, runtime, root } = job;
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
   const identity = `${spec.engine}\0${resolved.version ?? resolved.path}`;
