@@ -172,7 +172,7 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
   // A JS entry with no node to run it (Deno without node) cannot run: only then is PATH tried although it is installed.
   if (found && !(js && !options.node)) {
     const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
-    // A package that is not the engine's own (a stand-in with another name, or no version) is not loaded in-process.
+    // A package that is not the engine's own (a stand-in with another name, or no version) is never loaded in memory.
     const packageDir = found.manifest.name === pkg && version ? found.packageDir : null;
     const typeAware = engine === "oxlint" ? { typeAware: await resolveTsgolint(runtime, resolve(options.start)) } : {};
     return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin", ...typeAware };
