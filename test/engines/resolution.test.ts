@@ -5,7 +5,7 @@ import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { resolveEngine } from "../../src/engines/resolve.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { call, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, fixture, linkBin, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 const runtime = createNodeRuntime();
 const STANDIN = fixture("fault-engines/one-finding.cjs");
@@ -79,6 +79,18 @@ describe("engine resolution", () => {
     } finally {
       await session.close();
     }
+  });
+
+  it("resolves from a symlinked start's real location too (a linked workspace package finds its real parents)", async () => {
+    const outer = tempDir("signalint-real-parents-");
+    dirs.push(outer);
+    mkdirSync(join(outer, "workspace", "packages", "app"), { recursive: true });
+    linkPackage(join(outer, "workspace"), "typescript", join(REPO, "node_modules", "typescript"));
+    mkdirSync(join(outer, "elsewhere"));
+    symlinkSync(join(outer, "workspace", "packages", "app"), join(outer, "elsewhere", "app"));
+    const resolved = await resolveEngine(runtime, "tsc", { start: join(outer, "elsewhere", "app"), node: NODE });
+    assert.equal(resolved?.source, "package bin");
+    assert.equal(resolved?.path, join(REPO, "node_modules", "typescript", "bin", "tsc"));
   });
 
   it("runs a native (non-JS) engine directly", async () => {
