@@ -168,14 +168,14 @@ function launch(entry: string, js: boolean, node: NodeCommand | null): Pick<Reso
 export async function resolveEngine(runtime: Runtime, engine: EngineName, options: ResolveOptions): Promise<ResolvedEngine | null> {
   const { pkg, bin } = ENGINE_PACKAGES[engine];
   const found = await findPackage(runtime, resolve(options.start), pkg, bin);
+  const typeAware = async () => (engine === "oxlint" ? { typeAware: await resolveTsgolint(runtime, resolve(options.start)) } : {});
   const js = found ? await isJsEntry(runtime, found.entry) : false;
   // A JS entry with no node to run it (Deno without node) cannot run: only then is PATH tried although it is installed.
   if (found && !(js && !options.node)) {
     const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
     // A package that is not the engine's own (a stand-in with another name, or no version) is never loaded in memory.
     const packageDir = found.manifest.name === pkg && version ? found.packageDir : null;
-    const typeAware = engine === "oxlint" ? { typeAware: await resolveTsgolint(runtime, resolve(options.start)) } : {};
-    return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin", ...typeAware };
+    return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin", ...(await typeAware()) };
   }
   const onPath = await findOnPath(runtime, bin);
   if (!onPath) return null;
@@ -183,5 +183,6 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
   const jsOnPath = await isJsEntry(runtime, path);
   if (jsOnPath && !options.node) return null;
   // A shim on PATH runs as the executable it is; a link to a JS entry (a global npm install) runs through node.
-  return { engine, ...(jsOnPath ? launch(path, true, options.node) : { command: onPath, prefixArgs: [] }), path, ...((await owningPackage(runtime, path, pkg)) ?? { version: null, packageDir: null }), source: "PATH" };
+  const owner = (await owningPackage(runtime, path, pkg)) ?? { version: null, packageDir: null };
+  return { engine, ...(jsOnPath ? launch(path, true, options.node) : { command: onPath, prefixArgs: [] }), path, ...owner, source: "PATH", ...(await typeAware()) };
 }

@@ -155,7 +155,9 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
     // Files the engine could not check: the check is not clean, but what it did report is kept.
-    const status: EngineStatus = outcome.failures?.length ? { status: "error", code: "engine_partial", message: partialMessage(engine, outcome.failures), ...version } : { status: "ok", ...version };
+    const status: EngineStatus = outcome.failures?.length
+      ? { status: "error", code: "engine_partial", message: partialMessage(engine, outcome.failures), ...version }
+      : { status: "ok", ...version };
     return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
     job.dispatched();
