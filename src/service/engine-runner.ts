@@ -134,10 +134,10 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
 }
 
 /** Names at most three failed files (with the first reason) and counts the rest. */
-export function partialMessage(engine: EngineName, failures: readonly FileFailure[]): string {
+export function partialMessage(failures: readonly FileFailure[]): string {
   const named = failures.slice(0, 3).map((failure) => failure.file).join(", ");
   const more = failures.length > 3 ? ` and ${failures.length - 3} more` : "";
-  return `${engine} could not check ${failures.length} file${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
+  return `could not check ${failures.length} file${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
 }
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
@@ -156,7 +156,7 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
     // Files the engine could not check: the check is not clean, but what it did report is kept.
     const status: EngineStatus = outcome.failures?.length
-      ? { status: "error", code: "engine_partial", message: partialMessage(engine, outcome.failures), ...version }
+      ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
       : { status: "ok", ...version };
     return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
