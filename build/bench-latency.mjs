@@ -19,9 +19,10 @@ const VERSIONS = (process.env.BENCH_TS ?? "5,7").split(",").map((v) => (v === "5
 /** 1,000 modules: half import the hub's types, each imports its predecessor, a few have type errors. */
 function generate(dir, tsc) {
   mkdirSync(join(dir, "src"), { recursive: true });
-  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
-  symlinkSync(tsc, join(dir, "node_modules", ".bin", "tsc"));
-  symlinkSync(join(ROOT, "node_modules", "oxlint", "bin", "oxlint"), join(dir, "node_modules", ".bin", "oxlint"));
+  // The engine packages, as an install has them (Signalint resolves packages, never node_modules/.bin).
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  symlinkSync(resolve(tsc, "..", ".."), join(dir, "node_modules", "typescript"));
+  symlinkSync(join(ROOT, "node_modules", "oxlint"), join(dir, "node_modules", "oxlint"));
   writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench", "private": true, "type": "module" }\n');
   // BENCH_TSC_ONLY=1 measures tsc alone (no linter in the project).
   if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,22 +31,17 @@ export function tempDir(prefix = "signalint-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Engine entries a scratch project links into its node_modules/.bin, as a project with its own installs has. */
-const ENGINE_ENTRIES: Record<string, string> = {
-  oxlint: "node_modules/oxlint/bin/oxlint",
-  tsc: "node_modules/typescript/bin/tsc",
-  biome: "node_modules/@biomejs/biome/bin/biome",
-  eslint: "node_modules/eslint/bin/eslint.js",
-};
+/** Engine packages a scratch project links into its node_modules, as a project with its own installs has. */
+const ENGINE_PACKAGES: Record<string, string> = { oxlint: "oxlint", tsc: "typescript", biome: "@biomejs/biome", eslint: "eslint" };
 
 /**
  * Copy a fixture into a fresh folder outside this repository (so no .gitignore of ours hides its files from the
- * linters), with node_modules/.bin links to the engines installed here.
+ * linters), with node_modules/<package> links to the engine packages installed here.
  */
 export function scratchCopy(name: string, label = name): string {
   const target = mkdtempSync(join(tmpdir(), `signalint-${label}-`));
   cpSync(fixture(name), target, { recursive: true });
-  for (const [bin, entry] of Object.entries(ENGINE_ENTRIES)) linkBin(target, bin, join(REPO, entry));
+  for (const pkg of Object.values(ENGINE_PACKAGES)) linkPackage(target, pkg, join(REPO, "node_modules", pkg));
   return target;
 }
 
@@ -54,8 +49,31 @@ export function removeDir(path: string): void {
   rmSync(path, { recursive: true, force: true });
 }
 
-/** Put an executable script at node_modules/.bin/<name> of a project. */
+/** Link `node_modules/<pkg>` of a project to a package directory (as npm links a workspace, or pnpm every package). */
+export function linkPackage(project: string, pkg: string, packageDir: string): void {
+  const link = join(project, "node_modules", pkg);
+  mkdirSync(dirname(link), { recursive: true });
+  rmSync(link, { recursive: true, force: true });
+  symlinkSync(packageDir, link);
+}
+
+/**
+ * Install `target` as a project's engine `name` (oxlint, tsc, biome, eslint): the real package when `target` is the
+ * entry of a package of that name (typescript7's bin/tsc), else a stand-in package whose bin is `target`; plus the
+ * node_modules/.bin link npm writes (Signalint never reads it; raw-engine comparisons may run it).
+ */
 export function linkBin(project: string, name: string, target: string): void {
+  const pkg = ENGINE_PACKAGES[name] ?? name;
+  const owner = join(dirname(target), "..", "package.json");
+  if (existsSync(owner) && (JSON.parse(readFileSync(owner, "utf8")) as { name?: string }).name === pkg) {
+    linkPackage(project, pkg, dirname(owner));
+  } else {
+    const standin = join(project, "node_modules", pkg);
+    rmSync(standin, { recursive: true, force: true });
+    mkdirSync(standin, { recursive: true });
+    writeFileSync(join(standin, "package.json"), JSON.stringify({ name: `${pkg}-standin`, bin: { [name]: "entry" } }));
+    symlinkSync(target, join(standin, "entry"));
+  }
   mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
   rmSync(join(project, "node_modules", ".bin", name), { force: true });
   symlinkSync(target, join(project, "node_modules", ".bin", name));

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { BIN, removeDir } from "./helpers.ts";
+import { removeDir, REPO } from "./helpers.ts";
 
 export interface RawDiagnostic {
   engine: "oxlint" | "tsc" | "biome" | "eslint";
@@ -14,8 +14,16 @@ export interface RawDiagnostic {
   message: string;
 }
 
-function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command.includes("/") ? command : join(BIN, command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
+/** Each engine's own entry in this repo (node_modules/.bin/biome is Biome 1's: two packages declare that bin). */
+const ENTRIES: Record<string, string> = {
+  oxlint: "node_modules/oxlint/bin/oxlint",
+  tsc: "node_modules/typescript/bin/tsc",
+  biome: "node_modules/@biomejs/biome/bin/biome",
+  eslint: "node_modules/eslint/bin/eslint.js",
+};
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(command.includes("/") ? command : join(REPO, ENTRIES[command] ?? command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1", ...env } });
   if (result.error) throw result.error;
   return result.stdout;
 }
@@ -48,18 +56,32 @@ export function rawTsc(root: string, options: { build?: boolean; tscBin?: string
   }
 }
 
-export function rawOxlint(root: string): RawDiagnostic[] {
-  const report = JSON.parse(run("oxlint", ["--format", "json", "--ignore-pattern", "**/node_modules/**", "."], root)) as {
+/** oxlint as a user runs it; `tsgolint`: with --type-aware and that oxlint-tsgolint executable. */
+export function rawOxlint(root: string, options: { tsgolint?: string } = {}): RawDiagnostic[] {
+  const typeAware = options.tsgolint ? ["--type-aware"] : [];
+  const env: Record<string, string> = options.tsgolint ? { OXLINT_TSGOLINT_PATH: options.tsgolint } : {};
+  const report = JSON.parse(run("oxlint", ["--format", "json", ...typeAware, "--ignore-pattern", "**/node_modules/**", "."], root, env)) as {
     diagnostics: { filename: string; code: string; message: string; labels?: { span: { line: number } }[] }[];
   };
   return report.diagnostics.map((d) => ({ engine: "oxlint", file: d.filename, line: d.labels?.[0]?.span.line ?? 1, rule: d.code, message: d.message }));
 }
 
-export function rawBiome(root: string): RawDiagnostic[] {
-  const report = JSON.parse(run("biome", ["lint", "--reporter=json", "--max-diagnostics=none", "."], root)) as {
-    diagnostics: { category: string; message: string; location: { path: string; start: { line: number } } }[];
+/** Biome as a user runs it; `bin` picks another Biome (1.x prints `description`, a byte `span` and the source). */
+export function rawBiome(root: string, options: { bin?: string } = {}): RawDiagnostic[] {
+  const report = JSON.parse(run(options.bin ?? "biome", ["lint", "--reporter=json", "--max-diagnostics=none", "."], root)) as {
+    diagnostics: {
+      category: string;
+      message: unknown;
+      description?: string;
+      location: { path: string | { file: string }; start?: { line: number }; span?: [number, number] | null; sourceCode?: string | null };
+    }[];
   };
-  return report.diagnostics.map((d) => ({ engine: "biome", file: d.location.path, line: d.location.start.line, rule: d.category, message: d.message }));
+  return report.diagnostics.map((d) => {
+    const { path, start, span, sourceCode } = d.location;
+    const line = start?.line ?? (span && sourceCode ? Buffer.from(sourceCode).subarray(0, span[0]).toString().split("\n").length : 0);
+    const file = (typeof path === "string" ? path : path.file).replace(/^\.\//, "");
+    return { engine: "biome", file, line, rule: d.category, message: d.description ?? (d.message as string) };
+  });
 }
 
 export function rawEslint(root: string): RawDiagnostic[] {

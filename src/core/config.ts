@@ -27,6 +27,7 @@ export const ConfigFileSchema = z.object({
   structuredMaxBytes: z.number().int().positive().optional(),
   artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
   warmTypeScript: z.boolean().optional(),
+  oxlintTypeAware: z.boolean().optional(),
 }).strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -49,6 +50,8 @@ export interface Settings {
   artifactRetentionSeconds: number;
   /** Keep a warm in-process TypeScript 5.x/6.x program (default true; SIGNALINT_WARM_TYPESCRIPT=0 turns it off). */
   warmTypeScript: boolean;
+  /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
+  oxlintTypeAware: boolean;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -118,6 +121,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     maxRemainingIssues: config.maxRemainingIssues ?? 30,
     artifactRetentionSeconds: config.artifactRetentionSeconds ?? DEFAULT_ARTIFACT_RETENTION_SECONDS,
     warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string) : (config.warmTypeScript ?? true),
+    oxlintTypeAware: config.oxlintTypeAware ?? true,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

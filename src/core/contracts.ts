@@ -29,7 +29,7 @@ export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
 
 export const EngineStatusSchema = z.object({
   status: z.enum(["ok", "error", "disabled"]),
-  code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid"]).optional(),
+  code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid", "engine_partial"]).optional(),
   message: z.string().optional(),
   version: z.string().optional(),
 }).strict();

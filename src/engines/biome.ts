@@ -1,6 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, position, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
 
 /** Biome configuration file names. */
 export const BIOME_CONFIGS = ["biome.json", "biome.jsonc"];
@@ -17,7 +17,48 @@ export function biomeArgs(paths: readonly string[]): string[] {
   return ["lint", "--reporter=json", "--max-diagnostics=none", "--no-errors-on-unmatched", "--colors=off", ...paths];
 }
 
-/** Parse `biome lint --reporter=json` output strictly. */
+/** One Biome diagnostic, read from either reporter shape. */
+interface BiomeDiagnostic {
+  message: string;
+  category: string | null;
+  severity: unknown;
+  path: string | null;
+  line: number;
+  col: number;
+}
+
+// Biome's categories for a file it could not read or decode (2.x, 1.x); it checks every other file.
+const FILE_FAILURES = new Set(["fs/io", "internalError/io", "internalError/fs"]);
+
+/** 1-based line and column of a UTF-8 byte offset in a source text (Biome 1.x gives offsets, not positions). */
+function lineAndColumn(source: string, byteOffset: number): { line: number; col: number } {
+  const before = new TextDecoder().decode(new TextEncoder().encode(source).slice(0, byteOffset));
+  const lines = before.split("\n");
+  return { line: lines.length, col: [...(lines.at(-1) ?? "")].length + 1 };
+}
+
+/**
+ * Biome 2.x: `message` is text and `location` has `path` and `start: {line, column}`. Biome 1.x: `description` is
+ * the text (`message` is markup) and `location` is `{path: {file}, span: [start, end], sourceCode}`. Anything else
+ * is not Biome's JSON.
+ */
+function readDiagnostic(diagnostic: unknown): BiomeDiagnostic | null {
+  if (!isRecord(diagnostic)) return null;
+  const location = isRecord(diagnostic.location) ? diagnostic.location : {};
+  const category = typeof diagnostic.category === "string" ? diagnostic.category : null;
+  if (typeof diagnostic.message === "string") {
+    const start = isRecord(location.start) ? location.start : {};
+    const path = typeof location.path === "string" ? location.path : null;
+    return { message: diagnostic.message, category, severity: diagnostic.severity, path, line: position(start.line), col: position(start.column) };
+  }
+  if (typeof diagnostic.description !== "string") return null;
+  const path = isRecord(location.path) && typeof location.path.file === "string" ? location.path.file : null;
+  const span = Array.isArray(location.span) && typeof location.span[0] === "number" ? location.span[0] : null;
+  const at = span !== null && typeof location.sourceCode === "string" ? lineAndColumn(location.sourceCode, span) : { line: 1, col: 1 };
+  return { message: diagnostic.description, category, severity: diagnostic.severity, path, line: at.line, col: at.col };
+}
+
+/** Parse `biome lint --reporter=json` output (Biome 1.x or 2.x) strictly. */
 export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
   let report: unknown;
   try {
@@ -30,31 +71,32 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
     return { ok: false, code: "engine_output_invalid", message: `biome JSON has no diagnostics array: ${excerpt(result.stdout)}` };
   }
   const issues: RawIssue[] = [];
-  for (const diagnostic of report.diagnostics) {
-    if (!isRecord(diagnostic) || typeof diagnostic.message !== "string") {
-      return { ok: false, code: "engine_output_invalid", message: `biome diagnostic without a message: ${excerpt(JSON.stringify(diagnostic))}` };
-    }
-    const location = isRecord(diagnostic.location) ? diagnostic.location : {};
-    if (typeof location.path !== "string") {
-      if (diagnostic.severity === "error" || diagnostic.severity === "fatal") {
-        return { ok: false, code: "engine_failed", message: `biome: ${excerpt(diagnostic.message)}` };
-      }
+  const failures: FileFailure[] = [];
+  for (const raw of report.diagnostics) {
+    const diagnostic = readDiagnostic(raw);
+    if (!diagnostic) return { ok: false, code: "engine_output_invalid", message: `biome diagnostic without a message: ${excerpt(JSON.stringify(raw))}` };
+    const error = diagnostic.severity === "error" || diagnostic.severity === "fatal";
+    if (diagnostic.path === null) {
+      if (error) return { ok: false, code: "engine_failed", message: `biome: ${excerpt(diagnostic.message)}` };
       continue;
     }
-    const file = toRelative(location.path);
+    if (diagnostic.category !== null && FILE_FAILURES.has(diagnostic.category)) {
+      failures.push({ file: toRelative(diagnostic.path) ?? diagnostic.path, reason: diagnostic.message });
+      continue;
+    }
+    const file = toRelative(diagnostic.path);
     if (file === null) continue;
-    const start = isRecord(location.start) ? location.start : {};
     issues.push({
       file,
-      line: position(start.line),
-      col: position(start.column),
+      line: diagnostic.line,
+      col: diagnostic.col,
       engine: "biome",
-      rule: typeof diagnostic.category === "string" ? diagnostic.category : "biome",
-      severity: diagnostic.severity === "error" || diagnostic.severity === "fatal" ? "error" : "warning",
+      rule: diagnostic.category ?? "biome",
+      severity: error ? "error" : "warning",
       message: diagnostic.message,
-      // Biome's JSON reporter carries no fix edits.
+      // Biome 2's JSON reporter carries no fix edits; Biome 1's "fixable" tag also marks unsafe fixes `--write` skips.
       fixable: false,
     });
   }
-  return { ok: true, issues };
+  return { ok: true, issues, ...(failures.length ? { failures } : {}) };
 }

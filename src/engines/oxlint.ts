@@ -1,6 +1,9 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, position, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
+
+// What oxlint prints (without a filename) for a file it cannot read or decode, then it lints every other file.
+const FAILED_FILE = /^Failed to open file (.+) with error "(.*)"$/s;
 
 const EXTENSIONS = /\.(c|m)?(j|t)sx?$|\.(vue|svelte|astro)$/;
 
@@ -9,10 +12,15 @@ export function oxlintAccepts(path: string): boolean {
   return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
 }
 
-/** oxlint's argv after the entry point. */
-export function oxlintArgs(paths: readonly string[]): string[] {
+/** oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint). */
+export function oxlintArgs(paths: readonly string[], typeAware = false): string[] {
   // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
-  return ["--format", "json", "--no-error-on-unmatched-pattern", "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+  return ["--format", "json", ...(typeAware ? ["--type-aware"] : []), "--no-error-on-unmatched-pattern", "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+}
+
+/** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */
+export function oxlintTypeAwareEnv(tsgolint: string): Record<string, string> {
+  return { OXLINT_TSGOLINT_PATH: tsgolint };
 }
 
 function severityOf(value: unknown): RawIssue["severity"] {
@@ -31,9 +39,15 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
     return { ok: false, code: "engine_output_invalid", message: `oxlint JSON has no diagnostics array: ${excerpt(result.stdout)}` };
   }
   const issues: RawIssue[] = [];
+  const failures: FileFailure[] = [];
   for (const diagnostic of report.diagnostics) {
     if (!isRecord(diagnostic) || typeof diagnostic.message !== "string") {
       return { ok: false, code: "engine_output_invalid", message: `oxlint diagnostic without a message: ${excerpt(JSON.stringify(diagnostic))}` };
+    }
+    const failed = typeof diagnostic.filename !== "string" ? FAILED_FILE.exec(diagnostic.message) : null;
+    if (failed) {
+      failures.push({ file: toRelative(failed[1] as string) ?? (failed[1] as string), reason: failed[2] as string });
+      continue;
     }
     if (typeof diagnostic.filename !== "string") {
       return { ok: false, code: "engine_failed", message: `oxlint: ${excerpt(diagnostic.message)}` };
@@ -54,5 +68,5 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
       fixable: false,
     });
   }
-  return { ok: true, issues };
+  return { ok: true, issues, ...(failures.length ? { failures } : {}) };
 }

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { EngineName } from "../core/contracts.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { NodeCommand, ResolvedEngine } from "./types.ts";
@@ -56,7 +56,7 @@ export async function findOnPath(runtime: Runtime, name: string): Promise<string
 async function owningPackage(runtime: Runtime, entry: string, pkg: string): Promise<{ version: string; packageDir: string } | null> {
   let dir = dirname(entry);
   for (let depth = 0; depth < 6; depth++) {
-    const manifest = await runtime.readText(join(dir, "package.json")).then((text) => JSON.parse(text) as { name?: string; version?: string }, () => null);
+    const manifest = await readManifest(runtime, dir);
     if (manifest?.name === pkg && typeof manifest.version === "string") return { version: manifest.version, packageDir: dir };
     const parent = dirname(dir);
     if (parent === dir) break;
@@ -65,73 +65,124 @@ async function owningPackage(runtime: Runtime, entry: string, pkg: string): Prom
   return null;
 }
 
-async function fromBinDir(runtime: Runtime, root: string, start: string, bin: string): Promise<string | null> {
-  let dir = start;
-  for (;;) {
-    for (const name of runtime.platform === "win32" ? [`${bin}.cmd`, `${bin}.exe`, bin] : [bin]) {
-      const candidate = join(dir, "node_modules", ".bin", name);
-      if ((await runtime.stat(candidate))?.isFile) return candidate;
+interface Manifest {
+  name?: unknown;
+  version?: unknown;
+  bin?: unknown;
+}
+
+async function readManifest(runtime: Runtime, dir: string): Promise<Manifest | null> {
+  return runtime.readText(join(dir, "package.json")).then((text) => JSON.parse(text) as Manifest, () => null);
+}
+
+/** The entry a manifest's `bin` field declares for `bin` (a string `bin` is the package's only command). */
+function binEntry(manifest: Manifest, bin: string): string | null {
+  const field = manifest.bin;
+  if (typeof field === "string") return field;
+  const relative = typeof field === "object" && field !== null ? (field as Record<string, unknown>)[bin] : undefined;
+  return typeof relative === "string" ? relative : null;
+}
+
+/** An installed engine package: its real directory, its manifest and the entry its `bin` field declares. */
+interface FoundPackage {
+  packageDir: string;
+  manifest: Manifest;
+  entry: string;
+}
+
+/**
+ * Node's own package lookup: `node_modules/<pkg>` in `start` and each of its ancestors, then the same from the real
+ * location of `start` (a symlinked project finds its real parents). The package is read through its symlink (pnpm)
+ * and reported at its real location.
+ */
+async function findPackage(runtime: Runtime, start: string, pkg: string, bin: string): Promise<FoundPackage | null> {
+  const real = await runtime.realPath(start);
+  for (const from of real && real !== start ? [start, real] : [start]) {
+    for (let dir = from; ; dir = dirname(dir)) {
+      const linked = join(dir, "node_modules", pkg);
+      const manifest = await readManifest(runtime, linked);
+      const relative = manifest ? binEntry(manifest, bin) : null;
+      if (manifest && relative) {
+        const packageDir = (await runtime.realPath(linked)) ?? linked;
+        return { packageDir, manifest, entry: (await runtime.realPath(join(packageDir, relative))) ?? join(packageDir, relative) };
+      }
+      if (dirname(dir) === dir) break;
     }
-    if (resolve(dir) === resolve(root)) return null;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
+  }
+  return null;
+}
+
+/**
+ * Where an engine's package resolution starts for a check of `paths` (project-relative, POSIX): their longest common
+ * path (a lone file is harmless: it has no node_modules), so a check inside a workspace package finds that
+ * package's own engines first.
+ */
+export function resolutionStart(root: string, paths: readonly string[]): string {
+  const split = paths.map((path) => (path === "." ? [] : path.split("/")));
+  const common: string[] = [];
+  for (let index = 0; split.length > 0 && split.every((parts) => parts.length > index && parts[index] === split[0]?.[index]); index++) {
+    common.push(split[0]?.[index] as string);
+  }
+  return join(root, ...common);
+}
+
+/** Node's lookup of `name` from inside a package: `<dir>/node_modules/<name>` for each ancestor that is not a node_modules. */
+async function findFrom(runtime: Runtime, from: string, name: string): Promise<string | null> {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (basename(dir) !== "node_modules" && (await runtime.stat(candidate))?.isDirectory) return candidate;
+    if (dirname(dir) === dir) return null;
   }
 }
 
-async function fromPackageBin(runtime: Runtime, root: string, pkg: string, bin: string): Promise<string | null> {
-  // Node's own lookup: node_modules/<pkg> in the root and each parent.
-  let dir = root;
-  for (;;) {
-    const pkgDir = join(dir, "node_modules", pkg);
-    const manifest = await runtime.readText(join(pkgDir, "package.json")).then((text) => JSON.parse(text) as { bin?: unknown }, () => null);
-    if (manifest) {
-      const binField = manifest.bin;
-      const relative = typeof binField === "string" ? binField : typeof binField === "object" && binField ? (binField as Record<string, string>)[bin] : undefined;
-      if (relative) return join(pkgDir, relative);
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+/**
+ * oxlint's type-aware backend: the oxlint-tsgolint package, found like an engine, run as the native executable of
+ * its platform package (so neither node nor a .bin shim is needed); its JS bin only when that is missing.
+ */
+async function resolveTsgolint(runtime: Runtime, start: string): Promise<{ path: string; version: string | null } | null> {
+  const found = await findPackage(runtime, start, "oxlint-tsgolint", "tsgolint");
+  if (!found) return null;
+  const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
+  const platformPackage = await findFrom(runtime, found.packageDir, `@oxlint-tsgolint/${runtime.platform}-${runtime.arch}`);
+  const native = platformPackage ? join(platformPackage, runtime.platform === "win32" ? "tsgolint.exe" : "tsgolint") : null;
+  return { path: native && (await runtime.stat(native))?.isFile ? native : found.entry, version };
 }
 
 /** Options for resolving one engine. */
 export interface ResolveOptions {
-  /** Project root; the node_modules/.bin walk never goes above it. */
-  root: string;
-  /** Where the walk starts (a checked directory inside the root); defaults to the root. */
-  start?: string;
+  /** Where package resolution starts (the checked path inside the project); it walks up from there, past the root. */
+  start: string;
   /** How to run a JS entry (a node executable, or the standalone binary's embedded runtime); null: none. */
   node: NodeCommand | null;
 }
 
+function launch(entry: string, js: boolean, node: NodeCommand | null): Pick<ResolvedEngine, "command" | "prefixArgs"> {
+  return js && node ? { command: node.command, prefixArgs: [...node.args, entry] } : { command: entry, prefixArgs: [] };
+}
+
 /**
- * Find an engine: the project's node_modules/.bin (walking up from `start` to the root), then the engine package's
- * declared bin, then PATH. JS entries are run through node so that no shebang or PATH lookup is needed.
+ * Find an engine: its package by Node's package resolution from `start`, run through the entry its `package.json`
+ * `bin` declares (JS entries through node or the embedded runtime, so no shebang, shim or PATH lookup is needed);
+ * only when no package is installed, the executable on PATH. `node_modules/.bin` shims are never read or run.
  */
 export async function resolveEngine(runtime: Runtime, engine: EngineName, options: ResolveOptions): Promise<ResolvedEngine | null> {
   const { pkg, bin } = ENGINE_PACKAGES[engine];
-  const candidates: [ResolvedEngine["source"], () => Promise<string | null>][] = [
-    ["node_modules/.bin", () => fromBinDir(runtime, options.root, options.start ?? options.root, bin)],
-    // Like Node's own lookup, follow the root's real location too (a symlinked project finds its real parents).
-    ["package bin", async () => (await fromPackageBin(runtime, options.root, pkg, bin)) ?? fromPackageBin(runtime, (await runtime.realPath(options.root)) ?? options.root, pkg, bin)],
-    ["PATH", () => findOnPath(runtime, bin)],
-  ];
-  for (const [source, find] of candidates) {
-    const found = await find();
-    if (!found) continue;
-    const path = (await runtime.realPath(found)) ?? found;
-    const js = await isJsEntry(runtime, path);
-    if (js && !options.node) continue;
-    return {
-      engine,
-      command: js && options.node ? options.node.command : found,
-      prefixArgs: js && options.node ? [...options.node.args, path] : [],
-      path,
-      ...((await owningPackage(runtime, path, pkg)) ?? { version: null, packageDir: null }),
-      source,
-    };
+  const found = await findPackage(runtime, resolve(options.start), pkg, bin);
+  const typeAware = async () => (engine === "oxlint" ? { typeAware: await resolveTsgolint(runtime, resolve(options.start)) } : {});
+  const js = found ? await isJsEntry(runtime, found.entry) : false;
+  // A JS entry with no node to run it (Deno without node) cannot run: only then is PATH tried although it is installed.
+  if (found && !(js && !options.node)) {
+    const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
+    // A package that is not the engine's own (a stand-in with another name, or no version) is never loaded in memory.
+    const packageDir = found.manifest.name === pkg && version ? found.packageDir : null;
+    return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin", ...(await typeAware()) };
   }
-  return null;
+  const onPath = await findOnPath(runtime, bin);
+  if (!onPath) return null;
+  const path = (await runtime.realPath(onPath)) ?? onPath;
+  const jsOnPath = await isJsEntry(runtime, path);
+  if (jsOnPath && !options.node) return null;
+  // A shim on PATH runs as the executable it is; a link to a JS entry (a global npm install) runs through node.
+  const owner = (await owningPackage(runtime, path, pkg)) ?? { version: null, packageDir: null };
+  return { engine, ...(jsOnPath ? launch(path, true, options.node) : { command: onPath, prefixArgs: [] }), path, ...owner, source: "PATH", ...(await typeAware()) };
 }

@@ -1,9 +1,19 @@
 import type { EngineName, EngineStatus } from "../core/contracts.ts";
 import type { RawIssue } from "../core/issues.ts";
 
-/** The outcome of parsing one engine run: issues, or a failure that becomes that engine's `error` status. */
+/** A file the engine reported it could not check (unreadable, not UTF-8): the run is partial. */
+export interface FileFailure {
+  /** Project-relative when inside the root, else as the engine printed it. */
+  file: string;
+  reason: string;
+}
+
+/**
+ * The outcome of parsing one engine run: issues (with the files the engine could not check, if any), or a failure
+ * that becomes that engine's `error` status.
+ */
 export type ParseOutcome =
-  | { ok: true; issues: RawIssue[] }
+  | { ok: true; issues: RawIssue[]; failures?: FileFailure[] }
   | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
 
 /** A program that runs JS files: `command ...args script.js`. */
@@ -24,7 +34,10 @@ export interface ResolvedEngine {
   version: string | null;
   /** The installed engine package the entry belongs to (null for a stand-in outside any such package). */
   packageDir: string | null;
-  source: "node_modules/.bin" | "package bin" | "PATH";
+  /** "package bin": the engine package found by package resolution (its `bin` entry); "PATH": no package installed. */
+  source: "package bin" | "PATH";
+  /** oxlint only: the oxlint-tsgolint executable `--type-aware` runs (null when that package is not installed). */
+  typeAware?: { path: string; version: string | null } | null;
 }
 
 /** Bytes an engine may print before it is killed. */

@@ -157,6 +157,7 @@ export function createDenoRuntime(): Runtime {
   return {
     name: "deno",
     platform: os === "windows" ? "win32" : os,
+    arch: ({ x86_64: "x64", aarch64: "arm64" } as Record<string, string>)[Deno.build.arch] ?? Deno.build.arch,
     execPath: Deno.execPath(),
     isStandalone: false,
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),

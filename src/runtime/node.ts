@@ -164,6 +164,7 @@ export function createNodeRuntime(): Runtime {
   return {
     name: "node",
     platform: process.platform,
+    arch: process.arch,
     execPath: process.execPath,
     isStandalone: isStandaloneBinary(),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),

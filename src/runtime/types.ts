@@ -44,6 +44,8 @@ export interface DirEntry {
 export interface Runtime {
   readonly name: "node" | "deno";
   readonly platform: string;
+  /** CPU architecture in Node's names (x64, arm64), as npm platform packages are named. */
+  readonly arch: string;
   /** Absolute path of the running executable (node, deno, or the standalone binary). */
   readonly execPath: string;
   /** True inside a standalone binary: JS engine entries can then run on the embedded runtime. */

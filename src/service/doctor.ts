@@ -12,6 +12,8 @@ export interface DoctorReport {
   configFile: string | null;
   payloadMode: string;
   compact: boolean;
+  /** The oxlintTypeAware setting (oxlint --type-aware when oxlint-tsgolint is installed). */
+  oxlintTypeAware: boolean;
   runtime: string;
   node: string | null;
   engines: Record<EngineName, { enabled: boolean | string; resolved: Omit<ResolvedEngine, "engine"> | null; hint?: string }>;
@@ -23,7 +25,7 @@ export async function diagnose(service: SignalintService): Promise<DoctorReport>
   const enabled = await service.enabledEngines(project.settings.engines);
   const engines = {} as DoctorReport["engines"];
   for (const engine of ENGINE_NAMES) {
-    const resolved = await resolveEngine(runtime, engine, { root: project.root, node: service.node });
+    const resolved = await resolveEngine(runtime, engine, { start: project.root, node: service.node });
     const { engine: _name, ...rest } = resolved ?? { engine };
     engines[engine] = { enabled: enabled[engine], resolved: resolved ? (rest as Omit<ResolvedEngine, "engine">) : null, ...(resolved ? {} : { hint: installHint(engine) }) };
   }
@@ -34,6 +36,7 @@ export async function diagnose(service: SignalintService): Promise<DoctorReport>
     configFile: (await runtime.stat(configPath))?.isFile ? configPath : null,
     payloadMode: project.settings.payloadMode,
     compact: project.settings.compact,
+    oxlintTypeAware: project.settings.oxlintTypeAware,
     runtime: `${runtime.name}${runtime.isStandalone ? " (standalone binary)" : ""}`,
     node: service.node ? [service.node.command, ...service.node.args].join(" ") : null,
     engines,
@@ -54,6 +57,9 @@ export function formatDoctor(report: DoctorReport): string {
     const state = entry.enabled === true ? "on" : `off (${entry.enabled})`;
     const where = entry.resolved ? `${entry.resolved.version ?? "version unknown"} via ${entry.resolved.source}: ${entry.resolved.path}` : entry.hint;
     lines.push(`  ${engine.padEnd(7)} ${state}; ${where}`);
+    const typeAware = entry.resolved?.typeAware;
+    const switched = report.oxlintTypeAware ? "on" : "off (oxlintTypeAware: false)";
+    if (typeAware) lines.push(`          --type-aware ${switched}; oxlint-tsgolint ${typeAware.version ?? "version unknown"}: ${typeAware.path}`);
   }
   return `${lines.join("\n")}\n`;
 }

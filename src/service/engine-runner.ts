@@ -4,10 +4,10 @@ import type { RawIssue } from "../core/issues.ts";
 import { relativeToRoot } from "../core/paths.ts";
 import { biomeAccepts, biomeArgs, parseBiomeOutput } from "../engines/biome.ts";
 import { eslintAccepts, eslintArgs, parseEslintOutput } from "../engines/eslint.ts";
-import { oxlintAccepts, oxlintArgs, parseOxlintOutput } from "../engines/oxlint.ts";
-import { installHint, resolveEngine } from "../engines/resolve.ts";
+import { oxlintAccepts, oxlintArgs, oxlintTypeAwareEnv, parseOxlintOutput } from "../engines/oxlint.ts";
+import { installHint, resolutionStart, resolveEngine } from "../engines/resolve.ts";
 import { parseTscOutput } from "../engines/tsc.ts";
-import { ENGINE_OUTPUT_LIMIT, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
+import { ENGINE_OUTPUT_LIMIT, excerpt, type FileFailure, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
 import type { Runtime, SpawnResult } from "../runtime/types.ts";
 import type { CheckEvent } from "./check-events.ts";
 import type { ContentHasher } from "./content-hasher.ts";
@@ -44,6 +44,8 @@ export interface EngineJob {
   warm: WarmTsPool;
   /** False turns the in-process TypeScript program off (the command line is used). */
   warmTypeScript: boolean;
+  /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
+  oxlintTypeAware: boolean;
   toRelative: PathMapper;
   /** Linters call this once their process is started (or not needed); tsc waits for all before blocking work. */
   dispatched: () => void;
@@ -97,13 +99,13 @@ export function pathMapper(root: string, realRoot: string): PathMapper {
   };
 }
 
-async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[]): Promise<SpawnResult> {
+async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[], env: Record<string, string> = {}): Promise<SpawnResult> {
   return job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
     cwd: job.root,
     timeoutMs: job.timeoutMs,
     maxOutputBytes: ENGINE_OUTPUT_LIMIT,
     // Keep engine output plain and uncoloured.
-    env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+    env: { NO_COLOR: "1", FORCE_COLOR: "0", ...env },
     signal: job.signal,
   });
 }
@@ -122,10 +124,12 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
     });
   }
-  const spec = LINTERS[engine];
+  const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
+  // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
+  const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
   try {
     return await runCachedLinter(spec, job, resolved, async (args) => {
-      const running = spawnEngine(job, resolved, args);
+      const running = spawnEngine(job, resolved, args, tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
       job.dispatched();
       const result = await running;
       return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
@@ -133,6 +137,13 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   } finally {
     job.dispatched();
   }
+}
+
+/** Names at most three failed files (with the first reason) and counts the rest. */
+export function partialMessage(failures: readonly FileFailure[]): string {
+  const named = failures.slice(0, 3).map((failure) => failure.file).join(", ");
+  const more = failures.length > 3 ? ` and ${failures.length - 3} more` : "";
+  return `could not check ${failures.length} file${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
 }
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
@@ -146,7 +157,7 @@ async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<Engine
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const resolved = await resolveEngine(job.runtime, engine, { root: job.root, node: job.node });
+    const resolved = await resolveEngine(job.runtime, engine, { start: resolutionStart(job.root, job.paths), node: job.node });
     if (!resolved) {
       job.dispatched();
       return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
@@ -155,7 +166,11 @@ async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<Engine
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
-    return { status: { status: "ok", ...version }, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
+    // Files the engine could not check: the check is not clean, but what it did report is kept.
+    const status: EngineStatus = outcome.failures?.length
+      ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
+      : { status: "ok", ...version };
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
     job.dispatched();
     const message = error instanceof Error ? error.message : String(error);

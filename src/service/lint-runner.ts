@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import type { EngineName } from "../core/contracts.ts";
 import type { RawIssue } from "../core/issues.ts";
-import type { ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
+import type { FileFailure, ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
 import type { SpawnResult } from "../runtime/types.ts";
 import { configInputsHash } from "./config-inputs.ts";
 import { relativeToRoot } from "../core/paths.ts";
@@ -14,6 +14,8 @@ export interface LinterSpec {
   accepts: (path: string) => boolean;
   argsFor: (paths: readonly string[]) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
+  /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
+  fileLocal?: boolean;
 }
 
 type Spawn = (args: string[]) => Promise<ParseOutcome>;
@@ -36,6 +38,7 @@ function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
 export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved: ResolvedEngine, spawn: Spawn): Promise<RunnerOutcome> {
   const paths = job.paths.filter(spec.accepts);
   if (paths.length === 0) return { ok: true, issues: [], cache: { hits: 0, misses: 0 } };
+  if (spec.fileLocal === false) return { ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } };
   const { cache, runtime, root } = job;
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
   const identity = `${spec.engine}\0${resolved.version ?? resolved.path}`;
@@ -57,14 +60,18 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
       if (hit) issues.push(...hit);
       else misses.push(path);
     }
+    let failures: FileFailure[] | undefined;
     if (misses.length) {
       const fresh = await spawn(spec.argsFor(misses));
       if (!fresh.ok) return fresh;
+      failures = fresh.failures;
       const byFile = groupByFile(fresh.issues);
-      for (const path of misses) await cache.results.put(keys.get(path) as string, byFile.get(path) ?? []);
+      // A file the engine could not check has no result to keep: it is linted again next time.
+      const failed = new Set(failures?.map((failure) => failure.file));
+      for (const path of misses) if (!failed.has(path)) await cache.results.put(keys.get(path) as string, byFile.get(path) ?? []);
       issues.push(...fresh.issues);
     }
-    return { ok: true, issues, cache: { hits: paths.length - misses.length, misses: misses.length } };
+    return { ok: true, issues, ...(failures ? { failures } : {}), cache: { hits: paths.length - misses.length, misses: misses.length } };
   }
   const listings = await Promise.all(kinds.map(async ({ path, isFile }) => (isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))));
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
@@ -79,12 +86,14 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
   const hit = await cache.results.get(key);
   const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));
   if (!outcome.ok || "status" in outcome) return outcome;
-  if (!hit) await cache.results.put(key, outcome.issues);
+  // A partial run is not stored: the next check runs the engine again.
+  const failed = new Set(outcome.failures?.map((failure) => failure.file));
+  if (!hit && failed.size === 0) await cache.results.put(key, outcome.issues);
   // Every file of a directory run now has a known result: later check_files on one of them is a cache hit.
   const byFile = groupByFile(outcome.issues);
   for (const [file, contentHash] of contentHashes) {
     const relative = relativeToRoot(root, file);
-    if (relative !== null) cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
+    if (relative !== null && !failed.has(relative)) cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
   }
   return { ...outcome, cache: outcome.cache ?? { hits: 0, misses: files.length } };
 }

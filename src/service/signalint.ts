@@ -124,7 +124,7 @@ export class SignalintService {
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
         const job: EngineJob = {
           runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
-          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, toRelative,
+          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, oxlintTypeAware: settings.oxlintTypeAware, toRelative,
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
           signal: options.signal, onEvent: options.onEvent,
         };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, fixture, removeDir, REPO, tempDir } from "../helpers.ts";
+import { pnpmLayout, versionOf } from "../layouts.ts";
 
 const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
 const BINARY = join(REPO, "dist", "bin", `signalint-mcp-${HOST}${process.platform === "win32" ? ".exe" : ""}`);
@@ -76,5 +77,28 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
     const doctor = spawnSync(BINARY, ["doctor"], { cwd: fixture("biome-app"), encoding: "utf8", env: { PATH: join(emptyPath, "bin") } });
     assert.match(doctor.stdout, /standalone binary.*__signalint-node/);
     removeDir(emptyPath);
+  });
+
+  it("the binary with no node on PATH runs the engines of a pnpm layout (whose .bin shims need node) on its embedded runtime", () => {
+    const dir = tempDir("signalint-pnpm-binary-");
+    const project = join(dir, "app");
+    cpSync(fixture("biome-app"), project, { recursive: true });
+    pnpmLayout(project);
+    const emptyPath = join(dir, "empty-path");
+    mkdirSync(emptyPath);
+    const run = (env: Record<string, string>) => {
+      const result = spawnSync(BINARY, ["check", "--format", "json"], { cwd: project, encoding: "utf8", env: { ...env, SIGNALINT_STATE_DIR: tempDir() } });
+      const { checkId: _id, ...rest } = JSON.parse(result.stdout) as CheckResponse;
+      return rest;
+    };
+    const withoutNode = run({ PATH: emptyPath });
+    assert.deepEqual(withoutNode.engines, {
+      oxlint: { status: "ok", version: versionOf("oxlint") },
+      tsc: { status: "ok", version: versionOf("typescript") },
+      biome: { status: "ok", version: versionOf("@biomejs/biome") },
+      eslint: withoutNode.engines.eslint,
+    });
+    assert.deepEqual(withoutNode, run({ PATH: CLEAN_PATH }));
+    removeDir(dir);
   });
 });

@@ -5,24 +5,30 @@ import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { resolveEngine } from "../../src/engines/resolve.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { call, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, fixture, linkBin, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 const runtime = createNodeRuntime();
 const STANDIN = fixture("fault-engines/one-finding.cjs");
+const NODE = { command: process.execPath, args: [] };
 
 describe("engine resolution", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
-  it("prefers the project's node_modules/.bin over the package bin, and records path and version", async () => {
+  it("resolves the package's own bin (never a node_modules/.bin shim), and records path and version", async () => {
     const project = scratchCopy("sparse", "resolve-bin");
     dirs.push(project);
+    // A .bin entry that is not the installed package's: Signalint must not run it.
+    mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(STANDIN, join(project, "node_modules", ".bin", "oxlint"));
+    const installed = await resolveEngine(runtime, "oxlint", { start: project, node: NODE });
+    assert.equal(installed?.source, "package bin");
+    assert.equal(installed?.path, join(REPO, "node_modules", "oxlint", "bin", "oxlint"));
     linkBin(project, "oxlint", STANDIN);
-    const local = await resolveEngine(runtime, "oxlint", { root: project, node: { command: process.execPath, args: [] } });
-    assert.equal(local?.source, "node_modules/.bin");
+    const local = await resolveEngine(runtime, "oxlint", { start: project, node: NODE });
     assert.equal(local?.path, STANDIN);
     assert.deepEqual(local?.prefixArgs, [STANDIN], "a JS entry runs through node");
-    const fromPackage = await resolveEngine(runtime, "tsc", { root: fixture("sparse"), node: { command: process.execPath, args: [] } });
+    const fromPackage = await resolveEngine(runtime, "tsc", { start: fixture("sparse"), node: NODE });
     assert.equal(fromPackage?.source, "package bin");
     assert.equal(fromPackage?.path, join(REPO, "node_modules", "typescript", "bin", "tsc"));
     assert.match(fromPackage?.version ?? "", /^5\.9\./);
@@ -35,24 +41,56 @@ describe("engine resolution", () => {
     }
   });
 
-  it("never takes a node_modules/.bin above the project root, falls back to PATH, and disables what is missing", async () => {
+  it("never runs a node_modules/.bin entry, falls back to PATH, and disables what is missing", async () => {
     const outer = tempDir("signalint-outer-");
     dirs.push(outer);
     const project = join(outer, "app");
     cpSync(fixture("sparse"), project, { recursive: true });
-    linkBin(outer, "tsc", STANDIN); // above the root: must be ignored
+    mkdirSync(join(outer, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(STANDIN, join(outer, "node_modules", ".bin", "tsc")); // a .bin entry without its package: never run
     const pathDir = join(outer, "path-bin");
     mkdirSync(pathDir);
     symlinkSync(STANDIN, join(pathDir, "oxlint"));
     const result = runCli(["check", "--format", "json"], { cwd: project, env: { PATH: `${pathDir}:${CLEAN_PATH}` } });
     const response = JSON.parse(result.stdout) as CheckResponse;
     assert.equal(response.engines.oxlint.status, "ok", "oxlint found on PATH");
-    assert.equal(response.engines.tsc.status, "disabled", "the .bin above the root is not used");
+    assert.equal(response.engines.tsc.status, "disabled", "a .bin entry is not an installed package");
     assert.match(response.engines.tsc.message ?? "", /npm i -D typescript/);
     const bare = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
     assert.ok(Object.values(bare.engines).every((engine) => engine.status === "disabled"));
     assert.equal(bare.status, "error", "nothing ran: never 'clean'");
     assert.match(bare.nextStep, /No engine ran/);
+  });
+
+  it("resolves from the checked path up: a workspace package's own engine wins for its files", async () => {
+    const project = scratchCopy("sparse", "resolve-workspace");
+    dirs.push(project);
+    mkdirSync(join(project, "packages", "a"), { recursive: true });
+    writeFileSync(join(project, "packages", "a", "package.json"), '{ "name": "a" }');
+    writeFileSync(join(project, "packages", "a", "index.ts"), "export const a = 1;\n");
+    linkBin(join(project, "packages", "a"), "oxlint", STANDIN);
+    const session = await connect(project);
+    try {
+      const inPackage = structured<CheckResponse>(await call(session.client, "check_files", { files: ["packages/a/index.ts"] }));
+      assert.equal(inPackage.engines.oxlint.status, "ok");
+      assert.equal(inPackage.engines.oxlint.version, undefined, "the package's stand-in (no version) ran");
+      const atRoot = structured<CheckResponse>(await call(session.client, "check_project"));
+      assert.match(atRoot.engines.oxlint.version ?? "", /^1\./, "the root's oxlint ran for the whole project");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("resolves from a symlinked start's real location too (a linked workspace package finds its real parents)", async () => {
+    const outer = tempDir("signalint-real-parents-");
+    dirs.push(outer);
+    mkdirSync(join(outer, "workspace", "packages", "app"), { recursive: true });
+    linkPackage(join(outer, "workspace"), "typescript", join(REPO, "node_modules", "typescript"));
+    mkdirSync(join(outer, "elsewhere"));
+    symlinkSync(join(outer, "workspace", "packages", "app"), join(outer, "elsewhere", "app"));
+    const resolved = await resolveEngine(runtime, "tsc", { start: join(outer, "elsewhere", "app"), node: NODE });
+    assert.equal(resolved?.source, "package bin");
+    assert.equal(resolved?.path, join(REPO, "node_modules", "typescript", "bin", "tsc"));
   });
 
   it("runs a native (non-JS) engine directly", async () => {
@@ -62,9 +100,9 @@ describe("engine resolution", () => {
     writeFileSync(script, `#!/bin/sh\necho '{"diagnostics":[]}'\n`);
     chmodSync(script, 0o755);
     linkBin(project, "oxlint", script);
-    const resolved = await resolveEngine(runtime, "oxlint", { root: project, node: { command: process.execPath, args: [] } });
+    const resolved = await resolveEngine(runtime, "oxlint", { start: project, node: NODE });
     assert.deepEqual(resolved?.prefixArgs, []);
-    assert.equal(resolved?.command, join(project, "node_modules", ".bin", "oxlint"));
+    assert.equal(resolved?.command, script);
   });
 
   it("doctor shows how each engine resolves", () => {
