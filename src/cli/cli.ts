@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { argumentGuard } from "../mcp/argument-guard.ts";
 import { compactCheckResponse } from "../core/response.ts";
-import { SignalintError } from "../core/errors.ts";
+import { quoteInput, SignalintError } from "../core/errors.ts";
 import { publicIssue } from "../core/issues.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { diagnose, formatDoctor } from "../service/doctor.ts";
@@ -54,7 +55,7 @@ async function runCheck(io: CliIo, argv: string[]): Promise<number> {
     options: { format: { type: "string", default: "text" }, compact: { type: "boolean", default: false }, root: { type: "string" } },
   });
   const format = values.format as string;
-  if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${JSON.stringify(format)}`);
+  if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${quoteInput(format)}`);
   const service = await SignalintService.create(io.runtime, { root: values.root, compact: values.compact });
   const response = await service.check(positionals.length ? positionals : ["."], false).finally(() => service.close());
   const issues = service.store.latest()?.issues.map(publicIssue) ?? [];
@@ -106,7 +107,8 @@ async function serve(io: CliIo): Promise<number | null> {
   const server = createMcpServer(service);
   // Stop warm TypeScript processes when the client goes away.
   server.onclose = () => service.close();
-  await server.connect(new StdioServerTransport());
+  // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
+  await server.connect(new StdioServerTransport(process.stdin.pipe(argumentGuard())));
   io.runtime.writeStderr(`signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`);
   return null;
 }
@@ -134,7 +136,7 @@ export async function runCli(io: CliIo, argv: string[]): Promise<number | null> 
     if (verb === "check") return await runCheck(io, rest);
     if (verb === "doctor") return await runDoctor(io, rest);
     if (verb === "stats") return await runStats(io, rest);
-    throw new UsageError(`unknown command ${JSON.stringify(verb)}; see signalint-mcp --help`);
+    throw new UsageError(`unknown command ${quoteInput(verb)}; see signalint-mcp --help`);
   } catch (error) {
     if (error instanceof SignalintError) {
       io.runtime.writeStderr(`signalint-mcp: ${error.message}\n`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, quoteInput } from "./errors.ts";
 import type { EngineName } from "./contracts.ts";
 
 export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
@@ -85,16 +85,16 @@ function envValue(readEnv: EnvReader, name: string): string | undefined {
 function parseBooleanEnv(name: string, value: string): boolean {
   if (/^(1|true|yes|on)$/i.test(value)) return true;
   if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new ConfigError(`${name}: expected 1/true/yes/on or 0/false/no/off, got ${JSON.stringify(value)}`);
+  throw new ConfigError(`${name}: expected 1/true/yes/on or 0/false/no/off, got ${quoteInput(value)}`);
 }
 
 function parsePayloadEnv(value: string): PayloadMode {
   if ((PAYLOAD_MODES as readonly string[]).includes(value)) return value as PayloadMode;
-  throw new ConfigError(`SIGNALINT_MCP_PAYLOAD: expected one of ${PAYLOAD_MODES.join(", ")}, got ${JSON.stringify(value)}`);
+  throw new ConfigError(`SIGNALINT_MCP_PAYLOAD: expected one of ${PAYLOAD_MODES.join(", ")}, got ${quoteInput(value)}`);
 }
 
 function parseBytesEnv(value: string): number {
-  if (!/^\d+$/.test(value)) throw new ConfigError(`SIGNALINT_STRUCTURED_MAX_BYTES: expected a whole number of bytes, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value)) throw new ConfigError(`SIGNALINT_STRUCTURED_MAX_BYTES: expected a whole number of bytes, got ${quoteInput(value)}`);
   return Number(value);
 }
 

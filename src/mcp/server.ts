@@ -1,9 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { SignalintError } from "../core/errors.ts";
+import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { SignalintService } from "../service/signalint.ts";
 import { VERSION } from "../version.ts";
+import { prototypeKey, REFUSED_KEY_META } from "./argument-guard.ts";
 import { boundStructured, toCallToolResult, toErrorResult } from "./payload.ts";
 import { toJsonSchema, type ToolContext, type ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
@@ -20,9 +21,10 @@ function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
-      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
-      return `${at}: ${issue.message}`;
+      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map((key) => quoteInput(key, 60)).join(", ")}`;
+      return `${quoteInput(at, 100)}: ${issue.message.slice(0, 200)}`;
     })
+    .slice(0, 5)
     .join("; ");
 }
 
@@ -38,10 +40,15 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
   };
 }
 
-/** Run one tool call; every failure becomes an isError result, never a thrown error. */
-export async function callTool(context: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
+/**
+ * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is a prototype key
+ * the argument guard saw in the raw arguments (the SDK's parsing drops `__proto__` before it gets here).
+ */
+export async function callTool(context: ToolContext, name: string, args: unknown, refusedKey?: unknown): Promise<CallToolResult> {
   const tool = TOOLS.find((candidate) => candidate.name === name);
-  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${JSON.stringify(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
+  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
+  const pollution = typeof refusedKey === "string" ? refusedKey : prototypeKey(args);
+  if (pollution) return toErrorResult("invalid_arguments", `${name}: unknown property ${quoteInput(pollution, 60)}`);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
   try {
@@ -75,6 +82,6 @@ export function createMcpServer(service: SignalintService): Server {
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(context, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(context, request.params.name, request.params.arguments, request.params._meta?.[REFUSED_KEY_META]));
   return server;
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SignalintError } from "../core/errors.ts";
+import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 
 const ID = /^a[0-9a-f]{24}$/;
@@ -41,7 +41,7 @@ export class ArtifactStore {
 
   /** Read `maxBytes` bytes from `offset`. Unknown and expired ids are errors with distinct codes. */
   async read(artifactId: string, offset: number, maxBytes: number): Promise<ArtifactChunk> {
-    if (!ID.test(artifactId)) throw new SignalintError("artifact_not_found", `Artifact ${JSON.stringify(artifactId)} not found or expired`);
+    if (!ID.test(artifactId)) throw new SignalintError("artifact_not_found", `Artifact ${quoteInput(artifactId)} not found or expired`);
     const path = join(this.dir, `${artifactId}.json`);
     const info = await this.runtime.stat(path);
     if (!info) throw new SignalintError("artifact_not_found", `Artifact ${artifactId} not found or expired`);

@@ -1,6 +1,6 @@
 import type { CheckResponse, NormalizedIssue, Stale } from "../core/contracts.ts";
 import type { ClusterGroup } from "../core/cluster.ts";
-import { InvalidArgumentsError } from "../core/errors.ts";
+import { InvalidArgumentsError, quoteInput } from "../core/errors.ts";
 import { publicIssue, type Issue } from "../core/issues.ts";
 
 /** One finished check as the service remembers it. */
@@ -66,7 +66,7 @@ export class CheckStore {
     const prefix = (query.issueId ?? "").toLowerCase();
     const matches = check.issues.filter((issue) => issue.fullId.startsWith(prefix));
     if (matches.length > 1) {
-      throw new InvalidArgumentsError(`issueId ${JSON.stringify(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
+      throw new InvalidArgumentsError(`issueId ${quoteInput(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
     }
     const [match] = matches;
     if (!match) return stale("issue_not_found", `Issue ${query.issueId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);

@@ -36,7 +36,8 @@ describe("paths", () => {
   it("normalizes and refuses with the reason", () => {
     assert.equal(normalizeRelativePath("./src//a/../b.ts"), "src/b.ts");
     assert.equal(normalizeRelativePath("."), ".");
-    assert.equal(normalizeRelativePath("src\\win.ts"), "src/win.ts");
+    assert.equal(normalizeRelativePath("src\\win.ts", { windows: true }), "src/win.ts");
+    assert.throws(() => normalizeRelativePath("src\\win.ts"), /contains '\\'/, "on POSIX a backslash is a name character, never read as a separator");
     for (const [bad, reason] of [["", /empty/], ["/etc", /absolute/], ["C:\\x", /absolute/], ["../x", /escapes/], ["a/../../x", /escapes/], ["a\0b", /NUL/], ["-rf", /'-'/]] as const) {
       assert.throws(() => normalizeRelativePath(bad), (error: unknown) => error instanceof InvalidArgumentsError && reason.test(error.message));
     }
