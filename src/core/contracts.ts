@@ -139,7 +139,7 @@ export const IncompleteSchema = z.object({
   reason: z.literal("size"),
   bytes: z.number().int().min(0).describe("Serialized size of the full value"),
   limitBytes: z.number().int().min(0).describe("The structuredMaxBytes bound in force"),
-  artifactId: z.string().nullable().describe("Read the full value with artifact_read; null if it could not be saved"),
+  artifactId: z.string().describe("Read the full value with artifact_read"),
 }).strict().describe("Present only when data fields are null because the value was too large");
 export type Incomplete = z.infer<typeof IncompleteSchema>;
 

@@ -108,6 +108,53 @@ describe("path hardening, on Node and Deno (one error taxonomy)", () => {
   }
 });
 
+describe("artifacts over MCP", () => {
+  let project: string;
+  before(() => {
+    project = scratchCopy("clean", "artifacts");
+    mkdirSync(join(project, "src", "many"), { recursive: true });
+    for (let i = 0; i < 90; i++) writeFileSync(join(project, "src", "many", `module${i}.ts`), `export const value${i}: number = "not a number ${i}";\n`);
+  });
+  after(() => removeDir(project));
+
+  it("an oversized result whose artifact cannot be written is an isError artifact_write_failed result", async () => {
+    const stateDir = tempDir("signalint-state-");
+    try {
+      const session = await connect(project, { SIGNALINT_STATE_DIR: stateDir, SIGNALINT_STRUCTURED_MAX_BYTES: "16384" });
+      try {
+        const check = structured<CheckResponse>(await call(session.client, "check_project"));
+        writeFileSync(join(stateDir, "artifacts"), "not a directory");
+        const error = errorOf(await call(session.client, "get_issue_detail", { clusterId: check.clusters[0]?.clusterId as string }));
+        assert.equal(error.code, "artifact_write_failed");
+      } finally {
+        await session.close();
+      }
+    } finally {
+      removeDir(stateDir);
+    }
+  });
+
+  it("a damaged artifact answers artifact_corrupt", async () => {
+    const stateDir = tempDir("signalint-state-");
+    try {
+      const session = await connect(project, { SIGNALINT_STATE_DIR: stateDir, SIGNALINT_STRUCTURED_MAX_BYTES: "16384" });
+      try {
+        const check = structured<CheckResponse>(await call(session.client, "check_project"));
+        const detail = await call(session.client, "get_issue_detail", { clusterId: check.clusters[0]?.clusterId as string });
+        const { artifactId } = (detail.structuredContent as { incomplete: { artifactId: string } }).incomplete;
+        assert.equal(structured<{ eof: boolean }>(await call(session.client, "artifact_read", { artifactId, maxBytes: 100 })).eof, false);
+        const file = join(stateDir, "artifacts", readdirSync(join(stateDir, "artifacts")).find((name) => name.startsWith(artifactId)) as string);
+        writeFileSync(file, readFileSync(file, "utf8").replace("src/many/module", "src/many/modulf"));
+        assert.equal(errorOf(await call(session.client, "artifact_read", { artifactId, maxBytes: 100 })).code, "artifact_corrupt");
+      } finally {
+        await session.close();
+      }
+    } finally {
+      removeDir(stateDir);
+    }
+  });
+});
+
 /** A raw JSON-RPC session over the server's stdio: request lines are sent exactly as written. */
 async function rawSession(runtime: "node" | "deno", cwd: string): Promise<{ send: (id: number, line: string) => Promise<Record<string, unknown>>; stop: () => void }> {
   const [command, prefix] = runtime === "node" ? [process.execPath, [BUNDLE]] : [DENO, [...DENO_FLAGS, BUNDLE]];
