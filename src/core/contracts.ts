@@ -153,7 +153,13 @@ export function withSizeBound<T extends z.ZodRawShape>(schema: z.ZodObject<T>, d
   return schema.extend({ ...nullable, incomplete: IncompleteSchema.optional() }).strict();
 }
 
-export const IssueDetailSchema = z.object({ issues: z.array(NormalizedIssueSchema) }).strict();
+/** An issue in get_issue_detail: check responses keep only the 120-character message, detail adds the whole text. */
+export const DetailIssueSchema = NormalizedIssueSchema.extend({
+  fullMessage: z.string().optional().describe("The engine's whole message (lines kept, e.g. TypeScript's message chain), present when `message` had to cut it"),
+}).strict();
+export type DetailIssue = z.infer<typeof DetailIssueSchema>;
+
+export const IssueDetailSchema = z.object({ issues: z.array(DetailIssueSchema) }).strict();
 
 export const IssueDetailResultSchema = z.union([withSizeBound(IssueDetailSchema, ["issues"]), StaleSchema]);
 

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, fixture, removeDir, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 const RUNTIMES = ["node", "deno"] as const;
 
@@ -194,4 +194,79 @@ describe("prototype keys in raw JSON-RPC arguments", () => {
       }
     });
   }
+});
+
+describe("fullMessage in get_issue_detail", () => {
+  const CHAIN = [
+    "Argument of type '(a: number) => void' is not assignable to parameter of type '(a: string) => void'.",
+    "  Types of parameters 'a' and 'a' are incompatible.",
+    "    Type 'string' is not assignable to type 'number'.",
+  ].join("\n");
+  const LONG_RULE_TEXT = `Do not leave debugger statements: ${"they stop every reader of this code in the middle of their work, ".repeat(3)}end.`;
+  const projects: string[] = [];
+  after(() => projects.forEach(removeDir));
+
+  function chainProject(label: string): string {
+    const project = scratchCopy("sparse", label);
+    projects.push(project);
+    writeFileSync(join(project, "src", "chain.ts"), "declare function g(cb: (a: string) => void): void;\ng((a: number) => {});\nexport {};\n");
+    return project;
+  }
+
+  /** The detail of the chain diagnostic, after asserting the check response keeps only the 120-character form. */
+  async function chainDetail(session: Awaited<ReturnType<typeof connect>>, files?: string[]): Promise<{ message: string; fullMessage?: string; mode?: string }> {
+    const response = structured<CheckResponse>(await call(session.client, files ? "check_files" : "check_project", files ? { files } : {}));
+    const listed = response.remainingIssues.find((issue) => issue.file === "src/chain.ts" && issue.rule === "TS2345");
+    assert.ok(listed, JSON.stringify(response.remainingIssues));
+    assert.ok(listed.message.length <= 120);
+    assert.ok(!JSON.stringify(response).includes("fullMessage"), "check responses stay small");
+    const detail = structured<{ issues: { message: string; fullMessage?: string }[] }>(await call(session.client, "get_issue_detail", { issueId: listed.issueId }));
+    return { ...(detail.issues[0] as { message: string; fullMessage?: string }), mode: response.cache?.tsc?.mode };
+  }
+
+  for (const [label, tsc] of [["TypeScript 5", null], ["TypeScript 7", "typescript7"]] as const) {
+    it(`${label}: the cut message's whole chain, the same from the command line and the warm program`, async () => {
+      const project = chainProject(`full-${tsc ?? "ts5"}`);
+      if (tsc) linkBin(project, "tsc", join(REPO, "node_modules", tsc, "bin", "tsc"));
+      const cold = await connect(project, { SIGNALINT_WARM_TYPESCRIPT: "0" });
+      try {
+        const detail = await chainDetail(cold);
+        assert.ok(detail.message.endsWith("…"));
+        assert.equal(detail.fullMessage, CHAIN);
+      } finally {
+        await cold.close();
+      }
+      const warm = await connect(project);
+      try {
+        await chainDetail(warm);
+        let detail = await chainDetail(warm, ["src/chain.ts"]);
+        for (let i = 0; i < 100 && !detail.mode?.startsWith("warm"); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          detail = await chainDetail(warm, ["src/chain.ts"]);
+        }
+        assert.match(detail.mode ?? "", /^warm-/);
+        assert.equal(detail.fullMessage, CHAIN);
+      } finally {
+        await warm.close();
+      }
+    });
+  }
+
+  it("ESLint: a rule message over 120 characters comes back whole", async () => {
+    const project = scratchCopy("eslint-flat", "full-eslint");
+    projects.push(project);
+    writeFileSync(join(project, "eslint.config.js"), `export default [{ files: ["**/*.js"], rules: { "no-restricted-syntax": ["error", { selector: "DebuggerStatement", message: ${JSON.stringify(LONG_RULE_TEXT)} }] } }];\n`);
+    writeFileSync(join(project, "src", "stop.js"), "export function stop() {\n  debugger;\n}\n");
+    const session = await connect(project);
+    try {
+      const response = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/stop.js"] }));
+      const listed = response.remainingIssues.find((issue) => issue.engine === "eslint" && issue.rule === "no-restricted-syntax");
+      assert.ok(listed, JSON.stringify(response.remainingIssues));
+      assert.equal(listed.message.length, 120);
+      const detail = structured<{ issues: { fullMessage?: string }[] }>(await call(session.client, "get_issue_detail", { issueId: listed.issueId }));
+      assert.equal(detail.issues[0]?.fullMessage, LONG_RULE_TEXT);
+    } finally {
+      await session.close();
+    }
+  });
 });
