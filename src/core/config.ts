@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigError, quoteInput } from "./errors.ts";
+import { parseJsonc } from "./jsonc.ts";
 import type { EngineName } from "./contracts.ts";
 
 export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
@@ -60,11 +61,14 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `key '${key || "(root)"}': ${issue.message}`;
 }
 
-/** Parse the text of signalint.config.json; a bad file throws ConfigError naming the key. */
+/**
+ * Parse the text of signalint.config.json (JSON; a UTF-8 BOM, comments and trailing commas are tolerated, as in
+ * tsconfig.json); a bad file throws ConfigError naming the key, or the syntax error with its line and column.
+ */
 export function parseConfigFile(text: string, fileName = "signalint.config.json"): ConfigFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonc(text);
   } catch (error) {
     throw new ConfigError(`${fileName}: not valid JSON (${(error as Error).message})`);
   }

@@ -65,7 +65,8 @@ describe("configuration", () => {
   it("names the offending key", () => {
     assert.throws(() => parseConfigFile('{"engines":{"tscc":true}}'), (e: unknown) => e instanceof ConfigError && /unknown key 'engines.tscc'/.test(e.message));
     assert.throws(() => parseConfigFile('{"maxClusters":"ten"}'), /key 'maxClusters'/);
-    assert.throws(() => parseConfigFile("{oops"), /not valid JSON/);
+    assert.throws(() => parseConfigFile("{oops"), /not valid JSON \(InvalidSymbol at line 1, column 2\)/);
+    assert.deepEqual(parseConfigFile('\uFEFF{ "compact": true, // a BOM and a comment\n }'), { compact: true });
   });
   it("applies precedence: non-empty environment, then config, then default", () => {
     const config = parseConfigFile('{"mcpPayload":"text","compact":true,"structuredMaxBytes":1}');

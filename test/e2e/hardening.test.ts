@@ -270,3 +270,26 @@ describe("fullMessage in get_issue_detail", () => {
     }
   });
 });
+
+describe("JSONC and globs in the bundle, on Node and Deno", () => {
+  const projects: string[] = [];
+  after(() => projects.forEach(removeDir));
+
+  for (const runtime of RUNTIMES) {
+    it(`${runtime}: a BOM'd solution tsconfig is built; ignore globs with braces, classes and ! re-include work`, () => {
+      const project = scratchCopy("references", `globs-${runtime}`);
+      projects.push(project);
+      const config = join(project, "tsconfig.json");
+      writeFileSync(config, `\uFEFF${readFileSync(config, "utf8")}`);
+      const all = JSON.parse(cliOn(runtime, ["check", "--format", "json"], project).stdout) as CheckResponse;
+      assert.equal(all.totalIssues, 5);
+      writeFileSync(join(project, "signalint.config.json"), '\uFEFF{\n  // BOM and comments, as editors write them\n  "ignore": ["packages/{core,app}/src/[im]*.ts", "!packages/app/**"],\n}\n');
+      const run = cliOn(runtime, ["check", "--format", "json"], project);
+      const filtered = JSON.parse(run.stdout) as CheckResponse;
+      // packages/core/src/index.ts (1 issue) and packages/app/src/main.ts (4) both match the first glob; the second
+      // re-includes app's.
+      assert.equal(filtered.totalIssues, 4, run.stderr);
+      assert.equal(filtered.filteredOutIssueCount, 1, "core's issue is ignored, app's re-included");
+    });
+  }
+});
