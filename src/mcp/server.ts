@@ -17,12 +17,17 @@ import { ArtifactStore } from "../service/artifacts.ts";
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool];
 
+/** A property name as error messages show it: 'name', at most 60 characters of it. */
+function quoteKey(key: string): string {
+  return `'${key.length > 60 ? `${key.slice(0, 60)}…` : key}'`;
+}
+
 function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
-      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map((key) => quoteInput(key, 60)).join(", ")}`;
-      return `${quoteInput(at, 100)}: ${issue.message.slice(0, 200)}`;
+      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map(quoteKey).join(", ")}`;
+      return `${at.length > 100 ? `${at.slice(0, 100)}…` : at}: ${issue.message.slice(0, 200)}`;
     })
     .slice(0, 5)
     .join("; ");
@@ -48,7 +53,7 @@ export async function callTool(context: ToolContext, name: string, args: unknown
   const tool = TOOLS.find((candidate) => candidate.name === name);
   if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
   const pollution = typeof refusedKey === "string" ? refusedKey : prototypeKey(args);
-  if (pollution) return toErrorResult("invalid_arguments", `${name}: unknown property ${quoteInput(pollution, 60)}`);
+  if (pollution) return toErrorResult("invalid_arguments", `${name}: unknown property ${quoteKey(pollution)}`);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
   try {

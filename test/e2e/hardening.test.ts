@@ -185,7 +185,7 @@ describe("prototype keys in raw JSON-RPC arguments", () => {
           const tool = args.includes("files") ? "check_files" : "check_project";
           const reply = (await session.send(index + 1, `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`)) as { result: CallToolResult };
           assert.equal(errorOf(reply.result).code, "invalid_arguments", args);
-          assert.match(errorOf(reply.result).message, /unknown property "(x\.)?(__proto__|constructor)"/, args);
+          assert.match(errorOf(reply.result).message, /unknown property '(x\.)?(__proto__|constructor)'/, args);
         }
         const fine = (await session.send(9, '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ping","arguments":{}}}')) as { result: CallToolResult };
         assert.equal(fine.result.isError, undefined);
