@@ -7,6 +7,8 @@ const common = {
   platform: "node", // resolve packages for Node; Deno runs the same ESM bundle through its node: compatibility
   target: "node20",
   legalComments: "none", // keep the single-file bundle small; licenses ship in the npm package
+  // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow; its ES module build bundles.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   logLevel: "warning",
 };
 

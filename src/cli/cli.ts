@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { argumentGuard } from "../mcp/argument-guard.ts";
 import { compactCheckResponse } from "../core/response.ts";
-import { SignalintError } from "../core/errors.ts";
+import { quoteInput, SignalintError } from "../core/errors.ts";
 import { publicIssue } from "../core/issues.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { diagnose, formatDoctor } from "../service/doctor.ts";
@@ -57,7 +58,7 @@ async function runCheck(io: CliIo, argv: string[]): Promise<number> {
     options: { format: { type: "string", default: "text" }, compact: { type: "boolean", default: false }, root: { type: "string" } },
   });
   const format = values.format as string;
-  if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${JSON.stringify(format)}`);
+  if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${quoteInput(format)}`);
   const service = await SignalintService.create(io.runtime, { root: values.root, compact: values.compact });
   const response = await service.check(positionals.length ? positionals : ["."], false).finally(() => service.close());
   const issues = service.store.latest()?.issues.map(publicIssue) ?? [];
@@ -112,7 +113,8 @@ async function serve(io: CliIo): Promise<number | null> {
   const service = await SignalintService.create(io.runtime);
   const server = createMcpServer(service);
   const client = watchClientPipes();
-  await server.connect(new StdioServerTransport(client.stdin, client.stdout));
+  // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
+  await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
   io.runtime.writeStderr(`signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`);
   const reason = await client.gone;
   io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
@@ -147,7 +149,7 @@ export async function runCli(io: CliIo, argv: string[]): Promise<number | null> 
     if (verb === "check") return await runCheck(io, rest);
     if (verb === "doctor") return await runDoctor(io, rest);
     if (verb === "stats") return await runStats(io, rest);
-    throw new UsageError(`unknown command ${JSON.stringify(verb)}; see signalint-mcp --help`);
+    throw new UsageError(`unknown command ${quoteInput(verb)}; see signalint-mcp --help`);
   } catch (error) {
     if (error instanceof SignalintError) {
       io.runtime.writeStderr(`signalint-mcp: ${error.message}\n`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, quoteInput } from "./errors.ts";
+import { parseJsonc } from "./jsonc.ts";
 import type { EngineName } from "./contracts.ts";
 
 export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
@@ -63,11 +64,14 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `key '${key || "(root)"}': ${issue.message}`;
 }
 
-/** Parse the text of signalint.config.json; a bad file throws ConfigError naming the key. */
+/**
+ * Parse the text of signalint.config.json (JSON; a UTF-8 BOM, comments and trailing commas are tolerated, as in
+ * tsconfig.json); a bad file throws ConfigError naming the key, or the syntax error with its line and column.
+ */
 export function parseConfigFile(text: string, fileName = "signalint.config.json"): ConfigFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonc(text);
   } catch (error) {
     throw new ConfigError(`${fileName}: not valid JSON (${(error as Error).message})`);
   }
@@ -88,16 +92,16 @@ function envValue(readEnv: EnvReader, name: string): string | undefined {
 function parseBooleanEnv(name: string, value: string): boolean {
   if (/^(1|true|yes|on)$/i.test(value)) return true;
   if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new ConfigError(`${name}: expected 1/true/yes/on or 0/false/no/off, got ${JSON.stringify(value)}`);
+  throw new ConfigError(`${name}: expected 1/true/yes/on or 0/false/no/off, got ${quoteInput(value)}`);
 }
 
 function parsePayloadEnv(value: string): PayloadMode {
   if ((PAYLOAD_MODES as readonly string[]).includes(value)) return value as PayloadMode;
-  throw new ConfigError(`SIGNALINT_MCP_PAYLOAD: expected one of ${PAYLOAD_MODES.join(", ")}, got ${JSON.stringify(value)}`);
+  throw new ConfigError(`SIGNALINT_MCP_PAYLOAD: expected one of ${PAYLOAD_MODES.join(", ")}, got ${quoteInput(value)}`);
 }
 
 function parseBytesEnv(value: string): number {
-  if (!/^\d+$/.test(value)) throw new ConfigError(`SIGNALINT_STRUCTURED_MAX_BYTES: expected a whole number of bytes, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value)) throw new ConfigError(`SIGNALINT_STRUCTURED_MAX_BYTES: expected a whole number of bytes, got ${quoteInput(value)}`);
   return Number(value);
 }
 

@@ -139,7 +139,7 @@ export const IncompleteSchema = z.object({
   reason: z.literal("size"),
   bytes: z.number().int().min(0).describe("Serialized size of the full value"),
   limitBytes: z.number().int().min(0).describe("The structuredMaxBytes bound in force"),
-  artifactId: z.string().nullable().describe("Read the full value with artifact_read; null if it could not be saved"),
+  artifactId: z.string().describe("Read the full value with artifact_read"),
 }).strict().describe("Present only when data fields are null because the value was too large");
 export type Incomplete = z.infer<typeof IncompleteSchema>;
 
@@ -153,7 +153,13 @@ export function withSizeBound<T extends z.ZodRawShape>(schema: z.ZodObject<T>, d
   return schema.extend({ ...nullable, incomplete: IncompleteSchema.optional() }).strict();
 }
 
-export const IssueDetailSchema = z.object({ issues: z.array(NormalizedIssueSchema) }).strict();
+/** An issue in get_issue_detail: check responses keep only the 120-character message, detail adds the whole text. */
+export const DetailIssueSchema = NormalizedIssueSchema.extend({
+  fullMessage: z.string().optional().describe("The engine's whole message (lines kept, e.g. TypeScript's message chain), present when `message` had to cut it"),
+}).strict();
+export type DetailIssue = z.infer<typeof DetailIssueSchema>;
+
+export const IssueDetailSchema = z.object({ issues: z.array(DetailIssueSchema) }).strict();
 
 export const IssueDetailResultSchema = z.union([withSizeBound(IssueDetailSchema, ["issues"]), StaleSchema]);
 

@@ -23,3 +23,25 @@ export class ConfigError extends SignalintError {
     this.name = "ConfigError";
   }
 }
+
+/** Why a file-system operation failed, the same on every runtime: each runtime adapter maps its own codes here, once. */
+export type FsErrorKind = "not_found" | "not_a_directory" | "symlink_loop" | "permission_denied" | "name_too_long" | "already_exists" | "other";
+
+/** A file-system failure as the Runtime interface reports it (Node errno codes and Deno error classes mapped). */
+export class FsError extends Error {
+  readonly kind: FsErrorKind;
+  constructor(kind: FsErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "FsError";
+    this.kind = kind;
+  }
+}
+
+/** Kinds that mean "not there (or not reachable by this user)": stat, lstat and realPath answer null for them. */
+export const ABSENT_KINDS: ReadonlySet<FsErrorKind> = new Set(["not_found", "not_a_directory", "permission_denied"]);
+
+/** Quote user input in a message: JSON-quoted, at most 200 characters of it (hostile input can be megabytes). */
+export function quoteInput(value: unknown, max = 200): string {
+  const text = typeof value === "string" ? value : String(value);
+  return text.length > max ? `${JSON.stringify(text.slice(0, max))}… (${text.length} characters)` : JSON.stringify(text);
+}

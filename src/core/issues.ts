@@ -1,5 +1,5 @@
-import type { EngineName, NormalizedIssue, Severity } from "./contracts.ts";
-import { normalizeMessage, templateQuoted } from "./normalize.ts";
+import type { DetailIssue, EngineName, NormalizedIssue, Severity } from "./contracts.ts";
+import { MAX_MESSAGE_LENGTH, normalizeMessage, templateQuoted } from "./normalize.ts";
 import { canonicalRule } from "./rules.ts";
 
 /** What an engine adapter emits for one diagnostic, before ids and clustering. */
@@ -17,6 +17,8 @@ export interface RawIssue {
 /** A normalized issue plus its full-length id, kept by the service for prefix lookup. */
 export interface Issue extends NormalizedIssue {
   fullId: string;
+  /** The engine's whole message (lines kept) when the 120-character `message` had to cut it; get_issue_detail only. */
+  fullMessage?: string;
 }
 
 const ENGINE_ORDER: Record<EngineName, number> = { tsc: 0, eslint: 1, oxlint: 2, biome: 3 };
@@ -46,16 +48,17 @@ type Merged = RawIssue & { alsoReportedBy?: { engine: EngineName; rule: string }
  * Merge reports of the same problem (same file, line and engine-neutral rule) from different engines into one
  * issue that records every engine that saw it. Reports from the same engine are never merged.
  */
-export function dedupeAcrossEngines(issues: readonly RawIssue[]): Merged[] {
-  const groups = new Map<string, Merged[]>();
-  const out: Merged[] = [];
+export function dedupeAcrossEngines<T extends RawIssue>(issues: readonly T[]): (T & Merged)[] {
+  type Kept = T & Merged;
+  const groups = new Map<string, Kept[]>();
+  const out: Kept[] = [];
   for (const issue of [...issues].sort(compareIssues)) {
     const key = `${issue.file}\0${issue.line}\0${canonicalRule(issue.engine, issue.rule)}`;
     const group = groups.get(key) ?? [];
     groups.set(key, group);
     const partner = group.find((kept) => kept.engine !== issue.engine && !kept.alsoReportedBy?.some((other) => other.engine === issue.engine));
     if (!partner) {
-      const fresh: Merged = { ...issue };
+      const fresh: Kept = { ...issue };
       group.push(fresh);
       out.push(fresh);
       continue;
@@ -81,7 +84,7 @@ export function shortIdLength(fullIds: readonly string[]): number {
  * values templated; identical keys get an ordinal so ids stay unique.
  */
 export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) => string): Issue[] {
-  const merged = dedupeAcrossEngines(raw.map((issue) => ({ ...issue, message: normalizeMessage(issue.message) })));
+  const merged = dedupeAcrossEngines(raw.map((issue) => ({ ...issue, message: normalizeMessage(issue.message), fullMessage: fullMessageOf(issue.message) })));
   const seen = new Map<string, number>();
   const fullIds = merged.map((issue) => {
     const key = [issue.file, issue.rule, issue.line, templateQuoted(issue.message)].join("\0");
@@ -105,12 +108,25 @@ export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) =
       clusterId: null,
       fullId,
     };
-    return issue.alsoReportedBy?.length ? { ...base, alsoReportedBy: issue.alsoReportedBy } : base;
+    const withFull = issue.fullMessage === undefined ? base : { ...base, fullMessage: issue.fullMessage };
+    return issue.alsoReportedBy?.length ? { ...withFull, alsoReportedBy: issue.alsoReportedBy } : withFull;
   });
 }
 
-/** Strip the service-internal fields before an issue goes out. */
+/** The engine's whole text (trailing spaces dropped, lines kept) when the normalized message cuts it, else undefined. */
+function fullMessageOf(message: string): string | undefined {
+  const full = message.split(/\r?\n/).map((line) => line.trimEnd()).join("\n").trim();
+  return full.replace(/\s+/g, " ").length > MAX_MESSAGE_LENGTH ? full : undefined;
+}
+
+/** Strip the service-internal fields before an issue goes out in a check response. */
 export function publicIssue(issue: Issue): NormalizedIssue {
+  const { fullId: _fullId, fullMessage: _fullMessage, ...rest } = issue;
+  return rest;
+}
+
+/** An issue as get_issue_detail returns it: the public fields plus `fullMessage` when the message was cut. */
+export function detailIssue(issue: Issue): DetailIssue {
   const { fullId: _fullId, ...rest } = issue;
   return rest;
 }

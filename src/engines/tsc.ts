@@ -42,8 +42,8 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
       lastKept = true;
       issues.push(last);
     } else if (/^\s/.test(line) && last) {
-      // Elaboration lines of the previous diagnostic.
-      if (lastKept) last.message += ` ${line.trim()}`;
+      // Elaboration lines of the previous diagnostic (its message chain), kept as lines for get_issue_detail.
+      if (lastKept) last.message += `\n${line.trimEnd()}`;
     } else {
       const code = seen === 0 && result.exitCode !== 0 ? "engine_failed" : "engine_output_invalid";
       return { ok: false, code, message: `tsc printed an unexpected line (exit ${result.exitCode}): ${excerpt(line)}${result.stderr.trim() ? `; stderr: ${excerpt(result.stderr)}` : ""}` };

@@ -152,8 +152,9 @@ function collect(program: Ts7Program): readonly Ts7Diagnostic[] {
   return all;
 }
 
-function flatten(diagnostic: Ts7Diagnostic): string {
-  return [diagnostic.text, ...(diagnostic.messageChain ?? []).map(flatten)].join("\n");
+/** The message chain as tsc prints it: one line per link, indented two spaces per level. */
+function flatten(diagnostic: Ts7Diagnostic, depth = 0): string {
+  return [`${"  ".repeat(depth)}${diagnostic.text}`, ...(diagnostic.messageChain ?? []).map((link) => flatten(link, depth + 1))].join("\n");
 }
 
 /** Convert TypeScript 7 API diagnostics (UTF-16 offsets) into raw issues with 1-based line and column. */

@@ -17,11 +17,12 @@ export function toCallToolResult(output: ToolOutput, mode: PayloadMode): CallToo
 
 /**
  * Enforce the size bound on a structured value: when its serialization exceeds `limitBytes`, save the full value as
- * an artifact and return the value with its data fields set to null and an `incomplete` marker. Never clipped.
+ * an artifact and return the value with its data fields set to null and an `incomplete` marker. Never clipped; when
+ * the artifact cannot be saved, `save` throws (`artifact_write_failed`) and the call is an error result.
  */
 export async function boundStructured(
   output: ToolOutput,
-  options: { limitBytes: number; dataFields: readonly string[]; save: (json: string) => Promise<string | null> },
+  options: { limitBytes: number; dataFields: readonly string[]; save: (json: string) => Promise<string> },
 ): Promise<ToolOutput> {
   const json = JSON.stringify(output.structured);
   const bytes = new TextEncoder().encode(json).length;
@@ -31,7 +32,7 @@ export async function boundStructured(
   for (const field of options.dataFields) if (field in structured) structured[field] = null;
   const incomplete: Incomplete = { reason: "size", bytes, limitBytes: options.limitBytes, artifactId };
   structured.incomplete = incomplete;
-  const how = artifactId ? `read it with artifact_read {"artifactId":"${artifactId}"}` : "it could not be saved; narrow the request";
+  const how = `read it with artifact_read {"artifactId":"${artifactId}"}`;
   return { ...output, structured, summary: `${output.summary}\n(Full result is ${bytes} bytes, over the ${options.limitBytes}-byte bound: ${how}.)` };
 }
 

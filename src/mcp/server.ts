@@ -1,9 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { SignalintError } from "../core/errors.ts";
+import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { SignalintService } from "../service/signalint.ts";
 import { VERSION } from "../version.ts";
+import { prototypeKey, REFUSED_KEY_META } from "./argument-guard.ts";
 import { boundStructured, toCallToolResult, toErrorResult } from "./payload.ts";
 import { toJsonSchema, type ToolContext, type ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
@@ -29,13 +30,19 @@ export const TOOLS: readonly ToolDefinition[] = [
   previewFixTool, applyFixTool, discardFixTool,
 ];
 
+/** A property name as error messages show it: 'name', at most 60 characters of it. */
+function quoteKey(key: string): string {
+  return `'${key.length > 60 ? `${key.slice(0, 60)}…` : key}'`;
+}
+
 function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
-      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
-      return `${at}: ${issue.message}`;
+      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map(quoteKey).join(", ")}`;
+      return `${at.length > 100 ? `${at.slice(0, 100)}…` : at}: ${issue.message.slice(0, 200)}`;
     })
+    .slice(0, 5)
     .join("; ");
 }
 
@@ -51,10 +58,15 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
   };
 }
 
-/** Run one tool call; every failure becomes an isError result, never a thrown error. */
-export async function callTool(context: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
+/**
+ * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is a prototype key
+ * the argument guard saw in the raw arguments (the SDK's parsing drops `__proto__` before it gets here).
+ */
+export async function callTool(context: ToolContext, name: string, args: unknown, refusedKey?: unknown): Promise<CallToolResult> {
   const tool = TOOLS.find((candidate) => candidate.name === name);
-  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${JSON.stringify(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
+  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
+  const pollution = typeof refusedKey === "string" ? refusedKey : prototypeKey(args);
+  if (pollution) return toErrorResult("invalid_arguments", `${name}: unknown property ${quoteKey(pollution)}`);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
   try {
@@ -97,7 +109,7 @@ export function createMcpServer(service: SignalintService): Server {
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }));
     try {
-      return await callTool({ ...context, signal: extra.signal, onEvent: progress?.onEvent }, request.params.name, request.params.arguments);
+      return await callTool({ ...context, signal: extra.signal, onEvent: progress?.onEvent }, request.params.name, request.params.arguments, request.params._meta?.[REFUSED_KEY_META]);
     } finally {
       await progress?.flush();
     }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
 
 // Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
@@ -134,11 +135,36 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
   };
 }
 
-async function orNull<T>(run: () => Promise<T>): Promise<T | null> {
+/** Deno's error classes (and, for those without a class, the errno code it attaches), mapped once into core/errors.ts. */
+function fsKind(error: Error): FsErrorKind {
+  const classes: [string, FsErrorKind][] = [
+    ["NotFound", "not_found"], ["NotADirectory", "not_a_directory"], ["FilesystemLoop", "symlink_loop"], ["PermissionDenied", "permission_denied"],
+    ["NotCapable", "permission_denied"], ["AlreadyExists", "already_exists"],
+  ];
+  for (const [name, kind] of classes) if (Deno.errors[name] && error instanceof Deno.errors[name]) return kind;
+  return (error as { code?: string }).code === "ENAMETOOLONG" ? "name_too_long" : "other";
+}
+
+function toFsError(error: unknown): unknown {
+  if (error instanceof FsError || !(error instanceof Error)) return error;
+  return new FsError(fsKind(error), error.message, { cause: error });
+}
+
+/** Run a file-system call, its failure reported as an FsError. */
+async function fsCall<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotADirectory) return null;
+    throw toFsError(error);
+  }
+}
+
+/** Null when the path is missing or not reachable; `alsoNull` adds kinds the caller treats the same. */
+async function orNull<T>(run: () => Promise<T>, alsoNull: readonly FsErrorKind[] = []): Promise<T | null> {
+  try {
+    return await fsCall(run);
+  } catch (error) {
+    if (error instanceof FsError && (ABSENT_KINDS.has(error.kind) || alsoNull.includes(error.kind))) return null;
     throw error;
   }
 }
@@ -162,23 +188,23 @@ export function createDenoRuntime(): Runtime {
     isStandalone: false,
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),
     killSpawned: () => groups.killAll(),
-    readText: (path) => Deno.readTextFile(path),
+    readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {
-      const info = await orNull(() => Deno.stat(path));
+      const info = await orNull(() => Deno.stat(path), ["symlink_loop"]);
       return info ? toInfo(info, false) : null;
     },
     lstat: async (path) => {
-      const info = await orNull<{ isSymlink: boolean }>(() => Deno.lstat(path));
+      const info = await orNull<{ isSymlink: boolean }>(() => Deno.lstat(path), ["symlink_loop"]);
       return info ? toInfo(info, info.isSymlink) : null;
     },
     realPath: (path) => orNull(() => Deno.realPath(path)),
-    readDir: async (path) => {
+    readDir: (path) => fsCall(async () => {
       const entries: DirEntry[] = [];
       for await (const entry of Deno.readDir(path)) {
         entries.push({ name: entry.name, isFile: entry.isFile, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink });
       }
       return entries;
-    },
+    }),
     writeFileAtomic: async (path, data) => {
       const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       const temp = `${path.slice(0, slash + 1)}.${crypto.randomUUID().slice(0, 12)}.tmp`;
@@ -187,44 +213,48 @@ export function createDenoRuntime(): Runtime {
         await Deno.rename(temp, path);
       } catch (error) {
         await Deno.remove(temp).catch(() => {});
-        throw error;
+        throw toFsError(error);
       }
     },
-    appendFile: (path, data) => Deno.writeTextFile(path, data, { append: true }),
-    writeFileDurable: async (path, data) => {
-      const file = await Deno.open(path, { write: true, create: true, truncate: true });
-      try {
-        const bytes = new TextEncoder().encode(data);
-        for (let offset = 0; offset < bytes.length;) offset += await file.write(bytes.subarray(offset));
-        await file.sync();
-      } finally {
-        file.close();
-      }
-    },
-    copyMode: async (from, to) => {
-      if (Deno.build.os === "windows") return;
-      const { mode } = await Deno.stat(from);
-      if (mode !== null) await Deno.chmod(to, mode & 0o7777);
-    },
-    syncDir: async (path) => {
-      if (Deno.build.os === "windows") return;
-      const dir = await Deno.open(path, { read: true });
-      try {
-        await dir.sync();
-      } finally {
-        dir.close();
-      }
-    },
-    rename: (from, to) => Deno.rename(from, to),
-    removeFile: (path) => Deno.remove(path, { recursive: true }).catch((error: unknown) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }),
-    mkdirp: (path) => Deno.mkdir(path, { recursive: true }),
-    touch: async (path) => {
+    appendFile: (path, data) => fsCall(() => Deno.writeTextFile(path, data, { append: true })),
+    writeFileDurable: (path, data) =>
+      fsCall(async () => {
+        const file = await Deno.open(path, { write: true, create: true, truncate: true });
+        try {
+          const bytes = new TextEncoder().encode(data);
+          for (let offset = 0; offset < bytes.length; ) offset += await file.write(bytes.subarray(offset));
+          await file.sync();
+        } finally {
+          file.close();
+        }
+      }),
+    copyMode: (from, to) =>
+      fsCall(async () => {
+        if (Deno.build.os === "windows") return;
+        const { mode } = await Deno.stat(from);
+        if (mode !== null) await Deno.chmod(to, mode & 0o7777);
+      }),
+    syncDir: (path) =>
+      fsCall(async () => {
+        if (Deno.build.os === "windows") return;
+        const dir = await Deno.open(path, { read: true });
+        try {
+          await dir.sync();
+        } finally {
+          dir.close();
+        }
+      }),
+    rename: (from, to) => fsCall(() => Deno.rename(from, to)),
+    removeFile: (path) =>
+      fsCall<void>(() => Deno.remove(path, { recursive: true })).catch((error: unknown) => {
+        if (!(error instanceof FsError && error.kind === "not_found")) throw error;
+      }),
+    mkdirp: (path) => fsCall(() => Deno.mkdir(path, { recursive: true })),
+    touch: (path) => fsCall(async () => {
       const now = new Date();
       await Deno.utime(path, now, now);
-    },
-    makeTempDir: (prefix) => Deno.makeTempDir({ prefix }),
+    }),
+    makeTempDir: (prefix) => fsCall(() => Deno.makeTempDir({ prefix })),
     env: (name) => Deno.env.get(name),
     cwd: () => Deno.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
 
 /** Grace period after the child exits for its pipes to close before stragglers are killed. */
@@ -130,13 +131,35 @@ function toInfo(stats: import("node:fs").Stats, isSymlink: boolean): FileInfo {
   return { isFile: stats.isFile(), isDirectory: stats.isDirectory(), isSymlink, size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
-async function orNull<T>(promise: Promise<T>): Promise<T | null> {
+/** Node's errno codes, mapped once into the runtime-independent taxonomy (core/errors.ts). */
+const FS_KINDS: Record<string, FsErrorKind> = {
+  ENOENT: "not_found", ENOTDIR: "not_a_directory", ELOOP: "symlink_loop", EACCES: "permission_denied", EPERM: "permission_denied",
+  ENAMETOOLONG: "name_too_long", EEXIST: "already_exists",
+};
+
+function toFsError(error: unknown): unknown {
+  if (error instanceof FsError || !(error instanceof Error)) return error;
+  return new FsError(FS_KINDS[(error as NodeJS.ErrnoException).code ?? ""] ?? "other", error.message, { cause: error });
+}
+
+/** Run a file-system call, its failure reported as an FsError. */
+async function fsCall<T>(promise: Promise<T>): Promise<T> {
   try {
     return await promise;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Missing, or not reachable by this user (a PATH entry under another user's home): either way, not usable.
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EACCES" || code === "EPERM") return null;
+    throw toFsError(error);
+  }
+}
+
+/**
+ * Null when the path is missing or not reachable by this user (a PATH entry under another user's home): either way,
+ * not usable. `alsoNull` adds kinds the caller treats the same (stat of a symlink loop).
+ */
+async function orNull<T>(promise: Promise<T>, alsoNull: readonly FsErrorKind[] = []): Promise<T | null> {
+  try {
+    return await fsCall(promise);
+  } catch (error) {
+    if (error instanceof FsError && (ABSENT_KINDS.has(error.kind) || alsoNull.includes(error.kind))) return null;
     throw error;
   }
 }
@@ -169,18 +192,18 @@ export function createNodeRuntime(): Runtime {
     isStandalone: isStandaloneBinary(),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
-    readText: (path) => fs.readFile(path, "utf8"),
+    readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {
-      const stats = await orNull(fs.stat(path));
+      const stats = await orNull(fs.stat(path), ["symlink_loop"]);
       return stats ? toInfo(stats, false) : null;
     },
     lstat: async (path) => {
-      const stats = await orNull(fs.lstat(path));
+      const stats = await orNull(fs.lstat(path), ["symlink_loop"]);
       return stats ? toInfo(stats, stats.isSymbolicLink()) : null;
     },
     realPath: (path) => orNull(fs.realpath(path)),
     readDir: async (path): Promise<DirEntry[]> => {
-      const entries = await fs.readdir(path, { withFileTypes: true });
+      const entries = await fsCall(fs.readdir(path, { withFileTypes: true }));
       return entries.map((entry) => ({
         name: entry.name,
         isFile: entry.isFile(),
@@ -195,43 +218,46 @@ export function createNodeRuntime(): Runtime {
         await fs.rename(temp, path);
       } catch (error) {
         await fs.rm(temp, { force: true });
-        throw error;
+        throw toFsError(error);
       }
     },
-    appendFile: (path, data) => fs.appendFile(path, data),
-    writeFileDurable: async (path, data) => {
-      const handle = await fs.open(path, "w");
-      try {
-        await handle.writeFile(data);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    },
+    appendFile: (path, data) => fsCall(fs.appendFile(path, data)),
+    writeFileDurable: (path, data) =>
+      fsCall(
+        (async () => {
+          const handle = await fs.open(path, "w");
+          try {
+            await handle.writeFile(data);
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+        })(),
+      ),
     copyMode: async (from, to) => {
       if (process.platform === "win32") return;
-      await fs.chmod(to, (await fs.stat(from)).mode & 0o7777);
+      await fsCall(fs.chmod(to, (await fsCall(fs.stat(from))).mode & 0o7777));
     },
     syncDir: async (path) => {
       // Windows cannot open a directory for fsync; rename durability there is the filesystem's.
       if (process.platform === "win32") return;
-      const handle = await fs.open(path, "r");
+      const handle = await fsCall(fs.open(path, "r"));
       try {
         await handle.sync();
       } finally {
         await handle.close();
       }
     },
-    rename: (from, to) => fs.rename(from, to),
-    removeFile: (path) => fs.rm(path, { force: true, recursive: true }),
+    rename: (from, to) => fsCall(fs.rename(from, to)),
+    removeFile: (path) => fsCall(fs.rm(path, { force: true, recursive: true })),
     touch: async (path) => {
       const now = new Date();
-      await fs.utimes(path, now, now);
+      await fsCall(fs.utimes(path, now, now));
     },
     mkdirp: async (path) => {
-      await fs.mkdir(path, { recursive: true });
+      await fsCall(fs.mkdir(path, { recursive: true }));
     },
-    makeTempDir: (prefix) => fs.mkdtemp(join(tmpdir(), prefix)),
+    makeTempDir: (prefix) => fsCall(fs.mkdtemp(join(tmpdir(), prefix))),
     env: (name) => process.env[name],
     cwd: () => process.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),

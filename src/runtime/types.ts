@@ -40,7 +40,10 @@ export interface DirEntry {
   isSymlink: boolean;
 }
 
-/** Everything outside pure logic goes through this interface; core never touches `process` or `Deno`. */
+/**
+ * Everything outside pure logic goes through this interface; core never touches `process` or `Deno`. File-system
+ * failures are thrown as FsError (core/errors.ts) with a runtime-independent kind, so callers write one check.
+ */
 export interface Runtime {
   readonly name: "node" | "deno";
   readonly platform: string;
@@ -58,10 +61,11 @@ export interface Runtime {
   /** Kill every process tree `spawn` started that is still running (server shutdown). */
   killSpawned(): void;
   readText(path: string): Promise<string>;
-  /** stat (following links); null when the path does not exist. */
+  /** stat (following links); null when the path does not exist, is not reachable, or is a symlink loop. */
   stat(path: string): Promise<FileInfo | null>;
-  /** lstat (not following links); null when the path does not exist. */
+  /** lstat (not following links); null when the path does not exist or is not reachable. */
   lstat(path: string): Promise<FileInfo | null>;
+  /** Null when the path does not exist or is not reachable; a symlink loop or too long a name throws FsError. */
   realPath(path: string): Promise<string | null>;
   readDir(path: string): Promise<DirEntry[]>;
   /** Write via a temp file in the same directory and rename, so readers never see a half-written file. */

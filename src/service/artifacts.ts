@@ -1,8 +1,11 @@
 import { join } from "node:path";
-import { SignalintError } from "../core/errors.ts";
+import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 
 const ID = /^a[0-9a-f]{24}$/;
+
+/** First line of an artifact file: the sha256 of the body that follows, written in the same atomic write. */
+const HEADER = /^signalint-artifact sha256:([0-9a-f]{64})\n/;
 
 /** One chunk of an artifact as artifact_read returns it. */
 export interface ArtifactChunk {
@@ -17,7 +20,10 @@ export interface ArtifactChunk {
   data: string;
 }
 
-/** Full values of oversized results, saved in `<stateDir>/artifacts/` and readable in chunks until they expire. */
+/**
+ * Full values of oversized results, saved in `<stateDir>/artifacts/<id>.artifact` (a checksum header line, then the
+ * JSON) and readable in chunks until they expire. A file whose body does not match its checksum is never served.
+ */
 export class ArtifactStore {
   private readonly dir: string;
 
@@ -25,35 +31,50 @@ export class ArtifactStore {
     this.dir = join(stateDir, "artifacts");
   }
 
-  /** Save a serialized value; returns its id, or null when it could not be written (the caller reports that). */
-  async save(json: string): Promise<string | null> {
+  /** Save a serialized value and return its id; throws `artifact_write_failed` when it cannot be written. */
+  async save(json: string): Promise<string> {
     try {
       await this.runtime.mkdirp(this.dir);
       await this.sweep();
       const id = `a${this.runtime.sha256(`${Date.now()}:${Math.random()}:${json.length}`).slice(0, 24)}`;
-      await this.runtime.writeFileAtomic(join(this.dir, `${id}.json`), json);
+      await this.runtime.writeFileAtomic(this.pathOf(id), `signalint-artifact sha256:${this.runtime.sha256(json)}\n${json}`);
       return id;
     } catch (error) {
-      this.runtime.writeStderr(`signalint: could not save artifact: ${(error as Error).message}\n`);
-      return null;
+      const reason = (error as Error).message.slice(0, 300);
+      throw new SignalintError("artifact_write_failed", `The result is too large to return inline and could not be saved as an artifact (${reason}); narrow the request or free the state directory`);
     }
+  }
+
+  private pathOf(id: string): string {
+    return join(this.dir, `${id}.artifact`);
   }
 
   /** Read `maxBytes` bytes from `offset`. Unknown and expired ids are errors with distinct codes. */
   async read(artifactId: string, offset: number, maxBytes: number): Promise<ArtifactChunk> {
-    if (!ID.test(artifactId)) throw new SignalintError("artifact_not_found", `Artifact ${JSON.stringify(artifactId)} not found or expired`);
-    const path = join(this.dir, `${artifactId}.json`);
+    if (!ID.test(artifactId)) throw new SignalintError("artifact_not_found", `Artifact ${quoteInput(artifactId)} not found or expired`);
+    const path = this.pathOf(artifactId);
     const info = await this.runtime.stat(path);
     if (!info) throw new SignalintError("artifact_not_found", `Artifact ${artifactId} not found or expired`);
     if (Date.now() - info.mtimeMs > this.retentionMs) {
       await this.runtime.removeFile(path);
       throw new SignalintError("artifact_expired", `Artifact ${artifactId} expired (kept ${Math.round(this.retentionMs / 1000)} s); call the tool again`);
     }
-    const bytes = new TextEncoder().encode(await this.runtime.readText(path));
+    const bytes = new TextEncoder().encode(await this.verifiedBody(artifactId, path));
     if (offset > bytes.length) throw new SignalintError("invalid_arguments", `offset ${offset} is past the end (${bytes.length} bytes)`);
     const end = Math.min(bytes.length, offset + maxBytes);
     const eof = end >= bytes.length;
     return { artifactId, mimeType: "application/json", offset, totalBytes: bytes.length, nextOffset: eof ? null : end, eof, data: toBase64(bytes.subarray(offset, end)) };
+  }
+
+  /** The artifact's JSON after checking it against its header's sha256; a damaged file is `artifact_corrupt`. */
+  private async verifiedBody(artifactId: string, path: string): Promise<string> {
+    const text = await this.runtime.readText(path);
+    const header = HEADER.exec(text);
+    const body = header ? text.slice(header[0].length) : "";
+    if (!header || this.runtime.sha256(body) !== header[1]) {
+      throw new SignalintError("artifact_corrupt", `Artifact ${artifactId} is damaged (its content does not match its checksum); call the tool again`);
+    }
+    return body;
   }
 
   /** Delete expired artifacts (best effort). */

@@ -1,7 +1,7 @@
-import type { CheckResponse, NormalizedIssue, Stale } from "../core/contracts.ts";
+import type { CheckResponse, DetailIssue, Stale } from "../core/contracts.ts";
 import type { ClusterGroup } from "../core/cluster.ts";
-import { InvalidArgumentsError } from "../core/errors.ts";
-import { publicIssue, type Issue } from "../core/issues.ts";
+import { InvalidArgumentsError, quoteInput } from "../core/errors.ts";
+import { detailIssue, type Issue } from "../core/issues.ts";
 
 /** One finished check as the service remembers it. */
 export interface StoredCheck {
@@ -55,21 +55,21 @@ export class CheckStore {
   }
 
   /** Resolve a cluster or issue reference to its issues, or a stale answer. */
-  detail(query: DetailQuery): { issues: NormalizedIssue[] } | Stale {
+  detail(query: DetailQuery): { issues: DetailIssue[] } | Stale {
     const check = this.find(query.checkId);
     if ("status" in check) return check;
     if (query.clusterId !== undefined) {
       const group = check.groups.find((entry) => entry.cluster.clusterId === query.clusterId);
       if (!group) return stale("cluster_not_found", `Cluster ${query.clusterId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
-      return { issues: group.issues.map(publicIssue) };
+      return { issues: group.issues.map(detailIssue) };
     }
     const prefix = (query.issueId ?? "").toLowerCase();
     const matches = check.issues.filter((issue) => issue.fullId.startsWith(prefix));
     if (matches.length > 1) {
-      throw new InvalidArgumentsError(`issueId ${JSON.stringify(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
+      throw new InvalidArgumentsError(`issueId ${quoteInput(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
     }
     const [match] = matches;
     if (!match) return stale("issue_not_found", `Issue ${query.issueId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
-    return { issues: [publicIssue(match)] };
+    return { issues: [detailIssue(match)] };
   }
 }

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../core/config.ts";
-import { ConfigError, InvalidArgumentsError } from "../core/errors.ts";
+import { ConfigError, FsError, InvalidArgumentsError, quoteInput } from "../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../core/paths.ts";
 import type { Runtime } from "../runtime/types.ts";
 
@@ -68,21 +68,32 @@ export async function ensureStateDir(runtime: Runtime, stateDir: string): Promis
  * symlinks) is inside the project root.
  */
 export async function validatePaths(runtime: Runtime, project: Project, paths: readonly string[], kind: "any" | "file"): Promise<string[]> {
-  const normalized = normalizePathList(paths);
+  const normalized = normalizePathList(paths, { windows: runtime.platform === "win32" });
   for (const path of normalized) {
     const absolute = join(project.root, path);
-    const real = await runtime.realPath(absolute);
+    const real = await refusingFsErrors(path, () => runtime.realPath(absolute));
     if (real === null) {
-      const dangling = await runtime.lstat(absolute);
+      const dangling = await refusingFsErrors(path, () => runtime.lstat(absolute));
       const reason = dangling?.isSymlink ? "is a symlink whose target does not exist" : "does not exist";
-      throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: ${reason}`, "path_not_found");
+      throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: ${reason}`, "path_not_found");
     }
     if (relativeToRoot(project.realRoot, real) === null) {
-      throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: resolves through a symlink to outside the project root`, "invalid_path");
+      throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: resolves through a symlink to outside the project root`, "invalid_path");
     }
     if (kind === "file" && !(await runtime.stat(real))?.isFile) {
-      throw new InvalidArgumentsError(`Path ${JSON.stringify(path)} refused: not a file (use check_project for directories)`, "invalid_path");
+      throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: not a file (use check_project for directories)`, "invalid_path");
     }
   }
   return normalized;
+}
+
+/** Run a look-up of a requested path; a symlink loop or an over-long name is a refused path, on every runtime. */
+async function refusingFsErrors<T>(path: string, lookUp: () => Promise<T>): Promise<T> {
+  try {
+    return await lookUp();
+  } catch (error) {
+    if (error instanceof FsError && error.kind === "symlink_loop") throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: is a symlink loop`, "invalid_path");
+    if (error instanceof FsError && error.kind === "name_too_long") throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: name too long`, "invalid_path");
+    throw error;
+  }
 }

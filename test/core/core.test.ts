@@ -36,7 +36,8 @@ describe("paths", () => {
   it("normalizes and refuses with the reason", () => {
     assert.equal(normalizeRelativePath("./src//a/../b.ts"), "src/b.ts");
     assert.equal(normalizeRelativePath("."), ".");
-    assert.equal(normalizeRelativePath("src\\win.ts"), "src/win.ts");
+    assert.equal(normalizeRelativePath("src\\win.ts", { windows: true }), "src/win.ts");
+    assert.throws(() => normalizeRelativePath("src\\win.ts"), /contains '\\'/, "on POSIX a backslash is a name character, never read as a separator");
     for (const [bad, reason] of [["", /empty/], ["/etc", /absolute/], ["C:\\x", /absolute/], ["../x", /escapes/], ["a/../../x", /escapes/], ["a\0b", /NUL/], ["-rf", /'-'/]] as const) {
       assert.throws(() => normalizeRelativePath(bad), (error: unknown) => error instanceof InvalidArgumentsError && reason.test(error.message));
     }
@@ -64,7 +65,8 @@ describe("configuration", () => {
   it("names the offending key", () => {
     assert.throws(() => parseConfigFile('{"engines":{"tscc":true}}'), (e: unknown) => e instanceof ConfigError && /unknown key 'engines.tscc'/.test(e.message));
     assert.throws(() => parseConfigFile('{"maxClusters":"ten"}'), /key 'maxClusters'/);
-    assert.throws(() => parseConfigFile("{oops"), /not valid JSON/);
+    assert.throws(() => parseConfigFile("{oops"), /not valid JSON \(InvalidSymbol at line 1, column 2\)/);
+    assert.deepEqual(parseConfigFile('\uFEFF{ "compact": true, // a BOM and a comment\n }'), { compact: true });
   });
   it("applies precedence: non-empty environment, then config, then default", () => {
     const config = parseConfigFile('{"mcpPayload":"text","compact":true,"structuredMaxBytes":1}');

@@ -24,7 +24,7 @@ describe("strict parsers: malformed output is an engine error, never an empty su
     assert.equal(parseTscOutput(result("", 1, "Error: Cannot find module 'x'"), same, "tsconfig.json").ok, false, "non-zero with nothing parsed");
     const multi = parseTscOutput(result("a.ts(1,2): error TS2322: Type A\n  Types of property 'x' are incompatible.\nerror TS18003: No inputs were found.\n", 2), same, "tsconfig.json");
     assert.ok(multi.ok);
-    assert.equal(multi.issues[0]?.message, "Type A Types of property 'x' are incompatible.");
+    assert.equal(multi.issues[0]?.message, "Type A\n  Types of property 'x' are incompatible.", "the chain's lines are kept for fullMessage");
     assert.deepEqual([multi.issues[1]?.file, multi.issues[1]?.line, multi.issues[1]?.rule], ["tsconfig.json", 1, "TS18003"]);
     const outside = parseTscOutput(result("../other/x.ts(1,1): error TS1: outside\n  elaboration\n", 2), () => null, "tsconfig.json");
     assert.deepEqual(outside, { ok: true, issues: [] }, "issues outside the root are dropped with their elaboration");

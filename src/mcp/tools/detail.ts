@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IssueDetailResultSchema } from "../../core/contracts.ts";
-import { InvalidArgumentsError } from "../../core/errors.ts";
+import { InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const reference = z.string().min(1).max(200);
@@ -25,7 +25,7 @@ export const issueDetailTool = defineTool({
       throw new InvalidArgumentsError("Give exactly one of clusterId or issueId");
     }
     if (args.issueId !== undefined && !/^[0-9a-f]{4,64}$/i.test(args.issueId)) {
-      throw new InvalidArgumentsError(`issueId ${JSON.stringify(args.issueId)} is not a hex id or prefix (at least 4 characters)`);
+      throw new InvalidArgumentsError(`issueId ${quoteInput(args.issueId)} is not a hex id or prefix (at least 4 characters)`);
     }
     const result = service.issueDetail(args);
     if ("status" in result) return { structured: result, summary: result.message };
