@@ -12,7 +12,8 @@ import type { Runtime, SpawnResult } from "../runtime/types.ts";
 import type { ContentHasher } from "./content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
-import { runTsc } from "./tsc-runner.ts";
+import type { TsconfigCoverage } from "./tsc-coverage.ts";
+import { runTsc, tscApplies } from "./tsc-runner.ts";
 import type { WarmTsPool } from "./warm-ts.ts";
 
 /** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
@@ -35,6 +36,14 @@ export interface EngineJob {
   runtime: Runtime;
   root: string;
   stateDir: string;
+  /** Per-project directory outside the project tree for generated files (tsc configs, declarations, build info). */
+  cacheDir: string;
+  /** True when signalint.config.json enables this engine explicitly (then a missing engine is an error). */
+  explicit: boolean;
+  /** Project-relative paths matched by the config's `ignore`. */
+  ignored: (path: string) => boolean;
+  /** Which files each tsconfig covers (cached across checks). */
+  tsconfigs: TsconfigCoverage;
   /** Normalized project-relative paths ("." for the whole project). */
   paths: string[];
   timeoutMs: number;
@@ -51,7 +60,7 @@ export interface EngineJob {
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
-export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache }) | EngineStatus;
+export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string }) | EngineStatus;
 
 /** Resolves `all` once each of `count` participants has called its own arrival function (extra calls are ignored). */
 export function dispatchBarrier(count: number): { all: Promise<void>; arrival: () => () => void } {
@@ -109,6 +118,19 @@ const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
   eslint: { engine: "eslint", accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
 };
 
+/**
+ * Linters never look at the state directory when it is inside the root (ESLint's flat config does not read
+ * .gitignore): an ignore pattern is added before the `--` that precedes the paths. Biome has no such switch; what
+ * Signalint writes there is JSON that Biome's rules accept.
+ */
+function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[]): string[] {
+  const state = relativeToRoot(job.root, job.stateDir);
+  const separator = args.indexOf("--");
+  if (state === null || state === "." || separator < 0 || (engine !== "oxlint" && engine !== "eslint")) return args;
+  const pattern = engine === "oxlint" ? `${state}/**` : `${state}/`;
+  return [...args.slice(0, separator), "--ignore-pattern", pattern, ...args.slice(separator)];
+}
+
 async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   if (engine === "tsc") {
     return runTsc(job, resolved, async (args, configFile) => {
@@ -119,7 +141,7 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   const spec = LINTERS[engine];
   try {
     return await runCachedLinter(spec, job, resolved, async (args) => {
-      const running = spawnEngine(job, resolved, args);
+      const running = spawnEngine(job, resolved, withStateDirIgnored(engine, job, args));
       job.dispatched();
       const result = await running;
       return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
@@ -127,6 +149,16 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   } finally {
     job.dispatched();
   }
+}
+
+/**
+ * A missing engine is an error when the project asks for it: enabled explicitly in signalint.config.json, or tsc
+ * when the checked files include TypeScript (or a tsconfig covers them). Other default-on engines are just off.
+ */
+async function missingEngine(engine: EngineName, job: EngineJob): Promise<EngineStatus> {
+  if (job.explicit) return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${installHint(engine)}` };
+  if (engine === "tsc" && (await tscApplies(job))) return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${installHint(engine)}` };
+  return { status: "disabled", message: installHint(engine) };
 }
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
@@ -137,13 +169,14 @@ export async function runEngine(engine: EngineName, job: EngineJob): Promise<Eng
     const resolved = await resolveEngine(job.runtime, engine, { root: job.root, node: job.node });
     if (!resolved) {
       job.dispatched();
-      return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
+      return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed() };
     }
     const version = resolved.version ? { version: resolved.version } : {};
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
-    return { status: { status: "ok", ...version }, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
+    const message = "message" in outcome && outcome.message ? { message: outcome.message } : {};
+    return { status: { status: "ok", ...message, ...version }, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
     job.dispatched();
     const message = error instanceof Error ? error.message : String(error);
