@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../core/jsonc.ts";
+import { loadTypeScript } from "../engines/tsc-warm.ts";
 import type { ResolvedEngine } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { EngineJob } from "./engine-runner.ts";
@@ -42,7 +43,10 @@ export async function candidateFiles(job: EngineJob): Promise<string[]> {
   return [...new Set(files)].sort();
 }
 
-/** What one tsconfig includes, as `tsc -p <config> --showConfig` lists it. */
+/**
+ * What one tsconfig includes: its root files as the project's compiler API parses them (TypeScript 5.x/6.x), or as
+ * `tsc -p <config> --showConfig` lists them (TypeScript 7, or warm TypeScript turned off).
+ */
 interface ParsedConfig {
   stamp: string;
   /** null: the config could not be listed (tsc reports why when it runs); it is taken to cover its whole directory. */
@@ -80,7 +84,24 @@ export class TsconfigCoverage {
     return parts.join("|");
   }
 
+  /** The listing through the project's own compiler API (TypeScript 5.x/6.x, when warm TypeScript is allowed). */
+  private listInProcess(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string): ParsedConfig | null {
+    const ts = job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
+    if (!ts) return null;
+    const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
+    const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
+    return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
+  }
+
   private async list(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string): Promise<ParsedConfig> {
+    let inProcess: ParsedConfig | null = null;
+    try {
+      inProcess = this.listInProcess(job, resolved, config, stamp);
+    } catch {
+      // An API this version lacks: the command line lists it.
+    }
+    if (inProcess) return inProcess;
     const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, "-p", config, "--showConfig"], {
       cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" },
     });
@@ -93,7 +114,8 @@ export class TsconfigCoverage {
       shown = null;
     }
     // "No inputs were found": the config covers nothing; any other failure: assume it covers its directory.
-    const files = shown && Array.isArray(shown.files) ? new Set(shown.files.filter((file): file is string => typeof file === "string").map((file) => resolve(dir, file)))
+    // --showConfig omits an empty "files" (solution-style configs).
+    const files = shown ? new Set((Array.isArray(shown.files) ? shown.files : []).filter((file): file is string => typeof file === "string").map((file) => resolve(dir, file)))
       : /TS18003/.test(result.stdout) ? new Set<string>() : null;
     const references: string[] = [];
     for (const reference of shown && Array.isArray(shown.references) ? shown.references : []) {
