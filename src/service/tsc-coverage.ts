@@ -56,6 +56,12 @@ interface ParsedConfig {
   absent: Set<string>;
 }
 
+/** Per-check memory: configs listed during this check and the stamps read. */
+export interface CheckScope {
+  listed: Set<string>;
+  stamps: Map<string, string>;
+}
+
 /** Lists tsconfig contents and answers which files no tsconfig covers; listings are cached by config stamps. */
 export class TsconfigCoverage {
   private readonly parsed = new Map<string, ParsedConfig>();
@@ -127,13 +133,18 @@ export class TsconfigCoverage {
   }
 
   /** The config's listing, re-listed when its stamp changed or (once per check) when asked about an unknown file. */
-  private async listing(job: EngineJob, resolved: ResolvedEngine, config: string, file: string | null, relisted: Set<string>): Promise<ParsedConfig> {
-    const stamp = await this.stampOf(config);
+  private async listing(job: EngineJob, resolved: ResolvedEngine, config: string, file: string | null, scope: CheckScope): Promise<ParsedConfig> {
+    // One stamp per config per check: configs are stat-ed once, however many files ask.
+    let stamp = scope.stamps.get(config);
+    if (stamp === undefined) {
+      stamp = await this.stampOf(config);
+      scope.stamps.set(config, stamp);
+    }
     let parsed = this.parsed.get(config);
     const unknown = (entry: ParsedConfig) => file !== null && entry.files !== null && !entry.files.has(file) && !entry.absent.has(file);
-    if (!parsed || parsed.stamp !== stamp || (unknown(parsed) && !relisted.has(config))) {
+    if (!parsed || parsed.stamp !== stamp || (unknown(parsed) && !scope.listed.has(config))) {
       parsed = await this.list(job, resolved, config, stamp);
-      relisted.add(config);
+      scope.listed.add(config);
       this.parsed.set(config, parsed);
     }
     if (unknown(parsed)) parsed.absent.add(file as string);
@@ -141,14 +152,14 @@ export class TsconfigCoverage {
   }
 
   /** True when the config or a project it references (transitively) lists the file. */
-  private async covers(job: EngineJob, resolved: ResolvedEngine, config: string, file: string, relisted: Set<string>): Promise<boolean> {
+  private async covers(job: EngineJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
     const seen = new Set<string>();
     const queue = [config];
     while (queue.length) {
       const next = queue.shift() as string;
       if (seen.has(next)) continue;
       seen.add(next);
-      const parsed = await this.listing(job, resolved, next, file, relisted);
+      const parsed = await this.listing(job, resolved, next, file, scope);
       if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return true;
       queue.push(...parsed.references);
     }
@@ -156,14 +167,14 @@ export class TsconfigCoverage {
   }
 
   /** Every config reachable from `config` through references (itself included), from the cached listings. */
-  async closure(job: EngineJob, resolved: ResolvedEngine, config: string, relisted: Set<string>): Promise<Set<string>> {
+  async closure(job: EngineJob, resolved: ResolvedEngine, config: string, scope: CheckScope): Promise<Set<string>> {
     const seen = new Set<string>();
     const queue = [config];
     while (queue.length) {
       const next = queue.shift() as string;
       if (seen.has(next)) continue;
       seen.add(next);
-      queue.push(...(await this.listing(job, resolved, next, null, relisted)).references);
+      queue.push(...(await this.listing(job, resolved, next, null, scope)).references);
     }
     return seen;
   }
@@ -172,8 +183,8 @@ export class TsconfigCoverage {
    * For each candidate file, the tsconfig that covers it as an editor finds it (the nearest tsconfig.json at or above
    * its directory, within the root, whose files or referenced projects include it; else the next one up), or none.
    */
-  async classify(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<{ covering: Set<string>; uncovered: string[]; relisted: Set<string> }> {
-    const relisted = new Set<string>();
+  async classify(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
+    const scope: CheckScope = { listed: new Set(), stamps: new Map() };
     const chains = new Map<string, string[]>();
     const chainOf = async (dir: string): Promise<string[]> => {
       const known = chains.get(dir);
@@ -189,7 +200,7 @@ export class TsconfigCoverage {
     for (const file of files) {
       let owner: string | null = null;
       for (const config of await chainOf(dirname(file))) {
-        if (await this.covers(job, resolved, config, file, relisted)) {
+        if (await this.covers(job, resolved, config, file, scope)) {
           owner = config;
           break;
         }
@@ -197,7 +208,7 @@ export class TsconfigCoverage {
       if (owner) covering.add(owner);
       else uncovered.push(file);
     }
-    return { covering, uncovered, relisted };
+    return { covering, uncovered, scope };
   }
 }
 

@@ -87,9 +87,9 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
  */
 async function planRuns(job: EngineJob, resolved: ResolvedEngine): Promise<{ configs: string[]; uncovered: string[] }> {
   const configs = await configsFor(job);
-  const { covering, uncovered, relisted } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
+  const { covering, uncovered, scope } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
   const reached = new Set<string>();
-  for (const config of configs) for (const reachable of await job.tsconfigs.closure(job, resolved, config, relisted)) reached.add(reachable);
+  for (const config of configs) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
   for (const config of [...covering].sort()) if (!reached.has(config)) configs.add(config);
   return { configs: [...configs], uncovered };
 }
