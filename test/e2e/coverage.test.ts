@@ -83,6 +83,38 @@ describe("files no tsconfig covers are type-checked in an inferred program", () 
   });
 });
 
+describe("the inferred program through the warm path", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("follows edits, new uncovered files and a tsconfig that starts covering them, like a cold run", async () => {
+    const { dir, cache } = project({ "src/a.ts": TYPE_ERROR }, ["tsc"]);
+    dirs.push(dir, cache);
+    const session = await connect(dir, { SIGNALINT_CACHE_DIR: cache });
+    const issues = async () => {
+      const response = structured<CheckResponse>(await call(session.client, "check_project"));
+      const all = [...response.remainingIssues];
+      for (const cluster of response.clusters) all.push(...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+      return { files: all.map((issue) => `${issue.file} ${issue.rule}`).sort(), message: response.engines.tsc.message ?? "" };
+    };
+    try {
+      assert.deepEqual((await issues()).files, ["src/a.ts TS2322"]);
+      assert.deepEqual((await issues()).files, ["src/a.ts TS2322"]);
+      writeFileSync(join(dir, "src", "b.ts"), 'export const b: string = 1;\n');
+      assert.deepEqual((await issues()).files, ["src/a.ts TS2322", "src/b.ts TS2322"]);
+      writeFileSync(join(dir, "src", "a.ts"), "export const n: number = 1;\n");
+      assert.deepEqual((await issues()).files, ["src/b.ts TS2322"]);
+      // A tsconfig that includes src now covers both: no inferred program, and its options apply.
+      writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "noEmit": true, "strict": true }, "include": ["src"] }\n');
+      const covered = await issues();
+      assert.deepEqual(covered.files, ["src/b.ts TS2322"]);
+      assert.equal(covered.message, "");
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe("missing engines", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
@@ -139,13 +171,14 @@ describe("nothing Signalint writes is visible to an engine or the user's tools",
     assert.deepEqual(before, ["packages/app/src/legacy.js"]);
     // A lintable file in the state directory (inside the root) is never linted by Signalint.
     mkdirSync(join(dir, ".signalint"), { recursive: true });
-    writeFileSync(join(dir, ".signalint", "stray.js"), "var y = 2;\nexport default y;\n");
+    writeFileSync(join(dir, ".signalint", "stray.js"), "var y = 2;\ndebugger;\nexport default y;\n");
     const env = { SIGNALINT_STATE_DIR: join(dir, ".signalint"), SIGNALINT_CACHE_DIR: cache };
     for (const round of [1, 2]) {
       const github = runCli(["check", "--format", "github"], { cwd: dir, env });
       const fromEslint = github.stdout.split("\n").flatMap((line) => /title=eslint /.test(line) ? [/ file=([^,]+)/.exec(line)?.[1]] : []);
       assert.deepEqual(fromEslint, before, `check ${round}: ESLint's issues equal the raw run`);
       assert.match(github.stdout, /title=tsc TS2322/, `check ${round}: tsc ran`);
+      assert.doesNotMatch(github.stdout, /file=\.signalint/, `check ${round}: no engine looked into the state directory`);
     }
     removeDir(join(dir, ".signalint", "stray.js"));
     assert.deepEqual(eslint(), before, "the user's own eslint sees nothing Signalint wrote");
