@@ -9,6 +9,8 @@ import type { EngineJob } from "./engine-runner.ts";
 const SOURCE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
 const DECLARATION = /\.d\.[cm]?ts$/;
 const TYPESCRIPT = /\.[cm]?tsx?$/;
+/** Directories a walk never enters: dependencies and the usual build outputs (as for nested tsconfigs). */
+const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
 
 /** True for a file that makes tsc apply (TypeScript, not JavaScript). */
 export function isTypeScriptFile(path: string): boolean {
@@ -17,7 +19,8 @@ export function isTypeScriptFile(path: string): boolean {
 
 /**
  * The TS/JS files under the checked paths (absolute): a named file as it is, directories walked skipping
- * node_modules, dot directories, the state directory and files matched by the config's `ignore`.
+ * node_modules, build outputs (dist, build, out, coverage), dot directories, the state directory and files matched
+ * by the config's `ignore`.
  */
 export async function candidateFiles(job: EngineJob): Promise<string[]> {
   const files: string[] = [];
@@ -35,7 +38,7 @@ export async function candidateFiles(job: EngineJob): Promise<string[]> {
       for (const entry of await job.runtime.readDir(current).catch(() => [])) {
         const child = join(current, entry.name);
         if (entry.isDirectory) {
-          if (entry.name !== "node_modules" && !entry.name.startsWith(".") && child !== job.stateDir) queue.push(child);
+          if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".") && child !== job.stateDir) queue.push(child);
         } else if ((entry.isFile || entry.isSymlink) && accept(child)) files.push(child);
       }
     }
