@@ -82,16 +82,14 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
 }
 
 /**
- * The tsconfigs to run and the files no tsconfig covers: the configs of the checked paths, plus the config that
- * covers each TS/JS file under them (unless a run config already reaches it through references).
+ * The tsconfigs to add to `base` and the files no tsconfig covers: the config that covers each TS/JS file under the
+ * checked paths, unless a config of `base` already reaches it through references.
  */
-async function planRuns(job: EngineJob, resolved: ResolvedEngine): Promise<{ configs: string[]; uncovered: string[] }> {
-  const configs = await configsFor(job);
+async function planExtras(job: EngineJob, resolved: ResolvedEngine, base: readonly string[]): Promise<{ configs: string[]; uncovered: string[] }> {
   const { covering, uncovered, scope } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
   const reached = new Set<string>();
-  for (const config of configs) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
-  for (const config of [...covering].sort()) if (!reached.has(config)) configs.add(config);
-  return { configs: [...configs], uncovered };
+  for (const config of base) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
+  return { configs: [...covering].sort().filter((config) => !reached.has(config)), uncovered };
 }
 
 /** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
@@ -108,19 +106,20 @@ export async function tscApplies(job: EngineJob): Promise<boolean> {
  * checked, so a change in any file it reads is seen.
  */
 export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (args: string[], configFile: string) => Promise<ParseOutcome>): Promise<RunnerOutcome> {
-  const { configs, uncovered } = await planRuns(job, resolved);
-  const inferred = uncovered.length ? await writeInferredConfig(job, resolved, uncovered) : null;
-  if (inferred) configs.push(inferred);
-  if (configs.length === 0) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
-  // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
-  const inferredFiles = new Set(uncovered.map((file) => job.toRelative(file)));
-  const ownFindings = (tsconfig: string, found: RawIssue[]) => (tsconfig === inferred ? found.filter((issue) => inferredFiles.has(issue.file)) : found);
-  // More tsconfigs than warm slots would only evict each other: those checks use the command line.
-  const packageDir = job.warmTypeScript && configs.length <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
+  const base = [...(await configsFor(job))];
+  // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
+  const extras = planExtras(job, resolved, base);
+  extras.catch(() => {});
   const issues: RawIssue[] = [];
   const cache: EngineCache = { hits: 0, misses: 0 };
   const modes = new Set<string>();
-  for (const tsconfig of configs) {
+  let inferred: string | null = null;
+  let inferredFiles = new Set<string>();
+  const runOne = async (tsconfig: string, slots: number): Promise<ParseOutcome | null> => {
+    // More tsconfigs than warm slots would only evict each other: those checks use the command line.
+    const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
+    // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
+    const own = (found: RawIssue[]) => (tsconfig === inferred ? found.filter((issue) => inferredFiles.has(issue.file)) : found);
     const plan = tsconfig === inferred
       ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
       : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
@@ -128,11 +127,11 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     if (packageDir && !plan.buildMode) await job.lintersDispatched;
     const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
     if (warm) {
-      issues.push(...ownFindings(tsconfig, warm.issues));
+      issues.push(...own(warm.issues));
       cache.hits += warm.cache.hits;
       cache.misses += warm.cache.misses;
       modes.add(warm.cache.mode as string);
-      continue;
+      return null;
     }
     const started = performance.now();
     const parsed = await spawn(plan.args, plan.configFile);
@@ -140,8 +139,24 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     // Building the warm program blocks the server about as long as a cold check: only do it for projects that check
     // quickly enough; bigger ones keep the command line, whose timeout is enforced.
     if (packageDir && !plan.buildMode && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(packageDir, tsconfig);
-    issues.push(...ownFindings(tsconfig, parsed.issues));
+    issues.push(...own(parsed.issues));
     modes.add(plan.buildMode ? "build-incremental" : "cli");
+    return null;
+  };
+  for (const tsconfig of base) {
+    const failed = await runOne(tsconfig, base.length);
+    if (failed) return failed;
+  }
+  const { configs, uncovered } = await extras;
+  if (uncovered.length) {
+    inferred = await writeInferredConfig(job, resolved, uncovered);
+    inferredFiles = new Set(uncovered.flatMap((file) => job.toRelative(file) ?? []));
+    configs.push(inferred);
+  }
+  if (base.length + configs.length === 0) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
+  for (const tsconfig of configs) {
+    const failed = await runOne(tsconfig, base.length + configs.length);
+    if (failed) return failed;
   }
   const message = inferred ? `inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers` : undefined;
   return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
