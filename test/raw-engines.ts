@@ -44,8 +44,13 @@ function parseTscText(stdout: string, cwd: string, root: string): RawDiagnostic[
 }
 
 /** tsc as a user runs it: `tsc --noEmit -p tsconfig.json`, or `tsc -b` (on a scratch copy, since -b writes) for solutions. */
-export function rawTsc(root: string, options: { build?: boolean; tscBin?: string } = {}): RawDiagnostic[] {
+export function rawTsc(root: string, options: { build?: boolean; tscBin?: string; inferred?: string[] } = {}): RawDiagnostic[] {
   const bin = options.tscBin ?? "tsc";
+  if (options.inferred) {
+    // No tsconfig: the files on the command line with an editor's inferred-project options.
+    const inferred = ["--allowJs", "--skipLibCheck", "--strictNullChecks", "--strictFunctionTypes", "--target", "es2020", "--module", "esnext", "--moduleResolution", "bundler", "--jsx", "preserve"];
+    return parseTscText(run(bin, ["--noEmit", "--pretty", "false", ...inferred, ...options.inferred], root), root, root);
+  }
   if (!options.build) return parseTscText(run(bin, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"], root), root, root);
   const copy = mkdtempSync(join(tmpdir(), "signalint-raw-tsc-"));
   try {

@@ -1,9 +1,11 @@
+import { isAbsolute } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { argumentGuard } from "../mcp/argument-guard.ts";
 import { compactCheckResponse } from "../core/response.ts";
 import { quoteInput, SignalintError } from "../core/errors.ts";
 import { publicIssue } from "../core/issues.ts";
+import { relativeToRoot } from "../core/paths.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { diagnose, formatDoctor } from "../service/doctor.ts";
 import { openProject } from "../service/project.ts";
@@ -23,7 +25,9 @@ Usage:
   signalint-mcp check [paths…]       check the project (default ".") and print the result
       --format text|json|github      output format (default text)
       --compact                      compact JSON keys (json format)
-      --root DIR                     project root (default: SIGNALINT_PROJECT_ROOT or the current directory)
+      --root DIR                     project root (default: SIGNALINT_PROJECT_ROOT, else the nearest directory at or
+                                     above the working directory with signalint.config.json, else with package.json
+                                     or .git); paths are relative to the working directory (default: it)
   signalint-mcp doctor [--json] [--root DIR]
                                      show config resolution, payload mode and how each engine resolves
   signalint-mcp stats [--json] [--root DIR]
@@ -31,7 +35,7 @@ Usage:
   signalint-mcp --version | --help
 
 Exit codes (check): 0 clean, 1 issues found or engines failed, 2 usage or configuration error.
-Environment: SIGNALINT_PROJECT_ROOT, SIGNALINT_STATE_DIR, SIGNALINT_MCP_PAYLOAD, SIGNALINT_COMPACT,
+Environment: SIGNALINT_PROJECT_ROOT, SIGNALINT_STATE_DIR, SIGNALINT_CACHE_DIR, SIGNALINT_MCP_PAYLOAD, SIGNALINT_COMPACT,
 SIGNALINT_STRUCTURED_MAX_BYTES.
 `;
 
@@ -51,6 +55,18 @@ interface CliIo {
   exit: (code: number) => void;
 }
 
+/**
+ * CLI paths are relative to the working directory when it is inside the project root (no paths: the working
+ * directory itself); from outside it (e.g. --root elsewhere) they are relative to the root (no paths: the root).
+ */
+function cliPaths(runtime: Runtime, project: { root: string; realRoot: string }, positionals: string[]): string[] {
+  const cwd = runtime.cwd();
+  const base = relativeToRoot(project.root, cwd) ?? relativeToRoot(project.realRoot, cwd);
+  if (base === null) return positionals.length ? positionals : ["."];
+  if (!positionals.length) return [base];
+  return positionals.map((path) => (base === "." || isAbsolute(path) || /^[A-Za-z]:/.test(path) ? path : `${base}/${path}`));
+}
+
 async function runCheck(io: CliIo, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -60,7 +76,7 @@ async function runCheck(io: CliIo, argv: string[]): Promise<number> {
   const format = values.format as string;
   if (!["text", "json", "github"].includes(format)) throw new UsageError(`--format must be text, json or github, not ${quoteInput(format)}`);
   const service = await SignalintService.create(io.runtime, { root: values.root, compact: values.compact });
-  const response = await service.check(positionals.length ? positionals : ["."], false).finally(() => service.close());
+  const response = await service.check(cliPaths(io.runtime, service.project, positionals), false).finally(() => service.close());
   const issues = service.store.latest()?.issues.map(publicIssue) ?? [];
   if (format === "json") io.stdout(formatJson(service.project.settings.compact ? compactCheckResponse(response) : response));
   else if (format === "github") io.stdout(formatGithub(response, issues));

@@ -29,7 +29,7 @@ export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
 
 export const EngineStatusSchema = z.object({
   status: z.enum(["ok", "error", "disabled"]),
-  code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid", "engine_partial"]).optional(),
+  code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid", "engine_partial", "engine_not_found"]).optional(),
   message: z.string().optional(),
   version: z.string().optional(),
 }).strict();
@@ -81,7 +81,7 @@ export const EngineCacheSchema = z.object({
 }).strict();
 
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: no issues and at least one engine failed"),
+  status: z.enum(["clean", "issues_found", "error"]).describe("error: an engine that applies failed or is missing (other engines' issues are still listed); clean: every applicable engine ran and found nothing"),
   checkId: z.string().describe("Unique per check; pass to get_issue_detail as checkId"),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema).describe("Priority ascending"),

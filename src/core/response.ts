@@ -52,11 +52,11 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const ordered = [...notClustered.filter((issue) => issue.severity === "error"), ...notClustered.filter((issue) => issue.severity !== "error")];
   const remaining = ordered.slice(0, facts.maxRemainingIssues);
   const statuses = Object.values(facts.engines);
-  // A check where an engine failed, or where no engine ran at all, must never claim "clean".
+  // A check where an engine failed, or where no engine ran at all, is an error even when other engines found issues.
   const hasFailure = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
   return {
     schemaVersion: "1.2",
-    status: facts.issues.length > 0 ? "issues_found" : hasFailure ? "error" : "clean",
+    status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : "clean",
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
     engines: facts.engines,

@@ -72,13 +72,14 @@ async function writeIfChanged(runtime: Runtime, path: string, text: string): Pro
 
 /**
  * Plan the tsc run for one tsconfig. A config with project references is checked in build mode through generated
- * configs in the state directory that extend the user's and redirect every output (declarations and build info)
- * there, so the user's tree is never written to and references resolve exactly as `tsc -b` resolves them.
+ * configs in the project's cache directory (outside the project tree, so no engine or user tool sees them) that
+ * extend the user's and redirect every output (declarations and build info) there, so the user's tree is never
+ * written to and references resolve exactly as `tsc -b` resolves them.
  */
-export async function planTscRun(runtime: Runtime, options: { root: string; tsconfig: string; stateDir: string }): Promise<TscRun> {
+export async function planTscRun(runtime: Runtime, options: { root: string; tsconfig: string; cacheDir: string }): Promise<TscRun> {
   const configFile = options.tsconfig.slice(options.root.length + 1).replace(/\\/g, "/");
   const top = await readConfig(runtime, options.tsconfig);
-  const workDir = join(options.stateDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
+  const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
   if (!top || top.references.length === 0) {
     // A plain cold run: --incremental would make this run slower (it computes every file's declaration signature)

@@ -9,6 +9,8 @@ import { CONFIG_FILE } from "./project.ts";
 export interface DoctorReport {
   projectRoot: string;
   stateDir: string;
+  /** Where generated tsc files go (outside the project). */
+  cacheDir: string;
   configFile: string | null;
   payloadMode: string;
   compact: boolean;
@@ -33,6 +35,7 @@ export async function diagnose(service: SignalintService): Promise<DoctorReport>
   return {
     projectRoot: project.root,
     stateDir: project.stateDir,
+    cacheDir: project.cacheDir,
     configFile: (await runtime.stat(configPath))?.isFile ? configPath : null,
     payloadMode: project.settings.payloadMode,
     compact: project.settings.compact,
@@ -49,6 +52,7 @@ export function formatDoctor(report: DoctorReport): string {
     `project root   ${report.projectRoot}`,
     `config         ${report.configFile ?? "(none: defaults)"}`,
     `state dir      ${report.stateDir}`,
+    `cache dir      ${report.cacheDir}`,
     `payload mode   ${report.payloadMode}${report.compact ? " (compact keys)" : ""}`,
     `runtime        ${report.runtime}; node for JS engines: ${report.node ?? "none found"}`,
     "engines:",

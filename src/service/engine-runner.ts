@@ -13,7 +13,8 @@ import type { CheckEvent } from "./check-events.ts";
 import type { ContentHasher } from "./content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
-import { runTsc } from "./tsc-runner.ts";
+import type { TsconfigCoverage } from "./tsc-coverage.ts";
+import { runTsc, tscApplies } from "./tsc-runner.ts";
 import type { WarmTsPool } from "./warm-ts.ts";
 
 /** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
@@ -36,6 +37,14 @@ export interface EngineJob {
   runtime: Runtime;
   root: string;
   stateDir: string;
+  /** Per-project directory outside the project tree for generated files (tsc configs, declarations, build info). */
+  cacheDir: string;
+  /** True when signalint.config.json enables this engine explicitly (then a missing engine is an error). */
+  explicit: boolean;
+  /** Project-relative paths matched by the config's `ignore`. */
+  ignored: (path: string) => boolean;
+  /** Which files each tsconfig covers (cached across checks). */
+  tsconfigs: TsconfigCoverage;
   /** Normalized project-relative paths ("." for the whole project). */
   paths: string[];
   timeoutMs: number;
@@ -57,7 +66,7 @@ export interface EngineJob {
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
-export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache }) | EngineStatus;
+export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string }) | EngineStatus;
 
 /** Resolves `all` once each of `count` participants has called its own arrival function (extra calls are ignored). */
 export function dispatchBarrier(count: number): { all: Promise<void>; arrival: () => () => void } {
@@ -116,6 +125,19 @@ const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
   eslint: { engine: "eslint", accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
 };
 
+/**
+ * Linters never look at the state directory when it is inside the root (ESLint's flat config does not read
+ * .gitignore): an ignore pattern is added before the `--` that precedes the paths. Biome has no such switch; what
+ * Signalint writes there is JSON that Biome's rules accept.
+ */
+function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[]): string[] {
+  const state = relativeToRoot(job.root, job.stateDir);
+  const separator = args.indexOf("--");
+  if (state === null || state === "." || separator < 0 || (engine !== "oxlint" && engine !== "eslint")) return args;
+  const pattern = engine === "oxlint" ? `${state}/**` : `${state}/`;
+  return [...args.slice(0, separator), "--ignore-pattern", pattern, ...args.slice(separator)];
+}
+
 async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   job.onEvent?.({ kind: "engine-started", engine });
   if (engine === "tsc") {
@@ -129,7 +151,7 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
   try {
     return await runCachedLinter(spec, job, resolved, async (args) => {
-      const running = spawnEngine(job, resolved, args, tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
+      const running = spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
       job.dispatched();
       const result = await running;
       return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
@@ -137,6 +159,16 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   } finally {
     job.dispatched();
   }
+}
+
+/**
+ * A missing engine is an error when the project asks for it: enabled explicitly in signalint.config.json, or tsc
+ * when the checked files include TypeScript (or a tsconfig covers them). Other default-on engines are just off.
+ */
+async function missingEngine(engine: EngineName, job: EngineJob): Promise<EngineStatus> {
+  if (job.explicit) return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${installHint(engine)}` };
+  if (engine === "tsc" && (await tscApplies(job))) return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${installHint(engine)}` };
+  return { status: "disabled", message: installHint(engine) };
 }
 
 /** Names at most three failed files (with the first reason) and counts the rest. */
@@ -160,16 +192,17 @@ async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<Engine
     const resolved = await resolveEngine(job.runtime, engine, { start: resolutionStart(job.root, job.paths), node: job.node });
     if (!resolved) {
       job.dispatched();
-      return { status: { status: "disabled", message: installHint(engine) }, issues: [], durationMs: elapsed() };
+      return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed() };
     }
     const version = resolved.version ? { version: resolved.version } : {};
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
     // Files the engine could not check: the check is not clean, but what it did report is kept.
+    const message = "message" in outcome && outcome.message ? { message: outcome.message } : {};
     const status: EngineStatus = outcome.failures?.length
       ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
-      : { status: "ok", ...version };
+      : { status: "ok", ...message, ...version };
     return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
     job.dispatched();

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../core/config.ts";
 import { ConfigError, FsError, InvalidArgumentsError, quoteInput } from "../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../core/paths.ts";
@@ -11,6 +11,8 @@ export interface Project {
   root: string;
   realRoot: string;
   stateDir: string;
+  /** Generated files engines must never see (tsc -b configs, declarations, build info; the inferred program's config). */
+  cacheDir: string;
   settings: Settings;
 }
 
@@ -28,17 +30,71 @@ export async function readConfigFile(runtime: Runtime, root: string): Promise<Co
   return text === null ? {} : parseConfigFile(text, CONFIG_FILE);
 }
 
+/**
+ * The project root: --root, else SIGNALINT_PROJECT_ROOT, else the nearest directory at or above the working
+ * directory with a signalint.config.json, else the nearest with a package.json or .git, else the working directory.
+ */
+async function findRoot(runtime: Runtime, explicit: string | undefined): Promise<string> {
+  const given = explicit?.trim() || runtime.env("SIGNALINT_PROJECT_ROOT")?.trim();
+  if (given) return resolve(runtime.cwd(), given);
+  const cwd = resolve(runtime.cwd());
+  for (const markers of [[CONFIG_FILE], ["package.json", ".git"]]) {
+    for (let dir = cwd; ; dir = dirname(dir)) {
+      for (const marker of markers) if (await runtime.stat(join(dir, marker))) return dir;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return cwd;
+}
+
+/** The OS cache directory for Signalint (SIGNALINT_CACHE_DIR overrides it); null when none is known. */
+function cacheBase(runtime: Runtime): string | null {
+  const override = runtime.env("SIGNALINT_CACHE_DIR")?.trim();
+  if (override) return resolve(runtime.cwd(), override);
+  const home = runtime.env("HOME")?.trim() || runtime.env("USERPROFILE")?.trim();
+  if (runtime.platform === "win32") {
+    const local = runtime.env("LOCALAPPDATA")?.trim() || (home ? join(home, "AppData", "Local") : "");
+    return local ? join(local, "signalint") : null;
+  }
+  if (runtime.platform === "darwin") return home ? join(home, "Library", "Caches", "signalint") : null;
+  const xdg = runtime.env("XDG_CACHE_HOME")?.trim();
+  return xdg ? join(xdg, "signalint") : home ? join(home, ".cache", "signalint") : null;
+}
+
+/**
+ * The project's cache directory, keyed by its real root, outside the project tree; a temporary directory when the
+ * OS cache directory is unknown, inside the project or not writable.
+ */
+async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: boolean): Promise<string> {
+  const base = cacheBase(runtime);
+  const dir = base ? join(base, runtime.sha256(realRoot).slice(0, 16)) : null;
+  if (dir && !prepare) return dir;
+  const inside = base !== null && relativeToRoot(realRoot, (await runtime.realPath(base)) ?? base) !== null;
+  if (dir && !inside) {
+    try {
+      await runtime.mkdirp(dir);
+      const probe = join(dir, ".write-probe");
+      await runtime.writeFileAtomic(probe, "");
+      await runtime.removeFile(probe);
+      return dir;
+    } catch {
+      // fall through to a temporary directory
+    }
+  }
+  return runtime.makeTempDir("signalint-cache-");
+}
+
 /** Resolve root, state dir and settings; throws ConfigError with a message naming the bad key or variable. */
 export async function openProject(runtime: Runtime, options: OpenOptions = {}): Promise<Project> {
-  const envRoot = runtime.env("SIGNALINT_PROJECT_ROOT")?.trim();
-  const root = resolve(runtime.cwd(), envRoot || options.root || ".");
+  const root = await findRoot(runtime, options.root);
   const info = await runtime.stat(root);
-  if (!info?.isDirectory) throw new ConfigError(`project root ${root} is not a directory (SIGNALINT_PROJECT_ROOT or the working directory)`);
+  if (!info?.isDirectory) throw new ConfigError(`project root ${root} is not a directory (--root, SIGNALINT_PROJECT_ROOT or the working directory)`);
   const realRoot = (await runtime.realPath(root)) ?? root;
   const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
   const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
   const settings = resolveSettings(await readConfigFile(runtime, root), (name) => runtime.env(name), { compact: options.compact });
-  return { root, realRoot, stateDir: options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir, settings };
+  const cacheDir = await projectCacheDir(runtime, realRoot, options.prepareState === true);
+  return { root, realRoot, stateDir: options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir, cacheDir, settings };
 }
 
 /** The state directory, or a fresh temporary one (with a warning) when it cannot be created or written. */

@@ -16,6 +16,7 @@ import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import { dispatchBarrier, pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
+import { TsconfigCoverage } from "./tsc-coverage.ts";
 import { WarmTsPool } from "./warm-ts.ts";
 import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOptions, type Project } from "./project.ts";
 import { SessionLog, type CheckRecord } from "./session-log.ts";
@@ -46,6 +47,7 @@ export class SignalintService {
   private sequence = 0;
   private readonly cache: EngineJob["cache"];
   private readonly warm: WarmTsPool;
+  private readonly tsconfigs: TsconfigCoverage;
 
   private constructor(
     readonly runtime: Runtime,
@@ -57,6 +59,7 @@ export class SignalintService {
     this.snapshots = new SnapshotStore(runtime, project.stateDir);
     this.transactions = new TransactionStore(this);
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
+    this.tsconfigs = new TsconfigCoverage(runtime);
     this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), () => runtime.rssBytes());
   }
 
@@ -116,6 +119,7 @@ export class SignalintService {
       if (relative === null) outsideRoot++;
       return relative;
     };
+    const ignored = compileIgnore(settings.ignore);
     const barrier = dispatchBarrier(ENGINE_NAMES.filter((engine) => engine !== "tsc" && enabled[engine] === true).length);
     const reports = await Promise.all(
       ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
@@ -123,7 +127,7 @@ export class SignalintService {
         // Off by configuration or default: the reason is doctor's to explain, not every response's.
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
         const job: EngineJob = {
-          runtime, root: project.root, stateDir: project.stateDir, paths, timeoutMs: settings.timeoutsMs[engine], node: this.node,
+          runtime, root: project.root, stateDir: project.stateDir, cacheDir: project.cacheDir, paths, explicit: settings.engines[engine] === true, ignored, tsconfigs: this.tsconfigs, timeoutMs: settings.timeoutsMs[engine], node: this.node,
           cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, oxlintTypeAware: settings.oxlintTypeAware, toRelative,
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
           signal: options.signal, onEvent: options.onEvent,
@@ -132,7 +136,6 @@ export class SignalintService {
       }),
     );
     throwIfCancelled(options.signal);
-    const ignored = compileIgnore(settings.ignore);
     const raw = reports.flatMap(([, report]) => report.issues);
     const kept: RawIssue[] = raw.filter((issue) => paths.some((path) => isWithin(issue.file, path)) && !ignored(issue.file));
     const hash = (text: string) => runtime.sha256(text);

@@ -3,9 +3,11 @@ import type { RawIssue } from "../core/issues.ts";
 import { diagnosticsToIssues, loadTypeScript, type WarmCheckInfo } from "../engines/tsc-warm.ts";
 import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
+import { tscProjectArgs } from "../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import { throwIfCancelled } from "./check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
+import { candidateFiles, isTypeScriptFile, writeInferredConfig } from "./tsc-coverage.ts";
 import { MAX_WARM_PROGRAMS } from "./warm-ts.ts";
 
 /** Projects whose cold tsc run takes longer than this get no warm program. */
@@ -85,31 +87,56 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
 }
 
 /**
- * tsc over every tsconfig the paths belong to. Configs without references are checked by a warm program (TypeScript
+ * The tsconfigs to add to `base` and the files no tsconfig covers: the config that covers each TS/JS file under the
+ * checked paths, unless a config of `base` already reaches it through references.
+ */
+async function planExtras(job: EngineJob, resolved: ResolvedEngine, base: readonly string[]): Promise<{ configs: string[]; uncovered: string[] }> {
+  const { covering, uncovered, scope } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
+  const reached = new Set<string>();
+  for (const config of base) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
+  return { configs: [...covering].sort().filter((config) => !reached.has(config)), uncovered };
+}
+
+/** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
+export async function tscApplies(job: EngineJob): Promise<boolean> {
+  return (await configsFor(job)).size > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
+}
+
+/**
+ * tsc over every tsconfig the paths belong to, and an inferred program (TypeScript's defaults, as editors use) over
+ * the TS/JS files no tsconfig covers. Configs without references are checked by a warm program (TypeScript
  * 5.x/6.x in process; TypeScript 7 in a warm tsgo process driven through its API); solution-style configs, and any
  * project whose warm program is not built yet (it is built in the background right after) or unavailable, run the
- * command line (solutions with incremental build info in the state directory). Either way the whole program is
+ * command line (solutions with incremental build info in the cache directory). Either way the whole program is
  * checked, so a change in any file it reads is seen.
  */
 export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (args: string[], configFile: string) => Promise<ParseOutcome>): Promise<RunnerOutcome> {
-  const configs = await configsFor(job);
-  if (configs.size === 0) return { status: "disabled", message: "no tsconfig.json at or above the checked paths (within the project root)" };
-  // More tsconfigs than warm slots would only evict each other: those checks use the command line.
-  const packageDir = job.warmTypeScript && configs.size <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
+  const base = [...(await configsFor(job))];
+  // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
+  const extras = planExtras(job, resolved, base);
+  extras.catch(() => {});
   const issues: RawIssue[] = [];
   const cache: EngineCache = { hits: 0, misses: 0 };
   const modes = new Set<string>();
-  for (const tsconfig of configs) {
-    const plan = await planTscRun(job.runtime, { root: job.root, tsconfig, stateDir: job.stateDir });
+  let inferred: string | null = null;
+  let inferredFiles = new Set<string>();
+  const runOne = async (tsconfig: string, slots: number): Promise<ParseOutcome | null> => {
+    // More tsconfigs than warm slots would only evict each other: those checks use the command line.
+    const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
+    // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
+    const own = (found: RawIssue[]) => (tsconfig === inferred ? found.filter((issue) => inferredFiles.has(issue.file)) : found);
+    const plan = tsconfig === inferred
+      ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
+      : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
     // The warm check blocks this thread: let the linters start their processes first so they run alongside it.
     if (packageDir && !plan.buildMode) await job.lintersDispatched;
     const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
     if (warm) {
-      issues.push(...warm.issues);
+      issues.push(...own(warm.issues));
       cache.hits += warm.cache.hits;
       cache.misses += warm.cache.misses;
       modes.add(warm.cache.mode as string);
-      continue;
+      return null;
     }
     throwIfCancelled(job.signal);
     job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
@@ -119,9 +146,25 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     // Building the warm program blocks the server about as long as a cold check: only do it for projects that check
     // quickly enough; bigger ones keep the command line, whose timeout is enforced.
     if (packageDir && !plan.buildMode && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(packageDir, tsconfig);
-    issues.push(...parsed.issues);
+    issues.push(...own(parsed.issues));
     modes.add(plan.buildMode ? "build-incremental" : "cli");
+    return null;
+  };
+  for (const tsconfig of base) {
+    const failed = await runOne(tsconfig, base.length);
+    if (failed) return failed;
   }
-  return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") } };
+  const { configs, uncovered } = await extras;
+  if (uncovered.length) {
+    inferred = await writeInferredConfig(job, resolved, uncovered);
+    inferredFiles = new Set(uncovered.flatMap((file) => job.toRelative(file) ?? []));
+    configs.push(inferred);
+  }
+  if (base.length + configs.length === 0) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
+  for (const tsconfig of configs) {
+    const failed = await runOne(tsconfig, base.length + configs.length);
+    if (failed) return failed;
+  }
+  const message = inferred ? `inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers` : undefined;
+  return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
 }
-

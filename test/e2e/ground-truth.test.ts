@@ -4,7 +4,7 @@ import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts
 import { call, connect, fixture, structured, type Connected } from "../helpers.ts";
 import { expectedMessage, rawBiome, rawEslint, rawOxlint, rawTsc, type RawDiagnostic } from "../raw-engines.ts";
 
-const FIXTURES: { name: string; engines: string[]; build?: boolean; minIssues: number }[] = [
+const FIXTURES: { name: string; engines: string[]; build?: boolean; inferred?: string[]; minIssues: number }[] = [
   { name: "sparse", engines: ["oxlint", "tsc"], minIssues: 1 },
   { name: "systemic-ts", engines: ["oxlint", "tsc"], minIssues: 12 },
   { name: "mixed-app", engines: ["oxlint", "tsc"], minIssues: 10 },
@@ -12,7 +12,8 @@ const FIXTURES: { name: string; engines: string[]; build?: boolean; minIssues: n
   { name: "clean", engines: ["oxlint", "tsc"], minIssues: 0 },
   { name: "references", engines: ["oxlint", "tsc"], build: true, minIssues: 4 },
   { name: "biome-app", engines: ["oxlint", "tsc", "biome"], minIssues: 4 },
-  { name: "eslint-flat", engines: ["oxlint", "eslint"], minIssues: 5 },
+  // No tsconfig: tsc checks its JS files in an inferred program.
+  { name: "eslint-flat", engines: ["oxlint", "tsc", "eslint"], inferred: ["eslint.config.js", "src/app.js", "src/util.js"], minIssues: 5 },
 ];
 
 /** Every issue of a check, fetched through the tools: each cluster's detail plus the remaining issues. */
@@ -70,7 +71,7 @@ describe("ground truth: raw engine output equals the server's issue list", () =>
         const root = fixture(spec.name);
         const raw = [
           ...rawOxlint(root),
-          ...(spec.engines.includes("tsc") ? rawTsc(root, { build: spec.build }) : []),
+          ...(spec.engines.includes("tsc") ? rawTsc(root, { build: spec.build, ...(spec.inferred ? { inferred: spec.inferred } : {}) }) : []),
           ...(spec.engines.includes("biome") ? rawBiome(root) : []),
           ...(spec.engines.includes("eslint") ? rawEslint(root) : []),
         ];

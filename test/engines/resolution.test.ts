@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -54,12 +54,20 @@ describe("engine resolution", () => {
     const result = runCli(["check", "--format", "json"], { cwd: project, env: { PATH: `${pathDir}:${CLEAN_PATH}` } });
     const response = JSON.parse(result.stdout) as CheckResponse;
     assert.equal(response.engines.oxlint.status, "ok", "oxlint found on PATH");
-    assert.equal(response.engines.tsc.status, "disabled", "a .bin entry is not an installed package");
+    // The project has TypeScript files, so a missing tsc is an error, not a silent "disabled".
+    assert.equal(response.engines.tsc.status, "error", "a .bin entry is not an installed package");
+    assert.equal(response.engines.tsc.code, "engine_not_found");
     assert.match(response.engines.tsc.message ?? "", /npm i -D typescript/);
     const bare = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
-    assert.ok(Object.values(bare.engines).every((engine) => engine.status === "disabled"));
+    assert.deepEqual(Object.values(bare.engines).map((engine) => engine.status), ["disabled", "error", "disabled", "disabled"]);
     assert.equal(bare.status, "error", "nothing ran: never 'clean'");
-    assert.match(bare.nextStep, /No engine ran/);
+    // Without TypeScript files nothing is required, but nothing ran either.
+    rmSync(join(project, "src"), { recursive: true });
+    rmSync(join(project, "tsconfig.json"));
+    const empty = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
+    assert.ok(Object.values(empty.engines).every((engine) => engine.status === "disabled"));
+    assert.equal(empty.status, "error", "nothing ran: never 'clean'");
+    assert.match(empty.nextStep, /No engine ran/);
   });
 
   it("resolves from the checked path up: a workspace package's own engine wins for its files", async () => {

@@ -1,0 +1,257 @@
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { parseJsonc } from "../core/jsonc.ts";
+import { loadTypeScript } from "../engines/tsc-warm.ts";
+import type { ResolvedEngine } from "../engines/types.ts";
+import type { Runtime } from "../runtime/types.ts";
+import type { EngineJob } from "./engine-runner.ts";
+
+/** Files TypeScript checks: TS and JS sources, not declaration files (an inferred program skips lib checks). */
+const SOURCE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
+const DECLARATION = /\.d\.[cm]?ts$/;
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+/** Directories a walk never enters: dependencies and the usual build outputs (as for nested tsconfigs). */
+const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
+
+/** True for a file that makes tsc apply (TypeScript, not JavaScript). */
+export function isTypeScriptFile(path: string): boolean {
+  return TYPESCRIPT.test(path) && !DECLARATION.test(path);
+}
+
+/**
+ * The TS/JS files under the checked paths (absolute): a named file as it is, directories walked skipping
+ * node_modules, build outputs (dist, build, out, coverage), dot directories, the state directory and files matched
+ * by the config's `ignore`.
+ */
+export async function candidateFiles(job: EngineJob): Promise<string[]> {
+  const files: string[] = [];
+  const accept = (path: string) => SOURCE.test(path) && !DECLARATION.test(path) && !job.ignored(relative(job.root, path).replace(/\\/g, "/"));
+  for (const path of job.paths) {
+    const start = path === "." ? job.root : join(job.root, path);
+    const info = await job.runtime.stat(start);
+    if (info?.isFile) {
+      if (accept(start)) files.push(start);
+      continue;
+    }
+    const queue = info?.isDirectory ? [start] : [];
+    while (queue.length) {
+      const current = queue.pop() as string;
+      for (const entry of await job.runtime.readDir(current).catch(() => [])) {
+        const child = join(current, entry.name);
+        if (entry.isDirectory) {
+          if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".") && child !== job.stateDir) queue.push(child);
+        } else if ((entry.isFile || entry.isSymlink) && accept(child)) files.push(child);
+      }
+    }
+  }
+  return [...new Set(files)].sort();
+}
+
+/**
+ * What one tsconfig includes: its root files as `tsc -p <config> --showConfig` lists them, or, from the second check
+ * of a server on, as the project's compiler API parses them (TypeScript 5.x/6.x with warm TypeScript on).
+ */
+interface ParsedConfig {
+  stamp: string;
+  /** null: the config could not be listed (tsc reports why when it runs); it is taken to cover its whole directory. */
+  files: Set<string> | null;
+  references: string[];
+  /** Files confirmed absent from `files` against this listing (a file created later needs a new listing). */
+  absent: Set<string>;
+}
+
+/** Per-check memory: configs listed during this check and the stamps read. */
+export interface CheckScope {
+  listed: Set<string>;
+  stamps: Map<string, string>;
+  /** Whether the compiler API may be loaded for listings in this check. */
+  inProcess: boolean;
+}
+
+/** Lists tsconfig contents and answers which files no tsconfig covers; listings are cached by config stamps. */
+export class TsconfigCoverage {
+  private readonly parsed = new Map<string, ParsedConfig>();
+  /** TypeScript packages a check has already used: later checks may list in process (the warm pool loads it anyway). */
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly runtime: Runtime) {}
+
+  /** Size and mtime of the config and of the configs it extends by relative path. */
+  private async stampOf(config: string): Promise<string> {
+    const parts: string[] = [];
+    const seen = new Set<string>();
+    const queue = [config];
+    while (queue.length && seen.size < 16) {
+      const path = queue.shift() as string;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const info = await this.runtime.stat(path);
+      parts.push(`${path}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
+      const raw = await this.runtime.readText(path).then((text) => parseJsonc(text) as { extends?: unknown }, () => null);
+      const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
+      for (const target of extended) {
+        if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
+        const file = resolve(dirname(path), target);
+        queue.push(/\.json$/.test(file) ? file : `${file}.json`);
+      }
+    }
+    return parts.join("|");
+  }
+
+  /** The listing through the project's own compiler API (TypeScript 5.x/6.x, when warm TypeScript is allowed). */
+  private listInProcess(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): ParsedConfig | null {
+    const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
+    if (!ts) return null;
+    const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
+    const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
+    return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
+  }
+
+  private async list(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): Promise<ParsedConfig> {
+    let inProcess: ParsedConfig | null = null;
+    try {
+      inProcess = this.listInProcess(job, resolved, config, stamp, scope);
+    } catch {
+      // An API this version lacks: the command line lists it.
+    }
+    if (inProcess) return inProcess;
+    const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, "-p", config, "--showConfig"], {
+      cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+    });
+    const dir = dirname(config);
+    type Shown = { files?: unknown[]; references?: { path?: unknown }[] };
+    let shown: Shown | null;
+    try {
+      shown = JSON.parse(result.stdout) as Shown;
+    } catch {
+      shown = null;
+    }
+    // "No inputs were found": the config covers nothing; any other failure: assume it covers its directory.
+    // --showConfig omits an empty "files" (solution-style configs).
+    const files = shown ? new Set((Array.isArray(shown.files) ? shown.files : []).filter((file): file is string => typeof file === "string").map((file) => resolve(dir, file)))
+      : /TS18003/.test(result.stdout) ? new Set<string>() : null;
+    const references: string[] = [];
+    for (const reference of shown && Array.isArray(shown.references) ? shown.references : []) {
+      if (typeof reference?.path !== "string") continue;
+      const target = isAbsolute(reference.path) ? reference.path : resolve(dir, reference.path);
+      references.push((await this.runtime.stat(target))?.isDirectory ? join(target, "tsconfig.json") : target);
+    }
+    return { stamp, files, references, absent: new Set() };
+  }
+
+  /** The config's listing, re-listed when its stamp changed or (once per check) when asked about an unknown file. */
+  private async listing(job: EngineJob, resolved: ResolvedEngine, config: string, file: string | null, scope: CheckScope): Promise<ParsedConfig> {
+    // One stamp per config per check: configs are stat-ed once, however many files ask.
+    let stamp = scope.stamps.get(config);
+    if (stamp === undefined) {
+      stamp = await this.stampOf(config);
+      scope.stamps.set(config, stamp);
+    }
+    let parsed = this.parsed.get(config);
+    const unknown = (entry: ParsedConfig) => file !== null && entry.files !== null && !entry.files.has(file) && !entry.absent.has(file);
+    if (!parsed || parsed.stamp !== stamp || (unknown(parsed) && !scope.listed.has(config))) {
+      parsed = await this.list(job, resolved, config, stamp, scope);
+      scope.listed.add(config);
+      this.parsed.set(config, parsed);
+    }
+    if (unknown(parsed)) parsed.absent.add(file as string);
+    return parsed;
+  }
+
+  /** True when the config or a project it references (transitively) lists the file. */
+  private async covers(job: EngineJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
+    const seen = new Set<string>();
+    const queue = [config];
+    while (queue.length) {
+      const next = queue.shift() as string;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      const parsed = await this.listing(job, resolved, next, file, scope);
+      if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return true;
+      queue.push(...parsed.references);
+    }
+    return false;
+  }
+
+  /** Every config reachable from `config` through references (itself included), from the cached listings. */
+  async closure(job: EngineJob, resolved: ResolvedEngine, config: string, scope: CheckScope): Promise<Set<string>> {
+    const seen = new Set<string>();
+    const queue = [config];
+    while (queue.length) {
+      const next = queue.shift() as string;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(...(await this.listing(job, resolved, next, null, scope)).references);
+    }
+    return seen;
+  }
+
+  /**
+   * For each candidate file, the tsconfig that covers it as an editor finds it (the nearest tsconfig.json at or above
+   * its directory, within the root, whose files or referenced projects include it; else the next one up), or none.
+   */
+  async classify(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
+    // The first check lists with the command line: loading the compiler API would block it for longer.
+    const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
+    this.seen.add(resolved.path);
+    const chains = new Map<string, string[]>();
+    const chainOf = async (dir: string): Promise<string[]> => {
+      const known = chains.get(dir);
+      if (known) return known;
+      const here = (await this.runtime.stat(join(dir, "tsconfig.json")))?.isFile ? [join(dir, "tsconfig.json")] : [];
+      const parent = dirname(dir);
+      const chain = [...here, ...(resolve(dir) === resolve(job.root) || parent === dir ? [] : await chainOf(parent))];
+      chains.set(dir, chain);
+      return chain;
+    };
+    const covering = new Set<string>();
+    const uncovered: string[] = [];
+    for (const file of files) {
+      let owner: string | null = null;
+      for (const config of await chainOf(dirname(file))) {
+        if (await this.covers(job, resolved, config, file, scope)) {
+          owner = config;
+          break;
+        }
+      }
+      if (owner) covering.add(owner);
+      else uncovered.push(file);
+    }
+    return { covering, uncovered, scope };
+  }
+}
+
+/** `node_modules/@types` directories from the root upward: automatic type inclusion as from the project root. */
+async function typeRoots(runtime: Runtime, root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (let dir = root; ; dir = dirname(dir)) {
+    if ((await runtime.stat(join(dir, "node_modules", "@types")))?.isDirectory) found.push(join(dir, "node_modules", "@types"));
+    if (dirname(dir) === dir) return found;
+  }
+}
+
+/**
+ * The compiler options of an inferred program: what tsserver gives files outside every tsconfig (allowJs, JS not
+ * type-checked unless it opts in with // @ts-check) plus the settings editors pass for such files (VS Code's
+ * implicit project: ES2020, ESNext modules, strictNullChecks and strictFunctionTypes). Module resolution is
+ * `bundler` (TypeScript 6+ refuses `node10`); JSX is `preserve` so no JSX runtime is assumed; library .d.ts files
+ * are not checked, as an editor shows diagnostics only for the files it opened.
+ */
+export function inferredCompilerOptions(version: string | null): Record<string, unknown> {
+  const major = Number((version ?? "5").split(".")[0]);
+  return {
+    allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true, strictNullChecks: true, strictFunctionTypes: true,
+    target: "es2020", module: "esnext", moduleResolution: major >= 5 ? "bundler" : "node", jsx: "preserve",
+  };
+}
+
+/** Write the inferred program's config (outside the project) listing exactly the uncovered files; returns its path. */
+export async function writeInferredConfig(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<string> {
+  const dir = join(job.cacheDir, "tsc", "inferred");
+  await job.runtime.mkdirp(dir);
+  const path = join(dir, "tsconfig.json");
+  const config = { compilerOptions: { ...inferredCompilerOptions(resolved.version), typeRoots: await typeRoots(job.runtime, job.root) }, files };
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  if ((await job.runtime.readText(path).catch(() => null)) !== text) await job.runtime.writeFileAtomic(path, text);
+  return path;
+}
