@@ -2,7 +2,7 @@
 // (`typescript/unstable/sync`): one tsgo process per tsconfig keeps the program between checks, and each check tells
 // it which files changed — or to invalidate everything when anything else it looked at changed — so no result can be
 // stale.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -81,7 +81,15 @@ function answer(kind: Question, path: string): string {
       return path;
     }
   }
-  if (kind === "readFile" || kind === "getAccessibleEntries") return fileStamp(path) ?? "-";
+  if (kind === "readFile") return fileStamp(path) ?? "-";
+  if (kind === "getAccessibleEntries") {
+    try {
+      // The listing itself (directories and symlinks marked with a trailing slash), so created and deleted files can be named.
+      return readdirSync(path, { withFileTypes: true }).map((entry) => (entry.isDirectory() || entry.isSymbolicLink() ? `${entry.name}/` : entry.name)).sort().join("\n");
+    } catch {
+      return "-";
+    }
+  }
   try {
     const stats = statSync(path);
     return (kind === "fileExists" ? stats.isFile() : stats.isDirectory()) ? "1" : "0";
@@ -120,16 +128,10 @@ export class WarmTs7Program {
 
   check(): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
     this.lastUsed = Date.now();
-    if (!this.api) {
-      this.api = new this.Api({ cwd: this.cwd, fs: this.recorder() });
-      const result = this.open({}, "full");
-      // A tsgo without file-system callbacks could not tell us what it read: no warm answers from it.
-      if (this.observations.size === 0) throw new Error("this TypeScript 7 API does not report file-system access");
-      return result;
-    }
-    const changed: string[] = [];
+    if (!this.api) return this.start();
+    const changes = { changed: new Set<string>(), created: new Set<string>(), deleted: new Set<string>() };
     const differences: [string, string][] = [];
-    let invalidateAll = this.resolutionsSuspect;
+    let restart = this.resolutionsSuspect;
     for (const [key, previous] of this.observations) {
       const split = key.indexOf("\0");
       const kind = key.slice(0, split) as Question;
@@ -137,19 +139,51 @@ export class WarmTs7Program {
       const now = answer(kind, path);
       if (now === previous) continue;
       differences.push([key, now]);
-      if (kind === "readFile" && now !== "-" && this.programFiles.has(path)) changed.push(path);
-      else invalidateAll = true;
+      if (!this.classify(kind, path, previous, now, changes)) restart = true;
     }
-    if (!invalidateAll && differences.length === 0) {
-      return { diagnostics: this.diagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: this.programFiles.size } };
-    }
+    if (restart) return this.start();
+    if (differences.length === 0) return { diagnostics: this.diagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: this.programFiles.size } };
     // Answers taken before tsgo looks again: a write during the update shows up as a difference next time.
     for (const [key, now] of differences) this.observations.set(key, now);
     this.snapshot?.dispose();
-    const fileChanges = invalidateAll ? { invalidateAll: true } : { changed };
-    const result = this.open({ fileChanges }, invalidateAll ? "full" : "incremental");
-    result.info.changedFiles = Math.min(differences.length, result.info.programFiles);
+    const fileChanges = { changed: [...changes.changed], created: [...changes.created], deleted: [...changes.deleted] };
+    const result = this.open({ fileChanges }, "incremental");
+    result.info.changedFiles = Math.min(fileChanges.changed.length + fileChanges.created.length + fileChanges.deleted.length, result.info.programFiles);
+    return result;
+  }
+
+  /**
+   * Sort one changed answer into the file changes tsgo is told about: edits of program files, files created where
+   * one was looked for or listed, files deleted. False for anything else (a package.json, tsconfig or other
+   * non-program file edited, a directory created or removed, a symlink moved): then only a new tsgo is sure to agree
+   * with a cold run.
+   */
+  private classify(kind: Question, path: string, previous: string, now: string, changes: Record<"changed" | "created" | "deleted", Set<string>>): boolean {
+    if (kind === "readFile" && this.programFiles.has(path)) {
+      (now === "-" ? changes.deleted : changes.changed).add(path);
+      return true;
+    }
+    if (kind === "fileExists") {
+      (now === "1" ? changes.created : changes.deleted).add(path);
+      return true;
+    }
+    if (kind !== "getAccessibleEntries" || previous === "-" || now === "-") return false;
+    const before = new Set(previous.split("\n"));
+    const after = new Set(now.split("\n"));
+    for (const name of after) if (!before.has(name)) changes.created.add(join(path, name));
+    for (const name of before) if (!after.has(name)) changes.deleted.add(join(path, name));
+    return ![...changes.created, ...changes.deleted].some((file) => file.endsWith("/"));
+  }
+
+  /** A new tsgo server (the first check, or after a change only a fresh start is sure to see). */
+  private start(): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
+    this.close();
+    this.observations.clear();
     this.resolutionsSuspect = false;
+    this.api = new this.Api({ cwd: this.cwd, fs: this.recorder() });
+    const result = this.open({}, "full");
+    // A tsgo without file-system callbacks could not tell us what it read: no warm answers from it.
+    if (this.observations.size === 0) throw new Error("this TypeScript 7 API does not report file-system access");
     return result;
   }
 
