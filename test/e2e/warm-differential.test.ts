@@ -80,8 +80,9 @@ function createProject(typescript: string): string {
   write("src/users.ts", 'import type { User } from "./hub";\nexport function make(id: number): User {\n  return { id, name: "x" };\n}\n');
   write("src/util.ts", "export const value = 1;\n");
   write("src/consumer.ts", 'import { value } from "./util";\nexport const doubled: number = value * 2;\n');
-  write("src/shared/lib/index.ts", "export const lib = 1;\n");
-  write("src/shadow.ts", 'import { lib } from "./shared/lib";\nexport const n: number = lib;\n');
+  // shared/ is outside the include: only module resolution looks there.
+  write("shared/lib/index.ts", "export const lib = 1;\n");
+  write("src/shadow.ts", 'import { lib } from "../shared/lib";\nexport const n: number = lib;\n');
   write("src/usepkg.ts", 'import { pkgValue } from "pkg";\nexport const p: number = pkgValue;\n');
   write("src/useext.ts", 'import { extValue } from "extlib";\nexport const e: number = extValue();\n');
   write("extra/more.ts", 'export const more: number = "more";\n');
@@ -161,10 +162,10 @@ function edit(project: string, next: () => number, state: { tsconfig: Tsconfig; 
       return `node_modules/extlib/index.d.ts variant ${index}`;
     }
     case "shadow": {
-      const path = join(project, "src/shared/lib.ts");
+      const path = join(project, "shared/lib.ts");
       if (existsSync(path)) rmSync(path);
-      else write("src/shared/lib.ts", pick(['export const lib = "shadow";\n', "export const lib = 2;\n"]));
-      return existsSync(path) ? "create src/shared/lib.ts next to src/shared/lib/index.ts" : "delete src/shared/lib.ts";
+      else write("shared/lib.ts", pick(['export const lib = "shadow";\n', "export const lib = 2;\n"]));
+      return existsSync(path) ? "create shared/lib.ts next to shared/lib/index.ts" : "delete shared/lib.ts";
     }
     case "content": {
       const text = pick(["export const value = 1;\nexport const amount = 2;\n", 'export const value = "one";\n', "export const value: number = 1;\n"]);
