@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
-import { fileStamp } from "./file-stamp.ts";
+import { exactStamp, fileStamp } from "./file-stamp.ts";
 import { isConfigDiagnosticFile } from "./tsc.ts";
 
 type Ts = typeof TS;
@@ -39,7 +39,7 @@ const loaded = new Map<string, Ts | null>();
  * compiler entry, so an in-place upgrade (same directory, new files) is a different compiler.
  */
 export function typescriptIdentity(packageDir: string): string {
-  return `${packageDir}\0${fileStamp(join(packageDir, "package.json")) ?? "-"}\0${fileStamp(join(packageDir, "lib", "typescript.js")) ?? "-"}`;
+  return `${packageDir}\0${exactStamp(join(packageDir, "package.json")) ?? "-"}\0${exactStamp(join(packageDir, "lib", "typescript.js")) ?? "-"}`;
 }
 
 /**
@@ -91,7 +91,7 @@ export class WarmTsProgram {
   /** The parsed config the current program was built from (a re-parse can change only its diagnostics). */
   private builtFrom: TS.ParsedCommandLine | undefined;
   /** The last parsed config, with stamps of every config file and directory whose change could alter it. */
-  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null> } | null = null;
+  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null>; signature: string } | null = null;
   lastUsed = Date.now();
 
   constructor(readonly ts: Ts, readonly configPath: string) {}
@@ -113,11 +113,14 @@ export class WarmTsProgram {
     for (const [key, cached] of this.sources) {
       const stamp = fileStamp(cached.sourceFile.fileName);
       if (stamp === cached.stamp.stamp) continue;
-      changed++;
       // Touched: compare the text TypeScript would read now with the text the SourceFile was made from.
       const text = stamp === null ? undefined : ts.sys.readFile(cached.sourceFile.fileName);
-      if (text === undefined || hashText(text) !== cached.stamp.hash) this.sources.delete(key);
-      else cached.stamp = { stamp: stamp as string, hash: cached.stamp.hash };
+      if (text === undefined || hashText(text) !== cached.stamp.hash) {
+        this.sources.delete(key);
+        changed++;
+      } else {
+        cached.stamp = { stamp: stamp as string, hash: cached.stamp.hash };
+      }
     }
     if (!this.resolutionsSuspect && this.observationsChanged()) this.resolutionsSuspect = true;
     const previous = this.builder?.getProgram();
@@ -159,8 +162,12 @@ export class WarmTsProgram {
         return sys.directoryExists(path) ? "1" : "0";
       case "realpath":
         return sys.realpath?.(path) ?? path;
-      default:
-        return fileStamp(path) ?? "-";
+      case "getDirectories":
+        return sys.directoryExists(path) ? sys.getDirectories(path).join("\n") : "-";
+      default: {
+        const text = sys.readFile(path);
+        return text === undefined ? "-" : hashText(text);
+      }
     }
   }
 
@@ -188,8 +195,12 @@ export class WarmTsProgram {
       if (flags & ts.WatchDirectoryFlags.Recursive) for (const sub of subdirectories(dir)) watched.add(sub);
     }
     for (const file of commandLine.fileNames) watched.add(dirname(file));
-    this.parsed = { commandLine, stamps: new Map([...watched].map((path) => [path, fileStamp(path)])) };
-    return commandLine;
+    const stamps = new Map([...watched].map((path) => [path, fileStamp(path)]));
+    // The same files, options and diagnostics as the last parse (a touched but unchanged config): keep the program.
+    const signature = JSON.stringify([commandLine.fileNames, commandLine.options, ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText])]);
+    const same = this.parsed?.signature === signature;
+    this.parsed = { commandLine: same ? (this.parsed?.commandLine as TS.ParsedCommandLine) : commandLine, stamps, signature };
+    return this.parsed.commandLine;
   }
 
   /** True once a program has been built and can answer incrementally. */
@@ -253,14 +264,16 @@ export class WarmTsProgram {
       };
     }
     host.readFile = (path) => {
-      // Source files are tracked by content hash; everything else read (package.json files) by stamp.
-      if (!readingSource()) this.observe("readFile", path, fileStamp(path) ?? "-");
-      return readFile.call(host, path);
+      const text = readFile.call(host, path);
+      // Source files are tracked by their SourceFile's hash; everything else read (package.json files) here.
+      if (!readingSource()) this.observe("readFile", path, text === undefined ? "-" : hashText(text));
+      return text;
     };
     if (getDirectories) {
       host.getDirectories = (path) => {
-        this.observe("getDirectories", path, fileStamp(path) ?? "-");
-        return getDirectories.call(host, path);
+        const directories = getDirectories.call(host, path);
+        this.observe("getDirectories", path, host.directoryExists?.(path) === false ? "-" : directories.join("\n"));
+        return directories;
       };
     }
     if (realpath) {

@@ -2,12 +2,13 @@
 // (`typescript/unstable/sync`): one tsgo process per tsconfig keeps the program between checks, and each check tells
 // it which files changed — or to invalidate everything when anything else it looked at changed — so no result can be
 // stale.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RawIssue } from "../core/issues.ts";
-import { fileStamp } from "./file-stamp.ts";
+import { exactStamp, fileStamp } from "./file-stamp.ts";
 import { isConfigDiagnosticFile } from "./tsc.ts";
 import type { WarmCheckInfo } from "./tsc-warm.ts";
 
@@ -48,7 +49,7 @@ const modules = new Map<string, Ts7ApiClass | null>();
  * upgrade a fresh import is made under a cache-busting query.
  */
 export async function loadTs7Api(packageDir: string): Promise<Ts7ApiClass | null> {
-  const identity = `${packageDir}\0${fileStamp(join(packageDir, "package.json")) ?? "-"}`;
+  const identity = `${packageDir}\0${exactStamp(join(packageDir, "package.json")) ?? "-"}`;
   if (modules.has(identity)) return modules.get(identity) ?? null;
   const upgraded = [...modules.keys()].some((key) => key.startsWith(`${packageDir}\0`));
   const entry = join(packageDir, "dist", "api", "sync", "api.js");
@@ -81,7 +82,15 @@ function answer(kind: Question, path: string): string {
       return path;
     }
   }
-  if (kind === "readFile") return fileStamp(path) ?? "-";
+  if (kind === "readFile") {
+    // Config and package.json files by content (small, and often rewritten just before a check); others by stamp.
+    if (!path.endsWith(".json")) return fileStamp(path) ?? "-";
+    try {
+      return createHash("sha256").update(readFileSync(path)).digest("hex");
+    } catch {
+      return "-";
+    }
+  }
   if (kind === "getAccessibleEntries") {
     try {
       // The listing itself (directories and symlinks marked with a trailing slash), so created and deleted files can be named.

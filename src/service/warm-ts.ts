@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { fileStamp } from "../engines/file-stamp.ts";
+import { exactStamp } from "../engines/file-stamp.ts";
 import { WarmTsProgram, loadTypeScript, typescriptIdentity } from "../engines/tsc-warm.ts";
 import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
 
@@ -18,7 +18,7 @@ const RESOLUTION_INPUTS = [
 ];
 
 function resolutionStamp(root: string): string {
-  return RESOLUTION_INPUTS.map((name) => fileStamp(join(root, name)) ?? "-").join("|");
+  return RESOLUTION_INPUTS.map((name) => exactStamp(join(root, name)) ?? "-").join("|");
 }
 
 /**

@@ -3,7 +3,7 @@
 // tsconfig.json with a syntax error. Each check is compared with `tsc --noEmit -p` run directly.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -121,6 +121,23 @@ for (const version of ["typescript", "typescript7"]) {
         const response = await s.check();
         assert.ok(s.tscKeys(response).length > 0);
         assert.deepEqual(s.tscKeys(response), s.cold());
+      } finally {
+        s.close();
+      }
+    });
+
+    it("a same-size rewrite within one file-system timestamp tick (same mtime, size and inode)", async () => {
+      const s = await scratch({ "src/tick.ts": "export const tick: number = 1;\n" }, "link", version);
+      try {
+        await warmUp(s, "src/tick.ts");
+        // A coarse clock gives both writes one mtime; set it explicitly so the test does not depend on timing.
+        const mtime = new Date(Date.now() + 5000);
+        s.write("src/tick.ts", "export const tick: number = 2;\n");
+        utimesSync(join(s.project, "src/tick.ts"), mtime, mtime);
+        assert.deepEqual(s.tscKeys(await s.check("src/tick.ts")), []);
+        s.write("src/tick.ts", "export const tick: string = 2;\n");
+        utimesSync(join(s.project, "src/tick.ts"), mtime, mtime);
+        assert.deepEqual(s.tscKeys(await s.check("src/tick.ts")), ["src/tick.ts:1:14 TS2322"]);
       } finally {
         s.close();
       }
