@@ -111,9 +111,9 @@ function answer(kind: Question, path: string): string {
  * One tsconfig's warm tsgo server. tsgo keeps what it read between snapshots and re-reads only what it is told
  * changed, so every file-system question it asks (reads, file and directory existence — every failed lookup
  * location —, directory listings, real paths) goes through the API's callbacks and is recorded with our answer. A
- * check asks each recorded question again: only content edits of program files go incremental (`changed`); any
- * other difference (a file created or deleted, a package.json or tsconfig edited, a listing or symlink changed)
- * invalidates everything, so module resolution and the config are redone.
+ * check asks each recorded question again: program files edited, files created or deleted go incremental (tsgo is
+ * told exactly those); any other difference (a package.json or tsconfig edited, a directory or symlink created,
+ * moved or removed) starts a new tsgo, so module resolution and the config are redone from scratch.
  */
 export class WarmTs7Program {
   private api: Ts7Api | null = null;
@@ -177,8 +177,8 @@ export class WarmTs7Program {
       return true;
     }
     if (kind !== "getAccessibleEntries" || previous === "-" || now === "-") return false;
-    const before = new Set(previous.split("\n"));
-    const after = new Set(now.split("\n"));
+    const before = new Set(previous.split("\n").filter(Boolean));
+    const after = new Set(now.split("\n").filter(Boolean));
     for (const name of after) if (!before.has(name)) changes.created.add(join(path, name));
     for (const name of before) if (!after.has(name)) changes.deleted.add(join(path, name));
     return ![...changes.created, ...changes.deleted].some((file) => file.endsWith("/"));
