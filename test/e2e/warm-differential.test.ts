@@ -220,12 +220,14 @@ async function differential(typescripts: string[], label: string, seed: number, 
   const project = createProject(typescripts[0] as string);
   const stateDir = tempDir("signalint-diff-state-");
   process.env.SIGNALINT_STATE_DIR = stateDir;
-  const service = await SignalintService.create(createNodeRuntime(), { root: project });
   const next = random(seed);
   const state = { tsconfig: { strict: true, extra: false, broken: 0 }, gen: new Set<number>(), typescripts };
   const modes = new Map<string, number>();
   const started = performance.now();
+  let opened: SignalintService | undefined;
   try {
+    const service = await SignalintService.create(createNodeRuntime(), { root: project });
+    opened = service;
     for (let step = 0; step <= STEPS; step++) {
       const change = step === 0 ? "(initial project)" : edit(project, next, state);
       const files = readdirSync(join(project, "src"), { recursive: true }).map((file) => `src/${String(file)}`).filter((file) => file.endsWith(".ts"));
@@ -247,7 +249,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       await service.warmSettled().finally(() => clearInterval(hold));
     }
   } finally {
-    service.close();
+    opened?.close();
     removeDir(project);
     removeDir(stateDir);
   }

@@ -31,16 +31,23 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     mkdirSync(join(project, path, ".."), { recursive: true });
     writeFileSync(join(project, path), text);
   };
-  write("signalint.config.json", '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }');
-  write("tsconfig.json", TSCONFIG);
-  for (const [path, text] of Object.entries(files)) write(path, text);
-  mkdirSync(join(project, "node_modules"), { recursive: true });
-  if (typescript === "copy") cpSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"), { recursive: true });
-  else symlinkSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"));
-  mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
-  symlinkSync("../typescript/bin/tsc", join(project, "node_modules", ".bin", "tsc"));
-  process.env.SIGNALINT_STATE_DIR = stateDir;
-  const service = await SignalintService.create(createNodeRuntime(), { root: project });
+  let service: SignalintService;
+  try {
+    write("signalint.config.json", '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }');
+    write("tsconfig.json", TSCONFIG);
+    for (const [path, text] of Object.entries(files)) write(path, text);
+    mkdirSync(join(project, "node_modules"), { recursive: true });
+    if (typescript === "copy") cpSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"), { recursive: true });
+    else symlinkSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"));
+    mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
+    symlinkSync("../typescript/bin/tsc", join(project, "node_modules", ".bin", "tsc"));
+    process.env.SIGNALINT_STATE_DIR = stateDir;
+    service = await SignalintService.create(createNodeRuntime(), { root: project });
+  } catch (error) {
+    removeDir(project);
+    removeDir(stateDir);
+    throw error;
+  }
   const check = async (...paths: string[]) => {
     const hold = setInterval(() => {}, 1000);
     await service.warmSettled().finally(() => clearInterval(hold));
