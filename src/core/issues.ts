@@ -12,6 +12,11 @@ export interface RawIssue {
   severity: Severity;
   message: string;
   fixable: boolean;
+  /**
+   * A diagnostic about the whole program (a tsconfig error, an options or global diagnostic): kept in every check
+   * that covers its program, whatever paths were requested.
+   */
+  programWide?: boolean;
 }
 
 /** A normalized issue plus its full-length id, kept by the service for prefix lookup. */

@@ -1,10 +1,29 @@
 import { statSync } from "node:fs";
 
 /**
+ * A file whose mtime is this close to the moment it is stamped could be written again within the same timestamp tick
+ * (coarse kernel clocks, 1 s on some file systems) with the same size: its stamp cannot prove it unchanged later.
+ */
+const RACY_MS = 1000;
+let racy = 0;
+
+/**
  * A cheap identity of a file's current state (nanosecond mtime, size, inode), or null when it does not exist. Equal
- * stamps mean the file was not touched; a different stamp means it may have changed.
+ * stamps mean the file was not touched; a different stamp means it may have changed. A file modified within the last
+ * second gets a stamp that equals no other ("racy", as git calls it), so the next comparison looks at its content.
  */
 export function fileStamp(path: string): string | null {
+  try {
+    const stats = statSync(path, { bigint: true });
+    const stamp = `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
+    return Date.now() - Number(stats.mtimeMs) < RACY_MS ? `${stamp}:racy${++racy}` : stamp;
+  } catch {
+    return null;
+  }
+}
+
+/** The stamp without racy marking: for identities that must stay equal while nothing changes (package versions). */
+export function exactStamp(path: string): string | null {
   try {
     const stats = statSync(path, { bigint: true });
     return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;

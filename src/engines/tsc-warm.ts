@@ -7,7 +7,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
-import { fileStamp } from "./file-stamp.ts";
+import { exactStamp, fileStamp } from "./file-stamp.ts";
+import { isConfigDiagnosticFile } from "./tsc.ts";
 
 type Ts = typeof TS;
 
@@ -31,17 +32,35 @@ export interface WarmCheckInfo {
   programFiles: number;
 }
 
-const loaded = new Map<string, Ts>();
+const loaded = new Map<string, Ts | null>();
 
-/** Load the project's own `typescript` package (CommonJS) from its directory; null for TS 7 (no compiler API). */
+/**
+ * Identity of the TypeScript package installed at a directory: its location plus the stamps of its package.json and
+ * compiler entry, so an in-place upgrade (same directory, new files) is a different compiler.
+ */
+export function typescriptIdentity(packageDir: string): string {
+  return `${packageDir}\0${exactStamp(join(packageDir, "package.json")) ?? "-"}\0${exactStamp(join(packageDir, "lib", "typescript.js")) ?? "-"}`;
+}
+
+/**
+ * Load the project's own `typescript` package (CommonJS) from its directory; null for TS 7 (no compiler API). Cached
+ * by the package's identity: after an in-place upgrade the new compiler is loaded, never the old one.
+ */
 export function loadTypeScript(packageDir: string): Ts | null {
-  const cached = loaded.get(packageDir);
-  if (cached) return cached;
+  const identity = typescriptIdentity(packageDir);
+  if (loaded.has(identity)) return loaded.get(identity) ?? null;
+  for (const key of loaded.keys()) if (key.startsWith(`${packageDir}\0`)) loaded.delete(key);
   const version = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version;
-  if (Number(version.split(".")[0]) >= 7) return null;
-  const ts = createRequire(join(packageDir, "package.json"))("./lib/typescript.js") as Ts;
-  if (typeof ts.createSemanticDiagnosticsBuilderProgram !== "function") return null;
-  loaded.set(packageDir, ts);
+  let ts: Ts | null = null;
+  if (Number(version.split(".")[0]) < 7) {
+    const require = createRequire(join(packageDir, "package.json"));
+    const entry = require.resolve("./lib/typescript.js");
+    // Node caches modules by file name: drop the old compiler so an upgraded one is really loaded.
+    if (require.cache) delete require.cache[entry];
+    const candidate = require(entry) as Ts;
+    if (typeof candidate.createSemanticDiagnosticsBuilderProgram === "function") ts = candidate;
+  }
+  loaded.set(identity, ts);
   return ts;
 }
 
@@ -49,12 +68,16 @@ function hashText(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-const UNRESOLVED_MODULE_CODES = new Set([2307, 2792, 7016, 2305, 2614]);
+/** What one file-system question TypeScript asked while building a program answered: kind, path, answer. */
+type Observation = "fileExists" | "directoryExists" | "readFile" | "getDirectories" | "realpath" | "missing";
 
 /**
  * One tsconfig's warm program. Each check re-parses the config (so added/removed files and option changes are
  * seen), re-stats every file the last program read (including .d.ts in node_modules and lib files) and reuses the
  * SourceFile of each file whose content hash is unchanged; the builder then re-checks only what the edits affect.
+ * Module resolution is kept fresh by recording every question the compiler host answered while building (file and
+ * directory existence — which covers every failed lookup location —, package.json reads, directory listings, real
+ * paths, missing files): when any answer would differ now, the program is rebuilt with fresh resolutions.
  */
 export class WarmTsProgram {
   private readonly sources = new Map<string, CachedSource>();
@@ -63,11 +86,15 @@ export class WarmTsProgram {
   private lastDiagnostics: readonly TS.Diagnostic[] = [];
   /** Set when module resolutions may have changed in ways a reused program would not see. */
   private resolutionsSuspect = true;
+  /** Every file-system answer the programs built since the last full build relied on, keyed by kind and path. */
+  private observations = new Map<string, string>();
+  /** The parsed config the current program was built from (a re-parse can change only its diagnostics). */
+  private builtFrom: TS.ParsedCommandLine | undefined;
   /** The last parsed config, with stamps of every config file and directory whose change could alter it. */
-  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null> } | null = null;
+  private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null>; signature: string } | null = null;
   lastUsed = Date.now();
 
-  constructor(private readonly ts: Ts, readonly configPath: string) {}
+  constructor(readonly ts: Ts, readonly configPath: string) {}
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
   check(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
@@ -86,24 +113,66 @@ export class WarmTsProgram {
     for (const [key, cached] of this.sources) {
       const stamp = fileStamp(cached.sourceFile.fileName);
       if (stamp === cached.stamp.stamp) continue;
-      changed++;
       // Touched: compare the text TypeScript would read now with the text the SourceFile was made from.
       const text = stamp === null ? undefined : ts.sys.readFile(cached.sourceFile.fileName);
-      if (text === undefined || hashText(text) !== cached.stamp.hash) this.sources.delete(key);
-      else cached.stamp = { stamp: stamp as string, hash: cached.stamp.hash };
+      if (text === undefined || hashText(text) !== cached.stamp.hash) {
+        this.sources.delete(key);
+        changed++;
+      } else {
+        cached.stamp = { stamp: stamp as string, hash: cached.stamp.hash };
+      }
     }
+    if (!this.resolutionsSuspect && this.observationsChanged()) this.resolutionsSuspect = true;
     const previous = this.builder?.getProgram();
     const sameRoots = previous && sameStrings(previous.getRootFileNames(), parsed.fileNames);
-    if (previous && changed === 0 && sameRoots && !this.resolutionsSuspect) {
+    if (previous && changed === 0 && sameRoots && !this.resolutionsSuspect && this.builtFrom === parsed) {
       return { diagnostics: this.lastDiagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: previous.getSourceFiles().length } };
     }
-    const host = this.createHost(parsed.options);
     const reuse = this.builder && !this.resolutionsSuspect ? "incremental" : "full";
-    this.builder = ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, reuse === "incremental" ? this.builder : undefined, parsed.errors, parsed.projectReferences);
+    // A full build starts a new record; an incremental one keeps the answers its reused resolutions relied on.
+    if (reuse === "full") this.observations = new Map();
+    const host = this.createHost(parsed.options);
+    // `tsc -p` reports the config file's own parse diagnostics as well as the parser's errors.
+    const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
+    this.builder = ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, reuse === "incremental" ? this.builder : undefined, configDiagnostics, parsed.projectReferences);
+    this.builtFrom = parsed;
+    this.resolutionsSuspect = false;
     this.lastDiagnostics = this.collect();
-    this.resolutionsSuspect = this.lastDiagnostics.some((d) => UNRESOLVED_MODULE_CODES.has(d.code));
     this.forgetUnused();
     return { diagnostics: this.lastDiagnostics, info: { reuse, changedFiles: changed, programFiles: this.builder.getProgram().getSourceFiles().length } };
+  }
+
+  /** Ask the file system each recorded question again: true when any answer differs. */
+  private observationsChanged(): boolean {
+    for (const [key, answer] of this.observations) {
+      const split = key.indexOf("\0");
+      if (this.answer(key.slice(0, split) as Observation, key.slice(split + 1)) !== answer) return true;
+    }
+    return false;
+  }
+
+  /** The current answer to one recorded question (stamps for reads and listings: any change counts). */
+  private answer(kind: Observation, path: string): string {
+    const sys = this.ts.sys;
+    switch (kind) {
+      case "fileExists":
+      case "missing":
+        return sys.fileExists(path) ? "1" : "0";
+      case "directoryExists":
+        return sys.directoryExists(path) ? "1" : "0";
+      case "realpath":
+        return sys.realpath?.(path) ?? path;
+      case "getDirectories":
+        return sys.directoryExists(path) ? sys.getDirectories(path).join("\n") : "-";
+      default: {
+        const text = sys.readFile(path);
+        return text === undefined ? "-" : hashText(text);
+      }
+    }
+  }
+
+  private observe(kind: Observation, path: string, answer: string): void {
+    this.observations.set(`${kind}\0${path}`, answer);
   }
 
   /**
@@ -126,8 +195,12 @@ export class WarmTsProgram {
       if (flags & ts.WatchDirectoryFlags.Recursive) for (const sub of subdirectories(dir)) watched.add(sub);
     }
     for (const file of commandLine.fileNames) watched.add(dirname(file));
-    this.parsed = { commandLine, stamps: new Map([...watched].map((path) => [path, fileStamp(path)])) };
-    return commandLine;
+    const stamps = new Map([...watched].map((path) => [path, fileStamp(path)]));
+    // The same files, options and diagnostics as the last parse (a touched but unchanged config): keep the program.
+    const signature = JSON.stringify([commandLine.fileNames, commandLine.options, ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText])]);
+    const same = this.parsed?.signature === signature;
+    this.parsed = { commandLine: same ? (this.parsed?.commandLine as TS.ParsedCommandLine) : commandLine, stamps, signature };
+    return this.parsed.commandLine;
   }
 
   /** True once a program has been built and can answer incrementally. */
@@ -135,7 +208,7 @@ export class WarmTsProgram {
     return this.builder !== undefined;
   }
 
-  /** After a package install or lockfile change, module resolutions must be redone. */
+  /** After a package install or lockfile change, module resolutions are redone (a cheap extra safety net). */
   invalidateResolutions(): void {
     this.resolutionsSuspect = true;
   }
@@ -144,24 +217,72 @@ export class WarmTsProgram {
     const ts = this.ts;
     const host = ts.createCompilerHost(options);
     const original = host.getSourceFile.bind(host);
+    let readingSource = false;
     host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
       const key = `${fileName}\0${JSON.stringify(languageVersionOrOptions)}`;
       const cached = this.sources.get(key);
       if (cached) return cached.sourceFile;
       // Stamped before reading: a write in between makes the next check compare contents.
       const stamp = fileStamp(fileName);
-      const sourceFile = original(fileName, languageVersionOrOptions, onError, shouldCreate);
+      readingSource = true;
+      let sourceFile: TS.SourceFile | undefined;
+      try {
+        sourceFile = original(fileName, languageVersionOrOptions, onError, shouldCreate);
+      } finally {
+        readingSource = false;
+      }
       if (sourceFile && stamp) {
         const hash = hashText(sourceFile.text);
         // The builder compares versions to find changed files; the content hash is the version.
         (sourceFile as TS.SourceFile & { version?: string }).version = hash;
         this.sources.set(key, { stamp: { stamp, hash }, key, sourceFile });
+      } else if (!sourceFile) {
+        // A root or referenced file that does not exist (yet): its creation must rebuild the program.
+        this.observe("missing", fileName, "0");
       }
       return sourceFile;
     };
+    this.recordQuestions(host, () => readingSource);
     // Resolutions of unchanged files are reused unless this says otherwise.
     host.hasInvalidatedResolutions = () => this.resolutionsSuspect;
     return host;
+  }
+
+  /** Wrap the host's file-system questions so each answer is recorded (reads are stamped before they happen). */
+  private recordQuestions(host: TS.CompilerHost, readingSource: () => boolean): void {
+    const { fileExists, directoryExists, readFile, getDirectories, realpath } = host;
+    host.fileExists = (path) => {
+      const exists = fileExists.call(host, path);
+      this.observe("fileExists", path, exists ? "1" : "0");
+      return exists;
+    };
+    if (directoryExists) {
+      host.directoryExists = (path) => {
+        const exists = directoryExists.call(host, path);
+        this.observe("directoryExists", path, exists ? "1" : "0");
+        return exists;
+      };
+    }
+    host.readFile = (path) => {
+      const text = readFile.call(host, path);
+      // Source files are tracked by their SourceFile's hash; everything else read (package.json files) here.
+      if (!readingSource()) this.observe("readFile", path, text === undefined ? "-" : hashText(text));
+      return text;
+    };
+    if (getDirectories) {
+      host.getDirectories = (path) => {
+        const directories = getDirectories.call(host, path);
+        this.observe("getDirectories", path, host.directoryExists?.(path) === false ? "-" : directories.join("\n"));
+        return directories;
+      };
+    }
+    if (realpath) {
+      host.realpath = (path) => {
+        const real = realpath.call(host, path);
+        this.observe("realpath", path, real);
+        return real;
+      };
+    }
   }
 
   /** The same diagnostics, in the same order of precedence, as tsc's emitFilesAndReportErrors with --noEmit. */
@@ -222,13 +343,13 @@ export function diagnosticsToIssues(ts: Ts, diagnostics: readonly TS.Diagnostic[
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
     const base = { engine: "tsc" as const, rule: `TS${diagnostic.code}`, severity: category as RawIssue["severity"], message, fixable: false };
     if (!diagnostic.file || diagnostic.start === undefined) {
-      issues.push({ ...base, file: configFile, line: 1, col: 1 });
+      issues.push({ ...base, file: configFile, line: 1, col: 1, programWide: true });
       continue;
     }
     const file = toRelative(diagnostic.file.fileName);
     if (file === null) continue;
     const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-    issues.push({ ...base, file, line: line + 1, col: character + 1 });
+    issues.push({ ...base, file, line: line + 1, col: character + 1, ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}) });
   }
   return issues;
 }

@@ -5,6 +5,14 @@ import { excerpt, type ParseOutcome, type PathMapper } from "./types.ts";
 const LOCATED = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
 
+/**
+ * True for a diagnostic located in a JSON file: tsc reports those only for its config files (the tsconfig and what it
+ * extends), and a broken config breaks the whole program's check, whatever files were asked about.
+ */
+export function isConfigDiagnosticFile(file: string): boolean {
+  return file.endsWith(".json");
+}
+
 /** argv for a plain project: `--noEmit --pretty false -p <tsconfig>`. */
 export function tscProjectArgs(tsconfig: string): string[] {
   return ["--noEmit", "--pretty", "false", "-p", tsconfig];
@@ -34,11 +42,12 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
       const [, path, row, col, category, code, message] = located as unknown as string[];
       const file = toRelative(path as string);
       last = { file: file ?? "", line: Number(row), col: Number(col), engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false };
+      if (file !== null && isConfigDiagnosticFile(file)) last.programWide = true;
       lastKept = file !== null;
       if (lastKept) issues.push(last);
     } else if (global) {
       const [, category, code, message] = global as unknown as string[];
-      last = { file: configFile, line: 1, col: 1, engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false };
+      last = { file: configFile, line: 1, col: 1, engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false, programWide: true };
       lastKept = true;
       issues.push(last);
     } else if (/^\s/.test(line) && last) {

@@ -1,12 +1,15 @@
 // A warm TypeScript 7 (native) process, driven through the package's own synchronous API
 // (`typescript/unstable/sync`): one tsgo process per tsconfig keeps the program between checks, and each check tells
-// it exactly which files changed, were created or deleted, so no result can be stale.
-import { readFileSync } from "node:fs";
+// it which files changed — or to invalidate everything when anything else it looked at changed — so no result can be
+// stale.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RawIssue } from "../core/issues.ts";
-import { fileStamp } from "./file-stamp.ts";
+import { exactStamp, fileStamp } from "./file-stamp.ts";
+import { isConfigDiagnosticFile } from "./tsc.ts";
 import type { WarmCheckInfo } from "./tsc-warm.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
@@ -33,40 +36,90 @@ interface Ts7Snapshot {
   dispose(): void;
 }
 interface Ts7Api {
-  parseConfigFile(config: string): { fileNames: string[]; options: Record<string, unknown> };
   updateSnapshot(params: Record<string, unknown>): Ts7Snapshot;
   close(): void;
 }
-type Ts7ApiClass = new (options: { cwd: string }) => Ts7Api;
+type Ts7ApiClass = new (options: { cwd: string; fs?: Record<string, (path: string) => undefined> }) => Ts7Api;
 
 const modules = new Map<string, Ts7ApiClass | null>();
 
-/** Load the API class of a TypeScript 7 package: require(esm) where the runtime has it, import() otherwise. */
+/**
+ * Load the API class of a TypeScript 7 package: require(esm) where the runtime has it, import() otherwise. Cached by
+ * the package's identity (location and package.json stamp); an ES module cannot be unloaded, so after an in-place
+ * upgrade a fresh import is made under a cache-busting query.
+ */
 export async function loadTs7Api(packageDir: string): Promise<Ts7ApiClass | null> {
-  if (modules.has(packageDir)) return modules.get(packageDir) ?? null;
+  const identity = `${packageDir}\0${exactStamp(join(packageDir, "package.json")) ?? "-"}`;
+  if (modules.has(identity)) return modules.get(identity) ?? null;
+  const upgraded = [...modules.keys()].some((key) => key.startsWith(`${packageDir}\0`));
   const entry = join(packageDir, "dist", "api", "sync", "api.js");
   let api: Ts7ApiClass | null = null;
   try {
+    if (upgraded) throw new Error("load the upgraded module afresh");
     api = (createRequire(join(packageDir, "package.json"))(entry) as { API?: Ts7ApiClass }).API ?? null;
   } catch {
     try {
-      api = ((await import(pathToFileURL(entry).href)) as { API?: Ts7ApiClass }).API ?? null;
+      const url = `${pathToFileURL(entry).href}${upgraded ? `?${encodeURIComponent(identity)}` : ""}`;
+      api = ((await import(url)) as { API?: Ts7ApiClass }).API ?? null;
     } catch (error) {
-      modules.set(packageDir, null);
+      modules.set(identity, null);
       throw error;
     }
   }
-  modules.set(packageDir, api);
+  modules.set(identity, api);
   return api;
 }
 
-/** One tsconfig's warm tsgo server. */
+/** The file-system questions tsgo asks through the API's callbacks (each is answered by the real file system). */
+type Question = "readFile" | "fileExists" | "directoryExists" | "getAccessibleEntries" | "realpath";
+
+/** Our own answer to a question, as a comparable string: stamps for reads and listings, so any change counts. */
+function answer(kind: Question, path: string): string {
+  if (kind === "realpath") {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  }
+  if (kind === "readFile") {
+    // Config and package.json files by content (small, and often rewritten just before a check); others by stamp.
+    if (!path.endsWith(".json")) return fileStamp(path) ?? "-";
+    try {
+      return createHash("sha256").update(readFileSync(path)).digest("hex");
+    } catch {
+      return "-";
+    }
+  }
+  if (kind === "getAccessibleEntries") {
+    try {
+      // The listing itself (directories and symlinks marked with a trailing slash), so created and deleted files can be named.
+      return readdirSync(path, { withFileTypes: true }).map((entry) => (entry.isDirectory() || entry.isSymbolicLink() ? `${entry.name}/` : entry.name)).sort().join("\n");
+    } catch {
+      return "-";
+    }
+  }
+  try {
+    const stats = statSync(path);
+    return (kind === "fileExists" ? stats.isFile() : stats.isDirectory()) ? "1" : "0";
+  } catch {
+    return "0";
+  }
+}
+
+/**
+ * One tsconfig's warm tsgo server. tsgo keeps what it read between snapshots and re-reads only what it is told
+ * changed, so every file-system question it asks (reads, file and directory existence — every failed lookup
+ * location —, directory listings, real paths) goes through the API's callbacks and is recorded with our answer. A
+ * check asks each recorded question again: program files edited, files created or deleted go incremental (tsgo is
+ * told exactly those); any other difference (a package.json or tsconfig edited, a directory or symlink created,
+ * moved or removed) starts a new tsgo, so module resolution and the config are redone from scratch.
+ */
 export class WarmTs7Program {
   private api: Ts7Api | null = null;
   private snapshot: Ts7Snapshot | null = null;
-  private stamps = new Map<string, string>();
-  private optionsKey = "";
-  private roots: string[] = [];
+  private readonly observations = new Map<string, string>();
+  private programFiles = new Set<string>();
   private diagnostics: readonly Ts7Diagnostic[] = [];
   private resolutionsSuspect = false;
   lastUsed = Date.now();
@@ -84,30 +137,72 @@ export class WarmTs7Program {
 
   check(): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
     this.lastUsed = Date.now();
-    if (!this.api) {
-      this.api = new this.Api({ cwd: this.cwd });
-      return this.open({}, "full");
+    if (!this.api) return this.start();
+    const changes = { changed: new Set<string>(), created: new Set<string>(), deleted: new Set<string>() };
+    const differences: [string, string][] = [];
+    let restart = this.resolutionsSuspect;
+    for (const [key, previous] of this.observations) {
+      const split = key.indexOf("\0");
+      const kind = key.slice(0, split) as Question;
+      const path = key.slice(split + 1);
+      const now = answer(kind, path);
+      if (now === previous) continue;
+      differences.push([key, now]);
+      if (!this.classify(kind, path, previous, now, changes)) restart = true;
     }
-    const parsed = this.api.parseConfigFile(this.configPath);
-    const roots = [...parsed.fileNames].sort();
-    const optionsKey = JSON.stringify(parsed.options);
-    const changed: string[] = [];
-    const deleted: string[] = [];
-    for (const [file, previous] of this.stamps) {
-      const now = fileStamp(file);
-      if (now === null) deleted.push(file);
-      else if (now !== previous) changed.push(file);
-    }
-    const created = roots.filter((file) => !this.stamps.has(file));
-    const invalidateAll = optionsKey !== this.optionsKey || this.resolutionsSuspect;
-    if (!invalidateAll && !changed.length && !deleted.length && !created.length && roots.join("\0") === this.roots.join("\0")) {
-      return { diagnostics: this.diagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: this.stamps.size } };
-    }
+    if (restart) return this.start();
+    if (differences.length === 0) return { diagnostics: this.diagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: this.programFiles.size } };
+    // Answers taken before tsgo looks again: a write during the update shows up as a difference next time.
+    for (const [key, now] of differences) this.observations.set(key, now);
     this.snapshot?.dispose();
-    const fileChanges = invalidateAll ? { invalidateAll: true } : { changed, created, deleted };
-    const result = this.open({ fileChanges }, invalidateAll ? "full" : "incremental");
-    result.info.changedFiles = changed.length + created.length + deleted.length;
+    const fileChanges = { changed: [...changes.changed], created: [...changes.created], deleted: [...changes.deleted] };
+    const result = this.open({ fileChanges }, "incremental");
+    result.info.changedFiles = Math.min(fileChanges.changed.length + fileChanges.created.length + fileChanges.deleted.length, result.info.programFiles);
     return result;
+  }
+
+  /**
+   * Sort one changed answer into the file changes tsgo is told about: edits of program files, files created where
+   * one was looked for or listed, files deleted. False for anything else (a package.json, tsconfig or other
+   * non-program file edited, a directory created or removed, a symlink moved): then only a new tsgo is sure to agree
+   * with a cold run.
+   */
+  private classify(kind: Question, path: string, previous: string, now: string, changes: Record<"changed" | "created" | "deleted", Set<string>>): boolean {
+    if (kind === "readFile" && this.programFiles.has(path)) {
+      (now === "-" ? changes.deleted : changes.changed).add(path);
+      return true;
+    }
+    if (kind === "fileExists") {
+      (now === "1" ? changes.created : changes.deleted).add(path);
+      return true;
+    }
+    if (kind !== "getAccessibleEntries" || previous === "-" || now === "-") return false;
+    const before = new Set(previous.split("\n").filter(Boolean));
+    const after = new Set(now.split("\n").filter(Boolean));
+    for (const name of after) if (!before.has(name)) changes.created.add(join(path, name));
+    for (const name of before) if (!after.has(name)) changes.deleted.add(join(path, name));
+    return ![...changes.created, ...changes.deleted].some((file) => file.endsWith("/"));
+  }
+
+  /** A new tsgo server (the first check, or after a change only a fresh start is sure to see). */
+  private start(): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
+    this.close();
+    this.observations.clear();
+    this.resolutionsSuspect = false;
+    this.api = new this.Api({ cwd: this.cwd, fs: this.recorder() });
+    const result = this.open({}, "full");
+    // A tsgo without file-system callbacks could not tell us what it read: no warm answers from it.
+    if (this.observations.size === 0) throw new Error("this TypeScript 7 API does not report file-system access");
+    return result;
+  }
+
+  /** File-system callbacks that record our answer to each question and let tsgo use the real file system. */
+  private recorder(): Record<Question, (path: string) => undefined> {
+    const record = (kind: Question) => (path: string) => {
+      this.observations.set(`${kind}\0${path}`, answer(kind, path));
+      return undefined;
+    };
+    return { readFile: record("readFile"), fileExists: record("fileExists"), directoryExists: record("directoryExists"), getAccessibleEntries: record("getAccessibleEntries"), realpath: record("realpath") };
   }
 
   private open(extra: Record<string, unknown>, reuse: WarmCheckInfo["reuse"]): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
@@ -117,12 +212,8 @@ export class WarmTs7Program {
     if (!project) throw new Error(`tsgo did not load ${this.configPath}`);
     const program = project.program;
     this.diagnostics = collect(program);
-    this.stamps = new Map(program.getSourceFileNames().map((file) => [file, fileStamp(file) ?? ""]));
-    const parsed = api.parseConfigFile(this.configPath);
-    this.roots = [...parsed.fileNames].sort();
-    this.optionsKey = JSON.stringify(parsed.options);
-    this.resolutionsSuspect = this.diagnostics.some((d) => d.code === 2307 || d.code === 2792);
-    return { diagnostics: this.diagnostics, info: { reuse, changedFiles: 0, programFiles: this.stamps.size } };
+    this.programFiles = new Set(program.getSourceFileNames());
+    return { diagnostics: this.diagnostics, info: { reuse, changedFiles: 0, programFiles: this.programFiles.size } };
   }
 
   /** Stop the tsgo server. */
@@ -166,7 +257,7 @@ export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], to
     const base = { engine: "tsc" as const, rule: `TS${diagnostic.code}`, severity: (diagnostic.category === 1 ? "error" : "warning") as RawIssue["severity"], message: flatten(diagnostic), fixable: false };
     let issue: RawIssue;
     if (!diagnostic.fileName) {
-      issue = { ...base, file: configFile, line: 1, col: 1 };
+      issue = { ...base, file: configFile, line: 1, col: 1, programWide: true };
     } else {
       const file = toRelative(diagnostic.fileName);
       if (file === null) continue;
@@ -174,7 +265,7 @@ export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], to
       texts.set(diagnostic.fileName, text);
       const before = text.slice(0, diagnostic.pos);
       const line = before.split("\n").length;
-      issue = { ...base, file, line, col: diagnostic.pos - before.lastIndexOf("\n") };
+      issue = { ...base, file, line, col: diagnostic.pos - before.lastIndexOf("\n"), ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}) };
     }
     const key = `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
     if (!seen.has(key)) issues.push(issue);

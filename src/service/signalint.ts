@@ -63,6 +63,11 @@ export class SignalintService {
     this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), () => runtime.rssBytes());
   }
 
+  /** Resolves once the warm TypeScript programs asked for so far are built (tests await it instead of polling). */
+  warmSettled(): Promise<void> {
+    return this.warm.settled();
+  }
+
   /** Release warm programs and timers. */
   close(): void {
     this.warm.close();
@@ -137,7 +142,7 @@ export class SignalintService {
     );
     throwIfCancelled(options.signal);
     const raw = reports.flatMap(([, report]) => report.issues);
-    const kept: RawIssue[] = raw.filter((issue) => paths.some((path) => isWithin(issue.file, path)) && !ignored(issue.file));
+    const kept: RawIssue[] = raw.filter((issue) => (issue.programWide || paths.some((path) => isWithin(issue.file, path))) && !ignored(issue.file));
     const hash = (text: string) => runtime.sha256(text);
     const issues = normalizeIssues(kept, hash);
     const groups = clusterIssues(issues, hash);

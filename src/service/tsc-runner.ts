@@ -1,6 +1,6 @@
 import { join, relative } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
-import { diagnosticsToIssues, loadTypeScript, type WarmCheckInfo } from "../engines/tsc-warm.ts";
+import { diagnosticsToIssues, type WarmCheckInfo } from "../engines/tsc-warm.ts";
 import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import { tscProjectArgs } from "../engines/tsc.ts";
@@ -68,16 +68,15 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
     let info: WarmCheckInfo;
     if (warm.kind === "ts5") {
       const result = warm.program.check();
-      const ts = loadTypeScript(packageDir);
-      if (!result || !ts) return null;
-      issues = diagnosticsToIssues(ts, result.diagnostics, job.toRelative, configFile);
+      if (!result) return null;
+      issues = diagnosticsToIssues(warm.program.ts, result.diagnostics, job.toRelative, configFile);
       info = result.info;
     } else {
       const result = warm.program.check();
       issues = ts7DiagnosticsToIssues(result.diagnostics, job.toRelative, configFile);
       info = result.info;
     }
-    return { issues, cache: { hits: info.programFiles - info.changedFiles, misses: info.changedFiles, mode: `warm-${info.reuse}` } };
+    return { issues, cache: { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` } };
   } catch (error) {
     if (job.signal?.aborted) throw error;
     job.warm.discard(packageDir, tsconfig);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { fileStamp } from "../engines/file-stamp.ts";
-import { WarmTsProgram, loadTypeScript } from "../engines/tsc-warm.ts";
+import { exactStamp } from "../engines/file-stamp.ts";
+import { WarmTsProgram, loadTypeScript, typescriptIdentity } from "../engines/tsc-warm.ts";
 import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
 
 /** Warm programs kept at most (one per tsconfig); the least recently used one is released first. */
@@ -18,7 +18,16 @@ const RESOLUTION_INPUTS = [
 ];
 
 function resolutionStamp(root: string): string {
-  return RESOLUTION_INPUTS.map((name) => fileStamp(join(root, name)) ?? "-").join("|");
+  return RESOLUTION_INPUTS.map((name) => exactStamp(join(root, name)) ?? "-").join("|");
+}
+
+/**
+ * Warm programs are keyed by the compiler's identity (its location and the stamps of its package files) and the
+ * tsconfig: a TypeScript upgraded in place, or a node_modules/typescript link moved to another version, is another
+ * compiler and gets a new program, built from a cold run.
+ */
+function programKey(typescriptDir: string, configPath: string): string {
+  return `${typescriptIdentity(typescriptDir)}\0${configPath}`;
 }
 
 /** A warm program of either TypeScript generation. */
@@ -29,6 +38,7 @@ export class WarmTsPool {
   private readonly programs = new Map<string, WarmProgram>();
   private stamp = "";
   private readonly warming = new Set<string>();
+  private readonly inflight = new Set<Promise<void>>();
   private readonly pending = new Map<string, { typescriptDir: string; configPath: string }>();
   private closed = false;
   private readonly timer: ReturnType<typeof setInterval>;
@@ -51,7 +61,9 @@ export class WarmTsPool {
       this.stamp = stamp;
       for (const warm of this.programs.values()) warm.program.invalidateResolutions();
     }
-    const key = `${typescriptDir}\0${configPath}`;
+    const key = programKey(typescriptDir, configPath);
+    // A program built by another compiler for this config (TypeScript upgraded or swapped): never answer from it.
+    for (const other of [...this.programs.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
     const warm = this.programs.get(key);
     if (!warm?.program.isWarm) return null;
     this.programs.delete(key);
@@ -65,7 +77,7 @@ export class WarmTsPool {
    * command line, which is faster cold than loading the compiler in process), so the next check is incremental.
    */
   warmUpLater(typescriptDir: string, configPath: string): void {
-    this.pending.set(`${typescriptDir}\0${configPath}`, { typescriptDir, configPath });
+    this.pending.set(programKey(typescriptDir, configPath), { typescriptDir, configPath });
   }
 
   /** Called when a check has finished: start the requested warm-ups after its response has gone out. */
@@ -74,25 +86,38 @@ export class WarmTsPool {
       this.pending.delete(key);
       if (this.warming.has(key) || this.closed) continue;
       this.warming.add(key);
+      let finish = () => {};
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      this.inflight.add(finished);
       const timer = setTimeout(async () => {
+        let warm: WarmProgram | null = null;
         try {
           if (this.closed) return;
-          const warm = await this.create(typescriptDir, configPath);
+          warm = await this.create(typescriptDir, configPath);
           if (!warm) this.warn(`no warm TypeScript program for ${configPath} (this TypeScript or runtime has no usable compiler API); tsc runs cold each time`);
-          if (!warm || this.closed) return;
+          // The compiler changed since the check that asked for this program: the next cold check asks again.
+          if (!warm || this.closed || programKey(typescriptDir, configPath) !== key) return void (warm?.kind === "ts7" && warm.program.close());
           warm.program.check();
           this.programs.set(key, warm);
           while (this.programs.size > MAX_WARM_PROGRAMS) this.release(this.programs.keys().next().value as string);
           this.enforceMemoryLimit(key);
         } catch (error) {
           this.warn(`could not build a warm TypeScript program for ${configPath}; tsc runs cold: ${(error as Error).message}`);
+          if (warm?.kind === "ts7") warm.program.close();
           this.release(key);
         } finally {
           this.warming.delete(key);
+          this.inflight.delete(finished);
+          finish();
         }
       }, 100);
       (timer as { unref?: () => void }).unref?.();
     }
+  }
+
+  /** Resolves once every warm-up started so far has finished (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inflight]);
   }
 
   private async create(typescriptDir: string, configPath: string): Promise<WarmProgram | null> {
@@ -104,7 +129,7 @@ export class WarmTsPool {
 
   /** Forget a program (after it threw): the next check builds a new one. */
   discard(typescriptDir: string, configPath: string): void {
-    this.release(`${typescriptDir}\0${configPath}`);
+    this.release(programKey(typescriptDir, configPath));
   }
 
   private release(key: string): void {

@@ -26,6 +26,10 @@ describe("strict parsers: malformed output is an engine error, never an empty su
     assert.ok(multi.ok);
     assert.equal(multi.issues[0]?.message, "Type A\n  Types of property 'x' are incompatible.", "the chain's lines are kept for fullMessage");
     assert.deepEqual([multi.issues[1]?.file, multi.issues[1]?.line, multi.issues[1]?.rule], ["tsconfig.json", 1, "TS18003"]);
+    // Config and global diagnostics concern the whole program: kept whatever files a check asked about.
+    const config = parseTscOutput(result("tsconfig.json(2,21): error TS1005: ',' expected.\nsrc/a.ts(1,1): error TS2322: x\n", 2), same, "tsconfig.json");
+    assert.deepEqual(config.ok && config.issues.map((issue) => issue.programWide === true), [true, false]);
+    assert.equal(multi.issues[1]?.programWide, true);
     const outside = parseTscOutput(result("../other/x.ts(1,1): error TS1: outside\n  elaboration\n", 2), () => null, "tsconfig.json");
     assert.deepEqual(outside, { ok: true, issues: [] }, "issues outside the root are dropped with their elaboration");
   });

@@ -1,0 +1,269 @@
+// Differential test: warm TypeScript answers equal cold `tsc --noEmit -p` runs, step after step, over a seeded random
+// sequence of edits (files, exports, hub types, a linked workspace package's package.json, tsconfig including syntax
+// errors, node_modules .d.ts, shadowing resolution, TypeScript version swaps). Reproduce a failure with the printed
+// seed: SIGNALINT_DIFF_SEED=<seed> node --test dist/test/e2e/warm-differential.test.mjs
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, it } from "node:test";
+import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { REPO, removeDir, tempDir } from "../helpers.ts";
+import { expectedMessage } from "../raw-engines.ts";
+
+const STEPS = Number(process.env.SIGNALINT_DIFF_STEPS ?? 200);
+const SEED = Number(process.env.SIGNALINT_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/** mulberry32: a small seeded generator, so a seed replays the same edits. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Tsconfig = { strict: boolean; extra: boolean; broken: number };
+
+function tsconfigText(config: Tsconfig): string {
+  const text = JSON.stringify(
+    {
+      compilerOptions: { strict: config.strict, noEmit: true, target: "ES2022", lib: ["ES2022"], module: "ESNext", moduleResolution: "bundler", skipLibCheck: true, types: [] },
+      include: config.extra ? ["src", "extra"] : ["src"],
+    },
+    null,
+    2,
+  );
+  // Syntax errors tsc recovers from differently: a missing comma, a dangling brace, a cut-off file.
+  if (config.broken === 1) return text.replace('"noEmit": true,', '"noEmit": true');
+  if (config.broken === 2) return `${text}\n}`;
+  if (config.broken === 3) return text.slice(0, text.length - 40);
+  return text;
+}
+
+const HUB = ["export type ID = number;\nexport interface User {\n  id: ID;\n  name: string;\n}\n", "export type ID = string;\nexport interface User {\n  id: ID;\n  name: string;\n}\n", "export type ID = number;\nexport interface User {\n  id: ID;\n  name: string;\n  email: string;\n}\n"];
+const UTIL_EXPORTS = [["value"], ["amount"], ["value", "amount"], []];
+const PKG_JSON = [
+  { name: "pkg", version: "1.0.0", types: "./index.d.ts" },
+  { name: "pkg", version: "1.0.0", types: "./alt.d.ts" },
+  { name: "pkg", version: "1.0.0", types: "./missing.d.ts" },
+  { name: "pkg", version: "1.0.0", exports: { ".": { types: "./alt.d.ts", default: "./index.js" } } },
+  { name: "pkg", version: "1.0.0", types: "./alt.d.ts", exports: { ".": { types: "./index.d.ts", default: "./index.js" } } },
+  { name: "pkg", version: "1.0.0", exports: { "./other": { types: "./index.d.ts" } } },
+];
+const EXT = ["export declare function extValue(): number;\n", "export declare function extValue(): string;\n", "export declare function otherValue(): number;\n"];
+const GEN = [
+  (n: number) => `import type { User } from "../hub";\nexport const g${n}: User = { id: 1, name: "a" };\n`,
+  (n: number) => `export const g${n}: string = ${n};\n`,
+  (n: number) => `export function g${n}(x) {\n  return x;\n}\n`,
+  (n: number, other: number) => `import { g${other} } from "./g${other}";\nexport const g${n} = g${other};\n`,
+  (n: number) => `export const g${n} = ${n};\n`,
+];
+
+/** Build the scratch project: a hub, importers, a shadowable module, a linked workspace package, a node_modules lib. */
+function createProject(typescript: string): string {
+  const project = tempDir("signalint-diff-");
+  const write = (path: string, text: string) => {
+    mkdirSync(join(project, path, ".."), { recursive: true });
+    writeFileSync(join(project, path), text);
+  };
+  write("package.json", '{ "name": "diff-app", "private": true }\n');
+  write("signalint.config.json", '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }\n');
+  write("tsconfig.json", tsconfigText({ strict: true, extra: false, broken: 0 }));
+  write("src/hub.ts", HUB[0] as string);
+  write("src/users.ts", 'import type { User } from "./hub";\nexport function make(id: number): User {\n  return { id, name: "x" };\n}\n');
+  write("src/util.ts", "export const value = 1;\n");
+  write("src/consumer.ts", 'import { value } from "./util";\nexport const doubled: number = value * 2;\n');
+  // shared/ is outside the include: only module resolution looks there.
+  write("shared/lib/index.ts", "export const lib = 1;\n");
+  write("src/shadow.ts", 'import { lib } from "../shared/lib";\nexport const n: number = lib;\n');
+  write("src/usepkg.ts", 'import { pkgValue } from "pkg";\nexport const p: number = pkgValue;\n');
+  write("src/useext.ts", 'import { extValue } from "extlib";\nexport const e: number = extValue();\n');
+  write("extra/more.ts", 'export const more: number = "more";\n');
+  write("packages/pkg/package.json", JSON.stringify(PKG_JSON[0]));
+  write("packages/pkg/index.d.ts", "export declare const pkgValue: number;\n");
+  write("packages/pkg/alt.d.ts", "export declare const pkgValue: string;\n");
+  write("node_modules/extlib/package.json", '{ "name": "extlib", "version": "1.0.0", "types": "index.d.ts" }');
+  write("node_modules/extlib/index.d.ts", EXT[0] as string);
+  symlinkSync("../packages/pkg", join(project, "node_modules", "pkg"));
+  symlinkSync(join(REPO, "node_modules", typescript), join(project, "node_modules", "typescript"));
+  mkdirSync(join(project, "node_modules", ".bin"));
+  symlinkSync("../typescript/bin/tsc", join(project, "node_modules", ".bin", "tsc"));
+  return project;
+}
+
+/** One random edit of the project; returns its description. */
+function edit(project: string, next: () => number, state: { tsconfig: Tsconfig; gen: Set<number>; typescripts: string[] }): string {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const write = (path: string, text: string) => {
+    mkdirSync(join(project, path, ".."), { recursive: true });
+    writeFileSync(join(project, path), text);
+  };
+  const gen = [...state.gen];
+  const kinds = ["create", "create", "delete", "rename", "exports", "hub", "pkg", "tsconfig", "ext", "shadow", "content", ...(state.typescripts.length > 1 ? ["swap"] : [])];
+  const kind = pick(kinds);
+  switch (kind) {
+    case "create": {
+      const n = Math.floor(next() * 12);
+      const text = pick(GEN)(n, Math.floor(next() * 12));
+      write(`src/gen/g${n}.ts`, text);
+      state.gen.add(n);
+      return `write src/gen/g${n}.ts: ${JSON.stringify(text)}`;
+    }
+    case "delete": {
+      if (!gen.length) return edit(project, next, state);
+      const n = pick(gen);
+      rmSync(join(project, `src/gen/g${n}.ts`));
+      state.gen.delete(n);
+      return `delete src/gen/g${n}.ts`;
+    }
+    case "rename": {
+      if (!gen.length) return edit(project, next, state);
+      const from = pick(gen);
+      const to = Math.floor(next() * 12);
+      if (from === to) return edit(project, next, state);
+      renameSync(join(project, `src/gen/g${from}.ts`), join(project, `src/gen/g${to}.ts`));
+      state.gen.delete(from);
+      state.gen.add(to);
+      return `rename src/gen/g${from}.ts to g${to}.ts`;
+    }
+    case "exports": {
+      const names = pick(UTIL_EXPORTS);
+      write("src/util.ts", names.map((name, i) => `export const ${name} = ${i + 1};\n`).join("") || "export {};\n");
+      return `src/util.ts exports [${names.join(", ")}]`;
+    }
+    case "hub": {
+      const index = Math.floor(next() * HUB.length);
+      write("src/hub.ts", HUB[index] as string);
+      return `src/hub.ts variant ${index}`;
+    }
+    case "pkg": {
+      const manifest = pick(PKG_JSON);
+      write("packages/pkg/package.json", JSON.stringify(manifest));
+      return `packages/pkg/package.json ${JSON.stringify(manifest)}`;
+    }
+    case "tsconfig": {
+      const change = pick(["strict", "extra", "broken", "fix"]);
+      if (change === "strict") state.tsconfig.strict = !state.tsconfig.strict;
+      if (change === "extra") state.tsconfig.extra = !state.tsconfig.extra;
+      state.tsconfig.broken = change === "broken" ? 1 + Math.floor(next() * 3) : change === "fix" ? 0 : state.tsconfig.broken;
+      write("tsconfig.json", tsconfigText(state.tsconfig));
+      return `tsconfig.json ${JSON.stringify(state.tsconfig)}`;
+    }
+    case "ext": {
+      const index = Math.floor(next() * EXT.length);
+      write("node_modules/extlib/index.d.ts", EXT[index] as string);
+      return `node_modules/extlib/index.d.ts variant ${index}`;
+    }
+    case "shadow": {
+      const path = join(project, "shared/lib.ts");
+      if (existsSync(path)) rmSync(path);
+      else write("shared/lib.ts", pick(['export const lib = "shadow";\n', "export const lib = 2;\n"]));
+      return existsSync(path) ? "create shared/lib.ts next to shared/lib/index.ts" : "delete shared/lib.ts";
+    }
+    case "content": {
+      const text = pick(["export const value = 1;\nexport const amount = 2;\n", 'export const value = "one";\n', "export const value: number = 1;\n"]);
+      write("src/util.ts", text);
+      return `src/util.ts: ${JSON.stringify(text)}`;
+    }
+    default: {
+      const link = join(project, "node_modules", "typescript");
+      const to = state.typescripts[(state.typescripts.indexOf(relative(join(REPO, "node_modules"), readLink(link))) + 1) % state.typescripts.length] as string;
+      rmSync(link);
+      symlinkSync(join(REPO, "node_modules", to), link);
+      return `node_modules/typescript -> ${to}`;
+    }
+  }
+}
+
+function readLink(path: string): string {
+  return spawnSync("readlink", [path], { encoding: "utf8" }).stdout.trim();
+}
+
+/**
+ * Cold `tsc --noEmit -p tsconfig.json` with the project's current TypeScript, parsed independently of src/engines. It
+ * runs while the service checks (the warm check blocks this thread; the cold run uses the other core).
+ */
+async function coldTsc(project: string): Promise<string[]> {
+  const child = spawn(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  await once(child, "close");
+  const out: { file: string; line: number; col: number; rule: string; message: string }[] = [];
+  for (const line of stdout.split("\n")) {
+    const located = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
+    const global = /^error (TS\d+): (.*)$/.exec(line);
+    if (located) out.push({ file: located[1] as string, line: Number(located[2]), col: Number(located[3]), rule: located[4] as string, message: located[5] as string });
+    else if (global) out.push({ file: "tsconfig.json", line: 1, col: 1, rule: global[1] as string, message: global[2] as string });
+    else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as { message: string }).message += `\n${line.trim()}`;
+    else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
+  }
+  return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${expectedMessage(d.message)}`);
+}
+
+async function tscIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
+  const issues: NormalizedIssue[] = [...response.remainingIssues];
+  for (const cluster of response.clusters) {
+    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
+    if ("issues" in detail) issues.push(...detail.issues);
+  }
+  return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
+}
+
+async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void): Promise<void> {
+  const project = createProject(typescripts[0] as string);
+  const stateDir = tempDir("signalint-diff-state-");
+  process.env.SIGNALINT_STATE_DIR = stateDir;
+  const next = random(seed);
+  const state = { tsconfig: { strict: true, extra: false, broken: 0 }, gen: new Set<number>(), typescripts };
+  const modes = new Map<string, number>();
+  const started = performance.now();
+  let opened: SignalintService | undefined;
+  try {
+    const service = await SignalintService.create(createNodeRuntime(), { root: project });
+    opened = service;
+    for (let step = 0; step <= STEPS; step++) {
+      const change = step === 0 ? "(initial project)" : edit(project, next, state);
+      const files = readdirSync(join(project, "src"), { recursive: true }).map((file) => `src/${String(file)}`).filter((file) => file.endsWith(".ts"));
+      const requested = next() < 0.5 ? ["."] : files.filter(() => next() < 0.3).slice(0, 3);
+      if (!requested.length) requested.push("src/users.ts");
+      const coldRun = coldTsc(project);
+      const response = await service.check(requested, requested[0] !== ".");
+      if (response.engines.tsc.status !== "ok") assert.fail(`step ${step} (${change}): tsc status ${JSON.stringify(response.engines.tsc)}`);
+      const mode = service.lastTiming?.cache?.tsc?.mode ?? "cli";
+      modes.set(mode, (modes.get(mode) ?? 0) + 1);
+      const warm = (await tscIssues(service, response)).sort();
+      const covers = (issue: string) => requested[0] === "." || requested.some((file) => issue.startsWith(`${file}:`)) || /^[^:]*\.json:/.test(issue);
+      const cold = (await coldRun).filter(covers).sort();
+      if (JSON.stringify(warm) !== JSON.stringify(cold)) {
+        assert.fail(`${label} seed ${seed} step ${step}: after "${change}", ${requested[0] === "." ? "check_project" : `check_files ${requested.join(" ")}`} (${mode}) answered\n  ${warm.join("\n  ") || "(no tsc issues)"}\nbut cold tsc reports\n  ${cold.join("\n  ") || "(no issues)"}`);
+      }
+      // The server's warm-up timer does not hold the process open (stdin does, in a server): hold it while waiting.
+      const hold = setInterval(() => {}, 1000);
+      await service.warmSettled().finally(() => clearInterval(hold));
+    }
+  } finally {
+    opened?.close();
+    removeDir(project);
+    removeDir(stateDir);
+  }
+  const warmSteps = [...modes].filter(([mode]) => mode.startsWith("warm")).reduce((sum, [, count]) => sum + count, 0);
+  report(`${label}: seed ${seed}, ${STEPS} edits, 0 mismatches in ${((performance.now() - started) / 1000).toFixed(1)} s; answers by mode ${JSON.stringify(Object.fromEntries(modes))}`);
+  assert.ok(warmSteps >= STEPS / 2, `most answers come from the warm program (${warmSteps} of ${STEPS + 1})`);
+}
+
+describe(`warm TypeScript equals cold tsc over ${STEPS} random edits (SIGNALINT_DIFF_SEED=${SEED})`, () => {
+  it("TypeScript 5.9, swapped in place with 6.0", async (t) => {
+    console.log(`warm-differential seed: ${SEED}`);
+    await differential(["typescript", "typescript6"], "TypeScript 5.9/6.0", SEED, (message) => t.diagnostic(message));
+  });
+  it("TypeScript 7 (warm tsgo server)", async (t) => {
+    await differential(["typescript7"], "TypeScript 7", SEED + 1, (message) => t.diagnostic(message));
+  });
+});
