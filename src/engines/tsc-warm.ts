@@ -204,6 +204,11 @@ export class WarmTsProgram {
   }
 
   /** True once a program has been built and can answer incrementally. */
+  /** Every file of the current program (roots and what they import), as TypeScript names them. */
+  fileNames(): string[] {
+    return this.builder?.getProgram().getSourceFiles().map((file) => file.fileName) ?? [];
+  }
+
   get isWarm(): boolean {
     return this.builder !== undefined;
   }

@@ -18,6 +18,11 @@ export function tscProjectArgs(tsconfig: string): string[] {
   return ["--noEmit", "--pretty", "false", "-p", tsconfig];
 }
 
+/** argv that lists every file of a tsconfig's program (roots and what they import), one absolute path per line. */
+export function tscListFilesArgs(tsconfig: string): string[] {
+  return ["--listFilesOnly", "-p", tsconfig];
+}
+
 /** argv for build mode over a generated solution config (project references). */
 export function tscBuildArgs(solution: string): string[] {
   return ["-b", solution, "--pretty", "false"];

@@ -127,6 +127,11 @@ export class WarmTs7Program {
   constructor(private readonly Api: Ts7ApiClass, readonly configPath: string, private readonly cwd: string) {}
 
   /** True once tsgo has loaded the project and can answer incrementally. */
+  /** Every file of the current program (roots and what they import). */
+  fileNames(): string[] {
+    return [...this.programFiles];
+  }
+
   get isWarm(): boolean {
     return this.snapshot !== null;
   }

@@ -86,7 +86,8 @@ export class TsconfigCoverage {
       seen.add(path);
       const info = await this.runtime.stat(path);
       parts.push(`${path}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
-      const raw = await this.runtime.readText(path).then((text) => parseJsonc(text) as { extends?: unknown }, () => null);
+      // An unreadable or malformed config extends nothing here; tsc reports its own parse errors.
+      const raw = await this.runtime.readText(path).then((text) => parseJsonc(text) as { extends?: unknown }).catch(() => null);
       const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
       for (const target of extended) {
         if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
@@ -102,7 +103,9 @@ export class TsconfigCoverage {
     const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
     if (!ts) return null;
     const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-    if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
+    // A config that does not parse is taken to cover its directory, as when --showConfig fails on it (tsc reports
+    // the syntax errors itself): the first and later checks of a server must agree.
+    if (!parsed || parsed.errors.some((error) => error.code >= 1000 && error.code < 2000)) return { stamp, files: null, references: [], absent: new Set() };
     const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
     return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
   }
@@ -116,7 +119,7 @@ export class TsconfigCoverage {
     }
     if (inProcess) return inProcess;
     const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, "-p", config, "--showConfig"], {
-      cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+      cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" }, signal: job.signal,
     });
     const dir = dirname(config);
     type Shown = { files?: unknown[]; references?: { path?: unknown }[] };

@@ -1,9 +1,9 @@
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import { diagnosticsToIssues, type WarmCheckInfo } from "../engines/tsc-warm.ts";
 import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
-import { tscProjectArgs } from "../engines/tsc.ts";
+import { tscListFilesArgs, tscProjectArgs } from "../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import { throwIfCancelled } from "./check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
@@ -57,7 +57,7 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
 }
 
 /** One tsconfig through the warm program; null when it cannot serve (no API, references, or it failed). */
-async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<{ issues: RawIssue[]; cache: EngineCache } | null> {
+async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<{ issues: RawIssue[]; cache: EngineCache; files: string[] } | null> {
   try {
     const warm = job.warm.ready(packageDir, tsconfig);
     if (!warm) return null;
@@ -76,7 +76,8 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
       issues = ts7DiagnosticsToIssues(result.diagnostics, job.toRelative, configFile);
       info = result.info;
     }
-    return { issues, cache: { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` } };
+    const cache = { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` };
+    return { issues, cache, files: warm.program.fileNames() };
   } catch (error) {
     if (job.signal?.aborted) throw error;
     job.warm.discard(packageDir, tsconfig);
@@ -89,11 +90,27 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
  * The tsconfigs to add to `base` and the files no tsconfig covers: the config that covers each TS/JS file under the
  * checked paths, unless a config of `base` already reaches it through references.
  */
-async function planExtras(job: EngineJob, resolved: ResolvedEngine, base: readonly string[]): Promise<{ configs: string[]; uncovered: string[] }> {
+async function planExtras(job: EngineJob, resolved: ResolvedEngine, base: readonly string[]): Promise<{ configs: string[]; uncovered: string[]; reached: string[] }> {
   const { covering, uncovered, scope } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
   const reached = new Set<string>();
   for (const config of base) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
-  return { configs: [...covering].sort().filter((config) => !reached.has(config)), uncovered };
+  return { configs: [...covering].sort().filter((config) => !reached.has(config)), uncovered, reached: [...reached] };
+}
+
+/**
+ * Every file of the programs of these tsconfigs (`tsc --listFilesOnly`, in parallel; a solution config lists its
+ * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
+ */
+async function listProgramFiles(job: EngineJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
+  const listings = await Promise.all(
+    tsconfigs.map(async (tsconfig) => {
+      const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
+        cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" }, signal: job.signal,
+      });
+      return result.stdout.split(/\r?\n/).filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line)).map((line) => resolve(line.trim()));
+    }),
+  );
+  return listings.flat();
 }
 
 /** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
@@ -119,6 +136,10 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
   const modes = new Set<string>();
   let inferred: string | null = null;
   let inferredFiles = new Set<string>();
+  // What the programs read (warm programs know it; command-line runs are asked only when it matters, see below).
+  const programFiles = new Set<string>();
+  const listLater: string[] = [];
+  let listReached = false;
   const runOne = async (tsconfig: string, slots: number): Promise<ParseOutcome | null> => {
     // More tsconfigs than warm slots would only evict each other: those checks use the command line.
     const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
@@ -131,6 +152,7 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     if (packageDir && !plan.buildMode) await job.lintersDispatched;
     const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
     if (warm) {
+      for (const file of warm.files) programFiles.add(resolve(file));
       issues.push(...own(warm.issues));
       cache.hits += warm.cache.hits;
       cache.misses += warm.cache.misses;
@@ -146,6 +168,9 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     // quickly enough; bigger ones keep the command line, whose timeout is enforced.
     if (packageDir && !plan.buildMode && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(packageDir, tsconfig);
     issues.push(...own(parsed.issues));
+    // A solution's programs are the configs its references reach.
+    if (tsconfig !== inferred) listLater.push(...(plan.buildMode ? [] : [tsconfig]));
+    if (plan.buildMode) listReached = true;
     modes.add(plan.buildMode ? "build-incremental" : "cli");
     return null;
   };
@@ -153,15 +178,21 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     const failed = await runOne(tsconfig, base.length);
     if (failed) return failed;
   }
-  const { configs, uncovered } = await extras;
+  const { configs, uncovered: notIncluded, reached } = await extras;
+  if (base.length + configs.length === 0 && notIncluded.length === 0) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
+  const slots = base.length + configs.length + (notIncluded.length ? 1 : 0);
+  for (const tsconfig of configs) {
+    const failed = await runOne(tsconfig, slots);
+    if (failed) return failed;
+  }
+  // A file no tsconfig includes but one of the programs imports is that program's file (editors check it there too).
+  const toList = [...listLater, ...(listReached ? reached : [])];
+  if (notIncluded.length && toList.length) for (const file of await listProgramFiles(job, resolved, toList)) programFiles.add(file);
+  const uncovered = notIncluded.filter((file) => !programFiles.has(resolve(file)));
   if (uncovered.length) {
     inferred = await writeInferredConfig(job, resolved, uncovered);
     inferredFiles = new Set(uncovered.flatMap((file) => job.toRelative(file) ?? []));
-    configs.push(inferred);
-  }
-  if (base.length + configs.length === 0) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
-  for (const tsconfig of configs) {
-    const failed = await runOne(tsconfig, base.length + configs.length);
+    const failed = await runOne(inferred, slots);
     if (failed) return failed;
   }
   const message = inferred ? `inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers` : undefined;

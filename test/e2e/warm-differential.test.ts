@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
@@ -190,11 +190,42 @@ function readLink(path: string): string {
  * Cold `tsc --noEmit -p tsconfig.json` with the project's current TypeScript, parsed independently of src/engines. It
  * runs while the service checks (the warm check blocks this thread; the cold run uses the other core).
  */
-async function coldTsc(project: string): Promise<string[]> {
-  const child = spawn(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+async function runTsc(project: string, args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   await once(child, "close");
+  return stdout;
+}
+
+/** TS/JS files (not .d.ts) under the project outside node_modules, dot directories and build outputs. */
+function sourceFiles(project: string): string[] {
+  return readdirSync(project, { recursive: true })
+    .map((file) => String(file))
+    .filter((file) => /\.(c|m)?[jt]sx?$/.test(file) && !/\.d\.(c|m)?ts$/.test(file) && !/(^|\/)(node_modules|dist|build|out|coverage|\.[^/]*)\//.test(file));
+}
+
+/**
+ * What a cold run reports for the project: `tsc --noEmit -p tsconfig.json`, plus, when the config parses, an
+ * inferred program (the editors' defaults, exactly as docs/architecture.md lists them) over the files its program
+ * does not contain — only those files' own diagnostics. The checked files narrow the inferred program's candidates.
+ */
+async function coldTsc(project: string, requested: readonly string[], broken: boolean): Promise<string[]> {
+  const main = parseTscOutput(await runTsc(project, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"]));
+  if (broken) return main;
+  const inProgram = new Set((await runTsc(project, ["--listFilesOnly", "-p", "tsconfig.json"])).split("\n").map((line) => relative(project, line.trim())));
+  const candidates = requested[0] === "." ? sourceFiles(project) : requested.filter((file) => /\.(c|m)?[jt]sx?$/.test(file));
+  const uncovered = candidates.filter((file) => !inProgram.has(file));
+  if (!uncovered.length) return main;
+  const version = Number((JSON.parse(readFileSync(join(project, "node_modules", "typescript", "package.json"), "utf8")) as { version: string }).version.split(".")[0]);
+  const options = ["--allowJs", "--skipLibCheck", "--strictNullChecks", "--strictFunctionTypes", "--target", "es2020", "--module", "esnext", "--moduleResolution", version >= 5 ? "bundler" : "node", "--jsx", "preserve"];
+  // TypeScript 6 and later refuse files on the command line next to a tsconfig.json (TS5112) unless told to ignore it.
+  if (version >= 6) options.push("--ignoreConfig");
+  const inferred = parseTscOutput(await runTsc(project, ["--noEmit", "--pretty", "false", ...options, ...uncovered]));
+  return [...main, ...inferred.filter((issue) => uncovered.some((file) => issue.startsWith(`${file}:`)))];
+}
+
+function parseTscOutput(stdout: string): string[] {
   const out: { file: string; line: number; col: number; rule: string; message: string }[] = [];
   for (const line of stdout.split("\n")) {
     const located = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
@@ -233,7 +264,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       const files = readdirSync(join(project, "src"), { recursive: true }).map((file) => `src/${String(file)}`).filter((file) => file.endsWith(".ts"));
       const requested = next() < 0.5 ? ["."] : files.filter(() => next() < 0.3).slice(0, 3);
       if (!requested.length) requested.push("src/users.ts");
-      const coldRun = coldTsc(project);
+      const coldRun = coldTsc(project, requested, state.tsconfig.broken !== 0);
       const response = await service.check(requested, requested[0] !== ".");
       if (response.engines.tsc.status !== "ok") assert.fail(`step ${step} (${change}): tsc status ${JSON.stringify(response.engines.tsc)}`);
       const mode = service.lastTiming?.cache?.tsc?.mode ?? "cli";
