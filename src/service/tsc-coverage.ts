@@ -103,9 +103,7 @@ export class TsconfigCoverage {
     const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
     if (!ts) return null;
     const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-    // A config that does not parse is taken to cover its directory, as when --showConfig fails on it (tsc reports
-    // the syntax errors itself): the first and later checks of a server must agree.
-    if (!parsed || parsed.errors.some((error) => error.code >= 1000 && error.code < 2000)) return { stamp, files: null, references: [], absent: new Set() };
+    if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
     const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
     return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
   }

@@ -206,14 +206,14 @@ function sourceFiles(project: string): string[] {
 }
 
 /**
- * What a cold run reports for the project: `tsc --noEmit -p tsconfig.json`, plus, when the config parses, an
- * inferred program (the editors' defaults, exactly as docs/architecture.md lists them) over the files its program
+ * What a cold run reports for the project: `tsc --noEmit -p tsconfig.json`, plus an inferred program (the editors' defaults, exactly as docs/architecture.md lists them) over the files its program
  * does not contain — only those files' own diagnostics. The checked files narrow the inferred program's candidates.
  */
-async function coldTsc(project: string, requested: readonly string[], broken: boolean): Promise<string[]> {
+async function coldTsc(project: string, requested: readonly string[]): Promise<string[]> {
   const main = parseTscOutput(await runTsc(project, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"]));
-  if (broken) return main;
-  const inProgram = new Set((await runTsc(project, ["--listFilesOnly", "-p", "tsconfig.json"])).split("\n").map((line) => relative(project, line.trim())));
+  // The program tsc builds from the config as it parses it (a broken config too: tsc recovers what it can).
+  const listing = (await runTsc(project, ["--listFilesOnly", "-p", "tsconfig.json"])).split("\n").filter((line) => line.startsWith("/"));
+  const inProgram = new Set(listing.map((line) => relative(project, line.trim())));
   const candidates = requested[0] === "." ? sourceFiles(project) : requested.filter((file) => /\.(c|m)?[jt]sx?$/.test(file));
   const uncovered = candidates.filter((file) => !inProgram.has(file));
   if (!uncovered.length) return main;
@@ -264,7 +264,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       const files = readdirSync(join(project, "src"), { recursive: true }).map((file) => `src/${String(file)}`).filter((file) => file.endsWith(".ts"));
       const requested = next() < 0.5 ? ["."] : files.filter(() => next() < 0.3).slice(0, 3);
       if (!requested.length) requested.push("src/users.ts");
-      const coldRun = coldTsc(project, requested, state.tsconfig.broken !== 0);
+      const coldRun = coldTsc(project, requested);
       const response = await service.check(requested, requested[0] !== ".");
       if (response.engines.tsc.status !== "ok") assert.fail(`step ${step} (${change}): tsc status ${JSON.stringify(response.engines.tsc)}`);
       const mode = service.lastTiming?.cache?.tsc?.mode ?? "cli";
