@@ -159,8 +159,8 @@ export class TsconfigCoverage {
     return parsed;
   }
 
-  /** True when the config or a project it references (transitively) lists the file. */
-  private async covers(job: EngineJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
+  /** Each config reachable from `config` through references (itself first) with its listing. */
+  private async *reachable(job: EngineJob, resolved: ResolvedEngine, config: string, file: string | null, scope: CheckScope): AsyncGenerator<[string, ParsedConfig]> {
     const seen = new Set<string>();
     const queue = [config];
     while (queue.length) {
@@ -168,8 +168,15 @@ export class TsconfigCoverage {
       if (seen.has(next)) continue;
       seen.add(next);
       const parsed = await this.listing(job, resolved, next, file, scope);
-      if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return true;
+      yield [next, parsed];
       queue.push(...parsed.references);
+    }
+  }
+
+  /** True when the config or a project it references (transitively) lists the file. */
+  private async covers(job: EngineJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
+    for await (const [next, parsed] of this.reachable(job, resolved, config, file, scope)) {
+      if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return true;
     }
     return false;
   }
@@ -177,13 +184,7 @@ export class TsconfigCoverage {
   /** Every config reachable from `config` through references (itself included), from the cached listings. */
   async closure(job: EngineJob, resolved: ResolvedEngine, config: string, scope: CheckScope): Promise<Set<string>> {
     const seen = new Set<string>();
-    const queue = [config];
-    while (queue.length) {
-      const next = queue.shift() as string;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      queue.push(...(await this.listing(job, resolved, next, null, scope)).references);
-    }
+    for await (const [next] of this.reachable(job, resolved, config, null, scope)) seen.add(next);
     return seen;
   }
 
