@@ -83,11 +83,14 @@ for (const name of FIXTURES) {
   rows.push({ name, issues: server.total, rawMs, serverMs: server.ms, repeatMs: server.repeatMs, rawBytes, resultBytes: server.bytes });
 }
 
-const header = "| fixture | issues | engines direct (ms) | check_project, fresh server (ms) | overhead | check_project 3 s later (ms) | raw output (B) | CallToolResult both (B) |";
+const header =
+  "| fixture | issues | engines direct (ms) | check_project, fresh server (ms) | overhead | check_project 3 s later (ms) | raw output (B) | CallToolResult both (B) |";
 console.log(`check_project on a fresh server (empty state dir) vs. the same engines run directly, median of ${RUNS}, Node ${process.version}\n`);
 console.log(header);
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   const overhead = `${(((row.serverMs - row.rawMs) / row.rawMs) * 100).toFixed(1)}%`;
-  console.log(`| ${row.name} | ${row.issues} | ${row.rawMs.toFixed(0)} | ${row.serverMs.toFixed(0)} | ${overhead} | ${row.repeatMs.toFixed(0)} | ${row.rawBytes} | ${row.resultBytes} |`);
+  console.log(
+    `| ${row.name} | ${row.issues} | ${row.rawMs.toFixed(0)} | ${row.serverMs.toFixed(0)} | ${overhead} | ${row.repeatMs.toFixed(0)} | ${row.rawBytes} | ${row.resultBytes} |`,
+  );
 }

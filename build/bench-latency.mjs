@@ -11,10 +11,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 const ROOT = resolve(import.meta.dirname, "..");
 const FILES = Number(process.env.BENCH_FILES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const VERSIONS = (process.env.BENCH_TS ?? "5,7").split(",").map((v) => (v === "5" ? 0 : 1)).map((i) => [
-  ["TypeScript 5.9", join(ROOT, "node_modules", "typescript", "bin", "tsc")],
-  ["TypeScript 7", join(ROOT, "node_modules", "typescript7", "bin", "tsc")],
-][i]);
+const VERSIONS = (process.env.BENCH_TS ?? "5,7")
+  .split(",")
+  .map((v) => (v === "5" ? 0 : 1))
+  .map(
+    (i) =>
+      [
+        ["TypeScript 5.9", join(ROOT, "node_modules", "typescript", "bin", "tsc")],
+        ["TypeScript 7", join(ROOT, "node_modules", "typescript7", "bin", "tsc")],
+      ][i],
+  );
 
 /** 1,000 modules: half import the hub's types, each imports its predecessor, a few have type errors. */
 function generate(dir, tsc) {
@@ -26,8 +32,21 @@ function generate(dir, tsc) {
   writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench", "private": true, "type": "module" }\n');
   // BENCH_TSC_ONLY=1 measures tsc alone (no linter in the project).
   if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true }, include: ["src"] }, null, 2));
-  writeFileSync(join(dir, "src", "hub.ts"), "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n");
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true },
+        include: ["src"],
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(dir, "src", "hub.ts"),
+    "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n",
+  );
   for (let i = 0; i < FILES; i++) {
     const lines = [];
     if (i % 2 === 0) lines.push('import { describe, type Record } from "./hub";');
@@ -44,7 +63,12 @@ function coldTsc(dir, tsc) {
   const started = performance.now();
   const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
   const ms = performance.now() - started;
-  const keys = result.stdout.split("\n").map((line) => /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line)).filter(Boolean).map((m) => `${m[1]}:${m[2]}:${m[3]}`).sort();
+  const keys = result.stdout
+    .split("\n")
+    .map((line) => /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line))
+    .filter(Boolean)
+    .map((m) => `${m[1]}:${m[2]}:${m[3]}`)
+    .sort();
   return { ms, keys };
 }
 
@@ -52,7 +76,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 async function serverTscKeys(client, response) {
   const issues = [...response.remainingIssues];
-  for (const cluster of response.clusters) issues.push(...(await client.callTool({ name: "get_issue_detail", arguments: { clusterId: cluster.clusterId } })).structuredContent.issues);
+  for (const cluster of response.clusters)
+    issues.push(...(await client.callTool({ name: "get_issue_detail", arguments: { clusterId: cluster.clusterId } })).structuredContent.issues);
   return issues
     .flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))])
     .filter((issue) => issue.engine === "tsc")
@@ -67,7 +92,15 @@ async function measure(label, tsc) {
   for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
   const coldMs = median(cold);
   const client = new Client({ name: "bench-latency", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "dist", "signalint-mcp.mjs")], cwd: dir, env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, ".state") }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "dist", "signalint-mcp.mjs")],
+      cwd: dir,
+      env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, ".state") },
+      stderr: "ignore",
+    }),
+  );
   await client.listTools();
   const rows = [];
   const timed = async (name, tool, args, edit) => {
@@ -78,7 +111,14 @@ async function measure(label, tsc) {
     const server = await serverTscKeys(client, result.structuredContent);
     // check_files returns the issues in the requested files; a cold run is filtered the same way.
     const expected = coldTsc(dir, tsc).keys.filter((key) => !args.files || args.files.some((file) => key.startsWith(`${file}:`)));
-    rows.push({ name, ms, ratio: ms / coldMs, correct: JSON.stringify(server) === JSON.stringify(expected), mode: result.structuredContent.cache?.tsc?.mode ?? "", issues: server.length });
+    rows.push({
+      name,
+      ms,
+      ratio: ms / coldMs,
+      correct: JSON.stringify(server) === JSON.stringify(expected),
+      mode: result.structuredContent.cache?.tsc?.mode ?? "",
+      issues: server.length,
+    });
   };
   await timed("check_project, cold server", "check_project", {});
   // The warm program is built in the background after the first answer; an agent's next call comes after an edit.
@@ -87,12 +127,15 @@ async function measure(label, tsc) {
   await timed("check_files, nothing changed", "check_files", { files: ["src/m999.ts"] });
   const leaf = join(dir, "src", `m${FILES - 1}.ts`);
   await timed("check_files after a leaf edit", "check_files", { files: [`src/m${FILES - 1}.ts`] }, () =>
-    writeFileSync(leaf, readFileSync(leaf, "utf8").replace("x * 3 +", "x * 33 +")));
+    writeFileSync(leaf, readFileSync(leaf, "utf8").replace("x * 3 +", "x * 33 +")),
+  );
   const hub = join(dir, "src", "hub.ts");
   await timed("check_files after a hub edit (interface changed)", "check_files", { files: ["src/hub.ts"] }, () =>
-    writeFileSync(hub, readFileSync(hub, "utf8").replace("  name: string;", "  name: string;\n  tag?: string;")));
+    writeFileSync(hub, readFileSync(hub, "utf8").replace("  name: string;", "  name: string;\n  tag?: string;")),
+  );
   await timed("check_files after a hub edit that breaks 500 importers", "check_files", { files: ["src/hub.ts", "src/m0.ts"] }, () =>
-    writeFileSync(hub, readFileSync(hub, "utf8").replace("  id: number;", "  id: string;")));
+    writeFileSync(hub, readFileSync(hub, "utf8").replace("  id: number;", "  id: string;")),
+  );
   await client.close();
   rmSync(dir, { recursive: true, force: true });
   return { label, coldMs, rows };
@@ -100,10 +143,13 @@ async function measure(label, tsc) {
 
 const results = [];
 for (const [label, tsc] of VERSIONS) results.push(await measure(label, tsc));
-console.log(`latency on a generated ${FILES}-file project (median of ${RUNS} cold tsc runs; each check measured once from the MCP client, including the round trip and oxlint)\n`);
+console.log(
+  `latency on a generated ${FILES}-file project (median of ${RUNS} cold tsc runs; each check measured once from the MCP client, including the round trip and oxlint)\n`,
+);
 console.log("| TypeScript | step | time (ms) | ratio to cold tsc | tsc mode | diagnostics equal a cold run |");
 console.log("|---|---|---:|---:|---|---|");
 for (const { label, coldMs, rows } of results) {
   console.log(`| ${label} | cold \`tsc --noEmit\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
-  for (const row of rows) console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
+  for (const row of rows)
+    console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
 }

@@ -42,7 +42,9 @@ for (const fixture of FIXTURES) {
       const value = result.structuredContent ?? JSON.parse(result.content[0].text);
       const total = value.totalIssues ?? value.total;
       rows.push({
-        fixture, mode: `${mode}${compact ? "+compact" : ""}`, total,
+        fixture,
+        mode: `${mode}${compact ? "+compact" : ""}`,
+        total,
         value: Buffer.byteLength(JSON.stringify(value)),
         result: Buffer.byteLength(JSON.stringify(result)),
         line: Buffer.byteLength(line) + 1,

@@ -14,7 +14,15 @@ cpSync(join(repo, "fixtures", "systemic-ts"), project, { recursive: true });
 // Use the engines installed here, as a project with its own installs would.
 symlinkSync(join(repo, "node_modules"), join(project, "node_modules"));
 const client = new Client({ name: "transcript", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(repo, "dist", "signalint-mcp.mjs")], cwd: project, stderr: "ignore", env: { ...process.env, SIGNALINT_STATE_DIR: state } }));
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(repo, "dist", "signalint-mcp.mjs")],
+    cwd: project,
+    stderr: "ignore",
+    env: { ...process.env, SIGNALINT_STATE_DIR: state },
+  }),
+);
 await client.listTools();
 
 const rows = [];
@@ -37,7 +45,9 @@ const after = await step("after_edit_check", { files: ["src/billing.ts"] });
 after.row.note = `delta: ${after.value.delta.resolved.length} resolved, ${after.value.delta.introduced.length} introduced, ${after.value.delta.unchangedCount} unchanged`;
 const auth = join(project, "src", "auth.ts");
 const authText = readFileSync(auth, "utf8");
-const preview = await step("preview_diagnostic_fix", { patches: [{ file: "src/auth.ts", originalContent: authText, patchedContent: authText.replace(/backoffMs: "(\d+)"/, "backoffMs: $1") }] });
+const preview = await step("preview_diagnostic_fix", {
+  patches: [{ file: "src/auth.ts", originalContent: authText, patchedContent: authText.replace(/backoffMs: "(\d+)"/, "backoffMs: $1") }],
+});
 preview.row.note = `+${preview.value.files[0].addedLines} −${preview.value.files[0].removedLines}`;
 const apply = await step("apply_diagnostic_fix", { transactionId: preview.value.transactionId, confirm: true });
 apply.row.note = `check ${apply.value.check.status}, delta: ${apply.value.delta.resolved.length} resolved, ${apply.value.delta.introduced.length} introduced`;

@@ -45,21 +45,30 @@ function nodeBinary(target) {
 }
 
 // The SEA blob must be produced by exactly the Node version it is injected into: use the pinned host binary.
-const generator = nodeBinary(PINNED.targets[HOST] ? HOST : (() => { throw new Error(`building needs a ${PINNED.version} host binary; no pinned target for ${HOST}`); })());
+const generator = nodeBinary(
+  PINNED.targets[HOST]
+    ? HOST
+    : (() => {
+        throw new Error(`building needs a ${PINNED.version} host binary; no pinned target for ${HOST}`);
+      })(),
+);
 mkdirSync(OUT, { recursive: true });
 for (const target of targets) {
   const base = nodeBinary(target);
   const output = join(OUT, `signalint-mcp-${target}${target.startsWith("win") ? ".exe" : ""}`);
   const config = join(CACHE, `sea-${target}.json`);
-  writeFileSync(config, JSON.stringify({
-    main: ENTRY,
-    mainFormat: "commonjs",
-    executable: base,
-    output,
-    disableExperimentalSEAWarning: true,
-    useCodeCache: false, // code cache and snapshots only load on the platform that made them; these are cross-built
-    useSnapshot: false,
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: ENTRY,
+      mainFormat: "commonjs",
+      executable: base,
+      output,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: false, // code cache and snapshots only load on the platform that made them; these are cross-built
+      useSnapshot: false,
+    }),
+  );
   execFileSync(generator, ["--build-sea", config], { stdio: ["ignore", "ignore", "inherit"] });
   console.log(`built ${output}`);
 }
@@ -67,6 +76,11 @@ for (const target of targets) {
 const sums = readdirSync(OUT)
   .filter((name) => name.startsWith("signalint-mcp-"))
   .sort()
-  .map((name) => `${createHash("sha256").update(readFileSync(join(OUT, name))).digest("hex")}  ${name}`);
+  .map(
+    (name) =>
+      `${createHash("sha256")
+        .update(readFileSync(join(OUT, name)))
+        .digest("hex")}  ${name}`,
+  );
 writeFileSync(join(OUT, "SHA256SUMS"), `${sums.join("\n")}\n`);
 console.log(`wrote ${join(OUT, "SHA256SUMS")}`);

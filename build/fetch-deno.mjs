@@ -24,7 +24,10 @@ if (!existsSync(executable)) {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   execFileSync("npm", ["pack", `${name}@${VERSION}`, "--pack-destination", DIR, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = join(DIR, readdirSync(DIR).find((file) => file.endsWith(".tgz")));
+  const tarball = join(
+    DIR,
+    readdirSync(DIR).find((file) => file.endsWith(".tgz")),
+  );
   const expected = execFileSync("npm", ["view", `${name}@${VERSION}`, "dist.integrity"], { encoding: "utf8" }).trim();
   const actual = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
   if (actual !== expected) throw new Error(`${name}@${VERSION}: integrity ${actual} does not match the registry's ${expected}`);

@@ -65,12 +65,27 @@ for (const cluster of snapshot.clusters) {
 }
 const rest = {};
 for (const issue of snapshot.issues.filter((entry) => !entry.clusterId)) (rest[issue.file] ??= []).push(`${issue.line}: ${issue.rule} ${issue.message}`);
-const plan = { status: check.status, checkId: check.checkId, total: check.totalIssues, steps, otherIssues: rest, engineFailures: Object.entries(check.engines).filter(([, e]) => e.status === "error").map(([name, e]) => `${name}: ${e.message}`) };
+const plan = {
+  status: check.status,
+  checkId: check.checkId,
+  total: check.totalIssues,
+  steps,
+  otherIssues: rest,
+  engineFailures: Object.entries(check.engines)
+    .filter(([, e]) => e.status === "error")
+    .map(([name, e]) => `${name}: ${e.message}`),
+};
 if (baselineCheckId) {
   const delta = (await client.callTool({ name: "compare_diagnostics", arguments: { baselineCheckId, currentCheckId: check.checkId } })).structuredContent;
-  plan.progress = delta.status === "stale"
-    ? { stale: delta.code }
-    : { resolved: delta.resolved?.length ?? null, introduced: (delta.introduced ?? []).map((issue) => `${issue.file}:${issue.line} ${issue.rule} ${issue.message}`), unchanged: delta.unchangedCount, netErrorDelta: delta.netErrorDelta };
+  plan.progress =
+    delta.status === "stale"
+      ? { stale: delta.code }
+      : {
+          resolved: delta.resolved?.length ?? null,
+          introduced: (delta.introduced ?? []).map((issue) => `${issue.file}:${issue.line} ${issue.rule} ${issue.message}`),
+          unchanged: delta.unchangedCount,
+          netErrorDelta: delta.netErrorDelta,
+        };
 }
 await client.close();
 

@@ -88,7 +88,10 @@ export interface Connected {
 }
 
 /** PATH without node_modules/.bin entries (npm run adds them), so tests see what a user's shell sees. */
-export const CLEAN_PATH = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules/.bin")).join(":");
+export const CLEAN_PATH = (process.env.PATH ?? "")
+  .split(":")
+  .filter((dir) => !dir.includes("node_modules/.bin"))
+  .join(":");
 
 /** The Deno executable installed as a devDependency. */
 export const DENO = join(REPO, "dist", "deno", "package", process.platform === "win32" ? "deno.exe" : "deno");
@@ -170,4 +173,3 @@ export async function gone(pid: number, ms: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-

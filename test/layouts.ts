@@ -7,7 +7,13 @@ import { linkPackage, REPO } from "./helpers.ts";
 export const ENGINES = [
   { engine: "tsc", pkg: "typescript", natives: [] as string[] },
   { engine: "oxlint", pkg: "oxlint", natives: readdirSync(join(REPO, "node_modules", "@oxlint")).map((name) => `@oxlint/${name}`) },
-  { engine: "biome", pkg: "@biomejs/biome", natives: readdirSync(join(REPO, "node_modules", "@biomejs")).filter((name) => name.startsWith("cli-")).map((name) => `@biomejs/${name}`) },
+  {
+    engine: "biome",
+    pkg: "@biomejs/biome",
+    natives: readdirSync(join(REPO, "node_modules", "@biomejs"))
+      .filter((name) => name.startsWith("cli-"))
+      .map((name) => `@biomejs/${name}`),
+  },
 ] as const;
 
 export const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(REPO, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
@@ -49,4 +55,3 @@ export function windowsLayout(project: string): void {
 export function yarnLayout(project: string): void {
   for (const { pkg } of ENGINES) linkPackage(project, pkg, join(REPO, "node_modules", pkg));
 }
-

@@ -23,7 +23,12 @@ const ENTRIES: Record<string, string> = {
 };
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
-  const result = spawnSync(command.includes("/") ? command : join(REPO, ENTRIES[command] ?? command), args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1", ...env } });
+  const result = spawnSync(command.includes("/") ? command : join(REPO, ENTRIES[command] ?? command), args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
   if (result.error) throw result.error;
   return result.stdout;
 }
@@ -33,7 +38,13 @@ function parseTscText(stdout: string, cwd: string, root: string): RawDiagnostic[
   for (const line of stdout.split("\n")) {
     const match = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
     if (match) {
-      out.push({ engine: "tsc", file: relative(root, join(cwd, match[1] as string)), line: Number(match[2]), rule: match[4] as string, message: match[5] as string });
+      out.push({
+        engine: "tsc",
+        file: relative(root, join(cwd, match[1] as string)),
+        line: Number(match[2]),
+        rule: match[4] as string,
+        message: match[5] as string,
+      });
     } else if (/^\s+\S/.test(line) && out.length) {
       (out.at(-1) as RawDiagnostic).message += ` ${line.trim()}`;
     } else if (line.trim()) {
@@ -48,7 +59,20 @@ export function rawTsc(root: string, options: { build?: boolean; tscBin?: string
   const bin = options.tscBin ?? "tsc";
   if (options.inferred) {
     // No tsconfig: the files on the command line with an editor's inferred-project options.
-    const inferred = ["--allowJs", "--skipLibCheck", "--strictNullChecks", "--strictFunctionTypes", "--target", "es2020", "--module", "esnext", "--moduleResolution", "bundler", "--jsx", "preserve"];
+    const inferred = [
+      "--allowJs",
+      "--skipLibCheck",
+      "--strictNullChecks",
+      "--strictFunctionTypes",
+      "--target",
+      "es2020",
+      "--module",
+      "esnext",
+      "--moduleResolution",
+      "bundler",
+      "--jsx",
+      "preserve",
+    ];
     return parseTscText(run(bin, ["--noEmit", "--pretty", "false", ...inferred, ...options.inferred], root), root, root);
   }
   if (!options.build) return parseTscText(run(bin, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"], root), root, root);
@@ -95,7 +119,13 @@ export function rawEslint(root: string): RawDiagnostic[] {
     messages: { ruleId: string | null; line: number; message: string }[];
   }[];
   return report.flatMap((file) =>
-    file.messages.map((m) => ({ engine: "eslint" as const, file: relative(root, file.filePath), line: m.line, rule: m.ruleId ?? "parse-error", message: m.message })),
+    file.messages.map((m) => ({
+      engine: "eslint" as const,
+      file: relative(root, file.filePath),
+      line: m.line,
+      rule: m.ruleId ?? "parse-error",
+      message: m.message,
+    })),
   );
 }
 

@@ -102,7 +102,8 @@ async function runStats(io: CliIo, argv: string[]): Promise<number> {
 
 /** A long-lived server reports a stray error from a background task on stderr instead of dying with it. */
 function keepServingOnStrayErrors(runtime: Runtime): void {
-  const report = (error: unknown) => runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const report = (error: unknown) =>
+    runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   if ("Deno" in globalThis) {
     type StrayEvent = { preventDefault(): void; reason?: unknown; error?: unknown };
     const target = globalThis as unknown as { addEventListener(type: string, listener: (event: StrayEvent) => void): void };
@@ -131,7 +132,9 @@ async function serve(io: CliIo): Promise<number | null> {
   const client = watchClientPipes();
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
   await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
-  io.runtime.writeStderr(`signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`);
+  io.runtime.writeStderr(
+    `signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`,
+  );
   const reason = await client.gone;
   io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
   // Closing the server aborts every request in flight (their engines are killed through the abort signal).

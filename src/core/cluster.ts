@@ -91,7 +91,8 @@ function summarize(issues: readonly Issue[], ruleIds: readonly string[], fileCou
   const token = sharedToken(issues);
   if (token) return `${base}; ${token[1]} mention '${token[0]}' (e.g. ${issues[0]?.message})`.slice(0, 240);
   const hotspot = mostCommon(issues.map((issue) => issue.file));
-  if (hotspot && fileCount > 1 && hotspot[1] >= 2 && hotspot[1] * 2 >= issues.length) return `${base}, mostly ${hotspot[0]} (${hotspot[1]}); e.g. ${issues[0]?.message}`.slice(0, 240);
+  if (hotspot && fileCount > 1 && hotspot[1] >= 2 && hotspot[1] * 2 >= issues.length)
+    return `${base}, mostly ${hotspot[0]} (${hotspot[1]}); e.g. ${issues[0]?.message}`.slice(0, 240);
   return `${base}; e.g. ${issues[0]?.message}`.slice(0, 240);
 }
 
@@ -131,9 +132,6 @@ export function clusterIssues(issues: Issue[], hash: (text: string) => string): 
     });
   }
   return groups.sort(
-    (a, b) =>
-      a.cluster.priority - b.cluster.priority ||
-      b.cluster.issueCount - a.cluster.issueCount ||
-      (a.cluster.clusterId < b.cluster.clusterId ? -1 : 1),
+    (a, b) => a.cluster.priority - b.cluster.priority || b.cluster.issueCount - a.cluster.issueCount || (a.cluster.clusterId < b.cluster.clusterId ? -1 : 1),
   );
 }

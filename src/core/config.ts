@@ -6,30 +6,34 @@ import type { EngineName } from "./contracts.ts";
 export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
 export type PayloadMode = (typeof PAYLOAD_MODES)[number];
 
-const engineFlags = z.object({
-  oxlint: z.boolean().optional(),
-  tsc: z.boolean().optional(),
-  biome: z.boolean().optional(),
-  eslint: z.boolean().optional(),
-}).strict();
+const engineFlags = z
+  .object({
+    oxlint: z.boolean().optional(),
+    tsc: z.boolean().optional(),
+    biome: z.boolean().optional(),
+    eslint: z.boolean().optional(),
+  })
+  .strict();
 
 const timeout = z.number().int().min(100).max(3_600_000);
 
 /** The shape of signalint.config.json. */
-export const ConfigFileSchema = z.object({
-  $schema: z.string().optional(),
-  engines: engineFlags.optional(),
-  ignore: z.array(z.string().min(1)).optional(),
-  timeoutsMs: z.object({ oxlint: timeout.optional(), tsc: timeout.optional(), biome: timeout.optional(), eslint: timeout.optional() }).strict().optional(),
-  mcpPayload: z.enum(PAYLOAD_MODES).optional(),
-  compact: z.boolean().optional(),
-  maxClusters: z.number().int().min(1).max(100).optional(),
-  maxRemainingIssues: z.number().int().min(0).max(1000).optional(),
-  structuredMaxBytes: z.number().int().positive().optional(),
-  artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
-  warmTypeScript: z.boolean().optional(),
-  oxlintTypeAware: z.boolean().optional(),
-}).strict();
+export const ConfigFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    engines: engineFlags.optional(),
+    ignore: z.array(z.string().min(1)).optional(),
+    timeoutsMs: z.object({ oxlint: timeout.optional(), tsc: timeout.optional(), biome: timeout.optional(), eslint: timeout.optional() }).strict().optional(),
+    mcpPayload: z.enum(PAYLOAD_MODES).optional(),
+    compact: z.boolean().optional(),
+    maxClusters: z.number().int().min(1).max(100).optional(),
+    maxRemainingIssues: z.number().int().min(0).max(1000).optional(),
+    structuredMaxBytes: z.number().int().positive().optional(),
+    artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
+    warmTypeScript: z.boolean().optional(),
+    oxlintTypeAware: z.boolean().optional(),
+  })
+  .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 30_000, tsc: 120_000, biome: 30_000, eslint: 60_000 };
@@ -124,7 +128,9 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     maxClusters: config.maxClusters ?? 10,
     maxRemainingIssues: config.maxRemainingIssues ?? 30,
     artifactRetentionSeconds: config.artifactRetentionSeconds ?? DEFAULT_ARTIFACT_RETENTION_SECONDS,
-    warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string) : (config.warmTypeScript ?? true),
+    warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT")
+      ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string)
+      : (config.warmTypeScript ?? true),
     oxlintTypeAware: config.oxlintTypeAware ?? true,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };

@@ -9,138 +9,174 @@ export const SeveritySchema = z.enum(["error", "warning"]);
 export type Severity = z.infer<typeof SeveritySchema>;
 
 /** One diagnostic after normalization. */
-export const NormalizedIssueSchema = z.object({
-  issueId: z.string().describe("Stable id (short hex prefix; get_issue_detail accepts it)"),
-  file: z.string().describe("Project-relative POSIX path"),
-  line: z.number().int().min(1),
-  col: z.number().int().min(1),
-  engine: EngineNameSchema,
-  rule: z.string(),
-  severity: SeveritySchema,
-  message: z.string().max(120).describe("Whitespace-collapsed, at most 120 characters"),
-  fixable: z.boolean().describe("True only when the engine supplied a structured fix"),
-  clusterId: z.string().nullable().describe("Cluster this issue belongs to, or null"),
-  alsoReportedBy: z
-    .array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict())
-    .optional()
-    .describe("Other engines that reported the same problem at the same place (deduplicated)"),
-}).strict();
+export const NormalizedIssueSchema = z
+  .object({
+    issueId: z.string().describe("Stable id (short hex prefix; get_issue_detail accepts it)"),
+    file: z.string().describe("Project-relative POSIX path"),
+    line: z.number().int().min(1),
+    col: z.number().int().min(1),
+    engine: EngineNameSchema,
+    rule: z.string(),
+    severity: SeveritySchema,
+    message: z.string().max(120).describe("Whitespace-collapsed, at most 120 characters"),
+    fixable: z.boolean().describe("True only when the engine supplied a structured fix"),
+    clusterId: z.string().nullable().describe("Cluster this issue belongs to, or null"),
+    alsoReportedBy: z
+      .array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict())
+      .optional()
+      .describe("Other engines that reported the same problem at the same place (deduplicated)"),
+  })
+  .strict();
 export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
 
-export const EngineStatusSchema = z.object({
-  status: z.enum(["ok", "error", "disabled"]),
-  code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid", "engine_partial", "engine_not_found"]).optional(),
-  message: z.string().optional(),
-  version: z.string().optional(),
-}).strict();
+export const EngineStatusSchema = z
+  .object({
+    status: z.enum(["ok", "error", "disabled"]),
+    code: z.enum(["timeout", "engine_output_exceeded", "engine_failed", "engine_output_invalid", "engine_partial", "engine_not_found"]).optional(),
+    message: z.string().optional(),
+    version: z.string().optional(),
+  })
+  .strict();
 export type EngineStatus = z.infer<typeof EngineStatusSchema>;
 
-export const EnginesSchema = z.object({
-  oxlint: EngineStatusSchema,
-  tsc: EngineStatusSchema,
-  biome: EngineStatusSchema,
-  eslint: EngineStatusSchema,
-}).strict();
+export const EnginesSchema = z
+  .object({
+    oxlint: EngineStatusSchema,
+    tsc: EngineStatusSchema,
+    biome: EngineStatusSchema,
+    eslint: EngineStatusSchema,
+  })
+  .strict();
 export type Engines = z.infer<typeof EnginesSchema>;
 
-export const ClusterSchema = z.object({
-  clusterId: z.string(),
-  rootCauseSummary: z.string(),
-  ruleIds: z.array(z.string()),
-  issueCount: z.number().int().min(2),
-  fileCount: z.number().int().min(1),
-  priority: z.number().int().min(1).max(5).describe("1 = systemic errors … 5 = fixable or systemic warnings"),
-  suggestedAction: z.string(),
-  sampleIssueIds: z.array(z.string()),
-}).strict();
+export const ClusterSchema = z
+  .object({
+    clusterId: z.string(),
+    rootCauseSummary: z.string(),
+    ruleIds: z.array(z.string()),
+    issueCount: z.number().int().min(2),
+    fileCount: z.number().int().min(1),
+    priority: z.number().int().min(1).max(5).describe("1 = systemic errors … 5 = fixable or systemic warnings"),
+    suggestedAction: z.string(),
+    sampleIssueIds: z.array(z.string()),
+  })
+  .strict();
 export type Cluster = z.infer<typeof ClusterSchema>;
 
-export const LoopSignatureSchema = z.object({
-  signature: z.string(),
-  occurrences: z.number().int().min(1),
-  hint: z.string(),
-}).strict();
+export const LoopSignatureSchema = z
+  .object({
+    signature: z.string(),
+    occurrences: z.number().int().min(1),
+    hint: z.string(),
+  })
+  .strict();
 
-export const FileRuleChurnSchema = z.object({
-  file: z.string(),
-  rule: z.string(),
-  checkCount: z.number().int().min(1),
-  hint: z.string(),
-}).strict();
+export const FileRuleChurnSchema = z
+  .object({
+    file: z.string(),
+    rule: z.string(),
+    checkCount: z.number().int().min(1),
+    hint: z.string(),
+  })
+  .strict();
 
-export const LoopWarningSchema = z.object({
-  signatures: z.array(LoopSignatureSchema),
-  fileRuleChurns: z.array(FileRuleChurnSchema),
-}).strict();
+export const LoopWarningSchema = z
+  .object({
+    signatures: z.array(LoopSignatureSchema),
+    fileRuleChurns: z.array(FileRuleChurnSchema),
+  })
+  .strict();
 export type LoopWarning = z.infer<typeof LoopWarningSchema>;
 
-export const EngineCacheSchema = z.object({
-  hits: z.number().int().min(0).describe("Inputs whose previous result was reused (files, or tsc program files)"),
-  misses: z.number().int().min(0).describe("Inputs examined again"),
-  mode: z.string().optional().describe("tsc: warm-reused | warm-incremental | warm-full | cli | build-incremental"),
-}).strict();
+export const EngineCacheSchema = z
+  .object({
+    hits: z.number().int().min(0).describe("Inputs whose previous result was reused (files, or tsc program files)"),
+    misses: z.number().int().min(0).describe("Inputs examined again"),
+    mode: z.string().optional().describe("tsc: warm-reused | warm-incremental | warm-full | cli | build-incremental"),
+  })
+  .strict();
 
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: an engine that applies failed or is missing (other engines' issues are still listed); clean: every applicable engine ran and found nothing"),
+  status: z
+    .enum(["clean", "issues_found", "error"])
+    .describe(
+      "error: an engine that applies failed or is missing (other engines' issues are still listed); clean: every applicable engine ran and found nothing",
+    ),
   checkId: z.string().describe("Unique per check; pass to get_issue_detail as checkId"),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema).describe("Priority ascending"),
   truncated: z.boolean().describe("True when more clusters existed than were returned"),
   loopWarning: LoopWarningSchema.nullable(),
   nextStep: z.string(),
-  cache: z.object({ oxlint: EngineCacheSchema.optional(), tsc: EngineCacheSchema.optional(), biome: EngineCacheSchema.optional(), eslint: EngineCacheSchema.optional() })
+  cache: z
+    .object({
+      oxlint: EngineCacheSchema.optional(),
+      tsc: EngineCacheSchema.optional(),
+      biome: EngineCacheSchema.optional(),
+      eslint: EngineCacheSchema.optional(),
+    })
     .strict()
     .optional()
     .describe("check_files only: cache use per engine that ran"),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */
-export const CheckResponseSchema = z.object({
-  schemaVersion: z.literal("1.2"),
-  ...checkCore,
-  projectRoot: z.string(),
-  totalIssues: z.number().int().min(0).describe("Normalized issue count before truncation"),
-  remainingIssues: z.array(NormalizedIssueSchema).describe("Issues not in a returned cluster (capped)"),
-  omittedIssueCount: z.number().int().min(0).describe("Issues in neither clusters nor remainingIssues"),
-  filteredOutIssueCount: z.number().int().min(0).describe("Issues outside the requested paths or the project root, or ignored by config"),
-}).strict();
+export const CheckResponseSchema = z
+  .object({
+    schemaVersion: z.literal("1.2"),
+    ...checkCore,
+    projectRoot: z.string(),
+    totalIssues: z.number().int().min(0).describe("Normalized issue count before truncation"),
+    remainingIssues: z.array(NormalizedIssueSchema).describe("Issues not in a returned cluster (capped)"),
+    omittedIssueCount: z.number().int().min(0).describe("Issues in neither clusters nor remainingIssues"),
+    filteredOutIssueCount: z.number().int().min(0).describe("Issues outside the requested paths or the project root, or ignored by config"),
+  })
+  .strict();
 export type CheckResponse = z.infer<typeof CheckResponseSchema>;
 
 /** The same response with compact keys and no projectRoot. */
-export const CompactCheckResponseSchema = z.object({
-  v: z.literal("1.2"),
-  ...checkCore,
-  total: z.number().int().min(0),
-  remaining: z.array(NormalizedIssueSchema),
-  omitted: z.number().int().min(0),
-  filteredOut: z.number().int().min(0),
-}).strict();
+export const CompactCheckResponseSchema = z
+  .object({
+    v: z.literal("1.2"),
+    ...checkCore,
+    total: z.number().int().min(0),
+    remaining: z.array(NormalizedIssueSchema),
+    omitted: z.number().int().min(0),
+    filteredOut: z.number().int().min(0),
+  })
+  .strict();
 export type CompactCheckResponse = z.infer<typeof CompactCheckResponseSchema>;
 
 export const PingResultSchema = z.object({ pong: z.literal(true), projectRoot: z.string() }).strict();
 
-export const StaleSchema = z.object({
-  status: z.literal("stale"),
-  code: z.enum(["no_check", "check_unknown", "check_expired", "cluster_not_found", "issue_not_found"]),
-  message: z.string(),
-}).strict();
+export const StaleSchema = z
+  .object({
+    status: z.literal("stale"),
+    code: z.enum(["no_check", "check_unknown", "check_expired", "cluster_not_found", "issue_not_found"]),
+    message: z.string(),
+  })
+  .strict();
 export type Stale = z.infer<typeof StaleSchema>;
 
-
-export const LoopStatusSchema = z.object({
-  looping: z.boolean(),
-  signatures: z.array(LoopSignatureSchema),
-  fileRuleChurns: z.array(FileRuleChurnSchema),
-}).strict();
+export const LoopStatusSchema = z
+  .object({
+    looping: z.boolean(),
+    signatures: z.array(LoopSignatureSchema),
+    fileRuleChurns: z.array(FileRuleChurnSchema),
+  })
+  .strict();
 export type LoopStatus = z.infer<typeof LoopStatusSchema>;
 
 /** Marks a structured value whose data fields were replaced by null because it exceeded the size bound. */
-export const IncompleteSchema = z.object({
-  reason: z.literal("size"),
-  bytes: z.number().int().min(0).describe("Serialized size of the full value"),
-  limitBytes: z.number().int().min(0).describe("The structuredMaxBytes bound in force"),
-  artifactId: z.string().describe("Read the full value with artifact_read"),
-}).strict().describe("Present only when data fields are null because the value was too large");
+export const IncompleteSchema = z
+  .object({
+    reason: z.literal("size"),
+    bytes: z.number().int().min(0).describe("Serialized size of the full value"),
+    limitBytes: z.number().int().min(0).describe("The structuredMaxBytes bound in force"),
+    artifactId: z.string().describe("Read the full value with artifact_read"),
+  })
+  .strict()
+  .describe("Present only when data fields are null because the value was too large");
 export type Incomplete = z.infer<typeof IncompleteSchema>;
 
 /**
@@ -163,15 +199,17 @@ export const IssueDetailSchema = z.object({ issues: z.array(DetailIssueSchema) }
 
 export const IssueDetailResultSchema = z.union([withSizeBound(IssueDetailSchema, ["issues"]), StaleSchema]);
 
-export const ArtifactChunkSchema = z.object({
-  artifactId: z.string(),
-  mimeType: z.literal("application/json"),
-  offset: z.number().int().min(0),
-  totalBytes: z.number().int().min(0),
-  nextOffset: z.number().int().min(0).nullable().describe("Offset of the next chunk; null at the end"),
-  eof: z.boolean(),
-  data: z.string().describe("Base64 of this chunk's bytes; concatenate decoded chunks in order"),
-}).strict();
+export const ArtifactChunkSchema = z
+  .object({
+    artifactId: z.string(),
+    mimeType: z.literal("application/json"),
+    offset: z.number().int().min(0),
+    totalBytes: z.number().int().min(0),
+    nextOffset: z.number().int().min(0).nullable().describe("Offset of the next chunk; null at the end"),
+    eof: z.boolean(),
+    data: z.string().describe("Base64 of this chunk's bytes; concatenate decoded chunks in order"),
+  })
+  .strict();
 
 /** The error envelope carried in an isError result's text. */
 export interface ErrorEnvelope {
@@ -183,11 +221,13 @@ export interface ErrorEnvelope {
 // ---- Agent-workflow contracts (snapshots, compare, after-edit deltas, ingest, live view, fix transactions) ----
 
 /** Stale answers of the workflow tools (a normal result, not an error). */
-export const WorkflowStaleSchema = z.object({
-  status: z.literal("stale"),
-  code: z.enum(["no_check", "check_unknown", "check_expired", "transaction_not_found", "transaction_expired"]),
-  message: z.string(),
-}).strict();
+export const WorkflowStaleSchema = z
+  .object({
+    status: z.literal("stale"),
+    code: z.enum(["no_check", "check_unknown", "check_expired", "transaction_not_found", "transaction_expired"]),
+    message: z.string(),
+  })
+  .strict();
 export type WorkflowStale = z.infer<typeof WorkflowStaleSchema>;
 
 /** Issue provenance: a real engine, or "lsp" for diagnostics ingested from an editor or language server. */
@@ -234,31 +274,43 @@ export const CompareSchema = z.object({ baselineCheckId: z.string(), currentChec
 export type Compare = z.infer<typeof CompareSchema>;
 
 /** ingest_diagnostics. */
-export const IngestResultSchema = z.object({
-  checkId: z.string().describe("Snapshot id of this ingest (usable with get_diagnostic_snapshot and compare_diagnostics)"),
-  ingested: z.number().int().min(0).describe("Diagnostics kept as issues"),
-  rejected: z.array(z.object({ index: z.number().int().min(0), reason: z.string() }).strict()).describe("Refused items, by index in diagnostics"),
-}).strict();
+export const IngestResultSchema = z
+  .object({
+    checkId: z.string().describe("Snapshot id of this ingest (usable with get_diagnostic_snapshot and compare_diagnostics)"),
+    ingested: z.number().int().min(0).describe("Diagnostics kept as issues"),
+    rejected: z.array(z.object({ index: z.number().int().min(0), reason: z.string() }).strict()).describe("Refused items, by index in diagnostics"),
+  })
+  .strict();
 
 /** get_live_diagnostics. */
-export const LiveSchema = z.object({
-  issues: z.array(WorkflowIssueSchema.extend({
-    checkId: z.string().describe("The check or ingest that observed it"),
-    observedAt: z.string().describe("ISO time of that observation"),
-  }).strict()),
-  files: z.array(z.object({
-    file: z.string(),
-    stale: z.boolean().describe("True when the file changed (or vanished) after its newest observation, or was never observed"),
-  }).strict()),
-}).strict();
+export const LiveSchema = z
+  .object({
+    issues: z.array(
+      WorkflowIssueSchema.extend({
+        checkId: z.string().describe("The check or ingest that observed it"),
+        observedAt: z.string().describe("ISO time of that observation"),
+      }).strict(),
+    ),
+    files: z.array(
+      z
+        .object({
+          file: z.string(),
+          stale: z.boolean().describe("True when the file changed (or vanished) after its newest observation, or was never observed"),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
 export type Live = z.infer<typeof LiveSchema>;
 
 /** preview_diagnostic_fix. */
-export const PreviewResultSchema = z.object({
-  transactionId: z.string().describe("Pass to apply_diagnostic_fix (with confirm: true) or discard_diagnostic_fix"),
-  expiresAt: z.string().describe("ISO time after which the transaction answers transaction_expired"),
-  files: z.array(z.object({ file: z.string(), addedLines: z.number().int().min(0), removedLines: z.number().int().min(0) }).strict()),
-}).strict();
+export const PreviewResultSchema = z
+  .object({
+    transactionId: z.string().describe("Pass to apply_diagnostic_fix (with confirm: true) or discard_diagnostic_fix"),
+    expiresAt: z.string().describe("ISO time after which the transaction answers transaction_expired"),
+    files: z.array(z.object({ file: z.string(), addedLines: z.number().int().min(0), removedLines: z.number().int().min(0) }).strict()),
+  })
+  .strict();
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;
 
 /** discard_diagnostic_fix. */

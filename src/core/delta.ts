@@ -33,11 +33,13 @@ function matchNearest(before: readonly SnapshotIssue[], after: readonly Snapshot
   after.forEach((issue, index) => !usedAfter.has(index) && group(looseKey(issue)).after.push(index));
   for (const { before: olds, after: news } of groups.values()) {
     if (!olds.length || !news.length) continue;
-    const pairs = olds.flatMap((o) => news.map((n) => {
-      const a = before[o] as SnapshotIssue;
-      const b = after[n] as SnapshotIssue;
-      return { o, n, distance: Math.abs(a.line - b.line) * 10_000 + Math.abs(a.col - b.col) };
-    }));
+    const pairs = olds.flatMap((o) =>
+      news.map((n) => {
+        const a = before[o] as SnapshotIssue;
+        const b = after[n] as SnapshotIssue;
+        return { o, n, distance: Math.abs(a.line - b.line) * 10_000 + Math.abs(a.col - b.col) };
+      }),
+    );
     // Total order so equal distances pair deterministically (earlier lines first).
     pairs.sort((x, y) => x.distance - y.distance || x.o - y.o || x.n - y.n);
     for (const pair of pairs) {

@@ -21,7 +21,9 @@ export function globMatcher(glob: string): (path: string) => boolean {
  * ignored.
  */
 export function compileIgnore(globs: readonly string[]): (path: string) => boolean {
-  const compiled = globs.map((glob) => (/^!(?!\()/.test(glob) ? { include: true, matches: globMatcher(glob.slice(1)) } : { include: false, matches: globMatcher(glob) }));
+  const compiled = globs.map((glob) =>
+    /^!(?!\()/.test(glob) ? { include: true, matches: globMatcher(glob.slice(1)) } : { include: false, matches: globMatcher(glob) },
+  );
   return (path) => {
     for (let index = compiled.length - 1; index >= 0; index--) {
       const rule = compiled[index] as (typeof compiled)[number];

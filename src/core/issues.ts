@@ -120,7 +120,11 @@ export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) =
 
 /** The engine's whole text (trailing spaces dropped, lines kept) when the normalized message cuts it, else undefined. */
 function fullMessageOf(message: string): string | undefined {
-  const full = message.split(/\r?\n/).map((line) => line.trimEnd()).join("\n").trim();
+  const full = message
+    .split(/\r?\n/)
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trim();
   return full.replace(/\s+/g, " ").length > MAX_MESSAGE_LENGTH ? full : undefined;
 }
 

@@ -27,8 +27,14 @@ const TS_SOURCES = new Set(["ts", "typescript", "tsserver"]);
 
 function isPosition(value: unknown): value is { line: number; character: number } {
   const position = value as { line: unknown; character: unknown };
-  return typeof position === "object" && position !== null && Number.isSafeInteger(position.line) && Number.isSafeInteger(position.character) &&
-    (position.line as number) >= 0 && (position.character as number) >= 0;
+  return (
+    typeof position === "object" &&
+    position !== null &&
+    Number.isSafeInteger(position.line) &&
+    Number.isSafeInteger(position.character) &&
+    (position.line as number) >= 0 &&
+    (position.character as number) >= 0
+  );
 }
 
 /** The rule of a diagnostic from its `code` (string, number or `{value}`); tsserver's numeric codes become TSnnnn. */
@@ -85,16 +91,28 @@ export function readLspDiagnostic(item: unknown, fallbackSource: string): LspCan
     path = decoded;
   }
   return {
-    path: path as string, fromUri: uri !== undefined, line: range_.start.line + 1, col: range_.start.character + 1,
-    severity: level, rule, source, message: normalizeMessage(message),
+    path: path as string,
+    fromUri: uri !== undefined,
+    line: range_.start.line + 1,
+    col: range_.start.character + 1,
+    severity: level,
+    rule,
+    source,
+    message: normalizeMessage(message),
   };
 }
 
 /** Ids for accepted LSP diagnostics, as engine issues get them (file, rule, line, templated message; plus source). */
 export function lspIssues(accepted: readonly LspAccepted[], hash: (text: string) => string): SnapshotIssue[] {
-  const ordered = [...accepted].sort((a, b) =>
-    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) ||
-    (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+  const ordered = [...accepted].sort(
+    (a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.col - b.col ||
+      (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) ||
+      (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
   const seen = new Map<string, number>();
   const fullIds = ordered.map((entry) => {
     const key = ["lsp", entry.source, entry.file, entry.rule, entry.line, templateQuoted(entry.message)].join("\0");
@@ -106,8 +124,18 @@ export function lspIssues(accepted: readonly LspAccepted[], hash: (text: string)
   return ordered.map((entry, index) => {
     const fullId = fullIds[index] as string;
     return {
-      issueId: fullId.slice(0, length), file: entry.file, line: entry.line, col: entry.col, engine: "lsp", rule: entry.rule,
-      severity: entry.severity, message: entry.message, fixable: false, clusterId: null, source: entry.source, fullId,
+      issueId: fullId.slice(0, length),
+      file: entry.file,
+      line: entry.line,
+      col: entry.col,
+      engine: "lsp",
+      rule: entry.rule,
+      severity: entry.severity,
+      message: entry.message,
+      fixable: false,
+      clusterId: null,
+      source: entry.source,
+      fullId,
     };
   });
 }

@@ -17,9 +17,7 @@ export function templateQuoted(message: string): string {
 
 /** Replace quoted values, identifiers in quotes and numbers: the loop signature of a message. */
 export function templateSignature(message: string): string {
-  return message
-    .replace(QUOTED, "<identifier>")
-    .replace(/\b\d+(\.\d+)?\b/g, "<n>");
+  return message.replace(QUOTED, "<identifier>").replace(/\b\d+(\.\d+)?\b/g, "<n>");
 }
 
 /** The quoted values of a message, without their quotes. */

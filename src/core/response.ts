@@ -39,7 +39,8 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }
-  if (facts.filteredOutIssueCount > 0) return `No issues in the requested paths (${facts.filteredOutIssueCount} elsewhere or ignored). Re-run check_files after your next edit.`;
+  if (facts.filteredOutIssueCount > 0)
+    return `No issues in the requested paths (${facts.filteredOutIssueCount} elsewhere or ignored). Re-run check_files after your next edit.`;
   return "No issues. Re-run check_files after your next edit.";
 }
 
@@ -76,7 +77,15 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
 export function compactCheckResponse(response: CheckResponse): CompactCheckResponse {
   const { schemaVersion, projectRoot: _root, totalIssues, remainingIssues, omittedIssueCount, filteredOutIssueCount, engines, ...rest } = response;
   const lean = Object.fromEntries(Object.entries(engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
-  return { v: schemaVersion, ...rest, engines: lean, total: totalIssues, remaining: remainingIssues, omitted: omittedIssueCount, filteredOut: filteredOutIssueCount };
+  return {
+    v: schemaVersion,
+    ...rest,
+    engines: lean,
+    total: totalIssues,
+    remaining: remainingIssues,
+    omitted: omittedIssueCount,
+    filteredOut: filteredOutIssueCount,
+  };
 }
 
 /** Read counts from either key style (for summaries and snapshots). */

@@ -65,7 +65,11 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
     report = parseJsonAfterPreamble(result.stdout, "{");
   } catch {
     const detail = result.stdout.trim() ? result.stdout : result.stderr;
-    return { ok: false, code: result.stdout.trim() ? "engine_output_invalid" : "engine_failed", message: `biome failed (exit ${result.exitCode}): ${excerpt(detail, 300)}` };
+    return {
+      ok: false,
+      code: result.stdout.trim() ? "engine_output_invalid" : "engine_failed",
+      message: `biome failed (exit ${result.exitCode}): ${excerpt(detail, 300)}`,
+    };
   }
   if (!isRecord(report) || !Array.isArray(report.diagnostics)) {
     return { ok: false, code: "engine_output_invalid", message: `biome JSON has no diagnostics array: ${excerpt(result.stdout)}` };

@@ -15,7 +15,16 @@ export function oxlintAccepts(path: string): boolean {
 /** oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint). */
 export function oxlintArgs(paths: readonly string[], typeAware = false): string[] {
   // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
-  return ["--format", "json", ...(typeAware ? ["--type-aware"] : []), "--no-error-on-unmatched-pattern", "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+  return [
+    "--format",
+    "json",
+    ...(typeAware ? ["--type-aware"] : []),
+    "--no-error-on-unmatched-pattern",
+    "--ignore-pattern",
+    "**/node_modules/**",
+    "--",
+    ...paths,
+  ];
 }
 
 /** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */
@@ -33,7 +42,11 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
   try {
     report = parseJsonAfterPreamble(result.stdout, "{");
   } catch {
-    return { ok: false, code: "engine_output_invalid", message: `oxlint printed output that is not JSON (exit ${result.exitCode}): ${excerpt(result.stdout || result.stderr)}` };
+    return {
+      ok: false,
+      code: "engine_output_invalid",
+      message: `oxlint printed output that is not JSON (exit ${result.exitCode}): ${excerpt(result.stdout || result.stderr)}`,
+    };
   }
   if (!isRecord(report) || !Array.isArray(report.diagnostics)) {
     return { ok: false, code: "engine_output_invalid", message: `oxlint JSON has no diagnostics array: ${excerpt(result.stdout)}` };

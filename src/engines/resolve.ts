@@ -20,7 +20,10 @@ export function installHint(engine: EngineName): string {
 async function isJsEntry(runtime: Runtime, path: string): Promise<boolean> {
   if (/\.(c|m)?js$/.test(path)) return true;
   if (/\.(cmd|exe|bat|ps1)$/i.test(path)) return false;
-  const head = await runtime.readText(path).then((text) => text.slice(0, 200), () => "");
+  const head = await runtime.readText(path).then(
+    (text) => text.slice(0, 200),
+    () => "",
+  );
   return /^#!.*\bnode\b/.test(head);
 }
 
@@ -72,7 +75,10 @@ interface Manifest {
 }
 
 async function readManifest(runtime: Runtime, dir: string): Promise<Manifest | null> {
-  return runtime.readText(join(dir, "package.json")).then((text) => JSON.parse(text) as Manifest, () => null);
+  return runtime.readText(join(dir, "package.json")).then(
+    (text) => JSON.parse(text) as Manifest,
+    () => null,
+  );
 }
 
 /** The entry a manifest's `bin` field declares for `bin` (a string `bin` is the package's only command). */
@@ -184,5 +190,12 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
   if (jsOnPath && !options.node) return null;
   // A shim on PATH runs as the executable it is; a link to a JS entry (a global npm install) runs through node.
   const owner = (await owningPackage(runtime, path, pkg)) ?? { version: null, packageDir: null };
-  return { engine, ...(jsOnPath ? launch(path, true, options.node) : { command: onPath, prefixArgs: [] }), path, ...owner, source: "PATH", ...(await typeAware()) };
+  return {
+    engine,
+    ...(jsOnPath ? launch(path, true, options.node) : { command: onPath, prefixArgs: [] }),
+    path,
+    ...owner,
+    source: "PATH",
+    ...(await typeAware()),
+  };
 }

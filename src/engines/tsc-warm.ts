@@ -94,7 +94,10 @@ export class WarmTsProgram {
   private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null>; signature: string } | null = null;
   lastUsed = Date.now();
 
-  constructor(readonly ts: Ts, readonly configPath: string) {}
+  constructor(
+    readonly ts: Ts,
+    readonly configPath: string,
+  ) {}
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
   check(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
@@ -134,7 +137,14 @@ export class WarmTsProgram {
     const host = this.createHost(parsed.options);
     // `tsc -p` reports the config file's own parse diagnostics as well as the parser's errors.
     const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
-    this.builder = ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, reuse === "incremental" ? this.builder : undefined, configDiagnostics, parsed.projectReferences);
+    this.builder = ts.createSemanticDiagnosticsBuilderProgram(
+      parsed.fileNames,
+      parsed.options,
+      host,
+      reuse === "incremental" ? this.builder : undefined,
+      configDiagnostics,
+      parsed.projectReferences,
+    );
     this.builtFrom = parsed;
     this.resolutionsSuspect = false;
     this.lastDiagnostics = this.collect();
@@ -197,7 +207,11 @@ export class WarmTsProgram {
     for (const file of commandLine.fileNames) watched.add(dirname(file));
     const stamps = new Map([...watched].map((path) => [path, fileStamp(path)]));
     // The same files, options and diagnostics as the last parse (a touched but unchanged config): keep the program.
-    const signature = JSON.stringify([commandLine.fileNames, commandLine.options, ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText])]);
+    const signature = JSON.stringify([
+      commandLine.fileNames,
+      commandLine.options,
+      ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText]),
+    ]);
     const same = this.parsed?.signature === signature;
     this.parsed = { commandLine: same ? (this.parsed?.commandLine as TS.ParsedCommandLine) : commandLine, stamps, signature };
     return this.parsed.commandLine;
@@ -206,7 +220,12 @@ export class WarmTsProgram {
   /** True once a program has been built and can answer incrementally. */
   /** Every file of the current program (roots and what they import), as TypeScript names them. */
   fileNames(): string[] {
-    return this.builder?.getProgram().getSourceFiles().map((file) => file.fileName) ?? [];
+    return (
+      this.builder
+        ?.getProgram()
+        .getSourceFiles()
+        .map((file) => file.fileName) ?? []
+    );
   }
 
   get isWarm(): boolean {
@@ -341,7 +360,12 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Convert TS diagnostics into raw issues the way the tsc output parser would read the CLI's text. */
-export function diagnosticsToIssues(ts: Ts, diagnostics: readonly TS.Diagnostic[], toRelative: (path: string) => string | null, configFile: string): RawIssue[] {
+export function diagnosticsToIssues(
+  ts: Ts,
+  diagnostics: readonly TS.Diagnostic[],
+  toRelative: (path: string) => string | null,
+  configFile: string,
+): RawIssue[] {
   const issues: RawIssue[] = [];
   for (const diagnostic of diagnostics) {
     const category = diagnostic.category === ts.DiagnosticCategory.Error ? "error" : "warning";

@@ -46,13 +46,32 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
     if (located) {
       const [, path, row, col, category, code, message] = located as unknown as string[];
       const file = toRelative(path as string);
-      last = { file: file ?? "", line: Number(row), col: Number(col), engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false };
+      last = {
+        file: file ?? "",
+        line: Number(row),
+        col: Number(col),
+        engine: "tsc",
+        rule: code as string,
+        severity: category === "error" ? "error" : "warning",
+        message: message as string,
+        fixable: false,
+      };
       if (file !== null && isConfigDiagnosticFile(file)) last.programWide = true;
       lastKept = file !== null;
       if (lastKept) issues.push(last);
     } else if (global) {
       const [, category, code, message] = global as unknown as string[];
-      last = { file: configFile, line: 1, col: 1, engine: "tsc", rule: code as string, severity: category === "error" ? "error" : "warning", message: message as string, fixable: false, programWide: true };
+      last = {
+        file: configFile,
+        line: 1,
+        col: 1,
+        engine: "tsc",
+        rule: code as string,
+        severity: category === "error" ? "error" : "warning",
+        message: message as string,
+        fixable: false,
+        programWide: true,
+      };
       lastKept = true;
       issues.push(last);
     } else if (/^\s/.test(line) && last) {
@@ -60,11 +79,19 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
       if (lastKept) last.message += `\n${line.trimEnd()}`;
     } else {
       const code = seen === 0 && result.exitCode !== 0 ? "engine_failed" : "engine_output_invalid";
-      return { ok: false, code, message: `tsc printed an unexpected line (exit ${result.exitCode}): ${excerpt(line)}${result.stderr.trim() ? `; stderr: ${excerpt(result.stderr)}` : ""}` };
+      return {
+        ok: false,
+        code,
+        message: `tsc printed an unexpected line (exit ${result.exitCode}): ${excerpt(line)}${result.stderr.trim() ? `; stderr: ${excerpt(result.stderr)}` : ""}`,
+      };
     }
   }
   if (seen === 0 && result.exitCode !== 0) {
-    return { ok: false, code: "engine_failed", message: `tsc exited with ${result.exitCode ?? result.signal} and reported no diagnostics: ${excerpt(result.stderr || result.stdout)}` };
+    return {
+      ok: false,
+      code: "engine_failed",
+      message: `tsc exited with ${result.exitCode ?? result.signal} and reported no diagnostics: ${excerpt(result.stderr || result.stdout)}`,
+    };
   }
   return { ok: true, issues };
 }

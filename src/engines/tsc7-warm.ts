@@ -94,7 +94,10 @@ function answer(kind: Question, path: string): string {
   if (kind === "getAccessibleEntries") {
     try {
       // The listing itself (directories and symlinks marked with a trailing slash), so created and deleted files can be named.
-      return readdirSync(path, { withFileTypes: true }).map((entry) => (entry.isDirectory() || entry.isSymbolicLink() ? `${entry.name}/` : entry.name)).sort().join("\n");
+      return readdirSync(path, { withFileTypes: true })
+        .map((entry) => (entry.isDirectory() || entry.isSymbolicLink() ? `${entry.name}/` : entry.name))
+        .sort()
+        .join("\n");
     } catch {
       return "-";
     }
@@ -124,7 +127,11 @@ export class WarmTs7Program {
   private resolutionsSuspect = false;
   lastUsed = Date.now();
 
-  constructor(private readonly Api: Ts7ApiClass, readonly configPath: string, private readonly cwd: string) {}
+  constructor(
+    private readonly Api: Ts7ApiClass,
+    readonly configPath: string,
+    private readonly cwd: string,
+  ) {}
 
   /** True once tsgo has loaded the project and can answer incrementally. */
   /** Every file of the current program (roots and what they import). */
@@ -207,7 +214,13 @@ export class WarmTs7Program {
       this.observations.set(`${kind}\0${path}`, answer(kind, path));
       return undefined;
     };
-    return { readFile: record("readFile"), fileExists: record("fileExists"), directoryExists: record("directoryExists"), getAccessibleEntries: record("getAccessibleEntries"), realpath: record("realpath") };
+    return {
+      readFile: record("readFile"),
+      fileExists: record("fileExists"),
+      directoryExists: record("directoryExists"),
+      getAccessibleEntries: record("getAccessibleEntries"),
+      realpath: record("realpath"),
+    };
   }
 
   private open(extra: Record<string, unknown>, reuse: WarmCheckInfo["reuse"]): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
@@ -259,7 +272,13 @@ export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], to
   const seen = new Set<string>();
   const issues: RawIssue[] = [];
   for (const diagnostic of diagnostics) {
-    const base = { engine: "tsc" as const, rule: `TS${diagnostic.code}`, severity: (diagnostic.category === 1 ? "error" : "warning") as RawIssue["severity"], message: flatten(diagnostic), fixable: false };
+    const base = {
+      engine: "tsc" as const,
+      rule: `TS${diagnostic.code}`,
+      severity: (diagnostic.category === 1 ? "error" : "warning") as RawIssue["severity"],
+      message: flatten(diagnostic),
+      fixable: false,
+    };
     let issue: RawIssue;
     if (!diagnostic.fileName) {
       issue = { ...base, file: configFile, line: 1, col: 1, programWide: true };

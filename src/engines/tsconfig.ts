@@ -95,8 +95,14 @@ export async function planTscRun(runtime: Runtime, options: { root: string; tsco
     const generated = {
       extends: info.path,
       compilerOptions: {
-        noEmit: false, emitDeclarationOnly: true, declaration: true, declarationMap: false, sourceMap: false,
-        outDir: out, declarationDir: out, tsBuildInfoFile: join(workDir, `p${index}.tsbuildinfo`),
+        noEmit: false,
+        emitDeclarationOnly: true,
+        declaration: true,
+        declarationMap: false,
+        sourceMap: false,
+        outDir: out,
+        declarationDir: out,
+        tsBuildInfoFile: join(workDir, `p${index}.tsbuildinfo`),
       },
       references: info.references.filter((ref) => names.has(ref)).map((ref) => ({ path: names.get(ref) })),
     };

@@ -12,9 +12,7 @@ export interface FileFailure {
  * The outcome of parsing one engine run: issues (with the files the engine could not check, if any), or a failure
  * that becomes that engine's `error` status.
  */
-export type ParseOutcome =
-  | { ok: true; issues: RawIssue[]; failures?: FileFailure[] }
-  | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
+export type ParseOutcome = { ok: true; issues: RawIssue[]; failures?: FileFailure[] } | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
 
 /** A program that runs JS files: `command ...args script.js`. */
 export interface NodeCommand {

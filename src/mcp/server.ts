@@ -25,9 +25,20 @@ import { progressReporter } from "./progress.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [
-  pingTool, checkProjectTool, checkFilesTool, issueDetailTool, loopStatusTool, artifactReadTool,
-  diagnosticSnapshotTool, compareDiagnosticsTool, afterEditCheckTool, ingestDiagnosticsTool, liveDiagnosticsTool,
-  previewFixTool, applyFixTool, discardFixTool,
+  pingTool,
+  checkProjectTool,
+  checkFilesTool,
+  issueDetailTool,
+  loopStatusTool,
+  artifactReadTool,
+  diagnosticSnapshotTool,
+  compareDiagnosticsTool,
+  afterEditCheckTool,
+  ingestDiagnosticsTool,
+  liveDiagnosticsTool,
+  previewFixTool,
+  applyFixTool,
+  discardFixTool,
 ];
 
 /** A property name as error messages show it: 'name', at most 60 characters of it. */
@@ -39,7 +50,8 @@ function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
-      if (issue.code === "unrecognized_keys") return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map(quoteKey).join(", ")}`;
+      if (issue.code === "unrecognized_keys")
+        return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map(quoteKey).join(", ")}`;
       return `${at.length > 100 ? `${at.slice(0, 100)}…` : at}: ${issue.message.slice(0, 200)}`;
     })
     .slice(0, 5)
@@ -109,7 +121,12 @@ export function createMcpServer(service: SignalintService): Server {
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }));
     try {
-      return await callTool({ ...context, signal: extra.signal, onEvent: progress?.onEvent }, request.params.name, request.params.arguments, request.params._meta?.[REFUSED_KEY_META]);
+      return await callTool(
+        { ...context, signal: extra.signal, onEvent: progress?.onEvent },
+        request.params.name,
+        request.params.arguments,
+        request.params._meta?.[REFUSED_KEY_META],
+      );
     } finally {
       await progress?.flush();
     }

@@ -47,7 +47,9 @@ export interface ToolDefinition {
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** Declare a tool with its argument type inferred from the input schema. */
-export function defineTool<S extends z.ZodType>(tool: Omit<ToolDefinition, "input" | "handle"> & { input: S; handle: (args: z.infer<S>, context: ToolContext) => Promise<ToolOutput> }): ToolDefinition {
+export function defineTool<S extends z.ZodType>(
+  tool: Omit<ToolDefinition, "input" | "handle"> & { input: S; handle: (args: z.infer<S>, context: ToolContext) => Promise<ToolOutput> },
+): ToolDefinition {
   return tool as unknown as ToolDefinition;
 }
 

@@ -41,7 +41,10 @@ function startWatchdog(): WatchdogPipe | null {
   }
   // Keeps neither a finished CLI check nor the server alive.
   child.unref();
-  child.status.then(() => (alive = false), () => (alive = false));
+  child.status.then(
+    () => (alive = false),
+    () => (alive = false),
+  );
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
   return {
@@ -52,7 +55,16 @@ function startWatchdog(): WatchdogPipe | null {
   };
 }
 
-const CANCELLED: SpawnResult = { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: "cancelled", durationMs: 0 };
+const CANCELLED: SpawnResult = {
+  exitCode: null,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  outputExceeded: false,
+  spawnError: "cancelled",
+  durationMs: 0,
+};
 
 async function drain(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => boolean): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
@@ -87,7 +99,13 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
   let child;
   try {
     child = new Deno.Command(command, {
-      args: [...args], cwd: options.cwd, env, clearEnv: true, stdin: "null", stdout: "piped", stderr: "piped",
+      args: [...args],
+      cwd: options.cwd,
+      env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
       // Own process group so that a timeout kills the engine and its children.
       detached: Deno.build.os !== "windows",
     }).spawn();
@@ -138,8 +156,12 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
 /** Deno's error classes (and, for those without a class, the errno code it attaches), mapped once into core/errors.ts. */
 function fsKind(error: Error): FsErrorKind {
   const classes: [string, FsErrorKind][] = [
-    ["NotFound", "not_found"], ["NotADirectory", "not_a_directory"], ["FilesystemLoop", "symlink_loop"], ["PermissionDenied", "permission_denied"],
-    ["NotCapable", "permission_denied"], ["AlreadyExists", "already_exists"],
+    ["NotFound", "not_found"],
+    ["NotADirectory", "not_a_directory"],
+    ["FilesystemLoop", "symlink_loop"],
+    ["PermissionDenied", "permission_denied"],
+    ["NotCapable", "permission_denied"],
+    ["AlreadyExists", "already_exists"],
   ];
   for (const [name, kind] of classes) if (Deno.errors[name] && error instanceof Deno.errors[name]) return kind;
   return (error as { code?: string }).code === "ENAMETOOLONG" ? "name_too_long" : "other";
@@ -198,13 +220,14 @@ export function createDenoRuntime(): Runtime {
       return info ? toInfo(info, info.isSymlink) : null;
     },
     realPath: (path) => orNull(() => Deno.realPath(path)),
-    readDir: (path) => fsCall(async () => {
-      const entries: DirEntry[] = [];
-      for await (const entry of Deno.readDir(path)) {
-        entries.push({ name: entry.name, isFile: entry.isFile, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink });
-      }
-      return entries;
-    }),
+    readDir: (path) =>
+      fsCall(async () => {
+        const entries: DirEntry[] = [];
+        for await (const entry of Deno.readDir(path)) {
+          entries.push({ name: entry.name, isFile: entry.isFile, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink });
+        }
+        return entries;
+      }),
     writeFileAtomic: async (path, data) => {
       const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       const temp = `${path.slice(0, slash + 1)}.${crypto.randomUUID().slice(0, 12)}.tmp`;
@@ -250,10 +273,11 @@ export function createDenoRuntime(): Runtime {
         if (!(error instanceof FsError && error.kind === "not_found")) throw error;
       }),
     mkdirp: (path) => fsCall(() => Deno.mkdir(path, { recursive: true })),
-    touch: (path) => fsCall(async () => {
-      const now = new Date();
-      await Deno.utime(path, now, now);
-    }),
+    touch: (path) =>
+      fsCall(async () => {
+        const now = new Date();
+        await Deno.utime(path, now, now);
+      }),
     makeTempDir: (prefix) => fsCall(() => Deno.makeTempDir({ prefix })),
     env: (name) => Deno.env.get(name),
     cwd: () => Deno.cwd(),

@@ -57,7 +57,16 @@ function buildEnv(extra: SpawnOptions["env"]): NodeJS.ProcessEnv {
   return env;
 }
 
-const CANCELLED: SpawnResult = { exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false, outputExceeded: false, spawnError: "cancelled", durationMs: 0 };
+const CANCELLED: SpawnResult = {
+  exitCode: null,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  outputExceeded: false,
+  spawnError: "cancelled",
+  durationMs: 0,
+};
 
 async function spawnNode(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
   if (options.signal?.aborted) return CANCELLED;
@@ -133,8 +142,13 @@ function toInfo(stats: import("node:fs").Stats, isSymlink: boolean): FileInfo {
 
 /** Node's errno codes, mapped once into the runtime-independent taxonomy (core/errors.ts). */
 const FS_KINDS: Record<string, FsErrorKind> = {
-  ENOENT: "not_found", ENOTDIR: "not_a_directory", ELOOP: "symlink_loop", EACCES: "permission_denied", EPERM: "permission_denied",
-  ENAMETOOLONG: "name_too_long", EEXIST: "already_exists",
+  ENOENT: "not_found",
+  ENOTDIR: "not_a_directory",
+  ELOOP: "symlink_loop",
+  EACCES: "permission_denied",
+  EPERM: "permission_denied",
+  ENAMETOOLONG: "name_too_long",
+  EEXIST: "already_exists",
 };
 
 function toFsError(error: unknown): unknown {

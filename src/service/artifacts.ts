@@ -27,7 +27,11 @@ export interface ArtifactChunk {
 export class ArtifactStore {
   private readonly dir: string;
 
-  constructor(private readonly runtime: Runtime, stateDir: string, private readonly retentionMs: number) {
+  constructor(
+    private readonly runtime: Runtime,
+    stateDir: string,
+    private readonly retentionMs: number,
+  ) {
     this.dir = join(stateDir, "artifacts");
   }
 
@@ -41,7 +45,10 @@ export class ArtifactStore {
       return id;
     } catch (error) {
       const reason = (error as Error).message.slice(0, 300);
-      throw new SignalintError("artifact_write_failed", `The result is too large to return inline and could not be saved as an artifact (${reason}); narrow the request or free the state directory`);
+      throw new SignalintError(
+        "artifact_write_failed",
+        `The result is too large to return inline and could not be saved as an artifact (${reason}); narrow the request or free the state directory`,
+      );
     }
   }
 
@@ -63,7 +70,15 @@ export class ArtifactStore {
     if (offset > bytes.length) throw new SignalintError("invalid_arguments", `offset ${offset} is past the end (${bytes.length} bytes)`);
     const end = Math.min(bytes.length, offset + maxBytes);
     const eof = end >= bytes.length;
-    return { artifactId, mimeType: "application/json", offset, totalBytes: bytes.length, nextOffset: eof ? null : end, eof, data: toBase64(bytes.subarray(offset, end)) };
+    return {
+      artifactId,
+      mimeType: "application/json",
+      offset,
+      totalBytes: bytes.length,
+      nextOffset: eof ? null : end,
+      eof,
+      data: toBase64(bytes.subarray(offset, end)),
+    };
   }
 
   /** The artifact's JSON after checking it against its header's sha256; a damaged file is `artifact_corrupt`. */

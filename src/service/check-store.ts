@@ -60,7 +60,11 @@ export class CheckStore {
     if ("status" in check) return check;
     if (query.clusterId !== undefined) {
       const group = check.groups.find((entry) => entry.cluster.clusterId === query.clusterId);
-      if (!group) return stale("cluster_not_found", `Cluster ${query.clusterId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
+      if (!group)
+        return stale(
+          "cluster_not_found",
+          `Cluster ${query.clusterId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`,
+        );
       return { issues: group.issues.map(detailIssue) };
     }
     const prefix = (query.issueId ?? "").toLowerCase();
@@ -69,7 +73,8 @@ export class CheckStore {
       throw new InvalidArgumentsError(`issueId ${quoteInput(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
     }
     const [match] = matches;
-    if (!match) return stale("issue_not_found", `Issue ${query.issueId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
+    if (!match)
+      return stale("issue_not_found", `Issue ${query.issueId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`);
     return { issues: [detailIssue(match)] };
   }
 }

@@ -11,7 +11,17 @@ const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnp
 const CONFIG_NAMES: Partial<Record<EngineName, string[]>> = {
   oxlint: [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts", ".gitignore", ".eslintignore", "tsconfig.json", "package.json"],
   biome: ["biome.json", "biome.jsonc", ".gitignore", ".editorconfig", "package.json"],
-  eslint: ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts", ".gitignore", "package.json", "tsconfig.json"],
+  eslint: [
+    "eslint.config.js",
+    "eslint.config.mjs",
+    "eslint.config.cjs",
+    "eslint.config.ts",
+    "eslint.config.mts",
+    "eslint.config.cts",
+    ".gitignore",
+    "package.json",
+    "tsconfig.json",
+  ],
 };
 
 /** Relative files a config pulls in: JSON `extends` (string or array) and relative imports of JS configs. */
@@ -49,7 +59,11 @@ async function referencesOf(runtime: Runtime, path: string, hash: string): Promi
  * the root, what they extend or import (transitively), and the root's lockfiles. A file appearing where there was
  * none (a new nested config) changes the hash too.
  */
-export async function configInputsHash(runtime: Runtime, hasher: ContentHasher, options: { engine: EngineName; root: string; dirs: Iterable<string> }): Promise<string> {
+export async function configInputsHash(
+  runtime: Runtime,
+  hasher: ContentHasher,
+  options: { engine: EngineName; root: string; dirs: Iterable<string> },
+): Promise<string> {
   const names = CONFIG_NAMES[options.engine] ?? [];
   const candidates = new Set<string>(LOCKFILES.map((name) => join(options.root, name)));
   for (const start of options.dirs) {

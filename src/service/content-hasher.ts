@@ -10,7 +10,10 @@ interface Entry {
 export class ContentHasher {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly runtime: Runtime, private readonly maxEntries = 50_000) {}
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly maxEntries = 50_000,
+  ) {}
 
   /** sha256 of the file's content, or null when it does not exist. */
   async hash(path: string): Promise<string | null> {

@@ -29,7 +29,11 @@ export async function diagnose(service: SignalintService): Promise<DoctorReport>
   for (const engine of ENGINE_NAMES) {
     const resolved = await resolveEngine(runtime, engine, { start: project.root, node: service.node });
     const { engine: _name, ...rest } = resolved ?? { engine };
-    engines[engine] = { enabled: enabled[engine], resolved: resolved ? (rest as Omit<ResolvedEngine, "engine">) : null, ...(resolved ? {} : { hint: installHint(engine) }) };
+    engines[engine] = {
+      enabled: enabled[engine],
+      resolved: resolved ? (rest as Omit<ResolvedEngine, "engine">) : null,
+      ...(resolved ? {} : { hint: installHint(engine) }),
+    };
   }
   const configPath = join(project.root, CONFIG_FILE);
   return {

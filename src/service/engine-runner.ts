@@ -166,14 +166,19 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
  * when the checked files include TypeScript (or a tsconfig covers them). Other default-on engines are just off.
  */
 async function missingEngine(engine: EngineName, job: EngineJob): Promise<EngineStatus> {
-  if (job.explicit) return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${installHint(engine)}` };
-  if (engine === "tsc" && (await tscApplies(job))) return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${installHint(engine)}` };
+  if (job.explicit)
+    return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${installHint(engine)}` };
+  if (engine === "tsc" && (await tscApplies(job)))
+    return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${installHint(engine)}` };
   return { status: "disabled", message: installHint(engine) };
 }
 
 /** Names at most three failed files (with the first reason) and counts the rest. */
 export function partialMessage(failures: readonly FileFailure[]): string {
-  const named = failures.slice(0, 3).map((failure) => failure.file).join(", ");
+  const named = failures
+    .slice(0, 3)
+    .map((failure) => failure.file)
+    .join(", ");
   const more = failures.length > 3 ? ` and ${failures.length - 3} more` : "";
   return `could not check ${failures.length} file${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
 }

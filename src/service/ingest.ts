@@ -69,8 +69,15 @@ export async function ingestDiagnostics(service: SignalintService, request: Inge
   const checkId = `chk-${hash(`ingest:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
   await service.session.record(loopEventFromIssues(issues as unknown as Issue[], scope, false));
   await service.snapshots.record({
-    checkId, observedAtMs, tool: "ingest_diagnostics", provider: request.serverName ?? request.source ?? "lsp", scope,
-    engines: INGEST_ENGINES, clusters: groups.map((group) => group.cluster), issues, durationMs: Math.round(performance.now() - started),
+    checkId,
+    observedAtMs,
+    tool: "ingest_diagnostics",
+    provider: request.serverName ?? request.source ?? "lsp",
+    scope,
+    engines: INGEST_ENGINES,
+    clusters: groups.map((group) => group.cluster),
+    issues,
+    durationMs: Math.round(performance.now() - started),
   });
   return { checkId, ingested: issues.length, rejected };
 }

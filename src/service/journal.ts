@@ -55,7 +55,10 @@ function stageHook(runtime: Runtime): (stage: string) => void {
 export class FileJournal {
   private readonly dir: string;
 
-  constructor(private readonly runtime: Runtime, stateDir: string) {
+  constructor(
+    private readonly runtime: Runtime,
+    stateDir: string,
+  ) {
     this.dir = join(stateDir, "journal");
   }
 
@@ -84,7 +87,10 @@ export class FileJournal {
       transactionId,
       state: "preparing",
       entries: writes.map((write, index) => ({
-        file: write.file, target: write.target, backup: join(backups, `${index}.orig`), originalHash: this.runtime.sha256(write.original),
+        file: write.file,
+        target: write.target,
+        backup: join(backups, `${index}.orig`),
+        originalHash: this.runtime.sha256(write.original),
         temp: join(dirname(write.target), `.${basename(write.target)}.signalint-${transactionId}.tmp`),
       })),
     };
@@ -151,7 +157,10 @@ export class FileJournal {
       const id = entry.name.replace(/\.json(\.tmp)?$/, "");
       if (!TX_ID.test(id)) continue;
       const path = join(this.dir, `${id}.json`);
-      const journal = await this.runtime.readText(path).then((text) => JSON.parse(text) as Journal).catch(() => null);
+      const journal = await this.runtime
+        .readText(path)
+        .then((text) => JSON.parse(text) as Journal)
+        .catch(() => null);
       if (!journal || !Array.isArray(journal.entries) || journal.transactionId !== id) {
         // No readable plan: the crash came before the first journal write completed, so no temp or target was touched.
         await this.forget(id);

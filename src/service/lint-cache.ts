@@ -24,7 +24,11 @@ export class LintCache {
   private readonly memory = new Map<string, RawIssue[]>();
   private puts = 0;
 
-  constructor(private readonly runtime: Runtime, stateDir: string, private readonly maxEntries = MAX_CACHE_ENTRIES) {
+  constructor(
+    private readonly runtime: Runtime,
+    stateDir: string,
+    private readonly maxEntries = MAX_CACHE_ENTRIES,
+  ) {
     this.dir = join(stateDir, "cache");
   }
 

@@ -48,7 +48,8 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
     if (!configHashes.has(dir)) configHashes.set(dir, configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: [dir] }));
     return configHashes.get(dir) as Promise<string>;
   };
-  const fileKey = async (path: string, contentHash: string | null) => runtime.sha256(`${identity}\0${await configHashOf(dirname(join(root, path)))}\0${path}\0${contentHash}`);
+  const fileKey = async (path: string, contentHash: string | null) =>
+    runtime.sha256(`${identity}\0${await configHashOf(dirname(join(root, path)))}\0${path}\0${contentHash}`);
   if (kinds.every((kind) => kind.isFile)) {
     const keys = new Map<string, string>();
     const issues: RawIssue[] = [];
@@ -73,7 +74,9 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
     }
     return { ok: true, issues, ...(failures ? { failures } : {}), cache: { hits: paths.length - misses.length, misses: misses.length } };
   }
-  const listings = await Promise.all(kinds.map(async ({ path, isFile }) => (isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))));
+  const listings = await Promise.all(
+    kinds.map(async ({ path, isFile }) => (isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))),
+  );
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
   const files = listings.flatMap((listing) => listing ?? []);
   // The run's config inputs are those of the directories holding its files (the same hashes the per-file keys use).
@@ -81,7 +84,12 @@ export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved
   const dirHashes = await Promise.all(dirs.map(configHashOf));
   const hashes = await Promise.all(files.map((file) => cache.hasher.hash(file)));
   const contentHashes = new Map(files.map((file, index) => [file, hashes[index] ?? null]));
-  const parts = [identity, paths.join("\0"), ...dirs.map((dir, index) => `${dir}\0${dirHashes[index]}`), ...files.map((file, index) => `${file}\0${hashes[index]}`)];
+  const parts = [
+    identity,
+    paths.join("\0"),
+    ...dirs.map((dir, index) => `${dir}\0${dirHashes[index]}`),
+    ...files.map((file, index) => `${file}\0${hashes[index]}`),
+  ];
   const key = runtime.sha256(parts.join("\n"));
   const hit = await cache.results.get(key);
   const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));

@@ -148,8 +148,10 @@ async function refusingFsErrors<T>(path: string, lookUp: () => Promise<T>): Prom
   try {
     return await lookUp();
   } catch (error) {
-    if (error instanceof FsError && error.kind === "symlink_loop") throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: is a symlink loop`, "invalid_path");
-    if (error instanceof FsError && error.kind === "name_too_long") throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: name too long`, "invalid_path");
+    if (error instanceof FsError && error.kind === "symlink_loop")
+      throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: is a symlink loop`, "invalid_path");
+    if (error instanceof FsError && error.kind === "name_too_long")
+      throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: name too long`, "invalid_path");
     throw error;
   }
 }

@@ -18,8 +18,16 @@ type LogLine = { t: "check"; at: string; event: LoopEvent; check?: CheckRecord }
 
 function isEvent(value: unknown): value is LoopEvent {
   const event = value as LoopEvent;
-  return typeof event === "object" && event !== null && Array.isArray(event.scope) && typeof event.incremental === "boolean" &&
-    typeof event.signatures === "object" && event.signatures !== null && typeof event.pairs === "object" && event.pairs !== null;
+  return (
+    typeof event === "object" &&
+    event !== null &&
+    Array.isArray(event.scope) &&
+    typeof event.incremental === "boolean" &&
+    typeof event.signatures === "object" &&
+    event.signatures !== null &&
+    typeof event.pairs === "object" &&
+    event.pairs !== null
+  );
 }
 
 /**
@@ -35,7 +43,11 @@ export class SessionLog {
   private size: number | null = null;
   private appends = 0;
 
-  constructor(private readonly runtime: Runtime, stateDir: string, private readonly limit = SESSION_LOG_LIMIT) {
+  constructor(
+    private readonly runtime: Runtime,
+    stateDir: string,
+    private readonly limit = SESSION_LOG_LIMIT,
+  ) {
     this.path = join(stateDir, "session.jsonl");
   }
 

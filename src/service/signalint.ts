@@ -60,7 +60,11 @@ export class SignalintService {
     this.transactions = new TransactionStore(this);
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
     this.tsconfigs = new TsconfigCoverage(runtime);
-    this.warm = new WarmTsPool(project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), () => runtime.rssBytes());
+    this.warm = new WarmTsPool(
+      project.root,
+      (message) => runtime.writeStderr(`signalint: ${message}\n`),
+      () => runtime.rssBytes(),
+    );
   }
 
   /** Resolves once the warm TypeScript programs asked for so far are built (tests await it instead of polling). */
@@ -83,7 +87,8 @@ export class SignalintService {
     await service.snapshots.load();
     // A fix interrupted by a crash is rolled back before anything else can read those files.
     const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
-    if (rolledBack.length) runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
+    if (rolledBack.length)
+      runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
     return service;
   }
 
@@ -132,10 +137,25 @@ export class SignalintService {
         // Off by configuration or default: the reason is doctor's to explain, not every response's.
         if (on !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
         const job: EngineJob = {
-          runtime, root: project.root, stateDir: project.stateDir, cacheDir: project.cacheDir, paths, explicit: settings.engines[engine] === true, ignored, tsconfigs: this.tsconfigs, timeoutMs: settings.timeoutsMs[engine], node: this.node,
-          cache: this.cache, warm: this.warm, warmTypeScript: settings.warmTypeScript, oxlintTypeAware: settings.oxlintTypeAware, toRelative,
-          dispatched: engine === "tsc" ? () => {} : barrier.arrival(), lintersDispatched: barrier.all,
-          signal: options.signal, onEvent: options.onEvent,
+          runtime,
+          root: project.root,
+          stateDir: project.stateDir,
+          cacheDir: project.cacheDir,
+          paths,
+          explicit: settings.engines[engine] === true,
+          ignored,
+          tsconfigs: this.tsconfigs,
+          timeoutMs: settings.timeoutsMs[engine],
+          node: this.node,
+          cache: this.cache,
+          warm: this.warm,
+          warmTypeScript: settings.warmTypeScript,
+          oxlintTypeAware: settings.oxlintTypeAware,
+          toRelative,
+          dispatched: engine === "tsc" ? () => {} : barrier.arrival(),
+          lintersDispatched: barrier.all,
+          signal: options.signal,
+          onEvent: options.onEvent,
         };
         return [engine, await runEngine(engine, job)];
       }),
@@ -151,9 +171,19 @@ export class SignalintService {
     const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
     const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
     // Loop memory must include this check before its warning is computed.
-    await this.session.record(event, { checkId, kind: incremental ? "files" : "project", durationMs: Math.round(performance.now() - started), totalIssues: issues.length, cache: cache as CheckRecord["cache"] });
+    await this.session.record(event, {
+      checkId,
+      kind: incremental ? "files" : "project",
+      durationMs: Math.round(performance.now() - started),
+      totalIssues: issues.length,
+      cache: cache as CheckRecord["cache"],
+    });
     const response = buildCheckResponse({
-      checkId, projectRoot: project.root, engines, issues, groups,
+      checkId,
+      projectRoot: project.root,
+      engines,
+      issues,
+      groups,
       filteredOutIssueCount: raw.length - kept.length + outsideRoot,
       loopWarning: this.session.tracker.warningFor(event),
       maxClusters: settings.maxClusters,
@@ -162,7 +192,17 @@ export class SignalintService {
       ...(incremental ? { cache } : {}),
     });
     this.store.add({ checkId, issues, groups, response });
-    await this.snapshots.record({ checkId, observedAtMs, tool: options.tool ?? (incremental ? "check_files" : "check_project"), scope: paths, engines, clusters: groups.map((group) => group.cluster), issues, cache: cache as CheckResponse["cache"], durationMs: Math.round(performance.now() - started) });
+    await this.snapshots.record({
+      checkId,
+      observedAtMs,
+      tool: options.tool ?? (incremental ? "check_files" : "check_project"),
+      scope: paths,
+      engines,
+      clusters: groups.map((group) => group.cluster),
+      issues,
+      cache: cache as CheckResponse["cache"],
+      durationMs: Math.round(performance.now() - started),
+    });
     this.warm.startPending();
     this.lastTiming = {
       durationMs: Math.round(performance.now() - started),

@@ -42,9 +42,21 @@ function stale(code: WorkflowStale["code"], message: string): WorkflowStale {
 
 function isStored(value: unknown): value is StoredSnapshot {
   const entry = value as StoredSnapshot;
-  return typeof entry === "object" && entry !== null && typeof entry.seq === "number" && typeof entry.checkId === "string" && CHECK_ID.test(entry.checkId) &&
-    typeof entry.createdAt === "string" && Array.isArray(entry.scope) && Array.isArray(entry.issues) && Array.isArray(entry.clusters) &&
-    typeof entry.engines === "object" && entry.engines !== null && typeof entry.tool === "string" && typeof entry.observedAtMs === "number";
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    typeof entry.seq === "number" &&
+    typeof entry.checkId === "string" &&
+    CHECK_ID.test(entry.checkId) &&
+    typeof entry.createdAt === "string" &&
+    Array.isArray(entry.scope) &&
+    Array.isArray(entry.issues) &&
+    Array.isArray(entry.clusters) &&
+    typeof entry.engines === "object" &&
+    entry.engines !== null &&
+    typeof entry.tool === "string" &&
+    typeof entry.observedAtMs === "number"
+  );
 }
 
 /**
@@ -59,7 +71,11 @@ export class SnapshotStore {
   /** Bytes of each persisted snapshot file, oldest first. */
   private readonly persisted = new Map<string, number>();
 
-  constructor(private readonly runtime: Runtime, stateDir: string, private readonly diskBudget = SNAPSHOT_DISK_BUDGET) {
+  constructor(
+    private readonly runtime: Runtime,
+    stateDir: string,
+    private readonly diskBudget = SNAPSHOT_DISK_BUDGET,
+  ) {
     this.dir = join(stateDir, "snapshots");
   }
 
@@ -76,18 +92,23 @@ export class SnapshotStore {
     for (const entry of entries) {
       const path = join(this.dir, entry.name);
       if (entry.name === "expired.json") {
-        const ids = await this.runtime.readText(path).then((text) => JSON.parse(text) as unknown).catch(() => null);
+        const ids = await this.runtime
+          .readText(path)
+          .then((text) => JSON.parse(text) as unknown)
+          .catch(() => null);
         if (Array.isArray(ids)) this.expired = ids.filter((id): id is string => typeof id === "string").slice(-REMEMBERED_EXPIRED);
         else this.warn(`skipped corrupt ${path}`);
         continue;
       }
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-      const value = await this.runtime.readText(path).then((text) => JSON.parse(text) as unknown).catch(() => null);
+      const value = await this.runtime
+        .readText(path)
+        .then((text) => JSON.parse(text) as unknown)
+        .catch(() => null);
       if (isStored(value) && `${value.checkId}.json` === entry.name) {
         loaded.push(value);
         sizes.set(value.checkId, (await this.runtime.stat(path))?.size ?? 0);
-      }
-      else {
+      } else {
         skipped++;
         this.warn(`skipped corrupt snapshot ${path}`);
       }
@@ -144,7 +165,9 @@ export class SnapshotStore {
 
   private async unpersist(checkId: string): Promise<void> {
     this.persisted.delete(checkId);
-    await this.runtime.removeFile(join(this.dir, `${checkId}.json`)).catch((error: Error) => this.warn(`could not prune snapshot ${checkId}: ${error.message}`));
+    await this.runtime
+      .removeFile(join(this.dir, `${checkId}.json`))
+      .catch((error: Error) => this.warn(`could not prune snapshot ${checkId}: ${error.message}`));
   }
 
   /** Past the disk budget, delete the oldest files; those snapshots stay in memory now but expire at the next start. */
@@ -174,7 +197,8 @@ export class SnapshotStore {
   find(checkId: string): StoredSnapshot | WorkflowStale {
     const found = this.snapshots.find((entry) => entry.checkId === checkId);
     if (found) return found;
-    if (this.expired.includes(checkId)) return stale("check_expired", `Check ${checkId} is older than the last ${RETAINED_SNAPSHOTS} snapshots; run a check again.`);
+    if (this.expired.includes(checkId))
+      return stale("check_expired", `Check ${checkId} is older than the last ${RETAINED_SNAPSHOTS} snapshots; run a check again.`);
     return stale("check_unknown", `No check ${checkId} is known to this server; run check_project to get a checkId.`);
   }
 }
@@ -182,9 +206,7 @@ export class SnapshotStore {
 /** The public form of a snapshot (get_diagnostic_snapshot), in either key style. */
 export function publicSnapshot(snapshot: StoredSnapshot, compact: boolean): Record<string, unknown> {
   const { seq: _seq, observedAtMs: _observed, provider: _provider, issues, cache, ...rest } = snapshot;
-  const engines = compact
-    ? Object.fromEntries(Object.entries(rest.engines).map(([name, { version: _version, ...status }]) => [name, status]))
-    : rest.engines;
+  const engines = compact ? Object.fromEntries(Object.entries(rest.engines).map(([name, { version: _version, ...status }]) => [name, status])) : rest.engines;
   const count = compact ? { total: issues.length } : { totalIssues: issues.length };
   return { ...rest, engines, ...count, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }

@@ -70,7 +70,9 @@ export function formatStats(report: StatsReport): string {
     "cache use by engine (inputs reused / re-examined):",
   ];
   for (const [engine, use] of Object.entries(report.cache)) {
-    const modes = Object.entries(use.modes).map(([mode, count]) => `${mode} ×${count}`).join(", ");
+    const modes = Object.entries(use.modes)
+      .map(([mode, count]) => `${mode} ×${count}`)
+      .join(", ");
     lines.push(`  ${engine.padEnd(7)} ${use.hits} / ${use.misses}${modes ? `  (${modes})` : ""}`);
   }
   return `${lines.join("\n")}\n`;

@@ -61,7 +61,8 @@ export class TransactionStore {
     this.sweep(Date.now());
     const found = this.open.get(transactionId);
     if (found) return found;
-    if (this.gone.has(transactionId)) return stale("transaction_expired", `Transaction ${transactionId} expired, was applied or discarded; preview the fix again.`);
+    if (this.gone.has(transactionId))
+      return stale("transaction_expired", `Transaction ${transactionId} expired, was applied or discarded; preview the fix again.`);
     return stale("transaction_not_found", `No transaction ${transactionId} was prepared by this server; call preview_diagnostic_fix.`);
   }
 
@@ -83,18 +84,29 @@ export class TransactionStore {
 
   /** preview_diagnostic_fix: validate and hold the patches; writes nothing. */
   async preview(patches: readonly Patch[]): Promise<PreviewResult> {
-    const bytes = patches.reduce((sum, patch) => sum + new TextEncoder().encode(patch.originalContent + patch.patchedContent + (patch.description ?? "")).length, 0);
+    const bytes = patches.reduce(
+      (sum, patch) => sum + new TextEncoder().encode(patch.originalContent + patch.patchedContent + (patch.description ?? "")).length,
+      0,
+    );
     if (bytes > MAX_REQUEST_BYTES) {
-      throw new SignalintError("request_too_large", `The patches hold ${bytes} bytes, over the ${MAX_REQUEST_BYTES}-byte bound; split the fix into smaller transactions.`);
+      throw new SignalintError(
+        "request_too_large",
+        `The patches hold ${bytes} bytes, over the ${MAX_REQUEST_BYTES}-byte bound; split the fix into smaller transactions.`,
+      );
     }
     const located = await Promise.all(patches.map(async (patch) => ({ ...patch, ...(await this.locate(patch.file)) })));
     const seen = new Set<string>();
     for (const patch of located) {
-      if (seen.has(patch.target)) throw new InvalidArgumentsError(`File ${JSON.stringify(patch.file)} appears in more than one patch; give each file once`, "duplicate_file");
+      if (seen.has(patch.target))
+        throw new InvalidArgumentsError(`File ${JSON.stringify(patch.file)} appears in more than one patch; give each file once`, "duplicate_file");
       seen.add(patch.target);
     }
     const drift = await this.drifted(located);
-    if (drift.length) throw new SignalintError("drift", `originalContent differs from the file on disk for: ${drift.join(", ")}; read the files again and re-create the patches.`);
+    if (drift.length)
+      throw new SignalintError(
+        "drift",
+        `originalContent differs from the file on disk for: ${drift.join(", ")}; read the files again and re-create the patches.`,
+      );
     const now = Date.now();
     this.sweep(now);
     while (this.open.size >= MAX_TRANSACTIONS) this.expire(this.open.keys().next().value as string);
@@ -108,11 +120,17 @@ export class TransactionStore {
   }
 
   /** apply_diagnostic_fix: all-or-nothing write, then an after-edit check of the touched files. */
-  async apply(transactionId: string, options: { confirm?: boolean; baselineCheckId?: string }): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale> {
+  async apply(
+    transactionId: string,
+    options: { confirm?: boolean; baselineCheckId?: string },
+  ): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale> {
     const transaction = this.find(transactionId);
     if ("status" in transaction) return transaction;
     if (options.confirm !== true) {
-      throw new SignalintError("confirmation_required", `Applying ${transactionId} writes ${transaction.patches.length} file(s); call again with confirm: true. The transaction stays usable.`);
+      throw new SignalintError(
+        "confirmation_required",
+        `Applying ${transactionId} writes ${transaction.patches.length} file(s); call again with confirm: true. The transaction stays usable.`,
+      );
     }
     if (options.baselineCheckId !== undefined) {
       const baseline = this.service.snapshots.find(options.baselineCheckId);
@@ -124,7 +142,10 @@ export class TransactionStore {
       const write = this.applying.then(async () => {
         const drift = await this.drifted(transaction.patches);
         if (drift.length) throw new SignalintError("drift", `Nothing was written: these files changed since the preview: ${drift.join(", ")}.`);
-        await this.journal.write(transactionId, transaction.patches.map((patch) => ({ file: patch.file, target: patch.target, original: patch.originalContent, patched: patch.patchedContent })));
+        await this.journal.write(
+          transactionId,
+          transaction.patches.map((patch) => ({ file: patch.file, target: patch.target, original: patch.originalContent, patched: patch.patchedContent })),
+        );
       });
       this.applying = write.catch(() => {});
       await write;

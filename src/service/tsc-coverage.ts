@@ -87,7 +87,10 @@ export class TsconfigCoverage {
       const info = await this.runtime.stat(path);
       parts.push(`${path}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
       // An unreadable or malformed config extends nothing here; tsc reports its own parse errors.
-      const raw = await this.runtime.readText(path).then((text) => parseJsonc(text) as { extends?: unknown }).catch(() => null);
+      const raw = await this.runtime
+        .readText(path)
+        .then((text) => parseJsonc(text) as { extends?: unknown })
+        .catch(() => null);
       const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
       for (const target of extended) {
         if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
@@ -117,7 +120,11 @@ export class TsconfigCoverage {
     }
     if (inProcess) return inProcess;
     const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, "-p", config, "--showConfig"], {
-      cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" }, signal: job.signal,
+      cwd: job.root,
+      timeoutMs: job.timeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+      signal: job.signal,
     });
     const dir = dirname(config);
     type Shown = { files?: unknown[]; references?: { path?: unknown }[] };
@@ -129,8 +136,11 @@ export class TsconfigCoverage {
     }
     // "No inputs were found": the config covers nothing; any other failure: assume it covers its directory.
     // --showConfig omits an empty "files" (solution-style configs).
-    const files = shown ? new Set((Array.isArray(shown.files) ? shown.files : []).filter((file): file is string => typeof file === "string").map((file) => resolve(dir, file)))
-      : /TS18003/.test(result.stdout) ? new Set<string>() : null;
+    const files = shown
+      ? new Set((Array.isArray(shown.files) ? shown.files : []).filter((file): file is string => typeof file === "string").map((file) => resolve(dir, file)))
+      : /TS18003/.test(result.stdout)
+        ? new Set<string>()
+        : null;
     const references: string[] = [];
     for (const reference of shown && Array.isArray(shown.references) ? shown.references : []) {
       if (typeof reference?.path !== "string") continue;
@@ -160,7 +170,13 @@ export class TsconfigCoverage {
   }
 
   /** Each config reachable from `config` through references (itself first) with its listing. */
-  private async *reachable(job: EngineJob, resolved: ResolvedEngine, config: string, file: string | null, scope: CheckScope): AsyncGenerator<[string, ParsedConfig]> {
+  private async *reachable(
+    job: EngineJob,
+    resolved: ResolvedEngine,
+    config: string,
+    file: string | null,
+    scope: CheckScope,
+  ): AsyncGenerator<[string, ParsedConfig]> {
     const seen = new Set<string>();
     const queue = [config];
     while (queue.length) {
@@ -192,7 +208,11 @@ export class TsconfigCoverage {
    * For each candidate file, the tsconfig that covers it as an editor finds it (the nearest tsconfig.json at or above
    * its directory, within the root, whose files or referenced projects include it; else the next one up), or none.
    */
-  async classify(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
+  async classify(
+    job: EngineJob,
+    resolved: ResolvedEngine,
+    files: readonly string[],
+  ): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
     // The first check lists with the command line: loading the compiler API would block it for longer.
     const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
     this.seen.add(resolved.path);
@@ -242,8 +262,16 @@ async function typeRoots(runtime: Runtime, root: string): Promise<string[]> {
 export function inferredCompilerOptions(version: string | null): Record<string, unknown> {
   const major = Number((version ?? "5").split(".")[0]);
   return {
-    allowJs: true, checkJs: false, noEmit: true, skipLibCheck: true, strictNullChecks: true, strictFunctionTypes: true,
-    target: "es2020", module: "esnext", moduleResolution: major >= 5 ? "bundler" : "node", jsx: "preserve",
+    allowJs: true,
+    checkJs: false,
+    noEmit: true,
+    skipLibCheck: true,
+    strictNullChecks: true,
+    strictFunctionTypes: true,
+    target: "es2020",
+    module: "esnext",
+    moduleResolution: major >= 5 ? "bundler" : "node",
+    jsx: "preserve",
   };
 }
 

@@ -32,7 +32,8 @@ async function nestedTsconfigs(job: EngineJob, dir: string): Promise<string[]> {
         continue;
       }
       for (const entry of entries) {
-        if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name) && join(current, entry.name) !== job.stateDir) next.push(join(current, entry.name));
+        if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name) && join(current, entry.name) !== job.stateDir)
+          next.push(join(current, entry.name));
       }
     }
     level = next;
@@ -57,7 +58,12 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
 }
 
 /** One tsconfig through the warm program; null when it cannot serve (no API, references, or it failed). */
-async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<{ issues: RawIssue[]; cache: EngineCache; files: string[] } | null> {
+async function checkWarm(
+  job: EngineJob,
+  packageDir: string,
+  tsconfig: string,
+  configFile: string,
+): Promise<{ issues: RawIssue[]; cache: EngineCache; files: string[] } | null> {
   try {
     const warm = job.warm.ready(packageDir, tsconfig);
     if (!warm) return null;
@@ -90,7 +96,11 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
  * The tsconfigs to add to `base` and the files no tsconfig covers: the config that covers each TS/JS file under the
  * checked paths, unless a config of `base` already reaches it through references.
  */
-async function planExtras(job: EngineJob, resolved: ResolvedEngine, base: readonly string[]): Promise<{ configs: string[]; uncovered: string[]; reached: string[] }> {
+async function planExtras(
+  job: EngineJob,
+  resolved: ResolvedEngine,
+  base: readonly string[],
+): Promise<{ configs: string[]; uncovered: string[]; reached: string[] }> {
   const { covering, uncovered, scope } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
   const reached = new Set<string>();
   for (const config of base) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
@@ -105,9 +115,16 @@ async function listProgramFiles(job: EngineJob, resolved: ResolvedEngine, tsconf
   const listings = await Promise.all(
     tsconfigs.map(async (tsconfig) => {
       const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
-        cwd: job.root, timeoutMs: job.timeoutMs, maxOutputBytes: 64 * 1024 * 1024, env: { NO_COLOR: "1", FORCE_COLOR: "0" }, signal: job.signal,
+        cwd: job.root,
+        timeoutMs: job.timeoutMs,
+        maxOutputBytes: 64 * 1024 * 1024,
+        env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+        signal: job.signal,
       });
-      return result.stdout.split(/\r?\n/).filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line)).map((line) => resolve(line.trim()));
+      return result.stdout
+        .split(/\r?\n/)
+        .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
+        .map((line) => resolve(line.trim()));
     }),
   );
   return listings.flat();
@@ -126,7 +143,11 @@ export async function tscApplies(job: EngineJob): Promise<boolean> {
  * command line (solutions with incremental build info in the cache directory). Either way the whole program is
  * checked, so a change in any file it reads is seen.
  */
-export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (args: string[], configFile: string) => Promise<ParseOutcome>): Promise<RunnerOutcome> {
+export async function runTsc(
+  job: EngineJob,
+  resolved: ResolvedEngine,
+  spawn: (args: string[], configFile: string) => Promise<ParseOutcome>,
+): Promise<RunnerOutcome> {
   const base = [...(await configsFor(job))];
   // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
   const extras = planExtras(job, resolved, base);
@@ -145,9 +166,10 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
     // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
     const own = (found: RawIssue[]) => (tsconfig === inferred ? found.filter((issue) => inferredFiles.has(issue.file)) : found);
-    const plan = tsconfig === inferred
-      ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
-      : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
+    const plan =
+      tsconfig === inferred
+        ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
+        : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
     // The warm check blocks this thread: let the linters start their processes first so they run alongside it.
     if (packageDir && !plan.buildMode) await job.lintersDispatched;
     const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
@@ -179,7 +201,8 @@ export async function runTsc(job: EngineJob, resolved: ResolvedEngine, spawn: (a
     if (failed) return failed;
   }
   const { configs, uncovered: notIncluded, reached } = await extras;
-  if (base.length + configs.length === 0 && notIncluded.length === 0) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
+  if (base.length + configs.length === 0 && notIncluded.length === 0)
+    return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
   const slots = base.length + configs.length + (notIncluded.length ? 1 : 0);
   for (const tsconfig of configs) {
     const failed = await runOne(tsconfig, slots);

@@ -12,9 +12,19 @@ export const WARM_MEMORY_LIMIT_BYTES = 1.5 * 1024 ** 3;
 
 /** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
 const RESOLUTION_INPUTS = [
-  "package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
+  "package.json",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "bun.lockb",
   // What each package manager rewrites on every install.
-  "node_modules", "node_modules/.package-lock.json", "node_modules/.modules.yaml", "node_modules/.yarn-state.yml", "node_modules/.yarn-integrity",
+  "node_modules",
+  "node_modules/.package-lock.json",
+  "node_modules/.modules.yaml",
+  "node_modules/.yarn-state.yml",
+  "node_modules/.yarn-integrity",
 ];
 
 function resolutionStamp(root: string): string {

@@ -41,7 +41,11 @@ function baselineFor(service: SignalintService, files: readonly string[], baseli
  * after_edit_check: check the files (feeding loop memory and file-rule churn like check_files) and compare with the
  * baseline. A named baseline that is unknown or expired answers stale before anything runs.
  */
-export async function afterEditCheck(service: SignalintService, files: readonly string[], options: CheckOptions & { baselineCheckId?: string } = {}): Promise<AfterEdit | WorkflowStale> {
+export async function afterEditCheck(
+  service: SignalintService,
+  files: readonly string[],
+  options: CheckOptions & { baselineCheckId?: string } = {},
+): Promise<AfterEdit | WorkflowStale> {
   const baseline = baselineFor(service, files, options.baselineCheckId);
   if (baseline && "status" in baseline) return baseline;
   const response = await service.check(files, true, { signal: options.signal, onEvent: options.onEvent, tool: options.tool ?? "after_edit_check" });

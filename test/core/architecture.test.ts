@@ -5,7 +5,10 @@ import { it } from "node:test";
 import { REPO } from "../helpers.ts";
 
 function sources(dir: string): string[] {
-  return readdirSync(join(REPO, dir), { recursive: true }).map(String).filter((name) => name.endsWith(".ts")).map((name) => join(dir, name));
+  return readdirSync(join(REPO, dir), { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => join(dir, name));
 }
 
 it("src/core is pure: no node: imports, no process or Deno, no imports from outside core", () => {
@@ -13,7 +16,10 @@ it("src/core is pure: no node: imports, no process or Deno, no imports from outs
     const text = readFileSync(join(REPO, file), "utf8");
     for (const [, specifier] of text.matchAll(/from\s+"([^"]+)"/g)) {
       // Pure parsing libraries only: zod, jsonc-parser, and picomatch's posix entry (plain picomatch reads process.platform).
-      assert.ok(["zod", "jsonc-parser", "picomatch/posix.js"].includes(specifier as string) || (specifier?.startsWith("./") && !specifier.includes("..")), `${file} imports ${specifier}`);
+      assert.ok(
+        ["zod", "jsonc-parser", "picomatch/posix.js"].includes(specifier as string) || (specifier?.startsWith("./") && !specifier.includes("..")),
+        `${file} imports ${specifier}`,
+      );
     }
     assert.doesNotMatch(text, /\bprocess\.|\bDeno\./, `${file} touches process or Deno`);
   }

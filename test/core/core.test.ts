@@ -15,7 +15,15 @@ import { canonicalRule } from "../../src/core/rules.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const raw = (overrides: Partial<RawIssue>): RawIssue => ({
-  file: "src/a.ts", line: 1, col: 1, engine: "tsc", rule: "TS2322", severity: "error", message: "Type 'string' is not assignable to type 'number'.", fixable: false, ...overrides,
+  file: "src/a.ts",
+  line: 1,
+  col: 1,
+  engine: "tsc",
+  rule: "TS2322",
+  severity: "error",
+  message: "Type 'string' is not assignable to type 'number'.",
+  fixable: false,
+  ...overrides,
 });
 const ok = { status: "ok" as const };
 const engines = { oxlint: ok, tsc: ok, biome: { status: "disabled" as const }, eslint: { status: "disabled" as const } };
@@ -38,8 +46,19 @@ describe("paths", () => {
     assert.equal(normalizeRelativePath("."), ".");
     assert.equal(normalizeRelativePath("src\\win.ts", { windows: true }), "src/win.ts");
     assert.throws(() => normalizeRelativePath("src\\win.ts"), /contains '\\'/, "on POSIX a backslash is a name character, never read as a separator");
-    for (const [bad, reason] of [["", /empty/], ["/etc", /absolute/], ["C:\\x", /absolute/], ["../x", /escapes/], ["a/../../x", /escapes/], ["a\0b", /NUL/], ["-rf", /'-'/]] as const) {
-      assert.throws(() => normalizeRelativePath(bad), (error: unknown) => error instanceof InvalidArgumentsError && reason.test(error.message));
+    for (const [bad, reason] of [
+      ["", /empty/],
+      ["/etc", /absolute/],
+      ["C:\\x", /absolute/],
+      ["../x", /escapes/],
+      ["a/../../x", /escapes/],
+      ["a\0b", /NUL/],
+      ["-rf", /'-'/],
+    ] as const) {
+      assert.throws(
+        () => normalizeRelativePath(bad),
+        (error: unknown) => error instanceof InvalidArgumentsError && reason.test(error.message),
+      );
     }
     assert.throws(() => normalizePathList(Array.from({ length: 513 }, () => "a")), /512/);
     assert.deepEqual(normalizePathList(["a", "./a"]), ["a"]);
@@ -63,7 +82,10 @@ describe("globs and JSONC", () => {
 
 describe("configuration", () => {
   it("names the offending key", () => {
-    assert.throws(() => parseConfigFile('{"engines":{"tscc":true}}'), (e: unknown) => e instanceof ConfigError && /unknown key 'engines.tscc'/.test(e.message));
+    assert.throws(
+      () => parseConfigFile('{"engines":{"tscc":true}}'),
+      (e: unknown) => e instanceof ConfigError && /unknown key 'engines.tscc'/.test(e.message),
+    );
     assert.throws(() => parseConfigFile('{"maxClusters":"ten"}'), /key 'maxClusters'/);
     assert.throws(() => parseConfigFile("{oops"), /not valid JSON \(InvalidSymbol at line 1, column 2\)/);
     assert.deepEqual(parseConfigFile('\uFEFF{ "compact": true, // a BOM and a comment\n }'), { compact: true });
@@ -95,7 +117,10 @@ describe("issues", () => {
   });
   it("merges the same problem from two engines and keeps the error", () => {
     const issues = normalizeIssues(
-      [raw({ line: 2, rule: "TS6133", message: "'x' is declared but its value is never read." }), raw({ line: 2, col: 7, engine: "oxlint", rule: "eslint(no-unused-vars)", severity: "warning", message: "Variable 'x' is declared but never used." })],
+      [
+        raw({ line: 2, rule: "TS6133", message: "'x' is declared but its value is never read." }),
+        raw({ line: 2, col: 7, engine: "oxlint", rule: "eslint(no-unused-vars)", severity: "warning", message: "Variable 'x' is declared but never used." }),
+      ],
       hash,
     );
     assert.equal(issues.length, 1);
@@ -107,25 +132,47 @@ describe("issues", () => {
     const a = normalizeIssues(input, hash);
     assert.equal(a.length, 2);
     assert.notEqual(a[0]?.issueId, a[1]?.issueId);
-    assert.deepEqual(normalizeIssues(input, hash).map((i) => i.issueId), a.map((i) => i.issueId));
+    assert.deepEqual(
+      normalizeIssues(input, hash).map((i) => i.issueId),
+      a.map((i) => i.issueId),
+    );
     assert.ok((a[0]?.issueId.length ?? 0) >= 12);
   });
 });
 
 describe("clusters and responses", () => {
   const systemic = Array.from({ length: 4 }, (_, i) => raw({ file: `src/f${i}.ts` }));
-  const warnings = [raw({ engine: "oxlint", rule: "eslint(no-debugger)", severity: "warning", message: "x", file: "src/a.ts", line: 5 }), raw({ engine: "oxlint", rule: "eslint(no-debugger)", severity: "warning", message: "x", file: "src/a.ts", line: 9 })];
+  const warnings = [
+    raw({ engine: "oxlint", rule: "eslint(no-debugger)", severity: "warning", message: "x", file: "src/a.ts", line: 5 }),
+    raw({ engine: "oxlint", rule: "eslint(no-debugger)", severity: "warning", message: "x", file: "src/a.ts", line: 9 }),
+  ];
   const single = raw({ rule: "TS2304", message: "Cannot find name 'y'.", file: "src/z.ts" });
   it("orders clusters by priority and marks systemic errors P1", () => {
     const issues = normalizeIssues([...warnings, ...systemic, single], hash);
     const groups = clusterIssues(issues, hash);
-    assert.deepEqual(groups.map((g) => [g.cluster.priority, g.cluster.issueCount]), [[1, 4], [4, 2]]);
+    assert.deepEqual(
+      groups.map((g) => [g.cluster.priority, g.cluster.issueCount]),
+      [
+        [1, 4],
+        [4, 2],
+      ],
+    );
     assert.equal(issues.find((i) => i.rule === "TS2304")?.clusterId, null);
   });
   it("caps clusters and remaining issues and counts the rest", () => {
     const issues = normalizeIssues([...warnings, ...systemic, single], hash);
     const groups = clusterIssues(issues, hash);
-    const response = buildCheckResponse({ checkId: "chk-1", projectRoot: "/p", engines, issues, groups, filteredOutIssueCount: 2, loopWarning: null, maxClusters: 1, maxRemainingIssues: 2 });
+    const response = buildCheckResponse({
+      checkId: "chk-1",
+      projectRoot: "/p",
+      engines,
+      issues,
+      groups,
+      filteredOutIssueCount: 2,
+      loopWarning: null,
+      maxClusters: 1,
+      maxRemainingIssues: 2,
+    });
     assert.equal(response.truncated, true);
     assert.equal(response.clusters.length, 1);
     assert.equal(response.remainingIssues.length, 2);
@@ -139,9 +186,29 @@ describe("clusters and responses", () => {
     assert.ok(!("projectRoot" in compact) && !("totalIssues" in compact));
   });
   it("never calls a check clean when an engine failed or none ran", () => {
-    const failed = buildCheckResponse({ checkId: "c", projectRoot: "/p", engines: { ...engines, tsc: { status: "error", message: "boom" } }, issues: [], groups: [], filteredOutIssueCount: 0, loopWarning: null, maxClusters: 10, maxRemainingIssues: 10 });
+    const failed = buildCheckResponse({
+      checkId: "c",
+      projectRoot: "/p",
+      engines: { ...engines, tsc: { status: "error", message: "boom" } },
+      issues: [],
+      groups: [],
+      filteredOutIssueCount: 0,
+      loopWarning: null,
+      maxClusters: 10,
+      maxRemainingIssues: 10,
+    });
     assert.equal(failed.status, "error");
-    const none = buildCheckResponse({ checkId: "c", projectRoot: "/p", engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } }, issues: [], groups: [], filteredOutIssueCount: 0, loopWarning: null, maxClusters: 10, maxRemainingIssues: 10 });
+    const none = buildCheckResponse({
+      checkId: "c",
+      projectRoot: "/p",
+      engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } },
+      issues: [],
+      groups: [],
+      filteredOutIssueCount: 0,
+      loopWarning: null,
+      maxClusters: 10,
+      maxRemainingIssues: 10,
+    });
     assert.equal(none.status, "error");
   });
 });

@@ -11,7 +11,10 @@ describe("JSONC (jsonc-parser)", () => {
     assert.deepEqual(parseJsonc('\uFEFF{ "files": [], "references": [{ "path": "./a" }] }'), { files: [], references: [{ path: "./a" }] });
   });
   it("throws a SyntaxError naming the error and its line and column", () => {
-    assert.throws(() => parseJsonc('{ "a": 1,\n  "b" 2 }'), (error: unknown) => error instanceof SyntaxError && /ColonExpected at line 2, column 7/.test(error.message));
+    assert.throws(
+      () => parseJsonc('{ "a": 1,\n  "b" 2 }'),
+      (error: unknown) => error instanceof SyntaxError && /ColonExpected at line 2, column 7/.test(error.message),
+    );
     assert.throws(() => parseJsonc(""), SyntaxError);
   });
 });

@@ -15,7 +15,10 @@ it("session.jsonl rotates past its limit into one state line that replays to the
     const runtime = createNodeRuntime();
     const log = new SessionLog(runtime, dir, 4096);
     const hash = (text: string) => createHash("sha256").update(text).digest("hex");
-    const issue = normalizeIssues([{ file: "src/a.ts", line: 1, col: 1, engine: "tsc", rule: "TS2322", severity: "error", message: "Type 'a' is not 'b'.", fixable: false }], hash);
+    const issue = normalizeIssues(
+      [{ file: "src/a.ts", line: 1, col: 1, engine: "tsc", rule: "TS2322", severity: "error", message: "Type 'a' is not 'b'.", fixable: false }],
+      hash,
+    );
     for (let i = 0; i < 40; i++) await log.record(loopEventFromIssues(i % 2 ? [] : issue, ["src/a.ts"], true));
     const text = readFileSync(join(dir, "session.jsonl"), "utf8");
     assert.ok(statSync(join(dir, "session.jsonl")).size <= 4096);

@@ -17,7 +17,12 @@ async function until(predicate: () => boolean, ms = 20_000): Promise<void> {
 it("warm programs are built after a check, bounded by memory, and released on close", async () => {
   let rss = 0;
   const warnings: string[] = [];
-  const pool = new WarmTsPool(REPO, (message) => warnings.push(message), () => rss, 1000);
+  const pool = new WarmTsPool(
+    REPO,
+    (message) => warnings.push(message),
+    () => rss,
+    1000,
+  );
   const first = join(fixture("systemic-ts"), "tsconfig.json");
   const second = join(fixture("sparse"), "tsconfig.json");
   try {

@@ -18,7 +18,15 @@ const BINARY = join(REPO, "dist", "bin", `signalint-mcp-${HOST}${process.platfor
 async function smoke(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const stateDir = tempDir("signalint-dist-state-");
   const client = new Client({ name: "dist-smoke", version: "1" });
-  await client.connect(new StdioClientTransport({ command, args, cwd, env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args,
+      cwd,
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
+      stderr: "ignore",
+    }),
+  );
   try {
     const server = client.getServerVersion();
     const { tools } = await client.listTools();
@@ -65,14 +73,23 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
     const emptyPath = tempDir("signalint-no-node-");
     mkdirSync(join(emptyPath, "bin"));
     const run = (env: Record<string, string>) => {
-      const result = spawnSync(BINARY, ["check", "--format", "json"], { cwd: fixture("biome-app"), encoding: "utf8", env: { ...env, SIGNALINT_STATE_DIR: tempDir() } });
+      const result = spawnSync(BINARY, ["check", "--format", "json"], {
+        cwd: fixture("biome-app"),
+        encoding: "utf8",
+        env: { ...env, SIGNALINT_STATE_DIR: tempDir() },
+      });
       const { checkId: _id, ...rest } = JSON.parse(result.stdout) as CheckResponse;
       return rest;
     };
     const withoutNode = run({ PATH: join(emptyPath, "bin") });
     const withNode = run({ PATH: CLEAN_PATH });
     assert.equal(spawnSync("/bin/sh", ["-c", "command -v node"], { env: { PATH: join(emptyPath, "bin") } }).status !== 0, true, "no node on that PATH");
-    assert.deepEqual(Object.fromEntries(Object.entries(withoutNode.engines).map(([k, v]) => [k, v.status])), { oxlint: "ok", tsc: "ok", biome: "ok", eslint: "disabled" });
+    assert.deepEqual(Object.fromEntries(Object.entries(withoutNode.engines).map(([k, v]) => [k, v.status])), {
+      oxlint: "ok",
+      tsc: "ok",
+      biome: "ok",
+      eslint: "disabled",
+    });
     assert.deepEqual(withoutNode, withNode);
     const doctor = spawnSync(BINARY, ["doctor"], { cwd: fixture("biome-app"), encoding: "utf8", env: { PATH: join(emptyPath, "bin") } });
     assert.match(doctor.stdout, /standalone binary.*__signalint-node/);

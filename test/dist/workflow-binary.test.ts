@@ -26,7 +26,15 @@ after(() => {
 it("the binary runs all eight workflow tools end to end (output validated by the SDK client)", async () => {
   assert.ok(existsSync(BINARY), `${BINARY} is built by pretest`);
   const client = new Client({ name: "binary-workflow", version: "1" });
-  await client.connect(new StdioClientTransport({ command: BINARY, args: [], cwd: project, env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: BINARY,
+      args: [],
+      cwd: project,
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state },
+      stderr: "ignore",
+    }),
+  );
   try {
     await client.listTools();
     const baseline = structured<{ checkId: string; totalIssues: number }>(await call(client, "check_project"));
@@ -38,7 +46,12 @@ it("the binary runs all eight workflow tools end to end (output validated by the
     const compared = structured<Compare>(await call(client, "compare_diagnostics", { baselineCheckId: baseline.checkId, currentCheckId: edited.checkId }));
     assert.equal(compared.unchangedCount, 1);
     const range = { start: { line: 2, character: 13 }, end: { line: 2, character: 14 } };
-    const ingested = structured<{ ingested: number }>(await call(client, "ingest_diagnostics", { serverName: "tsserver", diagnostics: [{ file: "src/work.ts", range, severity: 1, code: 2322, source: "ts", message: "Type 'number' is not assignable to type 'string'." }] }));
+    const ingested = structured<{ ingested: number }>(
+      await call(client, "ingest_diagnostics", {
+        serverName: "tsserver",
+        diagnostics: [{ file: "src/work.ts", range, severity: 1, code: 2322, source: "ts", message: "Type 'number' is not assignable to type 'string'." }],
+      }),
+    );
     assert.equal(ingested.ingested, 1);
     const live = structured<Live>(await call(client, "get_live_diagnostics", { files: ["src/work.ts"] }));
     assert.deepEqual(live.issues.map((issue) => issue.engine).sort(), ["lsp", "tsc"]);

@@ -74,7 +74,13 @@ describe("server configuration", () => {
   });
 
   it("refuses to start on an invalid SIGNALINT_MCP_PAYLOAD", () => {
-    const result = spawnSync(process.execPath, [BUNDLE], { cwd: fixture("clean"), input: "", encoding: "utf8", timeout: 10_000, env: { ...process.env, SIGNALINT_MCP_PAYLOAD: "xml" } });
+    const result = spawnSync(process.execPath, [BUNDLE], {
+      cwd: fixture("clean"),
+      input: "",
+      encoding: "utf8",
+      timeout: 10_000,
+      env: { ...process.env, SIGNALINT_MCP_PAYLOAD: "xml" },
+    });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /SIGNALINT_MCP_PAYLOAD: expected one of both, text, structured/);
   });

@@ -21,7 +21,12 @@ function project(files: Record<string, string>, engines: string[] = []): { dir: 
   return { dir, cache: tempDir("signalint-cache-") };
 }
 
-function check(dir: string, cache: string, args: string[] = [], env: Record<string, string> = {}): { status: number | null; response: CheckResponse; stderr: string } {
+function check(
+  dir: string,
+  cache: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): { status: number | null; response: CheckResponse; stderr: string } {
   const result = runCli(["check", "--format", "json", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
   return { status: result.status, response: JSON.parse(result.stdout) as CheckResponse, stderr: result.stderr };
 }
@@ -29,10 +34,13 @@ function check(dir: string, cache: string, args: string[] = [], env: Record<stri
 /** Every issue of a check as "file:line rule" (`--format github` lists them all, clustered or not). */
 function issuesOf(dir: string, cache: string, args: string[] = [], env: Record<string, string> = {}): string[] {
   const result = runCli(["check", "--format", "github", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
-  return result.stdout.split("\n").flatMap((line) => {
-    const match = /^::\w+ file=([^,]+),line=(\d+),col=\d+,title=\w+ ([^:]+)::/.exec(line);
-    return match ? [`${match[1]}:${match[2]} ${match[3]}`] : [];
-  }).sort();
+  return result.stdout
+    .split("\n")
+    .flatMap((line) => {
+      const match = /^::\w+ file=([^,]+),line=(\d+),col=\d+,title=\w+ ([^:]+)::/.exec(line);
+      return match ? [`${match[1]}:${match[2]} ${match[3]}`] : [];
+    })
+    .sort();
 }
 
 /** Every file under `dir` (relative), skipping node_modules. */
@@ -54,19 +62,28 @@ describe("files no tsconfig covers are type-checked in an inferred program", () 
     const { status, response } = check(dir, cache);
     assert.equal(status, 1);
     assert.equal(response.status, "issues_found");
-    assert.deepEqual(response.remainingIssues.map((issue) => `${issue.file}:${issue.line} ${issue.rule}`), ["src/a.ts:1 TS2322"]);
+    assert.deepEqual(
+      response.remainingIssues.map((issue) => `${issue.file}:${issue.line} ${issue.rule}`),
+      ["src/a.ts:1 TS2322"],
+    );
     assert.equal(response.engines.tsc.status, "ok");
     assert.match(response.engines.tsc.message ?? "", /inferred program .* 1 file/);
     assert.ok(!existsSync(join(dir, ".signalint", "tsc")), "the inferred program's config is not written into the project");
-    assert.ok(treeFiles(cache).some((file) => file.endsWith("tsconfig.json")), "it is in the cache directory");
+    assert.ok(
+      treeFiles(cache).some((file) => file.endsWith("tsconfig.json")),
+      "it is in the cache directory",
+    );
   });
 
   it("a tsconfig whose include misses a file does not cover it; files an uncovered file imports are reported once", () => {
-    const { dir, cache } = project({
-      "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
-      "src/lib.ts": 'export const label: string = 42;\n',
-      "scripts/build.ts": 'import { label } from "../src/lib";\nconst size: number = label;\nexport { size };\n',
-    }, ["tsc"]);
+    const { dir, cache } = project(
+      {
+        "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
+        "src/lib.ts": "export const label: string = 42;\n",
+        "scripts/build.ts": 'import { label } from "../src/lib";\nconst size: number = label;\nexport { size };\n',
+      },
+      ["tsc"],
+    );
     dirs.push(dir, cache);
     assert.deepEqual(issuesOf(dir, cache), ["scripts/build.ts:2 TS2322", "src/lib.ts:1 TS2322"]);
     assert.match(check(dir, cache).response.engines.tsc.message ?? "", /inferred program .* 1 file/);
@@ -77,7 +94,9 @@ describe("files no tsconfig covers are type-checked in an inferred program", () 
   });
 
   it("JavaScript files are in the inferred program (type errors only under // @ts-check)", () => {
-    const { dir, cache } = project({ "b.js": "// @ts-check\n/** @type {number} */\nconst n = 'x';\nexport { n };\n", "c.js": "const s = 1; s.foo();\n" }, ["tsc"]);
+    const { dir, cache } = project({ "b.js": "// @ts-check\n/** @type {number} */\nconst n = 'x';\nexport { n };\n", "c.js": "const s = 1; s.foo();\n" }, [
+      "tsc",
+    ]);
     dirs.push(dir, cache);
     assert.deepEqual(issuesOf(dir, cache), ["b.js:3 TS2322"]);
   });
@@ -94,13 +113,16 @@ describe("the inferred program through the warm path", () => {
     const issues = async () => {
       const response = structured<CheckResponse>(await call(session.client, "check_project"));
       const all = [...response.remainingIssues];
-      for (const cluster of response.clusters) all.push(...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+      for (const cluster of response.clusters)
+        all.push(
+          ...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues,
+        );
       return { files: all.map((issue) => `${issue.file} ${issue.rule}`).sort(), message: response.engines.tsc.message ?? "" };
     };
     try {
       assert.deepEqual((await issues()).files, ["src/a.ts TS2322"]);
       assert.deepEqual((await issues()).files, ["src/a.ts TS2322"]);
-      writeFileSync(join(dir, "src", "b.ts"), 'export const b: string = 1;\n');
+      writeFileSync(join(dir, "src", "b.ts"), "export const b: string = 1;\n");
       assert.deepEqual((await issues()).files, ["src/a.ts TS2322", "src/b.ts TS2322"]);
       writeFileSync(join(dir, "src", "a.ts"), "export const n: number = 1;\n");
       assert.deepEqual((await issues()).files, ["src/b.ts TS2322"]);
@@ -164,7 +186,11 @@ describe("nothing Signalint writes is visible to an engine or the user's tools",
     writeFileSync(join(dir, "eslint.config.mjs"), 'export default [{ files: ["**/*.js", "**/*.d.ts"], rules: { "no-var": "error" } }];\n');
     writeFileSync(join(dir, "packages", "app", "src", "legacy.js"), "var x = 1;\nexport default x;\n");
     const eslint = () => {
-      const raw = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", "."], { cwd: dir, encoding: "utf8", env: { PATH: CLEAN_PATH } });
+      const raw = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", "."], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { PATH: CLEAN_PATH },
+      });
       return (JSON.parse(raw.stdout) as { filePath: string; messages: unknown[] }[]).flatMap((file) => file.messages.map(() => relative(dir, file.filePath)));
     };
     const before = eslint();
@@ -175,15 +201,21 @@ describe("nothing Signalint writes is visible to an engine or the user's tools",
     const env = { SIGNALINT_STATE_DIR: join(dir, ".signalint"), SIGNALINT_CACHE_DIR: cache };
     for (const round of [1, 2]) {
       const github = runCli(["check", "--format", "github"], { cwd: dir, env });
-      const fromEslint = github.stdout.split("\n").flatMap((line) => /title=eslint /.test(line) ? [/ file=([^,]+)/.exec(line)?.[1]] : []);
+      const fromEslint = github.stdout.split("\n").flatMap((line) => (/title=eslint /.test(line) ? [/ file=([^,]+)/.exec(line)?.[1]] : []));
       assert.deepEqual(fromEslint, before, `check ${round}: ESLint's issues equal the raw run`);
       assert.match(github.stdout, /title=tsc TS2322/, `check ${round}: tsc ran`);
       assert.doesNotMatch(github.stdout, /file=\.signalint/, `check ${round}: no engine looked into the state directory`);
     }
     removeDir(join(dir, ".signalint", "stray.js"));
     assert.deepEqual(eslint(), before, "the user's own eslint sees nothing Signalint wrote");
-    assert.deepEqual(treeFiles(dir).filter((file) => /\.d\.ts$|tsbuildinfo|^\.signalint\/tsc/.test(file)), []);
-    assert.ok(treeFiles(cache).some((file) => file.endsWith(".tsbuildinfo")), "tsc -b build info is in the cache directory");
+    assert.deepEqual(
+      treeFiles(dir).filter((file) => /\.d\.ts$|tsbuildinfo|^\.signalint\/tsc/.test(file)),
+      [],
+    );
+    assert.ok(
+      treeFiles(cache).some((file) => file.endsWith(".tsbuildinfo")),
+      "tsc -b build info is in the cache directory",
+    );
   });
 });
 
@@ -209,12 +241,17 @@ describe("the state directory is only at the project root", () => {
     dirs.push(dir, cache);
     const { response } = check(join(dir, "packages", "app"), cache, [], { SIGNALINT_STATE_DIR: "", SIGNALINT_CACHE_DIR: cache });
     assert.equal(response.projectRoot, dir);
-    assert.deepEqual(response.remainingIssues.map((issue) => issue.file), ["packages/app/a.ts"]);
+    assert.deepEqual(
+      response.remainingIssues.map((issue) => issue.file),
+      ["packages/app/a.ts"],
+    );
     assert.ok(!existsSync(join(dir, "packages", "app", ".signalint")));
   });
 
   for (const runtime of ["node", "deno"] as const) {
-    it(`the server started in a subdirectory (${runtime}) uses the root and type-checks uncovered files`, { skip: runtime === "deno" && !existsSync(DENO) ? "deno not fetched" : false }, async () => {
+    it(`the server started in a subdirectory (${runtime}) uses the root and type-checks uncovered files`, {
+      skip: runtime === "deno" && !existsSync(DENO) ? "deno not fetched" : false,
+    }, async () => {
       const { dir, cache } = project({ "src/a.ts": TYPE_ERROR }, ["tsc"]);
       dirs.push(dir, cache);
       // A blank SIGNALINT_STATE_DIR means the default (helpers' connect would otherwise pick a temporary one).
@@ -223,7 +260,10 @@ describe("the state directory is only at the project root", () => {
         const response = structured<CheckResponse>(await call(session.client, "check_project"));
         assert.equal(response.projectRoot, dir);
         assert.equal(response.status, "issues_found");
-        assert.deepEqual(response.remainingIssues.map((issue) => `${issue.file} ${issue.rule}`), ["src/a.ts TS2322"]);
+        assert.deepEqual(
+          response.remainingIssues.map((issue) => `${issue.file} ${issue.rule}`),
+          ["src/a.ts TS2322"],
+        );
         assert.match(response.engines.tsc.message ?? "", /inferred program/);
       } finally {
         await session.close();

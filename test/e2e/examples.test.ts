@@ -5,7 +5,11 @@ import { it } from "node:test";
 import { fixture, REPO } from "../helpers.ts";
 
 it("the code-mode harness example builds a fix plan from structuredContent alone", () => {
-  const result = spawnSync(process.execPath, [join(REPO, "examples", "code-mode-harness.mjs"), fixture("systemic-ts")], { encoding: "utf8", cwd: REPO, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [join(REPO, "examples", "code-mode-harness.mjs"), fixture("systemic-ts")], {
+    encoding: "utf8",
+    cwd: REPO,
+    timeout: 60_000,
+  });
   assert.equal(result.status, 0, result.stderr);
   const [planText, measurement] = result.stdout.split("\nmeasurement");
   const plan = JSON.parse(planText as string) as { total: number; steps: { files: Record<string, number[]> }[]; otherIssues: Record<string, string[]> };
@@ -17,7 +21,11 @@ it("the code-mode harness example builds a fix plan from structuredContent alone
   assert.ok(direct && harness);
   assert.ok(Number(harness[1]) < Number(direct[1]));
   const { checkId } = plan as unknown as { checkId: string };
-  const again = spawnSync(process.execPath, [join(REPO, "examples", "code-mode-harness.mjs"), fixture("systemic-ts"), checkId], { encoding: "utf8", cwd: REPO, timeout: 60_000 });
+  const again = spawnSync(process.execPath, [join(REPO, "examples", "code-mode-harness.mjs"), fixture("systemic-ts"), checkId], {
+    encoding: "utf8",
+    cwd: REPO,
+    timeout: 60_000,
+  });
   assert.equal(again.status, 0, again.stderr);
   const next = JSON.parse(again.stdout.split("\nmeasurement")[0] as string) as { progress: unknown };
   assert.deepEqual(next.progress, { resolved: 0, introduced: [], unchanged: 12, netErrorDelta: 0 }, "the fix loop compares with the previous run's snapshot");

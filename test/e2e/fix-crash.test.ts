@@ -11,8 +11,13 @@ const FILES = 40;
 const SIZE = 100_000;
 /** Every stage the journal passes, in order, sampled: before any temp, during temps, before the first rename, between renames, after. */
 const STAGES = [
-  "journal-written", "temp-0", "temp-20", `temp-${FILES - 1}`, "committing",
-  ...[0, 1, 2, 10, 20, 30, FILES - 2, FILES - 1].map((index) => `renamed-${index}`), "committed",
+  "journal-written",
+  "temp-0",
+  "temp-20",
+  `temp-${FILES - 1}`,
+  "committing",
+  ...[0, 1, 2, 10, 20, 30, FILES - 2, FILES - 1].map((index) => `renamed-${index}`),
+  "committed",
 ];
 
 function content(index: number, patched: boolean): string {
@@ -42,14 +47,23 @@ async function killAt(project: string, state: string, stage: string): Promise<vo
   const closed = new Promise<void>((resolve) => {
     client.onclose = () => resolve();
   });
-  const patches = Array.from({ length: FILES }, (_, index) => ({ file: `src/f${index}.ts`, originalContent: content(index, false), patchedContent: content(index, true) }));
+  const patches = Array.from({ length: FILES }, (_, index) => ({
+    file: `src/f${index}.ts`,
+    originalContent: content(index, false),
+    patchedContent: content(index, true),
+  }));
   const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches }));
-  const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(() => "answered", () => "killed");
+  const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(
+    () => "answered",
+    () => "killed",
+  );
   await paused;
   // The instant is exact: the server is blocked at the stage, with exactly the renames before it done.
   const renamed = /^renamed-(\d+)$/.exec(stage);
   const expected = renamed ? Number(renamed[1]) + 1 : stage === "committed" ? FILES : 0;
-  const patchedNow = Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === content(index, true)).filter(Boolean).length;
+  const patchedNow = Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === content(index, true)).filter(
+    Boolean,
+  ).length;
   assert.equal(patchedNow, expected, `files already renamed when killed at ${stage}`);
   process.kill(transport.pid as number, "SIGKILL");
   await closed;
@@ -83,7 +97,9 @@ it(`SIGKILL at ${STAGES.length} instants of a ${FILES}-file apply: after a resta
       });
       const expected = stage === "committed" ? "patched" : "original";
       assert.deepEqual([...new Set(states)], [expected], `killed at ${stage}: ${states.join(",")}`);
-      const leftovers = readdirSync(project, { recursive: true }).map(String).filter((name) => name.includes(".signalint-") && !name.startsWith("node_modules"));
+      const leftovers = readdirSync(project, { recursive: true })
+        .map(String)
+        .filter((name) => name.includes(".signalint-") && !name.startsWith("node_modules"));
       assert.deepEqual(leftovers, [], `no temp file left after a kill at ${stage}`);
       assert.deepEqual(readdirSync(join(state, "journal")), [], `journal cleared after a kill at ${stage}`);
       if (stage !== "committed" && stage !== "journal-written") assert.match(restarted.stderr(), /rolled back an interrupted fix/);

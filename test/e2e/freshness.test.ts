@@ -39,8 +39,14 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   };
   /** The server's tsc issues equal a cold `tsc --noEmit` of the same tree. */
   const assertTscMatchesCold = async (response: CheckResponse) => {
-    const server = (await everyIssue(session, response)).flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]).filter((issue) => issue.engine === "tsc").map((i) => key(i.file, i.line, i.rule)).sort();
-    const cold = rawTsc(project).map((d) => key(d.file, d.line, d.rule)).sort();
+    const server = (await everyIssue(session, response))
+      .flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))])
+      .filter((issue) => issue.engine === "tsc")
+      .map((i) => key(i.file, i.line, i.rule))
+      .sort();
+    const cold = rawTsc(project)
+      .map((d) => key(d.file, d.line, d.rule))
+      .sort();
     assert.deepEqual(server, cold);
   };
 
@@ -87,7 +93,10 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   it("sees a change to a .d.ts inside node_modules that nothing requested", async () => {
     write("node_modules/fake-lib/index.d.ts", "export declare function size(): string;\n");
     const response = await checkFiles("src/uses-lib.ts");
-    assert.deepEqual(response.remainingIssues.map((issue) => issue.rule), ["TS2322"]);
+    assert.deepEqual(
+      response.remainingIssues.map((issue) => issue.rule),
+      ["TS2322"],
+    );
     await assertTscMatchesCold(await checkProject());
   });
 
@@ -105,12 +114,18 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   it("sees tsconfig changes, including in an extended config", async () => {
     write("tsconfig.base.json", '{ "compilerOptions": { "noUnusedLocals": false } }');
     const config = JSON.parse(readFileSync(join(project, "tsconfig.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ ...config, extends: "./tsconfig.base.json", compilerOptions: { ...(config.compilerOptions as object), noUnusedLocals: undefined } }));
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ ...config, extends: "./tsconfig.base.json", compilerOptions: { ...(config.compilerOptions as object), noUnusedLocals: undefined } }),
+    );
     write("src/unused.ts", "function helper() {\n  const spare = 1;\n  return 2;\n}\nexport { helper };\n");
     assert.equal((await checkFiles("src/unused.ts")).remainingIssues.filter((issue) => issue.engine === "tsc" && issue.rule === "TS6133").length, 0);
     write("tsconfig.base.json", '{ "compilerOptions": { "noUnusedLocals": true } }');
     const response = await checkFiles("src/unused.ts");
-    assert.ok(response.remainingIssues.some((issue) => issue.rule === "TS6133" || issue.alsoReportedBy?.some((other) => other.rule === "TS6133")), JSON.stringify(response.remainingIssues));
+    assert.ok(
+      response.remainingIssues.some((issue) => issue.rule === "TS6133" || issue.alsoReportedBy?.some((other) => other.rule === "TS6133")),
+      JSON.stringify(response.remainingIssues),
+    );
     await assertTscMatchesCold(await checkProject());
   });
 
@@ -151,7 +166,8 @@ describe("freshness: cached and warm results always equal a cold run", () => {
 
   it("discards a corrupt cache entry with a warning and recomputes", async () => {
     const cacheDir = join(stateDir, "cache");
-    for (const shard of readdirSync(cacheDir)) for (const file of readdirSync(join(cacheDir, shard))) writeFileSync(join(cacheDir, shard, file), '{"v":1,"key":"tr');
+    for (const shard of readdirSync(cacheDir))
+      for (const file of readdirSync(join(cacheDir, shard))) writeFileSync(join(cacheDir, shard, file), '{"v":1,"key":"tr');
     await session.close();
     session = await connect(project, env);
     const response = await checkFiles("src/debug.ts");
@@ -164,11 +180,15 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     const other = await connect(project, env);
     try {
       const rounds = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (i % 2 ? other : session)).map(async (peer) => structured<CheckResponse>(await call(peer.client, "check_files", { files: ["src/debug.ts", "src/app.ts"] }))),
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? other : session)).map(async (peer) =>
+          structured<CheckResponse>(await call(peer.client, "check_files", { files: ["src/debug.ts", "src/app.ts"] })),
+        ),
       );
-      for (const response of rounds) assert.deepEqual(response.remainingIssues.map((issue) => issue.rule).sort(), rounds[0]?.remainingIssues.map((issue) => issue.rule).sort());
+      for (const response of rounds)
+        assert.deepEqual(response.remainingIssues.map((issue) => issue.rule).sort(), rounds[0]?.remainingIssues.map((issue) => issue.rule).sort());
       const cacheDir = join(stateDir, "cache");
-      for (const shard of readdirSync(cacheDir)) for (const file of readdirSync(join(cacheDir, shard))) assert.doesNotThrow(() => JSON.parse(readFileSync(join(cacheDir, shard, file), "utf8")));
+      for (const shard of readdirSync(cacheDir))
+        for (const file of readdirSync(join(cacheDir, shard))) assert.doesNotThrow(() => JSON.parse(readFileSync(join(cacheDir, shard, file), "utf8")));
     } finally {
       await other.close();
     }
@@ -177,7 +197,11 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   it("stats aggregates each check's cache use from the session log", () => {
     const result = runCli(["stats", "--json"], { cwd: project, env: { SIGNALINT_STATE_DIR: stateDir } });
     assert.equal(result.status, 0, result.stderr);
-    const report = JSON.parse(result.stdout) as { checks: { total: number; files: number }; cache: Record<string, { hits: number; misses: number; modes: Record<string, number> }>; resultCache: { entries: number } };
+    const report = JSON.parse(result.stdout) as {
+      checks: { total: number; files: number };
+      cache: Record<string, { hits: number; misses: number; modes: Record<string, number> }>;
+      resultCache: { entries: number };
+    };
     assert.ok(report.checks.files >= 10);
     assert.ok((report.cache.oxlint?.hits ?? 0) > 0 && (report.cache.oxlint?.misses ?? 0) > 0);
     assert.ok((report.cache.tsc?.modes["warm-reused"] ?? 0) > 0);
@@ -202,7 +226,13 @@ describe("monorepo without a root tsconfig", () => {
         const response = structured<CheckResponse>(await call(session.client, "check_project"));
         assert.equal(response.engines.tsc.status, "ok");
         const issues = await everyIssue(session, response);
-        assert.deepEqual(issues.filter((issue) => issue.engine === "tsc").map((issue) => issue.file).sort(), ["packages/alpha/src/index.ts", "packages/beta/src/index.ts"]);
+        assert.deepEqual(
+          issues
+            .filter((issue) => issue.engine === "tsc")
+            .map((issue) => issue.file)
+            .sort(),
+          ["packages/alpha/src/index.ts", "packages/beta/src/index.ts"],
+        );
       } finally {
         await session.close();
       }

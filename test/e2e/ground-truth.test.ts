@@ -49,7 +49,11 @@ function match(raw: RawDiagnostic[], issues: NormalizedIssue[]): void {
     taken.set(candidate, (taken.get(candidate) ?? new Set()).add(diagnostic.engine));
   }
   for (const issue of issues) {
-    assert.equal(taken.get(issue)?.size ?? 0, reporters(issue).length, `server issue ${issue.file}:${issue.line} ${issue.rule} is not backed by exactly its engines' raw reports`);
+    assert.equal(
+      taken.get(issue)?.size ?? 0,
+      reporters(issue).length,
+      `server issue ${issue.file}:${issue.line} ${issue.rule} is not backed by exactly its engines' raw reports`,
+    );
   }
 }
 
@@ -66,7 +70,10 @@ describe("ground truth: raw engine output equals the server's issue list", () =>
         const started = performance.now();
         const response = structured<CheckResponse>(await call(session.client, "check_project"));
         t.diagnostic(`check_project ${spec.name}: ${Math.round(performance.now() - started)} ms, ${response.totalIssues} issues`);
-        const okEngines = Object.entries(response.engines).filter(([, s]) => s.status === "ok").map(([name]) => name).sort();
+        const okEngines = Object.entries(response.engines)
+          .filter(([, s]) => s.status === "ok")
+          .map(([name]) => name)
+          .sort();
         assert.deepEqual(okEngines, [...spec.engines].sort(), JSON.stringify(response.engines));
         const root = fixture(spec.name);
         const raw = [
@@ -80,7 +87,9 @@ describe("ground truth: raw engine output equals the server's issue list", () =>
         assert.equal(new Set(issues.map((issue) => issue.issueId)).size, issues.length, "issue ids are unique");
         assert.ok(response.totalIssues >= spec.minIssues, `${spec.name} has ${response.totalIssues} issues`);
         match(raw, issues);
-        t.diagnostic(`${spec.name}: raw ${raw.length} (${spec.engines.map((e) => `${e} ${raw.filter((r) => r.engine === e).length}`).join(", ")}) → server ${issues.length}`);
+        t.diagnostic(
+          `${spec.name}: raw ${raw.length} (${spec.engines.map((e) => `${e} ${raw.filter((r) => r.engine === e).length}`).join(", ")}) → server ${issues.length}`,
+        );
         assert.equal(response.status, issues.length ? "issues_found" : "clean");
       });
     });

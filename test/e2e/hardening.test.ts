@@ -6,7 +6,23 @@ import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import {
+  BUNDLE,
+  call,
+  CLEAN_PATH,
+  connect,
+  DENO,
+  DENO_FLAGS,
+  errorOf,
+  fixture,
+  linkBin,
+  removeDir,
+  REPO,
+  runCli,
+  scratchCopy,
+  structured,
+  tempDir,
+} from "../helpers.ts";
 
 const RUNTIMES = ["node", "deno"] as const;
 
@@ -15,7 +31,12 @@ function cliOn(runtime: "node" | "deno", args: string[], cwd: string): { status:
   const [command, prefix] = runtime === "node" ? [process.execPath, [BUNDLE]] : [DENO, [...DENO_FLAGS, BUNDLE]];
   const stateDir = tempDir("signalint-state-");
   try {
-    const result = spawnSync(command, [...prefix, ...args], { cwd, env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir }, encoding: "utf8", input: "" });
+    const result = spawnSync(command, [...prefix, ...args], {
+      cwd,
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir },
+      encoding: "utf8",
+      input: "",
+    });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   } finally {
     removeDir(stateDir);
@@ -52,7 +73,10 @@ describe("tsconfig parsing (jsonc-parser)", () => {
     const { status, response } = checkJson(project);
     assert.notEqual(response.status, "clean");
     assert.equal(status, 1);
-    assert.ok(response.remainingIssues.some((issue) => issue.rule === "TS1005" && issue.file === "tsconfig.json"), JSON.stringify(response.remainingIssues));
+    assert.ok(
+      response.remainingIssues.some((issue) => issue.rule === "TS1005" && issue.file === "tsconfig.json"),
+      JSON.stringify(response.remainingIssues),
+    );
   });
 });
 
@@ -62,7 +86,7 @@ describe("path hardening, on Node and Deno (one error taxonomy)", () => {
     project = scratchCopy("sparse", "paths");
     symlinkSync("loop2", join(project, "loop1"));
     symlinkSync("loop1", join(project, "loop2"));
-    writeFileSync(join(project, "src", "a\\b.ts"), "export const broken: number = \"text\";\n");
+    writeFileSync(join(project, "src", "a\\b.ts"), 'export const broken: number = "text";\n');
     mkdirSync(join(project, "src", "a"));
     writeFileSync(join(project, "src", "a", "b.ts"), "export const fine = 1;\n");
   });
@@ -93,8 +117,12 @@ describe("path hardening, on Node and Deno (one error taxonomy)", () => {
           assert.ok(long.message.length < 400, long.message);
         }
         const hostile = "\u0001".repeat(1_000_000);
-        for (const [tool, args] of [["check_files", { files: [`-${hostile}`] }], ["get_issue_detail", { issueId: hostile }], [hostile, {}]] as const) {
-          const error = errorOf(await session.client.callTool({ name: tool, arguments: args }) as never);
+        for (const [tool, args] of [
+          ["check_files", { files: [`-${hostile}`] }],
+          ["get_issue_detail", { issueId: hostile }],
+          [hostile, {}],
+        ] as const) {
+          const error = errorOf((await session.client.callTool({ name: tool, arguments: args })) as never);
           assert.ok(error.message.length < 2000, `${tool.slice(0, 20)}: ${error.message.length} characters`);
         }
         // Not read as src/a/b.ts (which exists here and is clean), and not answered clean: the engines cannot check it.
@@ -156,10 +184,17 @@ describe("artifacts over MCP", () => {
 });
 
 /** A raw JSON-RPC session over the server's stdio: request lines are sent exactly as written. */
-async function rawSession(runtime: "node" | "deno", cwd: string): Promise<{ send: (id: number, line: string) => Promise<Record<string, unknown>>; stop: () => void }> {
+async function rawSession(
+  runtime: "node" | "deno",
+  cwd: string,
+): Promise<{ send: (id: number, line: string) => Promise<Record<string, unknown>>; stop: () => void }> {
   const [command, prefix] = runtime === "node" ? [process.execPath, [BUNDLE]] : [DENO, [...DENO_FLAGS, BUNDLE]];
   const stateDir = tempDir("signalint-state-");
-  const child = spawn(command, prefix, { cwd, env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(command, prefix, {
+    cwd,
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir },
+    stdio: ["pipe", "pipe", "ignore"],
+  });
   const waiting = new Map<number, (message: Record<string, unknown>) => void>();
   createInterface({ input: child.stdout }).on("line", (line) => {
     const message = JSON.parse(line) as { id: number };
@@ -170,7 +205,15 @@ async function rawSession(runtime: "node" | "deno", cwd: string): Promise<{ send
       waiting.set(id, resolve);
       child.stdin.write(`${line}\n`);
     });
-  await send(0, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+  await send(
+    0,
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  );
   child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   return { send, stop: () => (child.kill(), removeDir(stateDir)) };
 }
@@ -180,14 +223,25 @@ describe("prototype keys in raw JSON-RPC arguments", () => {
     it(`${runtime}: __proto__ and constructor are refused like any unknown key, at any depth`, async () => {
       const session = await rawSession(runtime, fixture("sparse"));
       try {
-        const cases = ['{"__proto__":{"x":1}}', '{"__proto__":1}', '{"files":["src/index.ts"],"__proto__":{}}', '{"constructor":{}}', '{"files":["src/index.ts"],"x":{"__proto__":null}}'];
+        const cases = [
+          '{"__proto__":{"x":1}}',
+          '{"__proto__":1}',
+          '{"files":["src/index.ts"],"__proto__":{}}',
+          '{"constructor":{}}',
+          '{"files":["src/index.ts"],"x":{"__proto__":null}}',
+        ];
         for (const [index, args] of cases.entries()) {
           const tool = args.includes("files") ? "check_files" : "check_project";
-          const reply = (await session.send(index + 1, `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`)) as { result: CallToolResult };
+          const reply = (await session.send(
+            index + 1,
+            `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`,
+          )) as { result: CallToolResult };
           assert.equal(errorOf(reply.result).code, "invalid_arguments", args);
           assert.match(errorOf(reply.result).message, /unknown property '(x\.)?(__proto__|constructor)'/, args);
         }
-        const fine = (await session.send(9, '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ping","arguments":{}}}')) as { result: CallToolResult };
+        const fine = (await session.send(9, '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ping","arguments":{}}}')) as {
+          result: CallToolResult;
+        };
         assert.equal(fine.result.isError, undefined);
       } finally {
         session.stop();
@@ -214,17 +268,25 @@ describe("fullMessage in get_issue_detail", () => {
   }
 
   /** The detail of the chain diagnostic, after asserting the check response keeps only the 120-character form. */
-  async function chainDetail(session: Awaited<ReturnType<typeof connect>>, files?: string[]): Promise<{ message: string; fullMessage?: string; mode?: string }> {
+  async function chainDetail(
+    session: Awaited<ReturnType<typeof connect>>,
+    files?: string[],
+  ): Promise<{ message: string; fullMessage?: string; mode?: string }> {
     const response = structured<CheckResponse>(await call(session.client, files ? "check_files" : "check_project", files ? { files } : {}));
     const listed = response.remainingIssues.find((issue) => issue.file === "src/chain.ts" && issue.rule === "TS2345");
     assert.ok(listed, JSON.stringify(response.remainingIssues));
     assert.ok(listed.message.length <= 120);
     assert.ok(!JSON.stringify(response).includes("fullMessage"), "check responses stay small");
-    const detail = structured<{ issues: { message: string; fullMessage?: string }[] }>(await call(session.client, "get_issue_detail", { issueId: listed.issueId }));
+    const detail = structured<{ issues: { message: string; fullMessage?: string }[] }>(
+      await call(session.client, "get_issue_detail", { issueId: listed.issueId }),
+    );
     return { ...(detail.issues[0] as { message: string; fullMessage?: string }), mode: response.cache?.tsc?.mode };
   }
 
-  for (const [label, tsc] of [["TypeScript 5", null], ["TypeScript 7", "typescript7"]] as const) {
+  for (const [label, tsc] of [
+    ["TypeScript 5", null],
+    ["TypeScript 7", "typescript7"],
+  ] as const) {
     it(`${label}: the cut message's whole chain, the same from the command line and the warm program`, async () => {
       const project = chainProject(`full-${tsc ?? "ts5"}`);
       if (tsc) linkBin(project, "tsc", join(REPO, "node_modules", tsc, "bin", "tsc"));
@@ -255,7 +317,10 @@ describe("fullMessage in get_issue_detail", () => {
   it("ESLint: a rule message over 120 characters comes back whole", async () => {
     const project = scratchCopy("eslint-flat", "full-eslint");
     projects.push(project);
-    writeFileSync(join(project, "eslint.config.js"), `export default [{ files: ["**/*.js"], rules: { "no-restricted-syntax": ["error", { selector: "DebuggerStatement", message: ${JSON.stringify(LONG_RULE_TEXT)} }] } }];\n`);
+    writeFileSync(
+      join(project, "eslint.config.js"),
+      `export default [{ files: ["**/*.js"], rules: { "no-restricted-syntax": ["error", { selector: "DebuggerStatement", message: ${JSON.stringify(LONG_RULE_TEXT)} }] } }];\n`,
+    );
     writeFileSync(join(project, "src", "stop.js"), "export function stop() {\n  debugger;\n}\n");
     const session = await connect(project);
     try {
@@ -283,7 +348,10 @@ describe("JSONC and globs in the bundle, on Node and Deno", () => {
       writeFileSync(config, `\uFEFF${readFileSync(config, "utf8")}`);
       const all = JSON.parse(cliOn(runtime, ["check", "--format", "json"], project).stdout) as CheckResponse;
       assert.equal(all.totalIssues, 5);
-      writeFileSync(join(project, "signalint.config.json"), '\uFEFF{\n  // BOM and comments, as editors write them\n  "ignore": ["packages/{core,app}/src/[im]*.ts", "!packages/app/**"],\n}\n');
+      writeFileSync(
+        join(project, "signalint.config.json"),
+        '\uFEFF{\n  // BOM and comments, as editors write them\n  "ignore": ["packages/{core,app}/src/[im]*.ts", "!packages/app/**"],\n}\n',
+      );
       const run = cliOn(runtime, ["check", "--format", "json"], project);
       const filtered = JSON.parse(run.stdout) as CheckResponse;
       // packages/core/src/index.ts (1 issue) and packages/app/src/main.ts (4) both match the first glob; the second

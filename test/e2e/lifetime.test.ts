@@ -183,7 +183,10 @@ describe("process lifetime: nothing outlives the server", { skip: process.platfo
       mode = structured<{ cache?: { tsc?: { mode?: string } } }>(await call(session.client, "check_files", { files: ["src/users.ts"] })).cache?.tsc?.mode ?? "";
     }
     assert.match(mode, /^warm-/);
-    assert.ok(marked(marker).some(({ cmdline }) => cmdline.includes("--api")), "a tsgo API process runs");
+    assert.ok(
+      marked(marker).some(({ cmdline }) => cmdline.includes("--api")),
+      "a tsgo API process runs",
+    );
     process.kill(session.pid as number, "SIGKILL");
     const { left, ms } = await survivors(marker, 10_000);
     t.diagnostic(`tsgo and watchdog gone ${ms} ms after the server was killed`);
@@ -240,7 +243,10 @@ describe("a cancelled check in the service", { skip: process.platform !== "linux
       assert.equal(service.lastTiming, null);
       const session = join(service.project.stateDir, "session.jsonl");
       assert.equal(existsSync(session) ? readFileSync(session, "utf8") : "", "", "nothing in loop memory");
-      assert.ok(events.some((event) => event.kind === "engine-started" && event.engine === "oxlint"), JSON.stringify(events));
+      assert.ok(
+        events.some((event) => event.kind === "engine-started" && event.engine === "oxlint"),
+        JSON.stringify(events),
+      );
 
       // Already cancelled: nothing starts at all.
       const none: CheckEvent[] = [];

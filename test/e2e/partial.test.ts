@@ -10,7 +10,9 @@ import { rawBiome, rawOxlint } from "../raw-engines.ts";
 const everyIssue = async (session: Connected, response: CheckResponse) => {
   const issues = [...response.remainingIssues];
   for (const cluster of response.clusters) {
-    issues.push(...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+    issues.push(
+      ...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues,
+    );
   }
   return issues.flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]);
 };
@@ -39,7 +41,11 @@ describe("an engine that could not check some files", () => {
           assert.equal(response.engines[engine].status, "error", `${engine} ${round}`);
           assert.equal(response.engines[engine].code, "engine_partial", `${engine} ${round}`);
           assert.match(response.engines[engine].message ?? "", /could not check 1 file .*: src\/blob\.ts$/, `${engine} ${round}`);
-          assert.equal(issues.filter((issue) => issue.engine === engine && issue.file !== "src/blob.ts").length, expected[engine], `${engine} keeps its findings (${round})`);
+          assert.equal(
+            issues.filter((issue) => issue.engine === engine && issue.file !== "src/blob.ts").length,
+            expected[engine],
+            `${engine} keeps its findings (${round})`,
+          );
         }
       }
       const files = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/blob.ts", "src/index.ts"] }));
@@ -53,14 +59,26 @@ describe("an engine that could not check some files", () => {
   it("reads oxlint's report of an unreadable file (recorded from oxlint run as a user without read permission)", () => {
     const stdout = JSON.stringify({
       diagnostics: [
-        { message: "`debugger` statement is not allowed", code: "eslint(no-debugger)", severity: "warning", filename: "src/good.js", labels: [{ span: { offset: 11, length: 9, line: 1, column: 12 } }] },
+        {
+          message: "`debugger` statement is not allowed",
+          code: "eslint(no-debugger)",
+          severity: "warning",
+          filename: "src/good.js",
+          labels: [{ span: { offset: 11, length: 9, line: 1, column: 12 } }],
+        },
         { message: 'Failed to open file /p/src/locked.js with error "Permission denied (os error 13)"', severity: "error", labels: [] },
       ],
       number_of_files: 2,
     });
-    const outcome = parseOxlintOutput({ stdout, stderr: "", exitCode: 1, signal: null, timedOut: false, outputExceeded: false, spawnError: null, durationMs: 0 }, (path) => (path.startsWith("/p/") ? path.slice(3) : path));
+    const outcome = parseOxlintOutput(
+      { stdout, stderr: "", exitCode: 1, signal: null, timedOut: false, outputExceeded: false, spawnError: null, durationMs: 0 },
+      (path) => (path.startsWith("/p/") ? path.slice(3) : path),
+    );
     assert.ok(outcome.ok);
-    assert.deepEqual(outcome.issues.map((issue) => issue.rule), ["eslint(no-debugger)"]);
+    assert.deepEqual(
+      outcome.issues.map((issue) => issue.rule),
+      ["eslint(no-debugger)"],
+    );
     assert.deepEqual(outcome.failures, [{ file: "src/locked.js", reason: "Permission denied (os error 13)" }]);
   });
 });

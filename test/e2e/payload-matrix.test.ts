@@ -43,7 +43,13 @@ function text(result: CallToolResult, index = 0): string {
 }
 
 /** Check one successful result against the payload contract of its mode and the schema the server advertised. */
-function assertConforms(result: CallToolResult, tool: string, mode: (typeof MODES)[number], schemas: Map<string, Tool["outputSchema"]>, reference: Map<string, Tool["outputSchema"]>): void {
+function assertConforms(
+  result: CallToolResult,
+  tool: string,
+  mode: (typeof MODES)[number],
+  schemas: Map<string, Tool["outputSchema"]>,
+  reference: Map<string, Tool["outputSchema"]>,
+): void {
   assert.ok(!result.isError, `${tool}: ${text(result)}`);
   if (mode === "text") {
     assert.equal(result.structuredContent, undefined, `${tool}: no structuredContent in text mode`);
@@ -56,7 +62,10 @@ function assertConforms(result: CallToolResult, tool: string, mode: (typeof MODE
     return;
   }
   const validate = ajv.compile(schemas.get(tool) as object);
-  assert.ok(validate(result.structuredContent), `${tool} (${mode}): ${ajv.errorsText(validate.errors)} in ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
+  assert.ok(
+    validate(result.structuredContent),
+    `${tool} (${mode}): ${ajv.errorsText(validate.errors)} in ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
+  );
   assert.equal(text(result), tool === "ping" ? "pong" : JSON.stringify(result.structuredContent));
   if (mode === "structured") {
     assert.equal(result.content.length, 2);
@@ -122,7 +131,13 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
           await run("after_edit_check", { files: ["src/many/module2.ts"] });
           const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
-          await run("ingest_diagnostics", { serverName: "tsserver", diagnostics: [{ file: "src/many/module3.ts", range, severity: 1, code: 2322, source: "ts", message: "Type 'string' is not assignable to type 'number'." }, { file: "../x.ts", range, message: "refused" }] });
+          await run("ingest_diagnostics", {
+            serverName: "tsserver",
+            diagnostics: [
+              { file: "src/many/module3.ts", range, severity: 1, code: 2322, source: "ts", message: "Type 'string' is not assignable to type 'number'." },
+              { file: "../x.ts", range, message: "refused" },
+            ],
+          });
           await run("get_live_diagnostics", { files: ["src/many/module3.ts"], severity: "error" });
           await run("get_live_diagnostics"); // 90 engine issues + 1 ingested: oversized in the bounded modes
           const original = 'export const value1: number = "not a number 1";\n';
@@ -138,7 +153,9 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           const undoId = ((mode === "text" ? JSON.parse(text(undo)) : undo.structuredContent) as { transactionId: string }).transactionId;
           await run("apply_diagnostic_fix", { transactionId: undoId, confirm: true });
           const spare = await run("preview_diagnostic_fix", { patches: [{ ...fix, patchedContent: original }] });
-          await run("discard_diagnostic_fix", { transactionId: ((mode === "text" ? JSON.parse(text(spare)) : spare.structuredContent) as { transactionId: string }).transactionId });
+          await run("discard_diagnostic_fix", {
+            transactionId: ((mode === "text" ? JSON.parse(text(spare)) : spare.structuredContent) as { transactionId: string }).transactionId,
+          });
           await run("discard_diagnostic_fix", { transactionId: "tx-0000000000000000" }); // stale
           if (mode === "text") {
             assert.equal((JSON.parse(text(detail)) as unknown[]).length, 90, "text mode is never bounded");
@@ -174,12 +191,17 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           const result = await call(failing.client, "check_project");
           const schemas = new Map((await failing.client.listTools()).tools.map((tool) => [tool.name, tool.outputSchema]));
           assertConforms(result, "check_project", mode, schemas, reference);
-          const value = (mode === "text" ? JSON.parse(text(result)) : result.structuredContent) as { status: string; engines: Record<string, { status: string; code?: string }> };
+          const value = (mode === "text" ? JSON.parse(text(result)) : result.structuredContent) as {
+            status: string;
+            engines: Record<string, { status: string; code?: string }>;
+          };
           assert.equal(value.status, "error");
-          assert.deepEqual(
-            Object.fromEntries(Object.entries(value.engines).map(([name, status]) => [name, status.code])),
-            { oxlint: "timeout", tsc: "engine_output_exceeded", eslint: "engine_output_invalid", biome: "engine_failed" },
-          );
+          assert.deepEqual(Object.fromEntries(Object.entries(value.engines).map(([name, status]) => [name, status.code])), {
+            oxlint: "timeout",
+            tsc: "engine_output_exceeded",
+            eslint: "engine_output_invalid",
+            biome: "engine_failed",
+          });
           const failure = await call(failing.client, "check_files", { files: ["../escape.ts"] });
           assert.equal(errorOf(failure).code, "invalid_path");
         } finally {

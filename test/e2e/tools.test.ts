@@ -14,7 +14,25 @@ describe("tools over stdio", () => {
 
   it("lists every tool with annotations and schemas", async () => {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ["ping", "check_project", "check_files", "get_issue_detail", "get_loop_status", "artifact_read", "get_diagnostic_snapshot", "compare_diagnostics", "after_edit_check", "ingest_diagnostics", "get_live_diagnostics", "preview_diagnostic_fix", "apply_diagnostic_fix", "discard_diagnostic_fix"]);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      [
+        "ping",
+        "check_project",
+        "check_files",
+        "get_issue_detail",
+        "get_loop_status",
+        "artifact_read",
+        "get_diagnostic_snapshot",
+        "compare_diagnostics",
+        "after_edit_check",
+        "ingest_diagnostics",
+        "get_live_diagnostics",
+        "preview_diagnostic_fix",
+        "apply_diagnostic_fix",
+        "discard_diagnostic_fix",
+      ],
+    );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, "object");
       assert.equal(tool.outputSchema?.type, "object", `${tool.name} advertises an output schema`);
@@ -64,7 +82,9 @@ describe("tools over stdio", () => {
     assert.notEqual(second.checkId, first.checkId, "every check gets its own id");
     assert.equal(second.clusters[0]?.clusterId, top.clusterId, "cluster ids are stable across checks");
     assert.deepEqual(second.clusters[0]?.sampleIssueIds, top.sampleIssueIds, "issue ids are stable across checks");
-    const older = structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: top.clusterId, checkId: first.checkId }));
+    const older = structured<{ issues: NormalizedIssue[] }>(
+      await call(session.client, "get_issue_detail", { clusterId: top.clusterId, checkId: first.checkId }),
+    );
     assert.equal(older.issues.length, 10);
   });
 

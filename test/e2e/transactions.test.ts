@@ -11,7 +11,9 @@ const C = "export const c = 3;\n";
 
 /** Every file under a directory whose name marks a Signalint temp file. */
 function tempFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map(String).filter((name) => name.includes(".signalint-") && !name.startsWith("node_modules"));
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => name.includes(".signalint-") && !name.startsWith("node_modules"));
 }
 
 describe("fix transactions: preview, apply, discard", () => {
@@ -66,7 +68,10 @@ describe("fix transactions: preview, apply, discard", () => {
     assert.deepEqual([read("src/a.ts"), read("src/b.ts"), read("src/c.ts")], [A, B, C], "preview writes nothing");
     assert.deepEqual(tempFiles(project), []);
     assert.equal(errorOf(await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId })).code, "confirmation_required");
-    assert.equal(errorOf(await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: false })).code, "confirmation_required");
+    assert.equal(
+      errorOf(await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: false })).code,
+      "confirmation_required",
+    );
     assert.equal(read("src/a.ts"), A);
     const applied = structured<{ applied: true; files: string[]; check: { checkId: string; totalIssues: number; status: string }; delta: Delta }>(
       await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: true, baselineCheckId: baseline.checkId }),
@@ -80,13 +85,17 @@ describe("fix transactions: preview, apply, discard", () => {
     assert.deepEqual(readdirSync(join(state, "journal")), [], "the journal is gone after a commit");
     const snapshot = structured<{ tool: string }>(await call(session.client, "get_diagnostic_snapshot", { checkId: applied.check.checkId }));
     assert.equal(snapshot.tool, "apply_diagnostic_fix");
-    const again = structured<{ status: string; code: string }>(await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: true }));
+    const again = structured<{ status: string; code: string }>(
+      await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: true }),
+    );
     assert.equal(again.code, "transaction_expired", "a transaction applies once");
     reset();
   });
 
   it("refuses drift at preview and at apply (naming the files, writing nothing), bad requests and unknown ids", async () => {
-    const drifted = errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/a.ts", originalContent: "old", patchedContent: "new" }] }));
+    const drifted = errorOf(
+      await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/a.ts", originalContent: "old", patchedContent: "new" }] }),
+    );
     assert.equal(drifted.code, "drift");
     assert.match(drifted.message, /src\/a\.ts/);
     const { transactionId } = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: patches() }));
@@ -99,24 +108,43 @@ describe("fix transactions: preview, apply, discard", () => {
     reset();
     assert.deepEqual(structured(await call(session.client, "discard_diagnostic_fix", { transactionId })), { discarded: true });
     assert.equal(structured<{ code: string }>(await call(session.client, "discard_diagnostic_fix", { transactionId })).code, "transaction_expired");
-    assert.equal(structured<{ code: string }>(await call(session.client, "apply_diagnostic_fix", { transactionId: "tx-0000000000000000", confirm: true })).code, "transaction_not_found");
+    assert.equal(
+      structured<{ code: string }>(await call(session.client, "apply_diagnostic_fix", { transactionId: "tx-0000000000000000", confirm: true })).code,
+      "transaction_not_found",
+    );
     const twice = [patches()[0], { ...patches()[0], file: join(project, "src/a.ts") }];
     assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: twice })).code, "duplicate_file");
     assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [] })).code, "invalid_arguments");
     const many = Array.from({ length: 101 }, (_, index) => ({ file: `src/f${index}.ts`, originalContent: "", patchedContent: "" }));
     assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: many })).code, "invalid_arguments");
     const huge = "x".repeat(4_300_000);
-    assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/a.ts", originalContent: huge, patchedContent: huge }] })).code, "request_too_large");
-    assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "../x.ts", originalContent: "", patchedContent: "" }] })).code, "invalid_path");
-    assert.equal(errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "/etc/passwd", originalContent: "", patchedContent: "" }] })).code, "invalid_path");
+    assert.equal(
+      errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/a.ts", originalContent: huge, patchedContent: huge }] })).code,
+      "request_too_large",
+    );
+    assert.equal(
+      errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "../x.ts", originalContent: "", patchedContent: "" }] })).code,
+      "invalid_path",
+    );
+    assert.equal(
+      errorOf(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "/etc/passwd", originalContent: "", patchedContent: "" }] })).code,
+      "invalid_path",
+    );
   });
 
   it("keeps file permissions, and two concurrent transactions over one file cannot both write", async () => {
     chmodSync(join(project, "src/c.ts"), 0o755);
     const first = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: patches().slice(2) }));
-    const second = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/c.ts", originalContent: C, patchedContent: "export const c = 4;\n" }] }));
-    const results = await Promise.all([first, second].map((tx) => call(session.client, "apply_diagnostic_fix", { transactionId: tx.transactionId, confirm: true })));
-    assert.deepEqual(results.map((result) => (result.isError ? errorOf(result).code : "applied")), ["applied", "drift"]);
+    const second = structured<{ transactionId: string }>(
+      await call(session.client, "preview_diagnostic_fix", { patches: [{ file: "src/c.ts", originalContent: C, patchedContent: "export const c = 4;\n" }] }),
+    );
+    const results = await Promise.all(
+      [first, second].map((tx) => call(session.client, "apply_diagnostic_fix", { transactionId: tx.transactionId, confirm: true })),
+    );
+    assert.deepEqual(
+      results.map((result) => (result.isError ? errorOf(result).code : "applied")),
+      ["applied", "drift"],
+    );
     assert.equal(read("src/c.ts"), "// c\nexport const c = 3;\nexport const d = 4;\n");
     assert.equal(statSync(join(project, "src/c.ts")).mode & 0o777, 0o755, "the executable bit survives the rename");
     reset();
@@ -124,8 +152,12 @@ describe("fix transactions: preview, apply, discard", () => {
 
   it("holds at most 20 transactions: the oldest then answers transaction_expired", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 21; i++) ids.push(structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: patches().slice(2) })).transactionId);
-    assert.equal(structured<{ code: string }>(await call(session.client, "discard_diagnostic_fix", { transactionId: ids[0] as string })).code, "transaction_expired");
+    for (let i = 0; i < 21; i++)
+      ids.push(structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches: patches().slice(2) })).transactionId);
+    assert.equal(
+      structured<{ code: string }>(await call(session.client, "discard_diagnostic_fix", { transactionId: ids[0] as string })).code,
+      "transaction_expired",
+    );
     assert.deepEqual(structured(await call(session.client, "discard_diagnostic_fix", { transactionId: ids[1] as string })), { discarded: true });
   });
 

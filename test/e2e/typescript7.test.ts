@@ -27,7 +27,10 @@ describe("TypeScript 7 (native) as the project's tsc", () => {
   const projects: string[] = [];
   after(() => projects.forEach(removeDir));
 
-  for (const [name, build] of [["systemic-ts", false], ["references", true]] as const) {
+  for (const [name, build] of [
+    ["systemic-ts", false],
+    ["references", true],
+  ] as const) {
     it(`${name}: same diagnostics as TypeScript 7 run directly`, async () => {
       const project = scratchCopy(name, `ts7-${name}`);
       projects.push(project);
@@ -35,8 +38,13 @@ describe("TypeScript 7 (native) as the project's tsc", () => {
       const { response, issues } = await fullList(project);
       assert.equal(response.engines.tsc.status, "ok", JSON.stringify(response.engines.tsc));
       assert.match(response.engines.tsc.version ?? "", /^7\./);
-      const expected = rawTsc(project, { build, tscBin: join(project, "node_modules", ".bin", "tsc") }).map((d) => `${d.file}:${d.line}:${d.rule}`).sort();
-      const actual = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.rule}`).sort();
+      const expected = rawTsc(project, { build, tscBin: join(project, "node_modules", ".bin", "tsc") })
+        .map((d) => `${d.file}:${d.line}:${d.rule}`)
+        .sort();
+      const actual = issues
+        .filter((issue) => issue.engine === "tsc")
+        .map((issue) => `${issue.file}:${issue.line}:${issue.rule}`)
+        .sort();
       assert.ok(expected.length > 0);
       assert.deepEqual(actual, expected);
     });
@@ -56,12 +64,21 @@ describe("TypeScript 7 warm server", () => {
         mode = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/users.ts"] })).cache?.tsc?.mode ?? "";
       }
       assert.match(mode, /^warm-/);
-      const cold = () => rawTsc(project, { tscBin: join(project, "node_modules", ".bin", "tsc") }).map((d) => `${d.file}:${d.line}:${d.rule}`).sort();
+      const cold = () =>
+        rawTsc(project, { tscBin: join(project, "node_modules", ".bin", "tsc") })
+          .map((d) => `${d.file}:${d.line}:${d.rule}`)
+          .sort();
       const server = async () => {
         const { issues } = await fullListFrom(session);
-        return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.rule}`).sort();
+        return issues
+          .filter((issue) => issue.engine === "tsc")
+          .map((issue) => `${issue.file}:${issue.line}:${issue.rule}`)
+          .sort();
       };
-      writeFileSync(join(project, "src", "config.ts"), "export interface RetryPolicy {\n  attempts: number;\n  backoffMs: string;\n}\n\nexport function describe(policy: RetryPolicy): string {\n  return `${policy.attempts}x every ${policy.backoffMs}ms`;\n}\n");
+      writeFileSync(
+        join(project, "src", "config.ts"),
+        "export interface RetryPolicy {\n  attempts: number;\n  backoffMs: string;\n}\n\nexport function describe(policy: RetryPolicy): string {\n  return `${policy.attempts}x every ${policy.backoffMs}ms`;\n}\n",
+      );
       const edited = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/users.ts"] }));
       assert.equal(edited.cache?.tsc?.mode, "warm-incremental");
       assert.equal(edited.totalIssues, 0, "the dependency change fixed users.ts");
@@ -72,9 +89,15 @@ describe("TypeScript 7 warm server", () => {
       const tsgo = children.filter((line) => /typescript|tsgo/.test(line)).map((line) => Number(line.trim().split(/\s+/)[0]));
       assert.ok(tsgo.length > 0, `a tsgo child of the server: ${children.join(" | ")}`);
       for (const pid of tsgo) process.kill(pid, "SIGKILL");
-      writeFileSync(join(project, "src", "orders.ts"), 'import { describe } from "./config";\nexport const broken: number = describe({ attempts: 1, backoffMs: "1" });\n');
+      writeFileSync(
+        join(project, "src", "orders.ts"),
+        'import { describe } from "./config";\nexport const broken: number = describe({ attempts: 1, backoffMs: "1" });\n',
+      );
       const afterDeath = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/orders.ts"] }));
-      assert.deepEqual(afterDeath.remainingIssues.map((issue) => issue.rule), ["TS2322"]);
+      assert.deepEqual(
+        afterDeath.remainingIssues.map((issue) => issue.rule),
+        ["TS2322"],
+      );
       assert.deepEqual(await server(), cold());
       let again = "";
       for (let i = 0; i < 100 && !again.startsWith("warm"); i++) {

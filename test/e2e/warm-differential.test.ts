@@ -34,7 +34,16 @@ type Tsconfig = { strict: boolean; extra: boolean; broken: number };
 function tsconfigText(config: Tsconfig): string {
   const text = JSON.stringify(
     {
-      compilerOptions: { strict: config.strict, noEmit: true, target: "ES2022", lib: ["ES2022"], module: "ESNext", moduleResolution: "bundler", skipLibCheck: true, types: [] },
+      compilerOptions: {
+        strict: config.strict,
+        noEmit: true,
+        target: "ES2022",
+        lib: ["ES2022"],
+        module: "ESNext",
+        moduleResolution: "bundler",
+        skipLibCheck: true,
+        types: [],
+      },
       include: config.extra ? ["src", "extra"] : ["src"],
     },
     null,
@@ -47,7 +56,11 @@ function tsconfigText(config: Tsconfig): string {
   return text;
 }
 
-const HUB = ["export type ID = number;\nexport interface User {\n  id: ID;\n  name: string;\n}\n", "export type ID = string;\nexport interface User {\n  id: ID;\n  name: string;\n}\n", "export type ID = number;\nexport interface User {\n  id: ID;\n  name: string;\n  email: string;\n}\n"];
+const HUB = [
+  "export type ID = number;\nexport interface User {\n  id: ID;\n  name: string;\n}\n",
+  "export type ID = string;\nexport interface User {\n  id: ID;\n  name: string;\n}\n",
+  "export type ID = number;\nexport interface User {\n  id: ID;\n  name: string;\n  email: string;\n}\n",
+];
 const UTIL_EXPORTS = [["value"], ["amount"], ["value", "amount"], []];
 const PKG_JSON = [
   { name: "pkg", version: "1.0.0", types: "./index.d.ts" },
@@ -57,7 +70,11 @@ const PKG_JSON = [
   { name: "pkg", version: "1.0.0", types: "./alt.d.ts", exports: { ".": { types: "./index.d.ts", default: "./index.js" } } },
   { name: "pkg", version: "1.0.0", exports: { "./other": { types: "./index.d.ts" } } },
 ];
-const EXT = ["export declare function extValue(): number;\n", "export declare function extValue(): string;\n", "export declare function otherValue(): number;\n"];
+const EXT = [
+  "export declare function extValue(): number;\n",
+  "export declare function extValue(): string;\n",
+  "export declare function otherValue(): number;\n",
+];
 const GEN = [
   (n: number) => `import type { User } from "../hub";\nexport const g${n}: User = { id: 1, name: "a" };\n`,
   (n: number) => `export const g${n}: string = ${n};\n`,
@@ -106,7 +123,20 @@ function edit(project: string, next: () => number, state: { tsconfig: Tsconfig; 
     writeFileSync(join(project, path), text);
   };
   const gen = [...state.gen];
-  const kinds = ["create", "create", "delete", "rename", "exports", "hub", "pkg", "tsconfig", "ext", "shadow", "content", ...(state.typescripts.length > 1 ? ["swap"] : [])];
+  const kinds = [
+    "create",
+    "create",
+    "delete",
+    "rename",
+    "exports",
+    "hub",
+    "pkg",
+    "tsconfig",
+    "ext",
+    "shadow",
+    "content",
+    ...(state.typescripts.length > 1 ? ["swap"] : []),
+  ];
   const kind = pick(kinds);
   switch (kind) {
     case "create": {
@@ -191,7 +221,10 @@ function readLink(path: string): string {
  * runs while the service checks (the warm check blocks this thread; the cold run uses the other core).
  */
 async function runTsc(project: string, args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), ...args], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), ...args], {
+    cwd: project,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   await once(child, "close");
@@ -217,8 +250,23 @@ async function coldTsc(project: string, requested: readonly string[]): Promise<s
   const candidates = requested[0] === "." ? sourceFiles(project) : requested.filter((file) => /\.(c|m)?[jt]sx?$/.test(file));
   const uncovered = candidates.filter((file) => !inProgram.has(file));
   if (!uncovered.length) return main;
-  const version = Number((JSON.parse(readFileSync(join(project, "node_modules", "typescript", "package.json"), "utf8")) as { version: string }).version.split(".")[0]);
-  const options = ["--allowJs", "--skipLibCheck", "--strictNullChecks", "--strictFunctionTypes", "--target", "es2020", "--module", "esnext", "--moduleResolution", version >= 5 ? "bundler" : "node", "--jsx", "preserve"];
+  const version = Number(
+    (JSON.parse(readFileSync(join(project, "node_modules", "typescript", "package.json"), "utf8")) as { version: string }).version.split(".")[0],
+  );
+  const options = [
+    "--allowJs",
+    "--skipLibCheck",
+    "--strictNullChecks",
+    "--strictFunctionTypes",
+    "--target",
+    "es2020",
+    "--module",
+    "esnext",
+    "--moduleResolution",
+    version >= 5 ? "bundler" : "node",
+    "--jsx",
+    "preserve",
+  ];
   // TypeScript 6 and later refuse files on the command line next to a tsconfig.json (TS5112) unless told to ignore it.
   if (version >= 6) options.push("--ignoreConfig");
   const inferred = parseTscOutput(await runTsc(project, ["--noEmit", "--pretty", "false", ...options, ...uncovered]));
@@ -230,7 +278,8 @@ function parseTscOutput(stdout: string): string[] {
   for (const line of stdout.split("\n")) {
     const located = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
     const global = /^error (TS\d+): (.*)$/.exec(line);
-    if (located) out.push({ file: located[1] as string, line: Number(located[2]), col: Number(located[3]), rule: located[4] as string, message: located[5] as string });
+    if (located)
+      out.push({ file: located[1] as string, line: Number(located[2]), col: Number(located[3]), rule: located[4] as string, message: located[5] as string });
     else if (global) out.push({ file: "tsconfig.json", line: 1, col: 1, rule: global[1] as string, message: global[2] as string });
     else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as { message: string }).message += `\n${line.trim()}`;
     else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
@@ -261,7 +310,9 @@ async function differential(typescripts: string[], label: string, seed: number, 
     opened = service;
     for (let step = 0; step <= STEPS; step++) {
       const change = step === 0 ? "(initial project)" : edit(project, next, state);
-      const files = readdirSync(join(project, "src"), { recursive: true }).map((file) => `src/${String(file)}`).filter((file) => file.endsWith(".ts"));
+      const files = readdirSync(join(project, "src"), { recursive: true })
+        .map((file) => `src/${String(file)}`)
+        .filter((file) => file.endsWith(".ts"));
       const requested = next() < 0.5 ? ["."] : files.filter(() => next() < 0.3).slice(0, 3);
       if (!requested.length) requested.push("src/users.ts");
       const coldRun = coldTsc(project, requested);
@@ -273,7 +324,9 @@ async function differential(typescripts: string[], label: string, seed: number, 
       const covers = (issue: string) => requested[0] === "." || requested.some((file) => issue.startsWith(`${file}:`)) || /^[^:]*\.json:/.test(issue);
       const cold = (await coldRun).filter(covers).sort();
       if (JSON.stringify(warm) !== JSON.stringify(cold)) {
-        assert.fail(`${label} seed ${seed} step ${step}: after "${change}", ${requested[0] === "." ? "check_project" : `check_files ${requested.join(" ")}`} (${mode}) answered\n  ${warm.join("\n  ") || "(no tsc issues)"}\nbut cold tsc reports\n  ${cold.join("\n  ") || "(no issues)"}`);
+        assert.fail(
+          `${label} seed ${seed} step ${step}: after "${change}", ${requested[0] === "." ? "check_project" : `check_files ${requested.join(" ")}`} (${mode}) answered\n  ${warm.join("\n  ") || "(no tsc issues)"}\nbut cold tsc reports\n  ${cold.join("\n  ") || "(no issues)"}`,
+        );
       }
       // The server's warm-up timer does not hold the process open (stdin does, in a server): hold it while waiting.
       const hold = setInterval(() => {}, 1000);
@@ -285,7 +338,9 @@ async function differential(typescripts: string[], label: string, seed: number, 
     removeDir(stateDir);
   }
   const warmSteps = [...modes].filter(([mode]) => mode.startsWith("warm")).reduce((sum, [, count]) => sum + count, 0);
-  report(`${label}: seed ${seed}, ${STEPS} edits, 0 mismatches in ${((performance.now() - started) / 1000).toFixed(1)} s; answers by mode ${JSON.stringify(Object.fromEntries(modes))}`);
+  report(
+    `${label}: seed ${seed}, ${STEPS} edits, 0 mismatches in ${((performance.now() - started) / 1000).toFixed(1)} s; answers by mode ${JSON.stringify(Object.fromEntries(modes))}`,
+  );
   assert.ok(warmSteps >= STEPS / 2, `most answers come from the warm program (${warmSteps} of ${STEPS + 1})`);
 }
 

@@ -11,7 +11,8 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
 
-const TSCONFIG = '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": true, "types": [] }, "include": ["src"] }';
+const TSCONFIG =
+  '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": true, "types": [] }, "include": ["src"] }';
 
 interface Scratch {
   project: string;
@@ -59,10 +60,17 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
       const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
       if ("issues" in detail) issues.push(...detail.issues);
     }
-    return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();
+    return issues
+      .filter((issue) => issue.engine === "tsc")
+      .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
+      .sort();
   };
   const cold = (...paths: string[]) => {
-    const result = spawnSync(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: project, encoding: "utf8" });
+    const result = spawnSync(
+      process.execPath,
+      [join(project, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"],
+      { cwd: project, encoding: "utf8" },
+    );
     const keys = result.stdout.split("\n").flatMap((line) => {
       const located = /^(.+)\((\d+),(\d+)\): error (TS\d+)/.exec(line);
       if (located) return [`${located[1]}:${located[2]}:${located[3]} ${located[4]}`];

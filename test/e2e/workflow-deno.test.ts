@@ -10,7 +10,8 @@ import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, removeDir
 const FILES = 6;
 const original = (index: number) => `export const v${index}: number = "original ${index}";\n`;
 const patched = (index: number) => `export const v${index}: number = ${index};\n`;
-const patches = () => Array.from({ length: FILES }, (_, index) => ({ file: `src/f${index}.ts`, originalContent: original(index), patchedContent: patched(index) }));
+const patches = () =>
+  Array.from({ length: FILES }, (_, index) => ({ file: `src/f${index}.ts`, originalContent: original(index), patchedContent: patched(index) }));
 
 describe("the agent workflow under Deno (journal, fsync and test hook on the Deno runtime)", () => {
   let project: string;
@@ -18,7 +19,11 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
   const reset = () => {
     for (let index = 0; index < FILES; index++) writeFileSync(join(project, "src", `f${index}.ts`), original(index));
   };
-  const states = () => [...new Set(Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === original(index) ? "original" : "patched"))];
+  const states = () => [
+    ...new Set(
+      Array.from({ length: FILES }, (_, index) => (readFileSync(join(project, "src", `f${index}.ts`), "utf8") === original(index) ? "original" : "patched")),
+    ),
+  ];
   before(() => {
     project = scratchCopy("clean", "deno-workflow");
     state = tempDir("signalint-state-");
@@ -37,7 +42,9 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
       baseline = structured<{ checkId: string; totalIssues: number }>(await call(first.client, "check_project")).checkId;
       const { transactionId } = structured<{ transactionId: string }>(await call(first.client, "preview_diagnostic_fix", { patches: patches() }));
       assert.equal(errorOf(await call(first.client, "apply_diagnostic_fix", { transactionId })).code, "confirmation_required");
-      const applied = structured<{ check: { checkId: string }; delta: Delta }>(await call(first.client, "apply_diagnostic_fix", { transactionId, confirm: true }));
+      const applied = structured<{ check: { checkId: string }; delta: Delta }>(
+        await call(first.client, "apply_diagnostic_fix", { transactionId, confirm: true }),
+      );
       assert.equal(applied.delta.resolved.length, FILES);
       assert.deepEqual(states(), ["patched"]);
       current = applied.check.checkId;
@@ -64,21 +71,29 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
       await failing.close();
     }
     const transport = new StdioClientTransport({
-      command: DENO, args: [...DENO_FLAGS, BUNDLE], cwd: project, stderr: "pipe",
+      command: DENO,
+      args: [...DENO_FLAGS, BUNDLE],
+      cwd: project,
+      stderr: "pipe",
       env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "pause:renamed-2" },
     });
     let stderr = "";
-    const paused = new Promise<void>((resolve) => transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes("signalint-test-journal: pause renamed-2\n")) resolve();
-    }));
+    const paused = new Promise<void>((resolve) =>
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes("signalint-test-journal: pause renamed-2\n")) resolve();
+      }),
+    );
     const client = new Client({ name: "deno-crash", version: "1.0.0" });
     await client.connect(transport);
     const closed = new Promise<void>((resolve) => {
       client.onclose = () => resolve();
     });
     const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches: patches() }));
-    const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(() => "answered", () => "killed");
+    const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(
+      () => "answered",
+      () => "killed",
+    );
     await paused;
     assert.deepEqual(states().sort(), ["original", "patched"], "three files renamed when it was killed");
     process.kill(transport.pid as number, "SIGKILL");
@@ -87,7 +102,10 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
     const restarted = await connect(project, { SIGNALINT_STATE_DIR: state }, "deno");
     try {
       assert.deepEqual(states(), ["original"]);
-      assert.deepEqual(readdirSync(join(project, "src")).filter((name) => name.includes(".signalint-")), []);
+      assert.deepEqual(
+        readdirSync(join(project, "src")).filter((name) => name.includes(".signalint-")),
+        [],
+      );
       assert.match(restarted.stderr(), /rolled back an interrupted fix of 6 file\(s\)/);
     } finally {
       await restarted.close();

@@ -5,17 +5,16 @@ import { after, before, describe, it } from "node:test";
 import type { Compare, Delta, WorkflowIssue } from "../../src/core/contracts.ts";
 import { call, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
 
-const BEFORE = [
-  'export const a: number = "one";',
-  "export function keep(): void {}",
-  "export const b: string = 2;",
-  "",
-].join("\n");
+const BEFORE = ['export const a: number = "one";', "export function keep(): void {}", "export const b: string = 2;", ""].join("\n");
 // Fixes a, introduces c, and shifts b down by five inserted lines.
 const AFTER = [
   "export const a: number = 1;",
   "export function keep(): void {}",
-  "// one", "// two", "// three", "// four", "// five",
+  "// one",
+  "// two",
+  "// three",
+  "// four",
+  "// five",
   "export const b: string = 2;",
   'export const c: boolean = "x";',
   "",
@@ -51,7 +50,10 @@ describe("snapshots, compare and after_edit_check on real edits", () => {
       assert.equal(snap.tool, "check_project");
       assert.deepEqual(snap.scope, ["."]);
       assert.equal(snap.totalIssues, 2);
-      assert.deepEqual(snap.issues.map((issue) => issue.line), [1, 3]);
+      assert.deepEqual(
+        snap.issues.map((issue) => issue.line),
+        [1, 3],
+      );
       assert.ok(!Number.isNaN(Date.parse(snap.createdAt)));
 
       writeFileSync(join(project, "src", "work.ts"), AFTER);
@@ -66,14 +68,28 @@ describe("snapshots, compare and after_edit_check on real edits", () => {
       assert.deepEqual(editedSnap.scope, ["src/work.ts"]);
 
       project2 = structured<Check>(await call(first.client, "check_project"));
-      const compared = structured<Compare>(await call(first.client, "compare_diagnostics", { baselineCheckId: baseline.checkId, currentCheckId: project2.checkId }));
-      assert.deepEqual({ ...compared, introduced: rules(compared.introduced), resolved: rules(compared.resolved) }, {
-        baselineCheckId: baseline.checkId, currentCheckId: project2.checkId,
-        introduced: rules(delta.introduced), resolved: rules(delta.resolved), unchangedCount: 1, netErrorDelta: 0, netWarningDelta: 0,
-      });
-      const unknown = structured<{ status: string; code: string }>(await call(first.client, "compare_diagnostics", { baselineCheckId: "chk-000000000000", currentCheckId: project2.checkId }));
+      const compared = structured<Compare>(
+        await call(first.client, "compare_diagnostics", { baselineCheckId: baseline.checkId, currentCheckId: project2.checkId }),
+      );
+      assert.deepEqual(
+        { ...compared, introduced: rules(compared.introduced), resolved: rules(compared.resolved) },
+        {
+          baselineCheckId: baseline.checkId,
+          currentCheckId: project2.checkId,
+          introduced: rules(delta.introduced),
+          resolved: rules(delta.resolved),
+          unchangedCount: 1,
+          netErrorDelta: 0,
+          netWarningDelta: 0,
+        },
+      );
+      const unknown = structured<{ status: string; code: string }>(
+        await call(first.client, "compare_diagnostics", { baselineCheckId: "chk-000000000000", currentCheckId: project2.checkId }),
+      );
       assert.deepEqual([unknown.status, unknown.code], ["stale", "check_unknown"]);
-      const staleBaseline = structured<{ code: string }>(await call(first.client, "after_edit_check", { files: ["src/work.ts"], baselineCheckId: "chk-000000000000" }));
+      const staleBaseline = structured<{ code: string }>(
+        await call(first.client, "after_edit_check", { files: ["src/work.ts"], baselineCheckId: "chk-000000000000" }),
+      );
       assert.equal(staleBaseline.code, "check_unknown");
     } finally {
       await first.close();
@@ -81,7 +97,9 @@ describe("snapshots, compare and after_edit_check on real edits", () => {
 
     const second = await connect(project, { SIGNALINT_STATE_DIR: state });
     try {
-      const again = structured<Compare>(await call(second.client, "compare_diagnostics", { baselineCheckId: baseline.checkId, currentCheckId: edited.checkId }));
+      const again = structured<Compare>(
+        await call(second.client, "compare_diagnostics", { baselineCheckId: baseline.checkId, currentCheckId: edited.checkId }),
+      );
       assert.equal(again.unchangedCount, 1);
       assert.equal(again.resolved.length, 1);
       assert.equal(again.introduced.length, 1);
@@ -104,7 +122,10 @@ describe("snapshots, compare and after_edit_check on real edits", () => {
         await call(session.client, "after_edit_check", { files: ["src/churn.ts"] });
       }
       const status = structured<{ fileRuleChurns: { file: string; rule: string; checkCount: number }[] }>(await call(session.client, "get_loop_status"));
-      assert.deepEqual(status.fileRuleChurns.map(({ file, rule, checkCount }) => ({ file, rule, checkCount })), [{ file: "src/churn.ts", rule: "TS2322", checkCount: 3 }]);
+      assert.deepEqual(
+        status.fileRuleChurns.map(({ file, rule, checkCount }) => ({ file, rule, checkCount })),
+        [{ file: "src/churn.ts", rule: "TS2322", checkCount: 3 }],
+      );
     } finally {
       await session.close();
     }

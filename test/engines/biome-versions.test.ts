@@ -46,7 +46,10 @@ describe("Biome 1.x and 2.x reporters", () => {
       const key = (file: string, line: number, rule: string) => `${file}:${line} ${rule}`;
       assert.deepEqual(issues.map((i) => key(i.file, i.line, i.rule)).sort(), raw.map((d) => key(d.file, d.line, d.rule)).sort());
       for (const issue of issues.filter((i) => i.message !== "(merged)")) {
-        assert.ok(raw.some((d) => key(d.file, d.line, d.rule) === key(issue.file, issue.line, issue.rule) && expectedMessage(d.message) === issue.message), issue.message);
+        assert.ok(
+          raw.some((d) => key(d.file, d.line, d.rule) === key(issue.file, issue.line, issue.rule) && expectedMessage(d.message) === issue.message),
+          issue.message,
+        );
       }
     });
 

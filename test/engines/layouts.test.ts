@@ -14,7 +14,11 @@ describe("engine packages in pnpm, Windows and Yarn layouts", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
-  for (const [name, install] of [["pnpm", pnpmLayout], ["windows", windowsLayout], ["yarn", yarnLayout]] as const) {
+  for (const [name, install] of [
+    ["pnpm", pnpmLayout],
+    ["windows", windowsLayout],
+    ["yarn", yarnLayout],
+  ] as const) {
     it(`${name}: each engine resolves to its package with its version, runs, and TypeScript goes warm`, async () => {
       const project = join(tempDir(`signalint-${name}-`), "app");
       dirs.push(dirname(project));

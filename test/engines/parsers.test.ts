@@ -7,7 +7,16 @@ import { parseTscOutput } from "../../src/engines/tsc.ts";
 import type { SpawnResult } from "../../src/runtime/types.ts";
 import { fixture, runCli } from "../helpers.ts";
 
-const result = (stdout: string, exitCode = 0, stderr = ""): SpawnResult => ({ exitCode, signal: null, stdout, stderr, timedOut: false, outputExceeded: false, spawnError: null, durationMs: 1 });
+const result = (stdout: string, exitCode = 0, stderr = ""): SpawnResult => ({
+  exitCode,
+  signal: null,
+  stdout,
+  stderr,
+  timedOut: false,
+  outputExceeded: false,
+  spawnError: null,
+  durationMs: 1,
+});
 const same = (path: string) => path;
 
 describe("strict parsers: malformed output is an engine error, never an empty success", () => {
@@ -22,7 +31,11 @@ describe("strict parsers: malformed output is an engine error, never an empty su
   it("tsc", () => {
     assert.equal(parseTscOutput(result("Segmentation fault\n", 139), same, "tsconfig.json").ok, false);
     assert.equal(parseTscOutput(result("", 1, "Error: Cannot find module 'x'"), same, "tsconfig.json").ok, false, "non-zero with nothing parsed");
-    const multi = parseTscOutput(result("a.ts(1,2): error TS2322: Type A\n  Types of property 'x' are incompatible.\nerror TS18003: No inputs were found.\n", 2), same, "tsconfig.json");
+    const multi = parseTscOutput(
+      result("a.ts(1,2): error TS2322: Type A\n  Types of property 'x' are incompatible.\nerror TS18003: No inputs were found.\n", 2),
+      same,
+      "tsconfig.json",
+    );
     assert.ok(multi.ok);
     assert.equal(multi.issues[0]?.message, "Type A\n  Types of property 'x' are incompatible.", "the chain's lines are kept for fullMessage");
     assert.deepEqual([multi.issues[1]?.file, multi.issues[1]?.line, multi.issues[1]?.rule], ["tsconfig.json", 1, "TS18003"]);
@@ -37,7 +50,10 @@ describe("strict parsers: malformed output is an engine error, never an empty su
     assert.equal(parseEslintOutput(result("", 2, "Oops! Something went wrong! :("), same).ok, false);
     assert.equal(parseEslintOutput(result("{}", 0), same).ok, false);
     assert.equal(parseEslintOutput(result('[{"filePath":"a.js"}]', 0), same).ok, false);
-    const fatal = parseEslintOutput(result('[{"filePath":"a.js","messages":[{"ruleId":null,"fatal":true,"severity":2,"message":"Parsing error: x","line":3,"column":4}]}]', 1), same);
+    const fatal = parseEslintOutput(
+      result('[{"filePath":"a.js","messages":[{"ruleId":null,"fatal":true,"severity":2,"message":"Parsing error: x","line":3,"column":4}]}]', 1),
+      same,
+    );
     assert.ok(fatal.ok);
     assert.deepEqual([fatal.issues[0]?.rule, fatal.issues[0]?.severity], ["parse-error", "error"]);
   });

@@ -59,7 +59,10 @@ describe("engine resolution", () => {
     assert.equal(response.engines.tsc.code, "engine_not_found");
     assert.match(response.engines.tsc.message ?? "", /npm i -D typescript/);
     const bare = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
-    assert.deepEqual(Object.values(bare.engines).map((engine) => engine.status), ["disabled", "error", "disabled", "disabled"]);
+    assert.deepEqual(
+      Object.values(bare.engines).map((engine) => engine.status),
+      ["disabled", "error", "disabled", "disabled"],
+    );
     assert.equal(bare.status, "error", "nothing ran: never 'clean'");
     // Without TypeScript files nothing is required, but nothing ran either.
     rmSync(join(project, "src"), { recursive: true });

@@ -16,10 +16,16 @@ async function oxlintIssues(session: Connected, response: CheckResponse): Promis
     issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
   }
   const reports = issues.flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]);
-  return reports.filter((issue) => issue.engine === "oxlint").map((issue) => `${issue.file}:${issue.line} ${issue.rule}`).sort();
+  return reports
+    .filter((issue) => issue.engine === "oxlint")
+    .map((issue) => `${issue.file}:${issue.line} ${issue.rule}`)
+    .sort();
 }
 
-const rawKeys = (project: string, tsgolint?: string) => rawOxlint(project, tsgolint ? { tsgolint } : {}).map((d) => `${d.file}:${d.line} ${d.rule}`).sort();
+const rawKeys = (project: string, tsgolint?: string) =>
+  rawOxlint(project, tsgolint ? { tsgolint } : {})
+    .map((d) => `${d.file}:${d.line} ${d.rule}`)
+    .sort();
 
 describe("oxlint --type-aware with oxlint-tsgolint installed", () => {
   const dirs: string[] = [];
@@ -30,7 +36,10 @@ describe("oxlint --type-aware with oxlint-tsgolint installed", () => {
     dirs.push(project);
     linkPackage(project, "oxlint-tsgolint", join(REPO, "node_modules", "oxlint-tsgolint"));
     const expected = rawKeys(project, TSGOLINT);
-    assert.deepEqual(expected.filter((key) => key.includes("no-floating-promises")), ["src/main.ts:4 typescript(no-floating-promises)", "src/main.ts:5 typescript(no-floating-promises)"]);
+    assert.deepEqual(
+      expected.filter((key) => key.includes("no-floating-promises")),
+      ["src/main.ts:4 typescript(no-floating-promises)", "src/main.ts:5 typescript(no-floating-promises)"],
+    );
     const session = await connect(project);
     try {
       const response = structured<CheckResponse>(await call(session.client, "check_project"));
@@ -49,7 +58,7 @@ describe("oxlint --type-aware with oxlint-tsgolint installed", () => {
     }
   });
 
-  it("is off with \"oxlintTypeAware\": false (and without oxlint-tsgolint), like plain `oxlint`", async () => {
+  it('is off with "oxlintTypeAware": false (and without oxlint-tsgolint), like plain `oxlint`', async () => {
     const withSwitch = scratchCopy("type-aware", "type-aware-off");
     const without = scratchCopy("type-aware", "type-aware-none");
     dirs.push(withSwitch, without);

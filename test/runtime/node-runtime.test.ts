@@ -63,7 +63,10 @@ describe("node runtime", () => {
     assert.equal(await runtime.readText(path), "two");
     assert.equal((await runtime.stat(path))?.isFile, true);
     assert.equal(await runtime.stat(join(dir, "missing")), null);
-    assert.deepEqual((await runtime.readDir(dir)).map((entry) => entry.name), ["a.json"]);
+    assert.deepEqual(
+      (await runtime.readDir(dir)).map((entry) => entry.name),
+      ["a.json"],
+    );
     assert.equal(runtime.sha256("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 });

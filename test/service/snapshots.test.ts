@@ -14,12 +14,24 @@ const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const ENGINES: Engines = { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "disabled" }, eslint: { status: "disabled" } };
 
 function issues(raw: Omit<RawIssue, "engine" | "col" | "fixable" | "severity">[]): SnapshotIssue[] {
-  return normalizeIssues(raw.map((entry) => ({ ...entry, engine: "tsc", col: 1, fixable: false, severity: "error" })), hash);
+  return normalizeIssues(
+    raw.map((entry) => ({ ...entry, engine: "tsc", col: 1, fixable: false, severity: "error" })),
+    hash,
+  );
 }
 
 function snapshot(id: number, scope = ["."]): NewSnapshot {
   const checkId = `chk-${hash(String(id)).slice(0, 12)}`;
-  return { checkId, observedAtMs: 0, tool: "check_project", scope, engines: ENGINES, clusters: [], issues: issues([{ file: "a.ts", rule: "TS1", line: id + 1, message: `m${id}` }]), durationMs: 1 };
+  return {
+    checkId,
+    observedAtMs: 0,
+    tool: "check_project",
+    scope,
+    engines: ENGINES,
+    clusters: [],
+    issues: issues([{ file: "a.ts", rule: "TS1", line: id + 1, message: `m${id}` }]),
+    durationMs: 1,
+  };
 }
 
 it("snapshots persist, keep the last 50, tell expired from unknown across a restart, and skip corrupt files", async () => {
@@ -37,7 +49,10 @@ it("snapshots persist, keep the last 50, tell expired from unknown across a rest
     const reloaded = new SnapshotStore(runtime, dir);
     assert.equal(await reloaded.load(), 1);
     assert.match(warnings.join(""), /skipped corrupt snapshot .*chk-0123456789ab\.json/);
-    assert.deepEqual(reloaded.all().map((entry) => entry.checkId), ids.slice(5));
+    assert.deepEqual(
+      reloaded.all().map((entry) => entry.checkId),
+      ids.slice(5),
+    );
     const expired = reloaded.find(ids[0] as string) as { status: string; code: string };
     assert.deepEqual([expired.status, expired.code], ["stale", "check_expired"]);
     assert.equal((reloaded.find("chk-ffffffffffff") as { code: string }).code, "check_unknown");
@@ -67,12 +82,23 @@ it("compare matches by id, then nearest line; one-to-one; only inside the narrow
   ]);
   const delta = compareChecks({ scope: ["."], issues: before }, { scope: ["a.ts"], issues: after });
   assert.equal(delta.unchangedCount, 2);
-  assert.deepEqual(delta.resolved.map((issue) => issue.rule), ["TS6133"], "b.ts is outside the narrower scope");
-  assert.deepEqual(delta.introduced.map((issue) => issue.rule), ["TS2304"]);
+  assert.deepEqual(
+    delta.resolved.map((issue) => issue.rule),
+    ["TS6133"],
+    "b.ts is outside the narrower scope",
+  );
+  assert.deepEqual(
+    delta.introduced.map((issue) => issue.rule),
+    ["TS2304"],
+  );
   assert.equal(delta.netErrorDelta, 0);
   const fewer = compareChecks({ scope: ["."], issues: before }, { scope: ["."], issues: after.filter((issue) => issue.line === 6) });
   assert.equal(fewer.unchangedCount, 1, "one-to-one: one current issue never matches two baseline issues");
-  assert.deepEqual(fewer.resolved.map((issue) => issue.line).sort((a, b) => a - b), [1, 5, 9], "the nearer line (3 → 6) is the match");
+  assert.deepEqual(
+    fewer.resolved.map((issue) => issue.line).sort((a, b) => a - b),
+    [1, 5, 9],
+    "the nearer line (3 → 6) is the match",
+  );
 });
 
 it("snapshots older than the age bound and files past the disk budget answer check_expired after a restart", async () => {

@@ -35,10 +35,12 @@ export const afterEditCheckTool = defineTool({
   description:
     "After editing, check those files and get the delta against baselineCheckId (default: this server's previous check that covered them): " +
     "introduced, resolved and unchanged issues, robust to line shifts. The loop: check → keep its checkId → edit → after_edit_check → read delta.",
-  input: z.object({
-    files: z.array(z.string()).min(1).max(MAX_PATHS).describe("Project-relative files you edited (1 to 512)"),
-    baselineCheckId: z.string().min(1).max(200).optional().describe("Compare against this check (default: the previous check covering these files)"),
-  }).strict(),
+  input: z
+    .object({
+      files: z.array(z.string()).min(1).max(MAX_PATHS).describe("Project-relative files you edited (1 to 512)"),
+      baselineCheckId: z.string().min(1).max(200).optional().describe("Compare against this check (default: the previous check covering these files)"),
+    })
+    .strict(),
   output: (compact) => z.union([checkWithDeltaSchema(compact), WorkflowStaleSchema]),
   dataFields: checkWithDeltaFields,
   annotations: READ_ONLY,

@@ -7,12 +7,17 @@ import { summarizeDelta } from "./compare-diagnostics.ts";
 
 const DATA_FIELDS = ["check", "delta"] as const;
 const applied = (compact: boolean) =>
-  withSizeBound(z.object({
-    applied: z.literal(true),
-    files: z.array(z.string()).describe("Files written"),
-    check: (compact ? CompactCheckResponseSchema : CheckResponseSchema).describe("after_edit_check of the touched files"),
-    delta: DeltaSchema.nullable().describe("Against baselineCheckId, default the previous check covering these files (null when there was none)"),
-  }).strict(), DATA_FIELDS);
+  withSizeBound(
+    z
+      .object({
+        applied: z.literal(true),
+        files: z.array(z.string()).describe("Files written"),
+        check: (compact ? CompactCheckResponseSchema : CheckResponseSchema).describe("after_edit_check of the touched files"),
+        delta: DeltaSchema.nullable().describe("Against baselineCheckId, default the previous check covering these files (null when there was none)"),
+      })
+      .strict(),
+    DATA_FIELDS,
+  );
 
 /** apply_diagnostic_fix: write a previewed transaction all-or-nothing, then check the touched files. */
 export const applyFixTool = defineTool({
@@ -22,11 +27,13 @@ export const applyFixTool = defineTool({
     "Write a previewed transaction to disk, all files or none (write-ahead journal; a crash mid-apply is rolled back at the next start). " +
     "Needs confirm: true (else error confirmation_required, the transaction stays usable); refused with drift if a file changed since the preview. " +
     "Returns the after_edit_check of the touched files and its delta.",
-  input: z.object({
-    transactionId: z.string().min(1).max(200).describe("From preview_diagnostic_fix"),
-    confirm: z.boolean().optional().describe("Must be true to write"),
-    baselineCheckId: z.string().min(1).max(200).optional().describe("Delta baseline (default: the previous check covering these files)"),
-  }).strict(),
+  input: z
+    .object({
+      transactionId: z.string().min(1).max(200).describe("From preview_diagnostic_fix"),
+      confirm: z.boolean().optional().describe("Must be true to write"),
+      baselineCheckId: z.string().min(1).max(200).optional().describe("Delta baseline (default: the previous check covering these files)"),
+    })
+    .strict(),
   output: (compact) => z.union([applied(compact), WorkflowStaleSchema]),
   dataFields: () => [...DATA_FIELDS],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

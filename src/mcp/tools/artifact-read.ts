@@ -14,11 +14,13 @@ export const artifactReadTool = defineTool({
   description:
     "Read the full value of a result that exceeded the size bound (its incomplete.artifactId). Returns base64 chunks: continue with " +
     "nextOffset until eof, then decode and concatenate to get the JSON.",
-  input: z.object({
-    artifactId: z.string().min(1).max(100).describe("incomplete.artifactId from an oversized result"),
-    offset: z.number().int().min(0).optional().describe("Byte offset to start at (default 0)"),
-    maxBytes: z.number().int().min(1).optional().describe("Bytes to return (default and maximum: 70% of structuredMaxBytes)"),
-  }).strict(),
+  input: z
+    .object({
+      artifactId: z.string().min(1).max(100).describe("incomplete.artifactId from an oversized result"),
+      offset: z.number().int().min(0).optional().describe("Byte offset to start at (default 0)"),
+      maxBytes: z.number().int().min(1).optional().describe("Bytes to return (default and maximum: 70% of structuredMaxBytes)"),
+    })
+    .strict(),
   output: () => ArtifactChunkSchema,
   annotations: READ_ONLY,
   handle: async (args, { artifacts, structuredMaxBytes }) => {

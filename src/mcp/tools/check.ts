@@ -27,9 +27,9 @@ export const checkProjectTool = defineTool({
   name: "check_project",
   title: "Check project",
   description:
-    "Run the project's own Oxlint, tsc, Biome and ESLint on project-relative paths (default [\".\"]) and return issues clustered by root cause. " +
+    'Run the project\'s own Oxlint, tsc, Biome and ESLint on project-relative paths (default ["."]) and return issues clustered by root cause. ' +
     "Use get_issue_detail with a clusterId for every location of a cluster.",
-  input: z.object({ paths: pathList.optional().describe("Project-relative paths (at most 512); default [\".\"]") }).strict(),
+  input: z.object({ paths: pathList.optional().describe('Project-relative paths (at most 512); default ["."]') }).strict(),
   output: checkSchema,
   dataFields: checkDataFields,
   annotations: READ_ONLY,

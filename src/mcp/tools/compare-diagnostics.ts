@@ -22,10 +22,12 @@ export const compareDiagnosticsTool = defineTool({
     "Compare two checks by checkId: introduced and resolved issues, the unchanged count and net error/warning deltas. " +
     "Issues are matched by id, then by file, rule, message and severity at the nearest line, so inserted lines do not count as changes; " +
     "only files both checks covered are compared.",
-  input: z.object({
-    baselineCheckId: checkId.describe("The earlier check (e.g. before your edit)"),
-    currentCheckId: checkId.describe("The later check"),
-  }).strict(),
+  input: z
+    .object({
+      baselineCheckId: checkId.describe("The earlier check (e.g. before your edit)"),
+      currentCheckId: checkId.describe("The later check"),
+    })
+    .strict(),
   output: () => z.union([withSizeBound(CompareSchema, DELTA_DATA_FIELDS), WorkflowStaleSchema]),
   dataFields: () => [...DELTA_DATA_FIELDS],
   annotations: READ_ONLY,

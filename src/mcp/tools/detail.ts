@@ -11,12 +11,14 @@ export const issueDetailTool = defineTool({
   title: "Issue detail",
   description:
     "Expand exactly one of clusterId or issueId (a prefix of at least 4 hex characters works) from the latest check, or from checkId. " +
-    "Answers {status:\"stale\", code} when the reference no longer exists.",
-  input: z.object({
-    clusterId: reference.optional().describe("A clusterId from a check response"),
-    issueId: reference.optional().describe("An issueId or a unique prefix of one"),
-    checkId: reference.optional().describe("Which check to read (default: the latest)"),
-  }).strict(),
+    'Answers {status:"stale", code} when the reference no longer exists.',
+  input: z
+    .object({
+      clusterId: reference.optional().describe("A clusterId from a check response"),
+      issueId: reference.optional().describe("An issueId or a unique prefix of one"),
+      checkId: reference.optional().describe("Which check to read (default: the latest)"),
+    })
+    .strict(),
   output: () => IssueDetailResultSchema,
   dataFields: () => ["issues"],
   annotations: READ_ONLY,

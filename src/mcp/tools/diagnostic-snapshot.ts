@@ -12,10 +12,9 @@ export const diagnosticSnapshotTool = defineTool({
   title: "Diagnostic snapshot",
   description:
     "Return the immutable snapshot of one check by checkId: tool, scope, engines, clusters, every issue, cache use and duration. " +
-    "Every check records one (the last 50 are kept, across restarts); older ids answer {status:\"stale\", code:\"check_expired\"}.",
+    'Every check records one (the last 50 are kept, across restarts); older ids answer {status:"stale", code:"check_expired"}.',
   input: z.object({ checkId: z.string().min(1).max(200).describe("The checkId of any check, ingest or apply") }).strict(),
-  output: (compact) =>
-    z.union([compact ? withSizeBound(CompactSnapshotSchema, DATA_FIELDS) : withSizeBound(SnapshotSchema, DATA_FIELDS), WorkflowStaleSchema]),
+  output: (compact) => z.union([compact ? withSizeBound(CompactSnapshotSchema, DATA_FIELDS) : withSizeBound(SnapshotSchema, DATA_FIELDS), WorkflowStaleSchema]),
   dataFields: () => [...DATA_FIELDS],
   annotations: READ_ONLY,
   handle: async (args, { service, compact }) => {

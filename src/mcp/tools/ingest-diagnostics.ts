@@ -5,7 +5,8 @@ import { ingestDiagnostics } from "../../service/ingest.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 /** Items are validated one by one (a bad item is refused with a reason, never the whole call), so the schema names the shape only. */
-const ITEM = "An LSP Diagnostic plus where it is: {file | uri (file://), range:{start:{line, character}, end:{line, character}} (0-based), " +
+const ITEM =
+  "An LSP Diagnostic plus where it is: {file | uri (file://), range:{start:{line, character}, end:{line, character}} (0-based), " +
   "severity? (1 error, 2 warning; 3 information and 4 hint are dropped and counted in rejected), code? (string | number | {value}), source?, message}";
 
 /** ingest_diagnostics: LSP diagnostics from an editor or language server, normalized into issues. */
@@ -14,12 +15,14 @@ export const ingestDiagnosticsTool = defineTool({
   title: "Ingest LSP diagnostics",
   description:
     "Hand Signalint the LSP Diagnostic objects your editor or language server already has (0-based ranges, file or file:// uri, severity 1–4, code). " +
-    "They become issues with engine \"lsp\" and their source, get ids, clusters and loop memory, and a snapshot checkId; bad items are refused one by one.",
-  input: z.object({
-    source: z.string().min(1).max(100).optional().describe("Default source for diagnostics without one"),
-    serverName: z.string().min(1).max(100).optional().describe("The language server's name (the live view keeps one observation per server)"),
-    diagnostics: z.array(z.unknown().describe(ITEM)).max(MAX_INGEST).describe(`Up to ${MAX_INGEST} LSP diagnostics`),
-  }).strict(),
+    'They become issues with engine "lsp" and their source, get ids, clusters and loop memory, and a snapshot checkId; bad items are refused one by one.',
+  input: z
+    .object({
+      source: z.string().min(1).max(100).optional().describe("Default source for diagnostics without one"),
+      serverName: z.string().min(1).max(100).optional().describe("The language server's name (the live view keeps one observation per server)"),
+      diagnostics: z.array(z.unknown().describe(ITEM)).max(MAX_INGEST).describe(`Up to ${MAX_INGEST} LSP diagnostics`),
+    })
+    .strict(),
   output: () => withSizeBound(IngestResultSchema, ["rejected"]),
   dataFields: () => ["rejected"],
   annotations: { ...READ_ONLY, idempotentHint: false },
@@ -28,4 +31,3 @@ export const ingestDiagnosticsTool = defineTool({
     return { structured: { ...result }, summary: `Ingested ${result.ingested} diagnostic(s) as ${result.checkId}; rejected ${result.rejected.length}.` };
   },
 });
-

@@ -3,12 +3,14 @@ import { PreviewResultSchema, withSizeBound } from "../../core/contracts.ts";
 import { MAX_PATCHES, MAX_REQUEST_BYTES } from "../../service/transactions.ts";
 import { defineTool } from "../tool.ts";
 
-const patch = z.object({
-  file: z.string().min(1).max(4096).describe("Project-relative (or absolute, inside the root) path of an existing file"),
-  originalContent: z.string().describe("The file's exact current content (a mismatch is refused as drift)"),
-  patchedContent: z.string().describe("The full new content"),
-  description: z.string().max(1000).optional().describe("What this change fixes"),
-}).strict();
+const patch = z
+  .object({
+    file: z.string().min(1).max(4096).describe("Project-relative (or absolute, inside the root) path of an existing file"),
+    originalContent: z.string().describe("The file's exact current content (a mismatch is refused as drift)"),
+    patchedContent: z.string().describe("The full new content"),
+    description: z.string().max(1000).optional().describe("What this change fixes"),
+  })
+  .strict();
 
 /** preview_diagnostic_fix: hold a multi-file fix as a transaction; writes nothing. */
 export const previewFixTool = defineTool({
@@ -25,6 +27,9 @@ export const previewFixTool = defineTool({
     const result = await service.transactions.preview(args.patches);
     const added = result.files.reduce((sum, file) => sum + file.addedLines, 0);
     const removed = result.files.reduce((sum, file) => sum + file.removedLines, 0);
-    return { structured: { ...result }, summary: `Transaction ${result.transactionId}: ${result.files.length} file(s), +${added} −${removed} lines; nothing written yet.` };
+    return {
+      structured: { ...result },
+      summary: `Transaction ${result.transactionId}: ${result.files.length} file(s), +${added} −${removed} lines; nothing written yet.`,
+    };
   },
 });
