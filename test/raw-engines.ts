@@ -54,25 +54,22 @@ function parseTscText(stdout: string, cwd: string, root: string): RawDiagnostic[
   return out;
 }
 
+/**
+ * The inferred-program options as tsc command-line flags (the editors' defaults, as docs/architecture.md lists them);
+ * TypeScript 6 and later also need --ignoreConfig to take files on the command line next to a tsconfig.json (TS5112).
+ */
+export function inferredTscArgs(major: number, besideTsconfig = false): string[] {
+  const flags = ["--allowJs", "--skipLibCheck", "--strictNullChecks", "--strictFunctionTypes", "--target", "es2020", "--module", "esnext"];
+  flags.push("--moduleResolution", major >= 5 ? "bundler" : "node", "--jsx", "preserve");
+  return besideTsconfig && major >= 6 ? [...flags, "--ignoreConfig"] : flags;
+}
+
 /** tsc as a user runs it: `tsc --noEmit -p tsconfig.json`, or `tsc -b` (on a scratch copy, since -b writes) for solutions. */
 export function rawTsc(root: string, options: { build?: boolean; tscBin?: string; inferred?: string[] } = {}): RawDiagnostic[] {
   const bin = options.tscBin ?? "tsc";
   if (options.inferred) {
     // No tsconfig: the files on the command line with an editor's inferred-project options.
-    const inferred = [
-      "--allowJs",
-      "--skipLibCheck",
-      "--strictNullChecks",
-      "--strictFunctionTypes",
-      "--target",
-      "es2020",
-      "--module",
-      "esnext",
-      "--moduleResolution",
-      "bundler",
-      "--jsx",
-      "preserve",
-    ];
+    const inferred = inferredTscArgs(5);
     return parseTscText(run(bin, ["--noEmit", "--pretty", "false", ...inferred, ...options.inferred], root), root, root);
   }
   if (!options.build) return parseTscText(run(bin, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"], root), root, root);

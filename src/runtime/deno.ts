@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
-import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
+import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
 // Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
 // deno-lint-ignore no-explicit-any
@@ -55,17 +55,6 @@ function startWatchdog(): WatchdogPipe | null {
   };
 }
 
-const CANCELLED: SpawnResult = {
-  exitCode: null,
-  signal: null,
-  stdout: "",
-  stderr: "",
-  timedOut: false,
-  outputExceeded: false,
-  spawnError: "cancelled",
-  durationMs: 0,
-};
-
 async function drain(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => boolean): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
   const reader = stream.getReader();
@@ -89,7 +78,7 @@ function decode(chunks: Uint8Array[]): string {
 }
 
 async function spawnDeno(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
-  if (options.signal?.aborted) return CANCELLED;
+  if (options.signal?.aborted) return CANCELLED_SPAWN;
   const started = performance.now();
   const env: Record<string, string> = Deno.env.toObject();
   for (const [key, value] of Object.entries(options.env ?? {})) {

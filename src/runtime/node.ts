@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
-import type { DirEntry, FileInfo, Runtime, SpawnOptions, SpawnResult } from "./types.ts";
+import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
 /** Grace period after the child exits for its pipes to close before stragglers are killed. */
 const PIPE_GRACE_MS = 2000;
@@ -57,19 +57,8 @@ function buildEnv(extra: SpawnOptions["env"]): NodeJS.ProcessEnv {
   return env;
 }
 
-const CANCELLED: SpawnResult = {
-  exitCode: null,
-  signal: null,
-  stdout: "",
-  stderr: "",
-  timedOut: false,
-  outputExceeded: false,
-  spawnError: "cancelled",
-  durationMs: 0,
-};
-
 async function spawnNode(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
-  if (options.signal?.aborted) return CANCELLED;
+  if (options.signal?.aborted) return CANCELLED_SPAWN;
   const started = performance.now();
   let timedOut = false;
   let outputExceeded = false;

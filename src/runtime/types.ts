@@ -90,3 +90,15 @@ export interface Runtime {
   rssBytes(): number;
   writeStderr(text: string): void;
 }
+
+/** The result of a spawn asked for after its abort signal fired: nothing was started. */
+export const CANCELLED_SPAWN: SpawnResult = {
+  exitCode: null,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  outputExceeded: false,
+  spawnError: "cancelled",
+  durationMs: 0,
+};

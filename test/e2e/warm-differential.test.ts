@@ -12,7 +12,7 @@ import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
-import { expectedMessage } from "../raw-engines.ts";
+import { expectedMessage, inferredTscArgs } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_DIFF_STEPS ?? 200);
 const SEED = Number(process.env.SIGNALINT_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -253,22 +253,7 @@ async function coldTsc(project: string, requested: readonly string[]): Promise<s
   const version = Number(
     (JSON.parse(readFileSync(join(project, "node_modules", "typescript", "package.json"), "utf8")) as { version: string }).version.split(".")[0],
   );
-  const options = [
-    "--allowJs",
-    "--skipLibCheck",
-    "--strictNullChecks",
-    "--strictFunctionTypes",
-    "--target",
-    "es2020",
-    "--module",
-    "esnext",
-    "--moduleResolution",
-    version >= 5 ? "bundler" : "node",
-    "--jsx",
-    "preserve",
-  ];
-  // TypeScript 6 and later refuse files on the command line next to a tsconfig.json (TS5112) unless told to ignore it.
-  if (version >= 6) options.push("--ignoreConfig");
+  const options = inferredTscArgs(version, true);
   const inferred = parseTscOutput(await runTsc(project, ["--noEmit", "--pretty", "false", ...options, ...uncovered]));
   return [...main, ...inferred.filter((issue) => uncovered.some((file) => issue.startsWith(`${file}:`)))];
 }
