@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -40,7 +40,8 @@ const ENGINE_PACKAGES: Record<string, string> = { oxlint: "oxlint", tsc: "typesc
  */
 export function scratchCopy(name: string, label = name): string {
   const target = mkdtempSync(join(tmpdir(), `signalint-${label}-`));
-  cpSync(fixture(name), target, { recursive: true });
+  // A state directory left in the fixture by a manual run is not part of it.
+  cpSync(fixture(name), target, { recursive: true, filter: (source) => basename(source) !== ".signalint" });
   for (const pkg of Object.values(ENGINE_PACKAGES)) linkPackage(target, pkg, join(REPO, "node_modules", pkg));
   return target;
 }
