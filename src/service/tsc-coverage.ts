@@ -275,13 +275,19 @@ export function inferredCompilerOptions(version: string | null): Record<string, 
   };
 }
 
-/** Write the inferred program's config (outside the project) listing exactly the uncovered files; returns its path. */
+/**
+ * Write the inferred program's config (outside the project) listing exactly the uncovered files; returns its path.
+ * Its directory is named by the content's hash: a config never changes once written, so concurrent checks (of this server or of
+ * another one on the same project) with other uncovered files cannot swap the file list under a running tsc.
+ */
 export async function writeInferredConfig(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<string> {
-  const dir = join(job.cacheDir, "tsc", "inferred");
-  await job.runtime.mkdirp(dir);
-  const path = join(dir, "tsconfig.json");
   const config = { compilerOptions: { ...inferredCompilerOptions(resolved.version), typeRoots: await typeRoots(job.runtime, job.root) }, files };
   const text = `${JSON.stringify(config, null, 2)}\n`;
-  if ((await job.runtime.readText(path).catch(() => null)) !== text) await job.runtime.writeFileAtomic(path, text);
+  const dir = join(job.cacheDir, "tsc", "inferred", job.runtime.sha256(text).slice(0, 16));
+  const path = join(dir, "tsconfig.json");
+  if ((await job.runtime.stat(path)) === null) {
+    await job.runtime.mkdirp(dir);
+    await job.runtime.writeFileAtomic(path, text);
+  }
   return path;
 }
