@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CheckResponse, NormalizedIssue } from "../src/core/contracts.ts";
 
 function findRepo(start: string): string {
   let dir = start;
@@ -135,6 +136,20 @@ export async function call(client: Client, name: string, args: Record<string, un
 export function structured<T = Record<string, unknown>>(result: CallToolResult): T {
   if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as T;
+}
+
+/** Every issue of a check: its remaining issues and each cluster's, expanded with get_issue_detail. */
+export async function everyIssue(session: Connected, response: CheckResponse): Promise<NormalizedIssue[]> {
+  const issues = [...response.remainingIssues];
+  for (const cluster of response.clusters) {
+    issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
+  }
+  return issues;
+}
+
+/** Each engine's report: an issue merged from several engines counts once per engine (alsoReportedBy). */
+export function eachReport(issues: readonly NormalizedIssue[]): NormalizedIssue[] {
+  return issues.flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]);
 }
 
 /** The error envelope of a failed result. */

@@ -76,6 +76,16 @@ export function dedupeAcrossEngines<T extends RawIssue>(issues: readonly T[]): (
   return out.sort(compareIssues);
 }
 
+/** Full ids for identity keys in order: the key's hash, with an ordinal added when a key repeats (ids stay unique). */
+export function idsWithOrdinals(keys: readonly string[], hash: (text: string) => string): string[] {
+  const seen = new Map<string, number>();
+  return keys.map((key) => {
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    return hash(ordinal === 0 ? key : `${key}\0${ordinal}`);
+  });
+}
+
 /** The shortest prefix length (at least 12) that keeps every id unique. */
 export function shortIdLength(fullIds: readonly string[]): number {
   for (let length = 12; length < 64; length += 2) {
@@ -90,13 +100,10 @@ export function shortIdLength(fullIds: readonly string[]): number {
  */
 export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) => string): Issue[] {
   const merged = dedupeAcrossEngines(raw.map((issue) => ({ ...issue, message: normalizeMessage(issue.message), fullMessage: fullMessageOf(issue.message) })));
-  const seen = new Map<string, number>();
-  const fullIds = merged.map((issue) => {
-    const key = [issue.file, issue.rule, issue.line, templateQuoted(issue.message)].join("\0");
-    const ordinal = seen.get(key) ?? 0;
-    seen.set(key, ordinal + 1);
-    return hash(ordinal === 0 ? key : `${key}\0${ordinal}`);
-  });
+  const fullIds = idsWithOrdinals(
+    merged.map((issue) => [issue.file, issue.rule, issue.line, templateQuoted(issue.message)].join("\0")),
+    hash,
+  );
   const length = shortIdLength(fullIds);
   return merged.map((issue, index) => {
     const fullId = fullIds[index] as string;

@@ -1,6 +1,6 @@
 import type { Severity } from "./contracts.ts";
 import type { SnapshotIssue } from "./delta.ts";
-import { shortIdLength } from "./issues.ts";
+import { idsWithOrdinals, shortIdLength } from "./issues.ts";
 import { normalizeMessage, templateQuoted } from "./normalize.ts";
 
 /** Most diagnostics one ingest call may carry. */
@@ -113,13 +113,10 @@ export function lspIssues(accepted: readonly LspAccepted[], hash: (text: string)
       (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
       (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   );
-  const seen = new Map<string, number>();
-  const fullIds = ordered.map((entry) => {
-    const key = ["lsp", entry.source, entry.file, entry.rule, entry.line, templateQuoted(entry.message)].join("\0");
-    const ordinal = seen.get(key) ?? 0;
-    seen.set(key, ordinal + 1);
-    return hash(ordinal === 0 ? key : `${key}\0${ordinal}`);
-  });
+  const fullIds = idsWithOrdinals(
+    ordered.map((entry) => ["lsp", entry.source, entry.file, entry.rule, entry.line, templateQuoted(entry.message)].join("\0")),
+    hash,
+  );
   const length = shortIdLength(fullIds);
   return ordered.map((entry, index) => {
     const fullId = fullIds[index] as string;

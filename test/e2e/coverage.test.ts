@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { call, CLEAN_PATH, connect, DENO, linkBin, REPO, removeDir, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, DENO, everyIssue, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 const TYPE_ERROR = 'const n: number = "oops";\nexport {};\n';
 
@@ -112,11 +112,7 @@ describe("the inferred program through the warm path", () => {
     const session = await connect(dir, { SIGNALINT_CACHE_DIR: cache });
     const issues = async () => {
       const response = structured<CheckResponse>(await call(session.client, "check_project"));
-      const all = [...response.remainingIssues];
-      for (const cluster of response.clusters)
-        all.push(
-          ...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues,
-        );
+      const all = await everyIssue(session, response);
       return { files: all.map((issue) => `${issue.file} ${issue.rule}`).sort(), message: response.engines.tsc.message ?? "" };
     };
     try {

@@ -3,16 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
+import { call, connect, everyIssue, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
-
-async function everyIssue(session: Connected, response: CheckResponse): Promise<NormalizedIssue[]> {
-  const issues = [...response.remainingIssues];
-  for (const cluster of response.clusters) {
-    issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
-  }
-  return issues;
-}
 
 const key = (file: string, line: number, rule: string) => `${file}:${line}:${rule}`;
 

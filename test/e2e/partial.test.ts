@@ -4,18 +4,10 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { parseOxlintOutput } from "../../src/engines/oxlint.ts";
-import { call, connect, removeDir, scratchCopy, structured, type Connected } from "../helpers.ts";
+import { call, connect, eachReport, everyIssue, removeDir, scratchCopy, structured, type Connected } from "../helpers.ts";
 import { rawBiome, rawOxlint } from "../raw-engines.ts";
 
-const everyIssue = async (session: Connected, response: CheckResponse) => {
-  const issues = [...response.remainingIssues];
-  for (const cluster of response.clusters) {
-    issues.push(
-      ...structured<{ issues: CheckResponse["remainingIssues"] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues,
-    );
-  }
-  return issues.flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]);
-};
+const everyReport = async (session: Connected, response: CheckResponse) => eachReport(await everyIssue(session, response));
 
 describe("an engine that could not check some files", () => {
   const dirs: string[] = [];
@@ -35,7 +27,7 @@ describe("an engine that could not check some files", () => {
     try {
       for (const round of ["first", "second (the cache must not turn it into a complete run)"]) {
         const response = structured<CheckResponse>(await call(session.client, "check_project"));
-        const issues = await everyIssue(session, response);
+        const issues = await everyReport(session, response);
         assert.notEqual(response.status, "clean", round);
         for (const engine of ["oxlint", "biome"] as const) {
           assert.equal(response.engines[engine].status, "error", `${engine} ${round}`);

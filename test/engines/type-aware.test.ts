@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, type Connected } from "../helpers.ts";
+import { call, connect, eachReport, everyIssue, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, type Connected } from "../helpers.ts";
 import { rawOxlint } from "../raw-engines.ts";
 
 /** The native tsgolint of this machine's platform package (what oxlint-tsgolint's own bin runs). */
@@ -11,11 +11,7 @@ const PLATFORM_DIR = join(REPO, "node_modules", "@oxlint-tsgolint");
 const TSGOLINT = join(PLATFORM_DIR, readdirSync(PLATFORM_DIR)[0] as string, process.platform === "win32" ? "tsgolint.exe" : "tsgolint");
 
 async function oxlintIssues(session: Connected, response: CheckResponse): Promise<string[]> {
-  const issues: NormalizedIssue[] = [...response.remainingIssues];
-  for (const cluster of response.clusters) {
-    issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
-  }
-  const reports = issues.flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))]);
+  const reports = eachReport(await everyIssue(session, response));
   return reports
     .filter((issue) => issue.engine === "oxlint")
     .map((issue) => `${issue.file}:${issue.line} ${issue.rule}`)
