@@ -15,7 +15,7 @@ import type { LintCache } from "./lint-cache.ts";
 import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
 import type { TsconfigCoverage } from "./tsc-coverage.ts";
 import { runTsc, tscApplies } from "./tsc-runner.ts";
-import type { WarmTsPool } from "./warm-ts.ts";
+import type { WarmTsPool } from "../typescript/warm-pool.ts";
 
 /** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
 export interface EngineCache {

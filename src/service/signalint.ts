@@ -17,7 +17,7 @@ import { dispatchBarrier, pathMapper, runEngine, type EngineJob, type EngineRepo
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
 import { TsconfigCoverage } from "./tsc-coverage.ts";
-import { WarmTsPool } from "./warm-ts.ts";
+import { WarmTsPool } from "../typescript/warm-pool.ts";
 import { ensureStateDir, openProject, readConfigFile, validatePaths, type OpenOptions, type Project } from "./project.ts";
 import { SessionLog, type CheckRecord } from "./session-log.ts";
 import { resolveSettings } from "../core/config.ts";

@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../core/jsonc.ts";
-import { loadTypeScript } from "../engines/tsc-warm.ts";
+import { loadTypeScript } from "../typescript/warm-program.ts";
 import type { ResolvedEngine } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { EngineJob } from "./engine-runner.ts";

@@ -1,14 +1,14 @@
 import { join, relative, resolve } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
-import { diagnosticsToIssues, type WarmCheckInfo } from "../engines/tsc-warm.ts";
-import { ts7DiagnosticsToIssues } from "../engines/tsc7-warm.ts";
+import { diagnosticsToIssues, type WarmCheckInfo } from "../typescript/warm-program.ts";
+import { ts7DiagnosticsToIssues } from "../typescript/warm-program7.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import { tscListFilesArgs, tscProjectArgs } from "../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import { throwIfCancelled } from "./check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
 import { candidateFiles, isTypeScriptFile, writeInferredConfig } from "./tsc-coverage.ts";
-import { MAX_WARM_PROGRAMS } from "./warm-ts.ts";
+import { MAX_WARM_PROGRAMS } from "../typescript/warm-pool.ts";
 
 /** Projects whose cold tsc run takes longer than this get no warm program. */
 export const WARM_UP_MAX_COLD_MS = 15_000;

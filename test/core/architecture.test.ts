@@ -32,8 +32,14 @@ it("process and Deno appear only in runtime/, cli/ and main.ts", () => {
   }
 });
 
-it("dependencies point down: engines and core never import service, mcp or cli", () => {
+it("dependencies point down: engines and core never import typescript, service, mcp or cli", () => {
   for (const file of [...sources("src/engines"), ...sources("src/core")]) {
+    assert.doesNotMatch(readFileSync(join(REPO, file), "utf8"), /from "\.\.\/(typescript|service|mcp|cli)\//, file);
+  }
+});
+
+it("warm TypeScript sits under service: src/typescript never imports service, mcp or cli", () => {
+  for (const file of sources("src/typescript")) {
     assert.doesNotMatch(readFileSync(join(REPO, file), "utf8"), /from "\.\.\/(service|mcp|cli)\//, file);
   }
 });

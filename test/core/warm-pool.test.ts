@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { it } from "node:test";
-import { WarmTsPool } from "../../src/service/warm-ts.ts";
+import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { fixture, REPO } from "../helpers.ts";
 
 const TYPESCRIPT = join(REPO, "node_modules", "typescript");

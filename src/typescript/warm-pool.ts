@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { exactStamp } from "../engines/file-stamp.ts";
-import { WarmTsProgram, loadTypeScript, typescriptIdentity } from "../engines/tsc-warm.ts";
-import { WarmTs7Program, loadTs7Api } from "../engines/tsc7-warm.ts";
+import { WarmTsProgram, loadTypeScript, typescriptIdentity } from "./warm-program.ts";
+import { WarmTs7Program, loadTs7Api } from "./warm-program7.ts";
 
 /** Warm programs kept at most (one per tsconfig); the least recently used one is released first. */
 export const MAX_WARM_PROGRAMS = 3;

@@ -7,8 +7,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
-import { exactStamp, fileStamp } from "./file-stamp.ts";
-import { isConfigDiagnosticFile } from "./tsc.ts";
+import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
+import { isConfigDiagnosticFile } from "../engines/tsc.ts";
 
 type Ts = typeof TS;
 

@@ -8,9 +8,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RawIssue } from "../core/issues.ts";
-import { exactStamp, fileStamp } from "./file-stamp.ts";
-import { isConfigDiagnosticFile } from "./tsc.ts";
-import type { WarmCheckInfo } from "./tsc-warm.ts";
+import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
+import { isConfigDiagnosticFile } from "../engines/tsc.ts";
+import type { WarmCheckInfo } from "./warm-program.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
 interface Ts7Diagnostic {
