@@ -85,22 +85,65 @@ async function serverTscKeys(client, response) {
     .sort();
 }
 
+function serverTransport(dir, state) {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, "dist", "signalint-mcp.mjs")],
+    cwd: dir,
+    env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, state) },
+    stderr: "ignore",
+  });
+}
+
+/** The slowest `ping` answer while a fresh server's first check_project builds the warm program (one ping at a time). */
+async function pingWhileBuilding(dir) {
+  const client = new Client({ name: "bench-ping", version: "1" });
+  await client.connect(serverTransport(dir, ".state-ping"));
+  let done = false;
+  const checking = client.callTool({ name: "check_project", arguments: {} }).finally(() => (done = true));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  let slowest = 0;
+  while (!done) {
+    const started = performance.now();
+    await client.callTool({ name: "ping", arguments: {} });
+    slowest = Math.max(slowest, performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await checking;
+  await client.close();
+  return slowest;
+}
+
+/** Resident memory (MB) of the server and of its descendants (the warm TypeScript hosts and their tsgo), Linux only. */
+function serverMemory(pid) {
+  const rss = (p) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const children = (p) =>
+    spawnSync("pgrep", ["-P", String(p)], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter(Boolean);
+  const tree = (p) => [p, ...children(p).flatMap(tree)];
+  try {
+    return {
+      server: rss(pid),
+      hosts: children(pid)
+        .flatMap(tree)
+        .reduce((sum, p) => sum + rss(p), 0),
+    };
+  } catch {
+    return null;
+  }
+}
+
 async function measure(label, tsc) {
   const dir = mkdtempSync(join(tmpdir(), "signalint-latency-"));
   generate(dir, tsc);
   const cold = [];
   for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
   const coldMs = median(cold);
+  const pingMs = await pingWhileBuilding(dir);
   const client = new Client({ name: "bench-latency", version: "1" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "dist", "signalint-mcp.mjs")],
-      cwd: dir,
-      env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, ".state") },
-      stderr: "ignore",
-    }),
-  );
+  const transport = serverTransport(dir, ".state");
+  await client.connect(transport);
   await client.listTools();
   const rows = [];
   const timed = async (name, tool, args, edit) => {
@@ -121,8 +164,12 @@ async function measure(label, tsc) {
     });
   };
   await timed("check_project, cold server", "check_project", {});
-  // The warm program is built in the background after the first answer; an agent's next call comes after an edit.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(3000, coldMs * 2.5)));
+  // The agent flow: the first check_project builds the warm program, the agent edits a leaf at once and checks it.
+  const edited = join(dir, "src", `m${FILES - 2}.ts`);
+  await timed("check_files, leaf edit right after the first check_project", "check_files", { files: [`src/m${FILES - 2}.ts`] }, () =>
+    writeFileSync(edited, readFileSync(edited, "utf8").replace("x * 3 +", "x * 33 +")),
+  );
+  const memory = serverMemory(transport.pid);
   await timed("check_project, nothing changed", "check_project", {});
   await timed("check_files, nothing changed", "check_files", { files: ["src/m999.ts"] });
   const leaf = join(dir, "src", `m${FILES - 1}.ts`);
@@ -138,7 +185,7 @@ async function measure(label, tsc) {
   );
   await client.close();
   rmSync(dir, { recursive: true, force: true });
-  return { label, coldMs, rows };
+  return { label, coldMs, rows, pingMs, memory };
 }
 
 const results = [];
@@ -153,3 +200,7 @@ for (const { label, coldMs, rows } of results) {
   for (const row of rows)
     console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
 }
+console.log("\n| TypeScript | `ping` while a warm program builds, slowest (ms) | server RSS (MB) | warm hosts' RSS (MB) |");
+console.log("|---|---:|---:|---:|");
+for (const { label, pingMs, memory } of results)
+  console.log(`| ${label} | ${pingMs.toFixed(0)} | ${memory?.server.toFixed(0) ?? "?"} | ${memory?.hosts.toFixed(0) ?? "?"} |`);

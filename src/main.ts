@@ -1,6 +1,8 @@
 import { runCli } from "./cli/cli.ts";
 import { embeddedScriptArgs, runEmbeddedScript } from "./cli/embedded-node.ts";
 import { selectRuntime } from "./runtime/select.ts";
+import { WARM_HOST_MODE } from "./typescript/host-protocol.ts";
+import { runWarmHost } from "./typescript/warm-host.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
@@ -12,6 +14,15 @@ async function main(): Promise<void> {
   const argv: string[] = isDeno ? [...Deno.args] : process.argv.slice(2);
   const script = isDeno ? null : embeddedScriptArgs(argv);
   if (script) return runEmbeddedScript(script);
+  if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
+    // Loading the project's compiler is most of a cold check: let Node keep its compiled code between hosts.
+    if (!isDeno) (process.getBuiltinModule?.("node:module") as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
+    return runWarmHost(
+      runtime.selfChannel(),
+      () => runtime.rssBytes(),
+      () => (isDeno ? Deno.exit(0) : process.exit(0)),
+    );
+  }
   const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
   const stdout = (text: string) => {
     if (isDeno) Deno.stdout.writeSync(new TextEncoder().encode(text));

@@ -31,12 +31,15 @@ export const ConfigFileSchema = z
     structuredMaxBytes: z.number().int().positive().optional(),
     artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
     warmTypeScript: z.boolean().optional(),
+    warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
     oxlintTypeAware: z.boolean().optional(),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 30_000, tsc: 120_000, biome: 30_000, eslint: 60_000 };
+/** Default bound on one warm TypeScript program's host process, in MB (see warmTypeScriptMemoryMB). */
+export const DEFAULT_WARM_MEMORY_MB = 2048;
 /** How long an oversized result stays readable through artifact_read, by default. */
 export const DEFAULT_ARTIFACT_RETENTION_SECONDS = 3600;
 export const STRUCTURED_MAX_BYTES = { default: 262_144, min: 16_384, max: 16_777_216 };
@@ -53,8 +56,10 @@ export interface Settings {
   maxRemainingIssues: number;
   structuredMaxBytes: number;
   artifactRetentionSeconds: number;
-  /** Keep a warm in-process TypeScript 5.x/6.x program (default true; SIGNALINT_WARM_TYPESCRIPT=0 turns it off). */
+  /** Keep warm TypeScript programs in host processes (default true; SIGNALINT_WARM_TYPESCRIPT=0 turns it off). */
   warmTypeScript: boolean;
+  /** Bound on one warm program's host process (resident MB after a check); over it, tsc runs cold for that config. */
+  warmTypeScriptMemoryMB: number;
   /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
   oxlintTypeAware: boolean;
 }
@@ -131,6 +136,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT")
       ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string)
       : (config.warmTypeScript ?? true),
+    warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? DEFAULT_WARM_MEMORY_MB,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };

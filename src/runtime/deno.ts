@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
@@ -199,6 +200,8 @@ export function createDenoRuntime(): Runtime {
     isStandalone: false,
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),
     killSpawned: () => groups.killAll(),
+    spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),
+    selfChannel: selfChannelDeno,
     readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {
       const info = await orNull(() => Deno.stat(path), ["symlink_loop"]);

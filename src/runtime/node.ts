@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
@@ -178,8 +179,11 @@ export function isStandaloneBinary(): boolean {
   }
 }
 
-/** The Node.js implementation of Runtime. */
-export function createNodeRuntime(): Runtime {
+/**
+ * The Node.js implementation of Runtime. `selfScript` is the script spawnSelf re-runs (default: this process's main
+ * script, the bundle; tests that embed the service pass the bundle's path).
+ */
+export function createNodeRuntime(options: { selfScript?: string } = {}): Runtime {
   const groups = new ProcessGroups(process.platform === "win32" ? null : startWatchdog, (pgid) => killTree(pgid));
   // A client that went away closes stderr too: a failed write must neither throw nor become an uncaught 'error'
   // event (reporting that one on stderr again was a busy loop). Later writes are dropped.
@@ -187,14 +191,17 @@ export function createNodeRuntime(): Runtime {
   process.stderr.on("error", () => {
     stderrOpen = false;
   });
+  const isStandalone = isStandaloneBinary();
   return {
     name: "node",
     platform: process.platform,
     arch: process.arch,
     execPath: process.execPath,
-    isStandalone: isStandaloneBinary(),
+    isStandalone,
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
+    spawnSelf: (mode, cwd) => spawnSelfNode(isStandalone ? [mode] : [options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
+    selfChannel: selfChannelNode,
     readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {
       const stats = await orNull(fs.stat(path), ["symlink_loop"]);

@@ -23,6 +23,31 @@ export interface SpawnOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A long-lived child process running Signalint itself in another mode (see Runtime.spawnSelf), exchanging one JSON
+ * text per line over its stdin and stdout. It runs in its own process group, registered with the watchdog.
+ */
+export interface SelfProcess {
+  readonly pid: number | undefined;
+  /** Write one line to its stdin (a newline is added); false once it is gone. */
+  send(line: string): boolean;
+  /** Called with each line it writes to stdout. */
+  onLine(listener: (line: string) => void): void;
+  /** Resolves once it has exited, however (killed, crashed, stdin closed). */
+  readonly exited: Promise<void>;
+  /** Kill its whole process group (it and anything it started). */
+  kill(): void;
+  /** Whether it keeps this process alive: held while it works for a caller, released while idle. */
+  hold(held: boolean): void;
+}
+
+/** The child's end of a SelfProcess: lines read from stdin, and a writer of lines to stdout. */
+export interface SelfChannel {
+  /** Start reading: `onLine` per line, `onEnd` once stdin is closed (the parent is gone). */
+  listen(onLine: (line: string) => void, onEnd: () => void): void;
+  send(line: string): void;
+}
+
 /** The result of stat/lstat, reduced to what Signalint needs. */
 export interface FileInfo {
   isFile: boolean;
@@ -60,6 +85,13 @@ export interface Runtime {
   spawn(command: string, args: readonly string[], options: SpawnOptions): Promise<SpawnResult>;
   /** Kill every process tree `spawn` started that is still running (server shutdown). */
   killSpawned(): void;
+  /**
+   * Start Signalint itself (the bundle on this runtime, or the standalone binary) as a long-lived child with a hidden
+   * mode argument; main.ts hands that mode a `selfChannel()`. Same permissions, working directory `cwd`.
+   */
+  spawnSelf(mode: string, cwd: string): SelfProcess;
+  /** This process's end of the channel, when it was started by spawnSelf. */
+  selfChannel(): SelfChannel;
   readText(path: string): Promise<string>;
   /** stat (following links); null when the path does not exist, is not reachable, or is a symlink loop. */
   stat(path: string): Promise<FileInfo | null>;

@@ -53,6 +53,8 @@ export interface EngineJob {
   warm: WarmTsPool;
   /** False turns the in-process TypeScript program off (the command line is used). */
   warmTypeScript: boolean;
+  /** Bound on one warm program's host process, in MB (signalint.config.json warmTypeScriptMemoryMB). */
+  warmMemoryMB: number;
   /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
   oxlintTypeAware: boolean;
   toRelative: PathMapper;

@@ -60,14 +60,10 @@ export class SignalintService {
     this.transactions = new TransactionStore(this);
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
     this.tsconfigs = new TsconfigCoverage(runtime);
-    this.warm = new WarmTsPool(
-      project.root,
-      (message) => runtime.writeStderr(`signalint: ${message}\n`),
-      () => runtime.rssBytes(),
-    );
+    this.warm = new WarmTsPool(runtime, project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`));
   }
 
-  /** Resolves once the warm TypeScript programs asked for so far are built (tests await it instead of polling). */
+  /** Resolves once every warm TypeScript check started so far has answered (tests await it instead of polling). */
   warmSettled(): Promise<void> {
     return this.warm.settled();
   }
@@ -150,6 +146,7 @@ export class SignalintService {
           cache: this.cache,
           warm: this.warm,
           warmTypeScript: settings.warmTypeScript,
+          warmMemoryMB: settings.warmTypeScriptMemoryMB,
           oxlintTypeAware: settings.oxlintTypeAware,
           toRelative,
           dispatched: engine === "tsc" ? () => {} : barrier.arrival(),
@@ -203,7 +200,6 @@ export class SignalintService {
       cache: cache as CheckResponse["cache"],
       durationMs: Math.round(performance.now() - started),
     });
-    this.warm.startPending();
     this.lastTiming = {
       durationMs: Math.round(performance.now() - started),
       engines: Object.fromEntries(reports.map(([engine, report]) => [engine, report.durationMs])),

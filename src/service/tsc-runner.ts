@@ -1,17 +1,12 @@
 import { join, relative, resolve } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
-import { diagnosticsToIssues, type WarmCheckInfo } from "../typescript/warm-program.ts";
-import { ts7DiagnosticsToIssues } from "../typescript/warm-program7.ts";
 import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
 import { tscListFilesArgs, tscProjectArgs } from "../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
-import { throwIfCancelled } from "./check-events.ts";
+import { CheckCancelledError, throwIfCancelled } from "./check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
 import { candidateFiles, isTypeScriptFile, writeInferredConfig } from "./tsc-coverage.ts";
 import { MAX_WARM_PROGRAMS } from "../typescript/warm-pool.ts";
-
-/** Projects whose cold tsc run takes longer than this get no warm program. */
-export const WARM_UP_MAX_COLD_MS = 15_000;
 
 /** Directories never searched for nested tsconfigs. */
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
@@ -57,39 +52,32 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
   return configs;
 }
 
-/** One tsconfig through the warm program; null when it cannot serve (no API, references, or it failed). */
-async function checkWarm(
-  job: EngineJob,
-  packageDir: string,
-  tsconfig: string,
-  configFile: string,
-): Promise<{ issues: RawIssue[]; cache: EngineCache; files: string[] } | null> {
-  try {
-    const warm = job.warm.ready(packageDir, tsconfig);
-    if (!warm) return null;
-    // The warm check is synchronous and cannot be interrupted: never start it for a cancelled check.
-    throwIfCancelled(job.signal);
-    job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
-    let issues: RawIssue[];
-    let info: WarmCheckInfo;
-    if (warm.kind === "ts5") {
-      const result = warm.program.check();
-      if (!result) return null;
-      issues = diagnosticsToIssues(warm.program.ts, result.diagnostics, job.toRelative, configFile);
-      info = result.info;
-    } else {
-      const result = warm.program.check();
-      issues = ts7DiagnosticsToIssues(result.diagnostics, job.toRelative, configFile);
-      info = result.info;
-    }
-    const cache = { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` };
-    return { issues, cache, files: warm.program.fileNames() };
-  } catch (error) {
-    if (job.signal?.aborted) throw error;
-    job.warm.discard(packageDir, tsconfig);
-    job.runtime.writeStderr(`signalint: warm TypeScript program for ${tsconfig} failed, running tsc instead: ${(error as Error).stack ?? error}\n`);
-    return null;
+/** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
+type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
+
+/** One tsconfig through its warm program, in its host process (built there by the first check of the config). */
+async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<WarmResult> {
+  throwIfCancelled(job.signal);
+  job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
+  const outcome = await job.warm.check({
+    kind: "project",
+    typescriptDir: packageDir,
+    configPath: tsconfig,
+    configFile,
+    timeoutMs: job.timeoutMs,
+    memoryLimitBytes: job.warmMemoryMB * 1024 ** 2,
+    signal: job.signal,
+    toRelative: job.toRelative,
+  });
+  if (outcome.status === "cancelled") throw new CheckCancelledError();
+  if (outcome.status === "timeout") {
+    const seconds = job.timeoutMs / 1000;
+    return { ok: false, code: "timeout", message: `tsc did not complete within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s` };
   }
+  if (outcome.status !== "ok") return null;
+  const { info } = outcome;
+  const cache = { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` };
+  return { issues: outcome.issues, cache, files: outcome.files };
 }
 
 /**
@@ -152,7 +140,6 @@ export async function runTsc(
   // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
   const extras = planExtras(job, resolved, base);
   extras.catch(() => {});
-  const issues: RawIssue[] = [];
   const cache: EngineCache = { hits: 0, misses: 0 };
   const modes = new Set<string>();
   let inferred: string | null = null;
@@ -161,7 +148,7 @@ export async function runTsc(
   const programFiles = new Set<string>();
   const listLater: string[] = [];
   let listReached = false;
-  const runOne = async (tsconfig: string, slots: number): Promise<ParseOutcome | null> => {
+  const runOne = async (tsconfig: string, slots: number): Promise<ParseOutcome> => {
     // More tsconfigs than warm slots would only evict each other: those checks use the command line.
     const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
     // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
@@ -170,44 +157,37 @@ export async function runTsc(
       tsconfig === inferred
         ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
         : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
-    // The warm check blocks this thread: let the linters start their processes first so they run alongside it.
-    if (packageDir && !plan.buildMode) await job.lintersDispatched;
     const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
-    if (warm) {
+    if (warm && !("ok" in warm)) {
       for (const file of warm.files) programFiles.add(resolve(file));
-      issues.push(...own(warm.issues));
       cache.hits += warm.cache.hits;
       cache.misses += warm.cache.misses;
       modes.add(warm.cache.mode as string);
-      return null;
+      return { ok: true, issues: own(warm.issues) };
     }
+    if (warm) return warm;
     throwIfCancelled(job.signal);
     job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-    const started = performance.now();
     const parsed = await spawn(plan.args, plan.configFile);
     if (!parsed.ok) return parsed;
-    // Building the warm program blocks the server about as long as a cold check: only do it for projects that check
-    // quickly enough; bigger ones keep the command line, whose timeout is enforced.
-    if (packageDir && !plan.buildMode && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(packageDir, tsconfig);
-    issues.push(...own(parsed.issues));
     // A solution's programs are the configs its references reach.
     if (tsconfig !== inferred) listLater.push(...(plan.buildMode ? [] : [tsconfig]));
     if (plan.buildMode) listReached = true;
     modes.add(plan.buildMode ? "build-incremental" : "cli");
-    return null;
+    return { ok: true, issues: own(parsed.issues) };
   };
-  for (const tsconfig of base) {
-    const failed = await runOne(tsconfig, base.length);
-    if (failed) return failed;
-  }
+  // Each tsconfig's findings, in config order; a config that failed leaves the others' findings standing.
+  const outcomes: [string, ParseOutcome][] = [];
+  const runAll = async (tsconfigs: readonly string[], slots: number) => {
+    const done = await Promise.all(tsconfigs.map(async (tsconfig) => [tsconfig, await runOne(tsconfig, slots)] as [string, ParseOutcome]));
+    outcomes.push(...done);
+  };
+  await runAll(base, base.length);
   const { configs, uncovered: notIncluded, reached } = await extras;
   if (base.length + configs.length === 0 && notIncluded.length === 0)
     return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
   const slots = base.length + configs.length + (notIncluded.length ? 1 : 0);
-  for (const tsconfig of configs) {
-    const failed = await runOne(tsconfig, slots);
-    if (failed) return failed;
-  }
+  await runAll(configs, slots);
   // A file no tsconfig includes but one of the programs imports is that program's file (editors check it there too).
   const toList = [...listLater, ...(listReached ? reached : [])];
   if (notIncluded.length && toList.length) for (const file of await listProgramFiles(job, resolved, toList)) programFiles.add(file);
@@ -215,9 +195,16 @@ export async function runTsc(
   if (uncovered.length) {
     inferred = await writeInferredConfig(job, resolved, uncovered);
     inferredFiles = new Set(uncovered.flatMap((file) => job.toRelative(file) ?? []));
-    const failed = await runOne(inferred, slots);
-    if (failed) return failed;
+    await runAll([inferred], slots);
   }
+  const failed = outcomes.flatMap(([tsconfig, outcome]) => (outcome.ok ? [] : [{ tsconfig, outcome }]));
+  // Nothing checked at all: the failure is the engine's (a timeout stays a timeout).
+  if (failed.length && failed.length === outcomes.length) return failed[0]?.outcome as ParseOutcome;
+  const issues = outcomes.flatMap(([, outcome]) => (outcome.ok ? outcome.issues : []));
+  const failures = failed.map(({ tsconfig, outcome }) => ({
+    file: tsconfig === inferred ? "tsconfig.json (inferred)" : (job.toRelative(tsconfig) ?? tsconfig),
+    reason: outcome.ok ? "" : outcome.message,
+  }));
   const message = inferred ? `inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers` : undefined;
-  return { ok: true, issues, cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
+  return { ok: true, issues, ...(failures.length ? { failures } : {}), cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
 }

@@ -1,14 +1,17 @@
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import type { RawIssue } from "../core/issues.ts";
+import type { Runtime } from "../runtime/types.ts";
 import { exactStamp } from "../engines/file-stamp.ts";
-import { WarmTsProgram, loadTypeScript, typescriptIdentity } from "./warm-program.ts";
-import { WarmTs7Program, loadTs7Api } from "./warm-program7.ts";
+import { type HostRequest, type WarmKind } from "./host-protocol.ts";
+import { WarmHost } from "./warm-host-client.ts";
+import { typescriptIdentity, type WarmCheckInfo } from "./warm-program.ts";
 
-/** Warm programs kept at most (one per tsconfig); the least recently used one is released first. */
+/** Warm programs kept at most (one host process per tsconfig); the least recently used idle one is released first. */
 export const MAX_WARM_PROGRAMS = 3;
-/** A warm program unused for this long is released (a TypeScript 7 process is stopped). */
+/** A warm program unused for this long is released (its host process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
-/** Above this resident size the server keeps only the warm program it used last. */
-export const WARM_MEMORY_LIMIT_BYTES = 1.5 * 1024 ** 3;
+/** A host that died this many times in a row without answering is not started again for that program. */
+const MAX_DEATHS = 3;
 
 /** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
 const RESOLUTION_INPUTS = [
@@ -34,137 +37,179 @@ function resolutionStamp(root: string): string {
 /**
  * Warm programs are keyed by the compiler's identity (its location and the stamps of its package files) and the
  * tsconfig: a TypeScript upgraded in place, or a node_modules/typescript link moved to another version, is another
- * compiler and gets a new program, built from a cold run.
+ * compiler and gets a new program (a new host).
  */
 function programKey(typescriptDir: string, configPath: string): string {
   return `${typescriptIdentity(typescriptDir)}\0${configPath}`;
 }
 
-/** A warm program of either TypeScript generation. */
-export type WarmProgram = { kind: "ts5"; program: WarmTsProgram } | { kind: "ts7"; program: WarmTs7Program };
+/** One warm check asked of the pool. */
+export interface WarmRequest {
+  kind: WarmKind;
+  typescriptDir: string;
+  configPath: string;
+  configFile: string;
+  timeoutMs: number;
+  memoryLimitBytes: number;
+  signal?: AbortSignal;
+  /** Maps an absolute file name to the project (null: outside it; the issue is dropped). */
+  toRelative: (path: string) => string | null;
+}
 
-/** The server's warm TypeScript programs: bounded in number, released when idle, rebuilt after a failure. */
+/**
+ * How a warm check went. "unavailable": no warm answer this time (no usable API, the host died or failed, over the
+ * memory bound, pool full): the command line answers. "timeout"/"cancelled": the host was killed mid-check.
+ */
+export type WarmOutcome =
+  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[] }
+  | { status: "unavailable" }
+  | { status: "timeout" }
+  | { status: "cancelled" };
+
+/**
+ * The server's warm TypeScript programs, each kept by its own host process (see warm-host.ts): bounded in number
+ * and in memory, released when idle; a host that dies or is killed (cancellation, timeout) is replaced by the next
+ * check, which builds its program afresh.
+ */
 export class WarmTsPool {
-  private readonly programs = new Map<string, WarmProgram>();
+  private readonly hosts = new Map<string, WarmHost>();
+  /** Programs that will not be warm in this server (no API, over the memory bound, or their host keeps dying). */
+  private readonly refused = new Set<string>();
+  private readonly deaths = new Map<string, number>();
+  private readonly inflight = new Set<Promise<unknown>>();
   private stamp = "";
-  private readonly warming = new Set<string>();
-  private readonly inflight = new Set<Promise<void>>();
-  private readonly pending = new Map<string, { typescriptDir: string; configPath: string }>();
   private closed = false;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(
+    private readonly runtime: Pick<Runtime, "spawnSelf">,
     private readonly root: string,
     private readonly warn: (message: string) => void = () => {},
-    private readonly rssBytes: () => number = () => 0,
-    private readonly memoryLimit = WARM_MEMORY_LIMIT_BYTES,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** The built warm program for a tsconfig, or null when there is none yet (see warmUpLater). */
-  ready(typescriptDir: string, configPath: string): WarmProgram | null {
+  /** True when this program has a host that has answered before (its next check is incremental). */
+  isWarm(typescriptDir: string, configPath: string): boolean {
+    return this.hosts.get(programKey(typescriptDir, configPath))?.warm === true;
+  }
+
+  /** Check one program in its host (started, and the program built, when there is none yet). */
+  check(request: WarmRequest): Promise<WarmOutcome> {
+    const running = this.run(request);
+    this.inflight.add(running);
+    running.finally(() => this.inflight.delete(running)).catch(() => {});
+    return running;
+  }
+
+  private async run(request: WarmRequest): Promise<WarmOutcome> {
+    const { typescriptDir, configPath } = request;
+    const key = programKey(typescriptDir, configPath);
+    if (this.closed || this.refused.has(key)) return { status: "unavailable" };
     const stamp = resolutionStamp(this.root);
     if (stamp !== this.stamp) {
       this.stamp = stamp;
-      for (const warm of this.programs.values()) warm.program.invalidateResolutions();
+      for (const host of this.hosts.values()) host.invalidate = true;
     }
-    const key = programKey(typescriptDir, configPath);
     // A program built by another compiler for this config (TypeScript upgraded or swapped): never answer from it.
-    for (const other of [...this.programs.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
-    const warm = this.programs.get(key);
-    if (!warm?.program.isWarm) return null;
-    this.programs.delete(key);
-    this.programs.set(key, warm);
-    this.enforceMemoryLimit(key);
-    return warm;
-  }
-
-  /**
-   * Ask for a program to be built in the background once the current check has answered (that check used the
-   * command line, which is faster cold than loading the compiler in process), so the next check is incremental.
-   */
-  warmUpLater(typescriptDir: string, configPath: string): void {
-    this.pending.set(programKey(typescriptDir, configPath), { typescriptDir, configPath });
-  }
-
-  /** Called when a check has finished: start the requested warm-ups after its response has gone out. */
-  startPending(): void {
-    for (const [key, { typescriptDir, configPath }] of this.pending) {
-      this.pending.delete(key);
-      if (this.warming.has(key) || this.closed) continue;
-      this.warming.add(key);
-      let finish = () => {};
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      this.inflight.add(finished);
-      const timer = setTimeout(async () => {
-        let warm: WarmProgram | null = null;
-        try {
-          if (this.closed) return;
-          warm = await this.create(typescriptDir, configPath);
-          if (!warm) this.warn(`no warm TypeScript program for ${configPath} (this TypeScript or runtime has no usable compiler API); tsc runs cold each time`);
-          // The compiler changed since the check that asked for this program: the next cold check asks again.
-          if (!warm || this.closed || programKey(typescriptDir, configPath) !== key) return void (warm?.kind === "ts7" && warm.program.close());
-          warm.program.check();
-          this.programs.set(key, warm);
-          while (this.programs.size > MAX_WARM_PROGRAMS) this.release(this.programs.keys().next().value as string);
-          this.enforceMemoryLimit(key);
-        } catch (error) {
-          this.warn(`could not build a warm TypeScript program for ${configPath}; tsc runs cold: ${(error as Error).message}`);
-          if (warm?.kind === "ts7") warm.program.close();
-          this.release(key);
-        } finally {
-          this.warming.delete(key);
-          this.inflight.delete(finished);
-          finish();
-        }
-      }, 100);
-      (timer as { unref?: () => void }).unref?.();
+    for (const other of [...this.hosts.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
+    const host = this.hosts.get(key) ?? this.start(key);
+    if (!host) return { status: "unavailable" };
+    this.hosts.delete(key);
+    this.hosts.set(key, host);
+    const message: Omit<HostRequest, "id"> = {
+      kind: request.kind,
+      typescriptDir,
+      configPath,
+      cwd: this.root,
+      configFile: request.configFile,
+      invalidate: false,
+    };
+    const reply = await host.request(message, request.timeoutMs, request.signal);
+    if (reply.status === "died") {
+      this.forget(key, host);
+      const deaths = (this.deaths.get(key) ?? 0) + 1;
+      this.deaths.set(key, deaths);
+      if (deaths >= MAX_DEATHS) this.refuse(key, `the warm TypeScript host for ${configPath} exited ${deaths} times; tsc runs cold`);
+      return { status: "unavailable" };
     }
+    if (reply.status !== "answer") {
+      this.forget(key, host);
+      return { status: reply.status };
+    }
+    const answer = reply.reply;
+    this.deaths.delete(key);
+    if (!answer.ok) {
+      this.release(key);
+      if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${answer.error}); tsc runs cold each time`);
+      else this.warn(`warm TypeScript program for ${configPath} failed, running tsc instead: ${answer.error}`);
+      return { status: "unavailable" };
+    }
+    if (answer.rssBytes > request.memoryLimitBytes) {
+      this.release(key);
+      const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
+      this.refuse(
+        key,
+        `the warm TypeScript program for ${configPath} uses ${mb(answer.rssBytes)} MB, over ${mb(request.memoryLimitBytes)} MB: released, tsc runs cold`,
+      );
+    }
+    const issues = answer.issues.flatMap((issue) => {
+      if (!isAbsolute(issue.file)) return [issue];
+      const file = request.toRelative(issue.file);
+      return file === null ? [] : [{ ...issue, file }];
+    });
+    return { status: "ok", issues, info: answer.info, files: answer.files };
   }
 
-  /** Resolves once every warm-up started so far has finished (or failed). */
-  async settled(): Promise<void> {
-    await Promise.all([...this.inflight]);
+  /** A new host for a program, releasing the least recently used idle one beyond the bound; null when all are busy. */
+  private start(key: string): WarmHost | null {
+    if (this.hosts.size >= MAX_WARM_PROGRAMS) {
+      const idle = [...this.hosts].find(([, host]) => !host.busy);
+      if (!idle) return null;
+      this.release(idle[0]);
+    }
+    const host = new WarmHost(this.runtime.spawnSelf.bind(this.runtime), this.root);
+    this.hosts.set(key, host);
+    return host;
   }
 
-  private async create(typescriptDir: string, configPath: string): Promise<WarmProgram | null> {
-    const ts = loadTypeScript(typescriptDir);
-    if (ts) return { kind: "ts5", program: new WarmTsProgram(ts, configPath) };
-    const Api = await loadTs7Api(typescriptDir);
-    return Api ? { kind: "ts7", program: new WarmTs7Program(Api, configPath, this.root) } : null;
+  private refuse(key: string, message: string): void {
+    this.refused.add(key);
+    this.warn(message);
   }
 
-  /** Forget a program (after it threw): the next check builds a new one. */
-  discard(typescriptDir: string, configPath: string): void {
-    this.release(programKey(typescriptDir, configPath));
+  /** Drop a host that is gone (or was killed) without killing a successor started since. */
+  private forget(key: string, host: WarmHost): void {
+    if (this.hosts.get(key) === host) this.hosts.delete(key);
+    host.kill();
   }
 
   private release(key: string): void {
-    const warm = this.programs.get(key);
-    if (warm?.kind === "ts7") warm.program.close();
-    this.programs.delete(key);
+    this.hosts.get(key)?.kill();
+    this.hosts.delete(key);
   }
 
-  /** Over the memory limit, release every warm program but `keep` (a TypeScript 7 server lives in its own process). */
-  private enforceMemoryLimit(keep: string): void {
-    const rss = this.rssBytes();
-    if (rss <= this.memoryLimit) return;
-    for (const key of this.programs.keys()) if (key !== keep) this.release(key);
-    this.warn(`resident memory ${(rss / 1024 ** 2).toFixed(0)} MB is over ${(this.memoryLimit / 1024 ** 2).toFixed(0)} MB: kept only the warm program in use`);
+  /** Resident memory the live hosts last reported (their own; a TypeScript 7 host's tsgo child is not included). */
+  rssBytes(): number {
+    return [...this.hosts.values()].reduce((sum, host) => sum + host.rssBytes, 0);
+  }
+
+  /** Resolves once every warm check started so far has finished (or failed). */
+  async settled(): Promise<void> {
+    while (this.inflight.size) await Promise.all([...this.inflight]);
   }
 
   private releaseIdle(): void {
     const now = Date.now();
-    for (const [key, warm] of this.programs) if (now - warm.program.lastUsed > WARM_IDLE_MS) this.release(key);
+    for (const [key, host] of this.hosts) if (!host.busy && now - host.lastUsed > WARM_IDLE_MS) this.release(key);
   }
 
-  /** Stop the idle timer and every warm process (tests and shutdown). */
+  /** Stop the idle timer and every host (tests and shutdown). */
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
-    for (const key of this.programs.keys()) this.release(key);
+    for (const key of [...this.hosts.keys()]) this.release(key);
   }
 }

@@ -229,7 +229,7 @@ describe("a cancelled check in the service", { skip: process.platform !== "linux
     const { project, marker } = hangingProject("cancel-service");
     // The engines inherit this process's environment: the marker reaches them (and /proc still shows our original one).
     process.env.SIGNALINT_FAULT_PIDS = marker;
-    const service = await SignalintService.create(createNodeRuntime(), { root: project });
+    const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
     try {
       const events: CheckEvent[] = [];
       const controller = new AbortController();

@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, REPO, removeDir, tempDir } from "../helpers.ts";
 import { expectedMessage, inferredTscArgs } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_DIFF_STEPS ?? 200);
@@ -291,7 +291,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
   const started = performance.now();
   let opened: SignalintService | undefined;
   try {
-    const service = await SignalintService.create(createNodeRuntime(), { root: project });
+    const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
     opened = service;
     for (let step = 0; step <= STEPS; step++) {
       const change = step === 0 ? "(initial project)" : edit(project, next, state);

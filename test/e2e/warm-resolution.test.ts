@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, REPO, removeDir, tempDir } from "../helpers.ts";
 
 const TSCONFIG =
   '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": true, "types": [] }, "include": ["src"] }';
@@ -43,7 +43,7 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
     symlinkSync("../typescript/bin/tsc", join(project, "node_modules", ".bin", "tsc"));
     process.env.SIGNALINT_STATE_DIR = stateDir;
-    service = await SignalintService.create(createNodeRuntime(), { root: project });
+    service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
   } catch (error) {
     removeDir(project);
     removeDir(stateDir);

@@ -8,7 +8,7 @@ import { compareChecks, type SnapshotIssue } from "../../src/core/delta.ts";
 import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, SnapshotStore, type NewSnapshot } from "../../src/service/snapshots.ts";
-import { removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const ENGINES: Engines = { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "disabled" }, eslint: { status: "disabled" } };
@@ -37,7 +37,7 @@ function snapshot(id: number, scope = ["."]): NewSnapshot {
 it("snapshots persist, keep the last 50, tell expired from unknown across a restart, and skip corrupt files", async () => {
   const dir = tempDir();
   const warnings: string[] = [];
-  const runtime = { ...createNodeRuntime(), writeStderr: (text: string) => void warnings.push(text) };
+  const runtime = { ...createNodeRuntime({ selfScript: BUNDLE }), writeStderr: (text: string) => void warnings.push(text) };
   try {
     const store = new SnapshotStore(runtime, dir);
     assert.equal(await store.load(), 0);
@@ -103,7 +103,7 @@ it("compare matches by id, then nearest line; one-to-one; only inside the narrow
 
 it("snapshots older than the age bound and files past the disk budget answer check_expired after a restart", async () => {
   const dir = tempDir();
-  const runtime = { ...createNodeRuntime(), writeStderr: () => {} };
+  const runtime = { ...createNodeRuntime({ selfScript: BUNDLE }), writeStderr: () => {} };
   try {
     const store = new SnapshotStore(runtime, dir, 2000);
     const ids: string[] = [];

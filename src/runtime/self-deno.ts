@@ -1,0 +1,103 @@
+// Signalint re-run as a long-lived child of itself (the warm TypeScript host) under Deno.
+import type { ProcessGroups } from "./process-groups.ts";
+import { lineSplitter } from "./self-node.ts";
+import type { SelfChannel, SelfProcess } from "./types.ts";
+
+// deno-lint-ignore no-explicit-any
+declare const Deno: any;
+
+/** Deno's permission names whose grant the child inherits as `--allow-<name>` (only whole grants are passed on). */
+const PERMISSIONS = ["read", "write", "run", "env", "net", "sys", "ffi", "import"];
+
+function grantedFlags(): string[] {
+  const flags: string[] = [];
+  for (const name of PERMISSIONS) {
+    try {
+      if (Deno.permissions.querySync({ name }).state === "granted") flags.push(`--allow-${name}`);
+    } catch {
+      // A permission this Deno does not know.
+    }
+  }
+  return flags;
+}
+
+/**
+ * Start this bundle again under the same Deno with `mode` as its only argument and the permissions this process
+ * holds; no config or lock file is looked for (the bundle imports nothing but node: builtins).
+ */
+export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, killGroup: (pgid: number) => void): SelfProcess {
+  const args = ["run", ...grantedFlags(), "--no-prompt", "--no-config", "--no-lock", Deno.mainModule, mode];
+  const listeners: ((line: string) => void)[] = [];
+  let alive = false;
+  // deno-lint-ignore no-explicit-any
+  let child: any = null;
+  try {
+    child = new Deno.Command(Deno.execPath(), {
+      args,
+      cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+    alive = true;
+  } catch {
+    // Reported as a process that exited at once.
+  }
+  const pid: number | undefined = child?.pid;
+  if (pid !== undefined) groups.add(pid);
+  const exited: Promise<void> = child
+    ? child.status.then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
+  exited.then(() => {
+    alive = false;
+    // Whatever it started (a tsgo server) is in its group: gone with it, however it ended.
+    if (pid !== undefined) killGroup(pid);
+    if (pid !== undefined) groups.delete(pid);
+  });
+  if (child) {
+    const split = lineSplitter((line) => listeners.forEach((listener) => listener(line)));
+    child.stdout
+      .pipeThrough(new TextDecoderStream())
+      .pipeTo(new WritableStream({ write: (chunk: string) => split(chunk) }))
+      .catch(() => {});
+  }
+  const writer = child?.stdin.getWriter();
+  const encoder = new TextEncoder();
+  return {
+    pid,
+    send: (line) => {
+      if (alive) writer.write(encoder.encode(`${line}\n`)).catch(() => {});
+      return alive;
+    },
+    onLine: (listener) => void listeners.push(listener),
+    exited,
+    kill: () => {
+      if (alive && pid !== undefined) killGroup(pid);
+    },
+    hold: (held) => {
+      if (alive) held ? child.ref() : child.unref();
+    },
+  };
+}
+
+/** The child's end: stdin lines in, stdout lines out. */
+export function selfChannelDeno(): SelfChannel {
+  const encoder = new TextEncoder();
+  return {
+    listen: (onLine, onEnd) => {
+      const split = lineSplitter(onLine);
+      Deno.stdin.readable
+        .pipeThrough(new TextDecoderStream())
+        .pipeTo(new WritableStream({ write: (chunk: string) => split(chunk) }))
+        .then(onEnd, onEnd);
+    },
+    send: (line) => {
+      const bytes = encoder.encode(`${line}\n`);
+      for (let offset = 0; offset < bytes.length; ) offset += Deno.stdout.writeSync(bytes.subarray(offset));
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Signalint re-run as a long-lived child of itself (the warm TypeScript host), on Node and inside the standalone binary.
+import { spawn as spawnChild } from "node:child_process";
+import type { ProcessGroups } from "./process-groups.ts";
+import type { SelfChannel, SelfProcess } from "./types.ts";
+
+/** Calls `listener` with each complete line of a stream of text chunks. */
+export function lineSplitter(listener: (line: string) => void): (chunk: string) => void {
+  let buffered = "";
+  return (chunk) => {
+    buffered += chunk;
+    let newline = buffered.indexOf("\n");
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line) listener(line);
+      newline = buffered.indexOf("\n");
+    }
+  };
+}
+
+/**
+ * Start this program again (`args`: the mode, after the bundle's path unless this is the standalone binary, which
+ * is its own executable) with the same node. Own process group, registered with the watchdog.
+ */
+export function spawnSelfNode(args: string[], cwd: string, groups: ProcessGroups, killTree: (pid: number | undefined) => void): SelfProcess {
+  const child = spawnChild(process.execPath, args, {
+    cwd,
+    stdio: ["pipe", "pipe", "inherit"],
+    detached: process.platform !== "win32",
+    windowsHide: true,
+  });
+  const pid = child.pid;
+  if (pid !== undefined) groups.add(pid);
+  let alive = pid !== undefined;
+  const exited = new Promise<void>((resolve) => {
+    const done = () => {
+      alive = false;
+      // Whatever it started (a tsgo server) is in its group: gone with it, however it ended.
+      if (pid !== undefined) killTree(pid);
+      if (pid !== undefined) groups.delete(pid);
+      resolve();
+    };
+    child.once("exit", done);
+    child.once("error", done);
+  });
+  child.stdin?.on("error", () => {});
+  child.stdout?.setEncoding("utf8");
+  const listeners: ((line: string) => void)[] = [];
+  child.stdout?.on(
+    "data",
+    lineSplitter((line) => listeners.forEach((listener) => listener(line))),
+  );
+  const handles = [child, child.stdin, child.stdout] as unknown as ({ ref?: () => void; unref?: () => void } | null)[];
+  return {
+    pid,
+    send: (line) => {
+      if (alive) child.stdin?.write(`${line}\n`);
+      return alive;
+    },
+    onLine: (listener) => void listeners.push(listener),
+    exited,
+    kill: () => {
+      if (alive) killTree(pid);
+    },
+    hold: (held) => {
+      for (const handle of handles) held ? handle?.ref?.() : handle?.unref?.();
+    },
+  };
+}
+
+/** The child's end: stdin lines in, stdout lines out. */
+export function selfChannelNode(): SelfChannel {
+  return {
+    listen: (onLine, onEnd) => {
+      process.stdin.setEncoding("utf8");
+      process.stdin.on("data", lineSplitter(onLine));
+      process.stdin.on("end", onEnd);
+      process.stdin.on("error", onEnd);
+    },
+    send: (line) => {
+      process.stdout.write(`${line}\n`);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The messages between the server and a warm TypeScript host (one JSON text per line; see warm-host.ts).
+import type { RawIssue } from "../core/issues.ts";
+import type { WarmCheckInfo } from "./warm-program.ts";
+
+/** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
+export const WARM_HOST_MODE = "__signalint-warm-host";
+
+/**
+ * Which warm program a host keeps: "project" is a plain tsconfig (TypeScript 5/6 compiler API, or a TypeScript 7
+ * tsgo server). Another kind (a `tsc -b` solution) is one more case in warm-host.ts's createProgram.
+ */
+export type WarmKind = "project";
+
+/** One check asked of a host. A host keeps one program: every request it gets names the same one. */
+export interface HostRequest {
+  id: number;
+  kind: WarmKind;
+  typescriptDir: string;
+  configPath: string;
+  /** Working directory of a TypeScript 7 server (the project root). */
+  cwd: string;
+  /** How file-less diagnostics name the config (project-relative). */
+  configFile: string;
+  /** Module resolutions may have moved (a package install): redo them. */
+  invalidate: boolean;
+}
+
+/**
+ * A host's answer. Issues carry absolute file names (the server maps them to the project); `unsupported`: this
+ * TypeScript has no usable API, or the config is one the program kind does not serve (the command line does).
+ * `rssBytes` is the host's resident memory after the check.
+ */
+export type HostReply =
+  | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; rssBytes: number }
+  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number };

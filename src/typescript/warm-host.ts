@@ -1,0 +1,85 @@
+// The warm TypeScript host: a child process of the server (Signalint started with WARM_HOST_MODE) that keeps one
+// warm program and answers checks of it, one at a time, so the server's own thread never runs the compiler.
+import type { RawIssue } from "../core/issues.ts";
+import type { SelfChannel } from "../runtime/types.ts";
+import type { HostReply, HostRequest } from "./host-protocol.ts";
+import { diagnosticsToIssues, loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
+import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
+
+/** A hosted program of any kind: one check (null: this config is not one it serves), its files, its release. */
+interface HostedProgram {
+  check(): { issues: RawIssue[]; info: WarmCheckInfo } | null;
+  fileNames(): string[];
+  invalidateResolutions(): void;
+  close(): void;
+}
+
+/** Issues keep absolute file names here: the server maps them to its project root (and counts those outside). */
+const absolute = (path: string) => path;
+
+/** The program a request names; null when the project's TypeScript has no usable API. One case per kind. */
+async function createProgram(request: HostRequest): Promise<HostedProgram | null> {
+  switch (request.kind) {
+    case "project": {
+      const ts = loadTypeScript(request.typescriptDir);
+      if (ts) {
+        const program = new WarmTsProgram(ts, request.configPath);
+        return {
+          check: () => {
+            const result = program.check();
+            return result && { issues: diagnosticsToIssues(ts, result.diagnostics, absolute, request.configFile), info: result.info };
+          },
+          fileNames: () => program.fileNames(),
+          invalidateResolutions: () => program.invalidateResolutions(),
+          close: () => {},
+        };
+      }
+      const Api = await loadTs7Api(request.typescriptDir);
+      if (!Api) return null;
+      const program = new WarmTs7Program(Api, request.configPath, request.cwd);
+      return {
+        check: () => {
+          const result = program.check();
+          return { issues: ts7DiagnosticsToIssues(result.diagnostics, absolute, request.configFile), info: result.info };
+        },
+        fileNames: () => program.fileNames(),
+        invalidateResolutions: () => program.invalidateResolutions(),
+        close: () => program.close(),
+      };
+    }
+  }
+}
+
+/**
+ * Serve checks until stdin closes: each request is answered in order (the next waits while one builds or checks).
+ * A failed check drops the program (the next request builds a new one); `exit` ends the process when the server is
+ * gone.
+ */
+export function runWarmHost(channel: SelfChannel, rssBytes: () => number, exit: () => void): void {
+  let program: HostedProgram | null = null;
+  let queue = Promise.resolve();
+  const answer = async (request: HostRequest): Promise<HostReply> => {
+    try {
+      program ??= await createProgram(request);
+      if (!program) return { id: request.id, ok: false, unsupported: true, error: "this TypeScript has no usable compiler API", rssBytes: rssBytes() };
+      if (request.invalidate) program.invalidateResolutions();
+      const result = program.check();
+      if (!result) return { id: request.id, ok: false, unsupported: false, error: "the config is not one a warm program serves", rssBytes: rssBytes() };
+      return { id: request.id, ok: true, ...result, files: program.fileNames(), rssBytes: rssBytes() };
+    } catch (error) {
+      program?.close();
+      program = null;
+      return { id: request.id, ok: false, unsupported: false, error: (error as Error).stack ?? String(error), rssBytes: rssBytes() };
+    }
+  };
+  channel.listen(
+    (line) => {
+      const request = JSON.parse(line) as HostRequest;
+      queue = queue.then(async () => channel.send(JSON.stringify(await answer(request))));
+    },
+    () => {
+      program?.close();
+      exit();
+    },
+  );
+}
