@@ -26,7 +26,7 @@ function grantedFlags(): string[] {
  * holds; no config or lock file is looked for (the bundle imports nothing but node: builtins).
  */
 export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, killGroup: (pgid: number) => void): SelfProcess {
-  const args = ["run", ...grantedFlags(), "--no-prompt", "--no-config", "--no-lock", Deno.mainModule, mode];
+  const args = ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule, mode];
   const listeners: ((line: string) => void)[] = [];
   let alive = false;
   // deno-lint-ignore no-explicit-any

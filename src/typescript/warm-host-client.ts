@@ -18,13 +18,15 @@ export class WarmHost {
   lastUsed = Date.now();
   rssBytes = 0;
 
-  constructor(spawnSelf: (mode: string, cwd: string) => SelfProcess, cwd: string) {
+  /** `onExit` is told when the process has exited, however (the pool then starts a new one for the next check). */
+  constructor(spawnSelf: (mode: string, cwd: string) => SelfProcess, cwd: string, onExit: () => void) {
     this.process = spawnSelf(WARM_HOST_MODE, cwd);
     this.process.hold(false);
     this.process.onLine((line) => this.receive(line));
     this.process.exited.then(() => {
       this.gone = true;
       for (const settle of [...this.waiting.values()]) settle({ status: "died" });
+      onExit();
     });
   }
 

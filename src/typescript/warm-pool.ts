@@ -10,7 +10,7 @@ import { typescriptIdentity, type WarmCheckInfo } from "./warm-program.ts";
 export const MAX_WARM_PROGRAMS = 3;
 /** A warm program unused for this long is released (its host process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
-/** A host that died this many times in a row without answering is not started again for that program. */
+/** A host that died or failed this many times in a row without answering is not started again for that program. */
 const MAX_DEATHS = 3;
 
 /** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
@@ -130,9 +130,7 @@ export class WarmTsPool {
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
       this.forget(key, host);
-      const deaths = (this.deaths.get(key) ?? 0) + 1;
-      this.deaths.set(key, deaths);
-      if (deaths >= MAX_DEATHS) this.refuse(key, `the warm TypeScript host for ${configPath} exited ${deaths} times; tsc runs cold`);
+      this.failed(key, `the warm TypeScript host for ${configPath} exited`);
       return { status: "unavailable" };
     }
     if (reply.status !== "answer") {
@@ -140,13 +138,13 @@ export class WarmTsPool {
       return { status: reply.status };
     }
     const answer = reply.reply;
-    this.deaths.delete(key);
     if (!answer.ok) {
       this.release(key);
       if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${answer.error}); tsc runs cold each time`);
-      else this.warn(`warm TypeScript program for ${configPath} failed, running tsc instead: ${answer.error}`);
+      else this.failed(key, `warm TypeScript program for ${configPath} failed, running tsc instead: ${answer.error}`);
       return { status: "unavailable" };
     }
+    this.deaths.delete(key);
     if (answer.rssBytes > request.memoryLimitBytes) {
       this.release(key);
       const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
@@ -170,9 +168,19 @@ export class WarmTsPool {
       if (!idle) return null;
       this.release(idle[0]);
     }
-    const host = new WarmHost(this.runtime.spawnSelf.bind(this.runtime), this.root);
+    const host: WarmHost = new WarmHost(this.runtime.spawnSelf.bind(this.runtime), this.root, () => {
+      if (this.hosts.get(key) === host) this.hosts.delete(key);
+    });
     this.hosts.set(key, host);
     return host;
+  }
+
+  /** A host that exited or failed without answering: after MAX_DEATHS in a row, that program stays cold. */
+  private failed(key: string, message: string): void {
+    const deaths = (this.deaths.get(key) ?? 0) + 1;
+    this.deaths.set(key, deaths);
+    if (deaths >= MAX_DEATHS) this.refuse(key, `${message} (${deaths} times in a row); tsc runs cold`);
+    else this.warn(message);
   }
 
   private refuse(key: string, message: string): void {

@@ -1,0 +1,234 @@
+// Warm TypeScript programs live in host processes (src/typescript/warm-host.ts): a warm check can be cancelled and
+// timed out (its host is killed), a host killed from outside is replaced, the first check answers from the program it
+// builds, the server answers while a program builds, and a program over its memory bound is released.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import type { CheckEvent } from "../../src/service/check-events.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
+import { BUNDLE, call, connect, REPO, removeDir, structured, tempDir } from "../helpers.ts";
+
+const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
+
+/**
+ * A project of `files` modules in a chain (each imports its predecessor) that all import a hub's interface, two type
+ * errors, tsc the only engine.
+ */
+function generated(files: number, config: Record<string, unknown> = {}): string {
+  const dir = tempDir("signalint-warm-host-");
+  mkdirSync(join(dir, "src"));
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(join(REPO, "node_modules", "typescript"), join(dir, "node_modules", "typescript"));
+  writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true }, ...config }));
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: true }, include: ["src"] }));
+  writeFileSync(join(dir, "src", "hub.ts"), "export interface Shape {\n  id: number;\n}\n");
+  for (let i = 0; i < files; i++) {
+    const lines =
+      i > 0 ? [`import { value${i - 1} } from "./m${i - 1}";`, `export const value${i}: number = value${i - 1} + 1;`] : ["export const value0: number = 0;"];
+    lines.push('import type { Shape } from "./hub";', `export const shape${i}: Shape = { id: value${i} };`);
+    for (let k = 0; k < 20; k++) lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k} + value${i};`, "}");
+    if (i === 1 || i === files - 1) lines.push(`export const broken${i}: string = value${i};`);
+    writeFileSync(join(dir, "src", `m${i}.ts`), `${lines.join("\n")}\n`);
+  }
+  return dir;
+}
+
+/** A cold `tsc --noEmit` of the project: file:line rule per error. */
+function coldTsc(dir: string): string[] {
+  const result = spawnSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
+  return result.stdout
+    .split("\n")
+    .flatMap((line) => {
+      const found = /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line);
+      return found ? [`${found[1]}:${found[2]} ${found[3]}`] : [];
+    })
+    .sort();
+}
+
+function tscKeys(service: SignalintService, response: CheckResponse): string[] {
+  const issues = [...response.remainingIssues];
+  for (const cluster of response.clusters) {
+    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
+    if ("issues" in detail) issues.push(...detail.issues);
+  }
+  return issues
+    .filter((issue) => issue.engine === "tsc")
+    .map((issue) => `${issue.file}:${issue.line} ${issue.rule}`)
+    .sort();
+}
+
+/** Live warm hosts started from this test process (their command line names the host mode). */
+function hosts(): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"))?.[1]);
+      if (cmdline.includes(WARM_HOST_MODE) && ppid === process.pid) found.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/** Poll /proc (there is no event for another process's death) until no warm host of ours is alive. */
+async function hostsGone(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (hosts().length) {
+    if (Date.now() > deadline) assert.fail(`warm hosts still alive: ${hosts().join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const projects: string[] = [];
+after(() => projects.forEach(removeDir));
+
+async function open(dir: string): Promise<SignalintService> {
+  projects.push(dir);
+  process.env.SIGNALINT_STATE_DIR = join(dir, ".state");
+  try {
+    return await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: dir });
+  } finally {
+    delete process.env.SIGNALINT_STATE_DIR;
+  }
+}
+
+describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds hosts through /proc", timeout: 300_000 }, () => {
+  it("the first check answers from the program it builds; a leaf edit right after is incremental and equals a cold run", async () => {
+    const dir = generated(40);
+    const service = await open(dir);
+    try {
+      const first = await service.check(["."], false);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-full", "the first check built the warm program and answered from it");
+      assert.deepEqual(tscKeys(service, first), coldTsc(dir));
+      writeFileSync(join(dir, "src", "m39.ts"), readFileSync(join(dir, "src", "m39.ts"), "utf8").replace("x * 3 +", "x * 33 +"));
+      const edited = await service.check(["src/m39.ts"], true);
+      assert.equal(edited.cache?.tsc?.mode, "warm-incremental");
+      assert.deepEqual(
+        tscKeys(service, edited),
+        coldTsc(dir).filter((key) => key.startsWith("src/m39.ts:")),
+      );
+    } finally {
+      service.close();
+    }
+    await hostsGone();
+  });
+
+  it("a cancelled warm check kills its host; the next check gets a new one and answers correctly", async () => {
+    const dir = generated(600);
+    const service = await open(dir);
+    try {
+      const controller = new AbortController();
+      const onEvent = (event: CheckEvent) => {
+        if (event.kind === "tsc-phase" && event.phase === "warm check") controller.abort();
+      };
+      await assert.rejects(service.check(["."], false, { signal: controller.signal, onEvent }), { name: "CheckCancelledError" });
+      await hostsGone();
+      assert.equal(service.store.latest(), undefined, "nothing recorded");
+      const next = await service.check(["."], false);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-full");
+      assert.deepEqual(tscKeys(service, next), coldTsc(dir));
+    } finally {
+      service.close();
+    }
+  });
+
+  it("a warm check over the tsc timeout is killed and reported as a timeout; the next check rebuilds", async () => {
+    const dir = generated(1500, { timeoutsMs: { tsc: 100 } });
+    const service = await open(dir);
+    try {
+      const timedOut = await service.check(["."], false);
+      assert.equal(timedOut.engines.tsc.status, "error");
+      assert.equal(timedOut.engines.tsc.code, "timeout");
+      assert.match(timedOut.engines.tsc.message ?? "", /did not complete within 0\.1s/);
+      await hostsGone();
+      writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true } }));
+      const next = await service.check(["."], false);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-full");
+      assert.deepEqual(tscKeys(service, next), coldTsc(dir));
+    } finally {
+      service.close();
+    }
+  });
+
+  it("a host killed from outside is replaced: the next checks answer correctly, and warm again", async () => {
+    const dir = generated(40);
+    const service = await open(dir);
+    try {
+      await service.check(["."], false);
+      const [host] = hosts();
+      assert.ok(host, "a warm host runs");
+      process.kill(host, "SIGKILL");
+      writeFileSync(join(dir, "src", "m10.ts"), readFileSync(join(dir, "src", "m10.ts"), "utf8").replace("value9 + 1", `"ten"`));
+      const after = await service.check(["src/m10.ts"], true);
+      assert.deepEqual(
+        tscKeys(service, after),
+        coldTsc(dir).filter((key) => key.startsWith("src/m10.ts:")),
+      );
+      assert.ok(tscKeys(service, after).length > 0, "the edit's error is reported");
+      const again = await service.check(["."], false);
+      assert.deepEqual(tscKeys(service, again), coldTsc(dir));
+      assert.match(service.lastTiming?.cache?.tsc?.mode ?? "", /^warm-/, "a new host serves");
+      assert.ok(!hosts().includes(host), "the killed host is not reused");
+    } finally {
+      service.close();
+    }
+  });
+
+  it("a program over warmTypeScriptMemoryMB is released: the answer stands, later checks use the command line", async () => {
+    const dir = generated(20, { warmTypeScriptMemoryMB: 64 });
+    const warnings: string[] = [];
+    projects.push(dir);
+    process.env.SIGNALINT_STATE_DIR = join(dir, ".state");
+    const runtime = { ...createNodeRuntime({ selfScript: BUNDLE }), writeStderr: (text: string) => void warnings.push(text) };
+    const service = await SignalintService.create(runtime, { root: dir }).finally(() => delete process.env.SIGNALINT_STATE_DIR);
+    try {
+      const first = await service.check(["."], false);
+      assert.deepEqual(tscKeys(service, first), coldTsc(dir));
+      assert.match(warnings.join(""), /uses \d+ MB, over 64 MB: released, tsc runs cold/);
+      await hostsGone();
+      const second = await service.check(["."], false);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "cli");
+      assert.deepEqual(tscKeys(service, second), coldTsc(dir));
+    } finally {
+      service.close();
+    }
+  });
+
+  it("the server answers ping while a warm check runs (a hub edit re-checks every importer)", async () => {
+    const dir = generated(800, { engines: { oxlint: false, biome: false, eslint: false, tsc: true } });
+    projects.push(dir);
+    const session = await connect(dir);
+    try {
+      structured(await call(session.client, "check_project"));
+      writeFileSync(join(dir, "src", "hub.ts"), "export interface Shape {\n  id: number;\n  tag?: string;\n}\n");
+      const order: string[] = [];
+      let pinging: Promise<unknown> | undefined;
+      const checking = session.client
+        .callTool({ name: "check_files", arguments: { files: ["src/hub.ts"] } }, undefined, {
+          onprogress: ({ message }) => {
+            // Asked once the warm check has begun: answered while the host works, before the check's result.
+            if (!pinging && /^tsc: warm check/.test(message ?? "")) pinging = call(session.client, "ping").then(() => order.push("ping"));
+          },
+        })
+        .then((result) => {
+          order.push("check");
+          return result;
+        });
+      const result = structured<CheckResponse>((await checking) as Parameters<typeof structured>[0]);
+      await pinging;
+      assert.equal(result.cache?.tsc?.mode, "warm-incremental");
+      assert.ok(pinging, "the warm check was reported");
+      assert.deepEqual(order, ["ping", "check"]);
+    } finally {
+      await session.close();
+    }
+  });
+});
