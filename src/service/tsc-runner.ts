@@ -6,6 +6,7 @@ import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "./check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
 import { candidateFiles, isTypeScriptFile, writeInferredConfig } from "./tsc-coverage.ts";
+import type { WarmKind } from "../typescript/host-protocol.ts";
 import { MAX_WARM_PROGRAMS } from "../typescript/warm-pool.ts";
 
 /** Directories never searched for nested tsconfigs. */
@@ -56,11 +57,11 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
 
 /** One tsconfig through its warm program, in its host process (built there by the first check of the config). */
-async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string): Promise<WarmResult> {
+async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string, kind: WarmKind = "project"): Promise<WarmResult> {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const outcome = await job.warm.check({
-    kind: "project",
+    kind,
     typescriptDir: packageDir,
     configPath: tsconfig,
     configFile,

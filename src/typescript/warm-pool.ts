@@ -73,6 +73,8 @@ export type WarmOutcome =
  */
 export class WarmTsPool {
   private readonly hosts = new Map<string, WarmHost>();
+  /** A started host not yet given a program (see prestart). */
+  private spare: WarmHost | null = null;
   /** Programs that will not be warm in this server (no API, over the memory bound, or their host keeps dying). */
   private readonly refused = new Set<string>();
   private readonly deaths = new Map<string, number>();
@@ -168,11 +170,27 @@ export class WarmTsPool {
       if (!idle) return null;
       this.release(idle[0]);
     }
-    const host: WarmHost = new WarmHost(this.runtime.spawnSelf.bind(this.runtime), this.root, () => {
-      if (this.hosts.get(key) === host) this.hosts.delete(key);
-    });
+    const host = this.spare ?? this.spawn();
+    this.spare = null;
     this.hosts.set(key, host);
     return host;
+  }
+
+  /** A host process with no program yet; dropped from the pool once it exits, however. */
+  private spawn(): WarmHost {
+    const host: WarmHost = new WarmHost(this.runtime.spawnSelf.bind(this.runtime), this.root, () => {
+      if (this.spare === host) this.spare = null;
+      for (const [key, live] of this.hosts) if (live === host) this.hosts.delete(key);
+    });
+    return host;
+  }
+
+  /**
+   * Start a host before any check needs it (the server's start), so the first check does not wait for a process
+   * to load Signalint: the first program that needs a host takes this one.
+   */
+  prestart(): void {
+    if (!this.closed && !this.spare) this.spare = this.spawn();
   }
 
   /** A host that exited or failed without answering: after MAX_DEATHS in a row, that program stays cold. */
@@ -219,5 +237,6 @@ export class WarmTsPool {
     this.closed = true;
     clearInterval(this.timer);
     for (const key of [...this.hosts.keys()]) this.release(key);
+    this.spare?.kill();
   }
 }

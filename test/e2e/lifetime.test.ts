@@ -9,6 +9,7 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { WATCHDOG_SCRIPT } from "../../src/runtime/process-groups.ts";
 import type { CheckEvent } from "../../src/service/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
+import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, fixture, linkBin, REPO, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 // The fault suite of process lifetime: a client that dies mid-check, `kill -9` of the server mid-check, and a
@@ -44,6 +45,8 @@ function marked(marker: string): { pid: number; cmdline: string }[] {
 }
 
 const isWatchdog = (cmdline: string) => cmdline === `/bin/sh\0-c\0${WATCHDOG_SCRIPT}\0`;
+/** A warm TypeScript host: part of the server (it outlives a check, not the server). */
+const isWarmHost = (cmdline: string) => cmdline.split("\0").includes(WARM_HOST_MODE);
 
 /** Poll (there is no event for another process's death) until the predicate holds; false after `ms`. */
 async function until(predicate: () => boolean, ms: number): Promise<boolean> {
@@ -170,18 +173,16 @@ describe("process lifetime: nothing outlives the server", { skip: process.platfo
     });
   }
 
-  it("node: after kill -9 of a server with a warm TypeScript 7 process, the tsgo process goes too", async (t) => {
+  it("node: after kill -9 of a server with a warm TypeScript 7 process, its host and the tsgo process go too", async (t) => {
     const project = scratchCopy("systemic-ts", "kill9-ts7");
     projects.push(project);
     linkBin(project, "tsc", join(REPO, "node_modules", "typescript7", "bin", "tsc"));
     const marker = join(project, "pids.txt");
     const session = await connect(project, { SIGNALINT_FAULT_PIDS: marker });
+    // The first check starts the warm host and its tsgo server and answers from them.
     await call(session.client, "check_project");
-    // The warm tsgo server is built in the background after the first check; check_files reports when it answers.
-    let mode = "";
-    for (let i = 0; i < 200 && !mode.startsWith("warm"); i++) {
-      mode = structured<{ cache?: { tsc?: { mode?: string } } }>(await call(session.client, "check_files", { files: ["src/users.ts"] })).cache?.tsc?.mode ?? "";
-    }
+    const mode =
+      structured<{ cache?: { tsc?: { mode?: string } } }>(await call(session.client, "check_files", { files: ["src/users.ts"] })).cache?.tsc?.mode ?? "";
     assert.match(mode, /^warm-/);
     assert.ok(
       marked(marker).some(({ cmdline }) => cmdline.includes("--api")),
@@ -209,7 +210,7 @@ describe("process lifetime: nothing outlives the server", { skip: process.platfo
         await rejected;
         // The server itself and its watchdog stay; every engine process goes.
         const server = session.pid;
-        const { left, ms } = await survivors(marker, 10_000, ({ pid, cmdline }) => pid === server || isWatchdog(cmdline));
+        const { left, ms } = await survivors(marker, 10_000, ({ pid, cmdline }) => pid === server || isWatchdog(cmdline) || isWarmHost(cmdline));
         t.diagnostic(`engines gone ${ms} ms after the cancellation`);
         assert.deepEqual(left, [], "no engine survives the cancellation");
         const ping = await call(session.client, "ping");
@@ -237,7 +238,7 @@ describe("a cancelled check in the service", { skip: process.platform !== "linux
       await engineRunning(marker);
       controller.abort();
       await assert.rejects(checking, { name: "CheckCancelledError", code: "cancelled" });
-      const { left } = await survivors(marker, 10_000, ({ cmdline }) => isWatchdog(cmdline));
+      const { left } = await survivors(marker, 10_000, ({ cmdline }) => isWatchdog(cmdline) || isWarmHost(cmdline));
       assert.deepEqual(left, [], "no engine survives");
       assert.equal(service.store.latest(), undefined, "no check is stored");
       assert.equal(service.lastTiming, null);

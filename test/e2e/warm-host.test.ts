@@ -3,7 +3,7 @@
 // builds, the server answers while a program builds, and a program over its memory bound is released.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -199,6 +199,38 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
       assert.deepEqual(tscKeys(service, second), coldTsc(dir));
     } finally {
       service.close();
+    }
+  });
+
+  it("several tsconfigs run in parallel; one over the timeout leaves the others' findings (engine_partial)", async () => {
+    const dir = tempDir("signalint-partial-");
+    projects.push(dir);
+    const big = generated(3000);
+    projects.push(big);
+    // A monorepo without a root tsconfig: a big package that cannot finish within the timeout, and a small one.
+    cpSync(join(big, "src"), join(dir, "packages", "big", "src"), { recursive: true });
+    cpSync(join(big, "tsconfig.json"), join(dir, "packages", "big", "tsconfig.json"));
+    mkdirSync(join(dir, "packages", "small", "src"), { recursive: true });
+    cpSync(join(big, "tsconfig.json"), join(dir, "packages", "small", "tsconfig.json"));
+    writeFileSync(join(dir, "packages", "small", "src", "index.ts"), 'export const small: number = "small";\n');
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(join(REPO, "node_modules", "typescript"), join(dir, "node_modules", "typescript"));
+    writeFileSync(
+      join(dir, "signalint.config.json"),
+      JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true }, timeoutsMs: { tsc: 4000 } }),
+    );
+    const session = await connect(dir, { SIGNALINT_WARM_TYPESCRIPT: "0" });
+    try {
+      const response = structured<CheckResponse>(await call(session.client, "check_project"));
+      assert.equal(response.engines.tsc.code, "engine_partial", JSON.stringify(response.engines.tsc));
+      assert.match(response.engines.tsc.message ?? "", /packages\/big\/tsconfig\.json/);
+      assert.match(response.engines.tsc.message ?? "", /did not complete within 4s/);
+      assert.deepEqual(
+        response.remainingIssues.map((issue) => `${issue.file} ${issue.rule}`),
+        ["packages/small/src/index.ts TS2322"],
+      );
+    } finally {
+      await session.close();
     }
   });
 
