@@ -7,7 +7,7 @@ export type HostResult = { status: "answer"; reply: HostReply } | { status: "die
 
 /** One host process: requests are answered in order; killing it ends every request still waiting. */
 export class WarmHost {
-  private readonly process: SelfProcess;
+  private readonly child: SelfProcess;
   private readonly waiting = new Map<number, (result: HostResult) => void>();
   private nextId = 1;
   private gone = false;
@@ -20,10 +20,10 @@ export class WarmHost {
 
   /** `onExit` is told when the process has exited, however (the pool then starts a new one for the next check). */
   constructor(spawnSelf: (mode: string, cwd: string) => SelfProcess, cwd: string, onExit: () => void) {
-    this.process = spawnSelf(WARM_HOST_MODE, cwd);
-    this.process.hold(false);
-    this.process.onLine((line) => this.receive(line));
-    this.process.exited.then(() => {
+    this.child = spawnSelf(WARM_HOST_MODE, cwd);
+    this.child.hold(false);
+    this.child.onLine((line) => this.receive(line));
+    this.child.exited.then(() => {
       this.gone = true;
       for (const settle of [...this.waiting.values()]) settle({ status: "died" });
       onExit();
@@ -48,13 +48,13 @@ export class WarmHost {
         clearTimeout(timer);
         signal?.removeEventListener("abort", abort);
         if (result.status === "timeout" || result.status === "cancelled") this.kill();
-        this.process.hold(this.busy);
+        this.child.hold(this.busy);
         resolve(result);
       };
       this.waiting.set(id, settle);
       signal?.addEventListener("abort", abort, { once: true });
-      this.process.hold(true);
-      this.process.send(JSON.stringify({ ...message, id, invalidate: this.invalidate || message.invalidate }));
+      this.child.hold(true);
+      this.child.send(JSON.stringify({ ...message, id, invalidate: this.invalidate || message.invalidate }));
       this.invalidate = false;
     });
   }
@@ -74,6 +74,6 @@ export class WarmHost {
 
   /** Kill the process group (the host and a tsgo server it started); waiting requests end as "died". */
   kill(): void {
-    this.process.kill();
+    this.child.kill();
   }
 }

@@ -32,7 +32,10 @@ async function smoke(command: string, args: string[], cwd: string, env: Record<s
     const { tools } = await client.listTools();
     const result = await client.callTool({ name: "check_project", arguments: {} });
     const { checkId: _id, ...check } = result.structuredContent as CheckResponse;
-    return { server, tools, check };
+    // How tsc answers the next check: from the warm program the first check built (in its host process), or not.
+    const files = existsSync(join(cwd, "src", "users.ts")) ? ["src/users.ts"] : null;
+    const next = files && ((await client.callTool({ name: "check_files", arguments: { files } })).structuredContent as CheckResponse);
+    return { server, tools, check, tscMode: next?.cache?.tsc?.mode };
   } finally {
     await client.close();
     removeDir(stateDir);
@@ -66,6 +69,8 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
         assert.deepEqual(other.tools, onNode.tools);
         assert.deepEqual(other.check, onNode.check);
       }
+      // Warm TypeScript hosts start in every form: the bundle re-run by node or deno, the binary re-run itself.
+      if (name === "systemic-ts") for (const form of [onNode, onDeno, binary]) assert.equal(form.tscMode, "warm-reused");
     });
   }
 
