@@ -58,10 +58,6 @@ export interface EngineJob {
   /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
   oxlintTypeAware: boolean;
   toRelative: PathMapper;
-  /** Linters call this once their process is started (or not needed); tsc waits for all before blocking work. */
-  dispatched: () => void;
-  /** Resolves when every linter of this check has dispatched. */
-  lintersDispatched: Promise<void>;
   /** The check's cancellation: aborting kills the engine's process tree. */
   signal?: AbortSignal;
   onEvent?: (event: CheckEvent) => void;
@@ -69,22 +65,6 @@ export interface EngineJob {
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
 export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string }) | EngineStatus;
-
-/** Resolves `all` once each of `count` participants has called its own arrival function (extra calls are ignored). */
-export function dispatchBarrier(count: number): { all: Promise<void>; arrival: () => () => void } {
-  let pending = count;
-  let release: () => void = () => {};
-  const all = count === 0 ? Promise.resolve() : new Promise<void>((resolve) => (release = resolve));
-  const arrival = () => {
-    let arrived = false;
-    return () => {
-      if (arrived) return;
-      arrived = true;
-      if (--pending === 0) release();
-    };
-  };
-  return { all, arrival };
-}
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
@@ -151,16 +131,10 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
-  try {
-    return await runCachedLinter(spec, job, resolved, async (args) => {
-      const running = spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
-      job.dispatched();
-      const result = await running;
-      return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
-    });
-  } finally {
-    job.dispatched();
-  }
+  return runCachedLinter(spec, job, resolved, async (args) => {
+    const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
+    return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
+  });
 }
 
 /**
@@ -197,10 +171,7 @@ async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<Engine
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const resolved = await resolveEngine(job.runtime, engine, { start: resolutionStart(job.root, job.paths), node: job.node });
-    if (!resolved) {
-      job.dispatched();
-      return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed() };
-    }
+    if (!resolved) return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed() };
     const version = resolved.version ? { version: resolved.version } : {};
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
@@ -212,7 +183,6 @@ async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<Engine
       : { status: "ok", ...message, ...version };
     return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
   } catch (error) {
-    job.dispatched();
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };
   }

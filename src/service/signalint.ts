@@ -13,7 +13,7 @@ import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
 import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
-import { dispatchBarrier, pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
+import { pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
 import { TsconfigCoverage } from "./tsc-coverage.ts";
@@ -128,7 +128,6 @@ export class SignalintService {
       return relative;
     };
     const ignored = compileIgnore(settings.ignore);
-    const barrier = dispatchBarrier(ENGINE_NAMES.filter((engine) => engine !== "tsc" && enabled[engine] === true).length);
     const reports = await Promise.all(
       ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
         const on = enabled[engine];
@@ -151,8 +150,6 @@ export class SignalintService {
           warmMemoryMB: settings.warmTypeScriptMemoryMB,
           oxlintTypeAware: settings.oxlintTypeAware,
           toRelative,
-          dispatched: engine === "tsc" ? () => {} : barrier.arrival(),
-          lintersDispatched: barrier.all,
           signal: options.signal,
           onEvent: options.onEvent,
         };

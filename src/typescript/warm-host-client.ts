@@ -13,8 +13,6 @@ export class WarmHost {
   private gone = false;
   /** Set when module resolutions may have moved since its last check (sent with the next request). */
   invalidate = false;
-  /** True once it has answered a check (its program is built). */
-  warm = false;
   lastUsed = Date.now();
   rssBytes = 0;
 
@@ -67,7 +65,6 @@ export class WarmHost {
       return;
     }
     this.rssBytes = reply.rssBytes;
-    if (reply.ok) this.warm = true;
     this.lastUsed = Date.now();
     this.waiting.get(reply.id)?.({ status: "answer", reply });
   }

@@ -93,11 +93,6 @@ export class WarmTsPool {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** True when this program has a host that has answered before (its next check is incremental). */
-  isWarm(typescriptDir: string, configPath: string): boolean {
-    return this.hosts.get(programKey(typescriptDir, configPath))?.warm === true;
-  }
-
   /** Check one program in its host (started, and the program built, when there is none yet). */
   check(request: WarmRequest): Promise<WarmOutcome> {
     const running = this.run(request);
