@@ -80,13 +80,15 @@ export class SignalintService {
     const skipped = await session.replay();
     if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
     const service = new SignalintService(runtime, project, session, await findNodeCommand(runtime));
-    // A server for a TypeScript project starts a warm TypeScript host now, so its first check need not wait for one.
-    if (options.prepareState !== false && project.settings.warmTypeScript && (await runtime.stat(join(project.root, "tsconfig.json")))) service.warm.prestart();
     await service.snapshots.load();
     // A fix interrupted by a crash is rolled back before anything else can read those files.
     const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
     if (rolledBack.length)
       runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
+    // A server for a TypeScript project starts a warm TypeScript host now, so its first check need not wait for one.
+    const { warmTypeScript, engines } = project.settings;
+    if (options.prepareState !== false && warmTypeScript && engines.tsc !== false && (await runtime.stat(join(project.root, "tsconfig.json"))))
+      service.warm.prestart();
     return service;
   }
 
