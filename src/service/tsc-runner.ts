@@ -125,12 +125,24 @@ export async function tscApplies(job: EngineJob): Promise<boolean> {
 }
 
 /**
- * tsc over every tsconfig the paths belong to, and an inferred program (TypeScript's defaults, as editors use) over
- * the TS/JS files no tsconfig covers. Configs without references are checked by a warm program (TypeScript
- * 5.x/6.x in process; TypeScript 7 in a warm tsgo process driven through its API); solution-style configs, and any
- * project whose warm program is not built yet (it is built in the background right after) or unavailable, run the
- * command line (solutions with incremental build info in the cache directory). Either way the whole program is
- * checked, so a change in any file it reads is seen.
+ * The findings of every tsconfig that answered; a failure of its own only when none did. The configs that failed
+ * (a timeout) are named as failures, so tsc is `engine_partial` rather than clean.
+ */
+function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: string) => string): ParseOutcome {
+  const failed = outcomes.flatMap(([tsconfig, outcome]) => (outcome.ok ? [] : [{ file: label(tsconfig), outcome }]));
+  if (failed.length && failed.length === outcomes.length) return failed[0]?.outcome as ParseOutcome;
+  const issues = outcomes.flatMap(([, outcome]) => (outcome.ok ? outcome.issues : []));
+  const failures = failed.map(({ file, outcome }) => ({ file, reason: outcome.ok ? "" : outcome.message }));
+  return { ok: true, issues, ...(failures.length ? { failures } : {}) };
+}
+
+/**
+ * tsc over every tsconfig the paths belong to (in parallel), and an inferred program (TypeScript's defaults, as
+ * editors use) over the TS/JS files no tsconfig covers. Configs without references are checked by a warm program in
+ * its host process (TypeScript 5.x/6.x through the compiler API; TypeScript 7 in a warm tsgo process driven through
+ * its API), which the first check of a config builds; solution-style configs, and any project whose warm program is
+ * unavailable, run the command line (solutions with incremental build info in the cache directory). Either way the
+ * whole program is checked, so a change in any file it reads is seen.
  */
 export async function runTsc(
   job: EngineJob,
@@ -198,14 +210,8 @@ export async function runTsc(
     inferredFiles = new Set(uncovered.flatMap((file) => job.toRelative(file) ?? []));
     await runAll([inferred], slots);
   }
-  const failed = outcomes.flatMap(([tsconfig, outcome]) => (outcome.ok ? [] : [{ tsconfig, outcome }]));
-  // Nothing checked at all: the failure is the engine's (a timeout stays a timeout).
-  if (failed.length && failed.length === outcomes.length) return failed[0]?.outcome as ParseOutcome;
-  const issues = outcomes.flatMap(([, outcome]) => (outcome.ok ? outcome.issues : []));
-  const failures = failed.map(({ tsconfig, outcome }) => ({
-    file: tsconfig === inferred ? "tsconfig.json (inferred)" : (job.toRelative(tsconfig) ?? tsconfig),
-    reason: outcome.ok ? "" : outcome.message,
-  }));
+  const combined = combine(outcomes, (tsconfig) => (tsconfig === inferred ? "tsconfig.json (inferred)" : (job.toRelative(tsconfig) ?? tsconfig)));
+  if (!combined.ok) return combined;
   const message = inferred ? `inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers` : undefined;
-  return { ok: true, issues, ...(failures.length ? { failures } : {}), cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
+  return { ...combined, cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
 }
