@@ -136,14 +136,14 @@ export class WarmTsPool {
     }
     const answer = reply.reply;
     if (!answer.ok) {
-      this.release(key);
+      this.forget(key, host);
       if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${answer.error}); tsc runs cold each time`);
       else this.failed(key, `warm TypeScript program for ${configPath} failed, running tsc instead: ${answer.error}`);
       return { status: "unavailable" };
     }
     this.deaths.delete(key);
     if (answer.rssBytes > request.memoryLimitBytes) {
-      this.release(key);
+      this.forget(key, host);
       const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
       this.refuse(
         key,
