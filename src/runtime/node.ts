@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { spawn as spawnChild } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
@@ -193,6 +193,7 @@ export function createNodeRuntime(): Runtime {
     arch: process.arch,
     execPath: process.execPath,
     isStandalone: isStandaloneBinary(),
+    mainScript: isStandaloneBinary() || !process.argv[1] ? null : resolve(process.argv[1]),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     readText: (path) => fsCall(fs.readFile(path, "utf8")),

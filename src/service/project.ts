@@ -22,6 +22,8 @@ export interface OpenOptions {
   compact?: boolean;
   /** Create the state directory now, falling back to a temporary one when the project is read-only. */
   prepareState?: boolean;
+  /** Report a bad config or variable here and go on with the defaults, instead of throwing (doctor). */
+  onConfigError?: (message: string) => void;
 }
 
 /** Read and validate signalint.config.json (absent → empty config). */
@@ -92,9 +94,28 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   const realRoot = (await runtime.realPath(root)) ?? root;
   const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
   const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
-  const settings = resolveSettings(await readConfigFile(runtime, root), (name) => runtime.env(name), { compact: options.compact });
+  const settings = await readSettings(runtime, root, options);
   const cacheDir = await projectCacheDir(runtime, realRoot, options.prepareState === true);
   return { root, realRoot, stateDir: options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir, cacheDir, settings };
+}
+
+/** The settings in force; with onConfigError, a bad config file (then a bad variable) falls back to the defaults. */
+async function readSettings(runtime: Runtime, root: string, options: OpenOptions): Promise<Settings> {
+  const env = (name: string) => runtime.env(name);
+  const attempts: (() => Promise<Settings>)[] = [
+    async () => resolveSettings(await readConfigFile(runtime, root), env, { compact: options.compact }),
+    async () => resolveSettings({}, env, { compact: options.compact }),
+    async () => resolveSettings({}, () => undefined, { compact: options.compact }),
+  ];
+  for (const attempt of attempts) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof ConfigError) || !options.onConfigError) throw error;
+      options.onConfigError(error.message);
+    }
+  }
+  return resolveSettings({}, () => undefined);
 }
 
 /** The state directory, or a fresh temporary one (with a warning) when it cannot be created or written. */
