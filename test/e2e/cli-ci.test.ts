@@ -11,7 +11,7 @@ import { fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpe
  * The official SARIF 2.1.0 schema (OASIS, via SchemaStore), as @microsoft/jest-sarif ships it (MIT). It is draft-04;
  * its only draft-04-only keyword is `id`, so it compiles with Ajv 8 as `$id`.
  */
-function sarifValidator() {
+function sarifValidator(): ((value: unknown) => boolean) & { errors?: unknown[] | null } {
   const path = join(REPO, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json");
   const { $schema: _draft, id, ...schema } = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
