@@ -16,7 +16,7 @@ function sarifValidator(): ((value: unknown) => boolean) & { errors?: unknown[] 
   const { $schema: _draft, id, ...schema } = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
   addFormats(ajv);
-  return ajv.compile({ ...schema, $id: id });
+  return ajv.compile({ ...schema, $id: id as string });
 }
 
 /** A project with only a warning (oxlint's no-debugger) in a JS file. */
