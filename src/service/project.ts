@@ -141,11 +141,25 @@ export async function ensureStateDir(runtime: Runtime, stateDir: string): Promis
 }
 
 /**
- * Validate requested paths: the syntax rules of core/paths, then existence, then that the real location (after
+ * An absolute path inside the project root (or its real location) as a project-relative one; a relative path as it is.
+ * An absolute path outside the root is refused (invalid_path).
+ */
+export function insideRoot(project: Pick<Project, "root" | "realRoot">, path: string): string {
+  if (typeof path !== "string" || !(path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\"))) return path;
+  const relative = relativeToRoot(project.root, path) ?? relativeToRoot(project.realRoot, path);
+  if (relative === null) throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: absolute and outside the project root`, "invalid_path");
+  return relative;
+}
+
+/**
+ * Validate requested paths (absolute ones inside the root made relative): the syntax rules of core/paths, then existence, then that the real location (after
  * symlinks) is inside the project root.
  */
 export async function validatePaths(runtime: Runtime, project: Project, paths: readonly string[], kind: "any" | "file"): Promise<string[]> {
-  const normalized = normalizePathList(paths, { windows: runtime.platform === "win32" });
+  const normalized = normalizePathList(
+    paths.map((path) => insideRoot(project, path)),
+    { windows: runtime.platform === "win32" },
+  );
   for (const path of normalized) {
     const absolute = join(project.root, path);
     const real = await refusingFsErrors(path, () => runtime.realPath(absolute));
