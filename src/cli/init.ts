@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { quoteInput } from "../core/errors.ts";
 import { openProject } from "../service/project.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { CLIENTS, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Launch, type Target } from "./clients.ts";
+import { CLIENTS, claudeHook, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Launch, type Target } from "./clients.ts";
 import type { CliIo } from "./io.ts";
 import { UsageError } from "./usage.ts";
 
@@ -82,7 +82,7 @@ export async function runInit(io: CliIo, argv: string[]): Promise<number> {
       label: "Claude Code hook",
       path: join(project.root, ".claude", "settings.json"),
       change: (current) => mergeClaudeHook(current, launch),
-      snippet: "",
+      snippet: `${JSON.stringify({ hooks: { PostToolUse: [claudeHook(launch)] } }, null, 2)}\n`,
     });
   }
   const lines = [`signalint-mcp init: ${project.root} (launched as ${launch.how})`];

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { CliReport } from "../../src/cli/report.ts";
-import { fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 /**
  * The official SARIF 2.1.0 schema (OASIS, via SchemaStore), as @microsoft/jest-sarif ships it (MIT). It is draft-04;
@@ -114,6 +115,22 @@ describe("check for CI", () => {
     assert.match(runCli(["check", "--help"], { cwd: fixture("clean") }).stdout, /--max-warnings N/);
     const quiet = runCli(["check"], { cwd: fixture("sparse") });
     assert.equal(quiet.stderr, "");
+  });
+
+  it("shows a progress line on a terminal's stderr, none under CI", { skip: spawnSync("script", ["--version"]).error ? "no script(1)" : false }, () => {
+    const onTty = (env: Record<string, string>) =>
+      spawnSync("script", ["-qec", `${process.execPath} ${BUNDLE} check`, "/dev/null"], {
+        encoding: "utf8",
+        cwd: fixture("sparse"),
+        timeout: 60_000,
+        env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...env },
+      });
+    const shown = onTty({});
+    assert.match(shown.stdout, /\r\x1b\[Ksignalint: tsc (started|finished)/);
+    assert.match(shown.stdout, /src\/index\.ts:7:3/);
+    const ci = onTty({ CI: "true" });
+    assert.doesNotMatch(ci.stdout, /signalint: tsc/);
+    assert.match(ci.stdout, /src\/index\.ts:7:3/);
   });
 
   it("doctor reports a bad config instead of exiting on it", () => {

@@ -73,6 +73,7 @@ describe("init", () => {
     assert.match(printed.stdout, /\[mcp_servers\.signalint\]\ncommand = /);
     assert.match(printed.stdout, /# Windsurf: .*\.codeium\/windsurf\/mcp_config\.json/);
     assert.match(printed.stdout, /"afterFileEdit"/);
+    assert.match(printed.stdout, /# Claude Code hook: .*\.claude\/settings\.json\n\{\n {2}"hooks": \{\n {4}"PostToolUse"/);
     assert.ok(!existsSync(join(dir, ".mcp.json")));
   });
 
