@@ -108,7 +108,11 @@ export function clientTargets(launch: Launch, root: string, home: string | null,
     // Claude Code starts project servers in the project directory.
     claude: json("Claude Code", join(root, ".mcp.json"), ["mcpServers", SERVER_NAME], { type: "stdio", ...stdio }),
     cursor: json("Cursor", join(root, ".cursor", "mcp.json"), ["mcpServers", SERVER_NAME], rooted),
-    vscode: json("VS Code", join(root, ".vscode", "mcp.json"), ["servers", SERVER_NAME], { type: "stdio", ...stdio, cwd: "${workspaceFolder}" }),
+    vscode: json("VS Code", join(root, ".vscode", "mcp.json"), ["servers", SERVER_NAME], {
+      type: "stdio",
+      ...stdio,
+      env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" },
+    }),
     codex: {
       label: "Codex",
       path: codexPath,

@@ -87,7 +87,9 @@ describe("init", () => {
     const launch = { command: process.execPath, args: [BUNDLE] };
     assert.deepEqual(JSON.parse(read(dir, ".mcp.json")), { mcpServers: { signalint: { type: "stdio", ...launch } } });
     assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } });
-    assert.deepEqual(JSON.parse(read(dir, ".vscode/mcp.json")), { servers: { signalint: { type: "stdio", ...launch, cwd: "${workspaceFolder}" } } });
+    assert.deepEqual(JSON.parse(read(dir, ".vscode/mcp.json")), {
+      servers: { signalint: { type: "stdio", ...launch, env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } } },
+    });
     assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } } } });
     const codex = parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"];
     assert.deepEqual(codex, { ...launch, cwd: dir, startup_timeout_sec: 30, tool_timeout_sec: 300 });
