@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -50,6 +52,30 @@ function run(command: string, args: string[], cwd: string, options: { input?: st
     env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The host's standalone binary, when built (npm run build:binaries -- --targets=host). */
+const BINARY = join(
+  REPO,
+  "dist",
+  "bin",
+  `signalint-mcp-${process.platform === "win32" ? "win" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`,
+);
+
+/** Run a command without blocking this process (a server in it must answer meanwhile). */
+function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 const init = (cwd: string, args: string[], env?: Record<string, string>) => run(process.execPath, [BUNDLE, "init", ...args], cwd, { env });
@@ -178,6 +204,42 @@ describe("init", () => {
     const result = run(DENO, [...DENO_FLAGS, BUNDLE, "init", "--yes", "--client", "claude"], dir);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, BUNDLE] });
+  });
+});
+
+describe("init from other launches", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("under deno from a URL, the configs run deno with that URL", { skip: existsSync(DENO) ? false : "no deno (node build/fetch-deno.mjs)" }, async () => {
+    const http = createServer((request, response) => {
+      if (request.url !== "/signalint-mcp.mjs") return void response.writeHead(404).end();
+      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(BUNDLE));
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/signalint-mcp.mjs`;
+      const dir = project();
+      dirs.push(dir);
+      const result = await runAsync(DENO, [...DENO_FLAGS, "--reload", url, "init", "--yes", "--client", "claude,codex"], dir);
+      assert.equal(result.status, 0, result.stdout + result.stderr);
+      assert.match(result.stdout, /launched as deno running http:\/\/127\.0\.0\.1/);
+      assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, url] });
+      assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"]?.args, [...DENO_FLAGS, url]);
+    } finally {
+      http.close();
+    }
+  });
+
+  it("from the standalone binary, the configs run the binary itself", {
+    skip: existsSync(BINARY) ? false : "no binary (npm run build:binaries -- --targets=host)",
+  }, () => {
+    const dir = project();
+    dirs.push(dir);
+    const result = run(BINARY, ["init", "--yes", "--client", "claude"], dir);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /launched as standalone binary/);
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: BINARY, args: [] });
   });
 });
 
