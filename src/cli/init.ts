@@ -55,9 +55,14 @@ function parseClients(text: string | undefined): Client[] {
 
 const VERBS: Record<Change["kind"], string> = { create: "create", merge: "merge into", unchanged: "unchanged:", refused: "refused:" };
 
-/** `signalint-mcp init`: show the plan; write it with --yes; print the snippets with --print. */
-export async function runInit(io: CliIo, argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+const indent = (text: string) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .map((line) => `      ${line}`);
+
+function parseInitArgs(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: {
       client: { type: "string" },
@@ -69,63 +74,62 @@ export async function runInit(io: CliIo, argv: string[]): Promise<number> {
       "codex-global": { type: "boolean", default: false },
       root: { type: "string" },
     },
-  });
-  const { runtime } = io;
-  const launch = detectLaunch(runtime);
-  const project = await openProject(runtime, { root: values.root });
+  }).values;
+}
+
+/** Every file init may touch, for these options. */
+function initTargets(runtime: Runtime, launch: Launch, root: string, values: ReturnType<typeof parseInitArgs>): Target[] {
   const home = runtime.env("HOME")?.trim() || runtime.env("USERPROFILE")?.trim() || null;
-  const clients = parseClients(values.client);
-  const all = clientTargets(launch, project.root, home, { windsurfGlobal: values["windsurf-global"], codexGlobal: values["codex-global"] });
-  const targets = [...projectTargets(project.root), ...clients.map((client) => all[client])];
+  const all = clientTargets(launch, root, home, { windsurfGlobal: values["windsurf-global"], codexGlobal: values["codex-global"] });
+  const targets = [...projectTargets(root), ...parseClients(values.client).map((client) => all[client])];
   if (values.hooks) {
     targets.push({
       label: "Claude Code hook",
-      path: join(project.root, ".claude", "settings.json"),
+      path: join(root, ".claude", "settings.json"),
       change: (current) => mergeClaudeHook(current, launch),
       snippet: `${JSON.stringify({ hooks: { PostToolUse: [claudeHook(launch)] } }, null, 2)}\n`,
     });
   }
+  return targets;
+}
+
+/** One plan line per file: create, merge into, unchanged, refused (why), or print (outside the project). */
+function planLines(planned: readonly { target: Target; change: Change }[]): string[] {
+  return planned.flatMap(({ target, change }) =>
+    target.printOnly && (change.kind === "create" || change.kind === "merge")
+      ? [`  print    ${target.label}: ${target.printOnly} (${target.path}):`, ...indent(target.snippet)]
+      : [`  ${VERBS[change.kind].padEnd(11)} ${target.path}${change.kind === "refused" ? ` (${change.reason})` : ""}`],
+  );
+}
+
+/** `signalint-mcp init`: show the plan; write it with --yes; print the snippets with --print. */
+export async function runInit(io: CliIo, argv: string[]): Promise<number> {
+  const values = parseInitArgs(argv);
+  const { runtime } = io;
+  const launch = detectLaunch(runtime);
+  const project = await openProject(runtime, { root: values.root });
+  const targets = initTargets(runtime, launch, project.root, values);
   const lines = [`signalint-mcp init: ${project.root} (launched as ${launch.how})`];
   if (values.print) {
-    for (const target of targets) if (target.snippet) lines.push("", `# ${target.label}: ${target.path}`, target.snippet.trimEnd());
+    for (const target of targets) lines.push("", `# ${target.label}: ${target.path}`, target.snippet.trimEnd());
     if (values.hooks) lines.push("", `# Cursor hook (documentation): ${join(project.root, ".cursor", "hooks.json")}`, cursorHooksSnippet(launch).trimEnd());
     io.stdout(`${lines.join("\n")}\n`);
     return 0;
   }
   const planned: { target: Target; change: Change }[] = [];
-  for (const target of targets) {
-    const current = await runtime.readText(target.path).catch(() => null);
-    planned.push({ target, change: target.change(current, values.force) });
-  }
-  for (const { target, change } of planned) {
-    if (target.printOnly && (change.kind === "create" || change.kind === "merge")) {
-      lines.push(
-        `  print    ${target.label}: ${target.printOnly} (${target.path}):`,
-        ...target.snippet
-          .trimEnd()
-          .split("\n")
-          .map((line) => `      ${line}`),
-      );
-    } else lines.push(`  ${VERBS[change.kind].padEnd(11)} ${target.path}${change.kind === "refused" ? ` (${change.reason})` : ""}`);
-  }
-  if (values.hooks)
-    lines.push(
-      `  Cursor: to check edits there too, add to .cursor/hooks.json:`,
-      ...cursorHooksSnippet(launch)
-        .trimEnd()
-        .split("\n")
-        .map((line) => `      ${line}`),
-    );
-  const writes = planned.filter(({ target, change }) => !target.printOnly && (change.kind === "create" || change.kind === "merge"));
+  for (const target of targets) planned.push({ target, change: target.change(await runtime.readText(target.path).catch(() => null), values.force) });
+  lines.push(...planLines(planned));
+  if (values.hooks) lines.push("  Cursor: to check edits there too, add to .cursor/hooks.json:", ...indent(cursorHooksSnippet(launch)));
+  const writes = planned.flatMap(({ target, change }) =>
+    !target.printOnly && (change.kind === "create" || change.kind === "merge") ? [{ target, text: change.text }] : [],
+  );
   const refused = planned.some(({ change }) => change.kind === "refused");
-  const canWrite = values.yes;
-  if (!canWrite && writes.length) lines.push(`Nothing written: re-run with --yes to make these ${writes.length} change(s).`);
+  if (!values.yes && writes.length) lines.push(`Nothing written: re-run with --yes to make these ${writes.length} change(s).`);
   io.stdout(`${lines.join("\n")}\n`);
-  if (!canWrite) return refused ? 1 : 0;
-  for (const { target, change } of writes) {
-    if (change.kind !== "create" && change.kind !== "merge") continue;
+  if (!values.yes) return refused ? 1 : 0;
+  for (const { target, text } of writes) {
     await runtime.mkdirp(dirname(target.path));
-    await runtime.writeFileAtomic(target.path, change.text);
+    await runtime.writeFileAtomic(target.path, text);
   }
   io.stdout(`Wrote ${writes.length} file(s).${refused ? " Some files were refused (see above)." : ""}\n`);
   return refused ? 1 : 0;
