@@ -61,3 +61,17 @@ console.log("|---|---:|---|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   console.log(`| ${row.fixture} | ${row.total} | ${row.mode} | ${row.value} | ${row.result} | ${row.line} | ${row.original} | ${row.raw} |`);
 }
+
+/** The tools/list response line (what a client loads once per session), per payload mode. */
+async function toolsListBytes(mode) {
+  const server = startServer(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], {
+    cwd: join(ROOT, "fixtures", "clean"),
+    env: { SIGNALINT_MCP_PAYLOAD: mode },
+  });
+  await server.request(1, "initialize", INITIALIZE);
+  server.notify("notifications/initialized");
+  const line = await server.request(2, "tools/list", {});
+  server.stop();
+  return Buffer.byteLength(line) + 1;
+}
+console.log(`\ntools/list JSON-RPC line (B): both/structured ${await toolsListBytes("both")}, text (no output schemas) ${await toolsListBytes("text")}`);

@@ -24,12 +24,19 @@ async function main(): Promise<void> {
     );
   }
   const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
+  const stderrIsTty = isDeno ? Deno.stderr.isTerminal() : Boolean(process.stderr.isTTY);
+  const readStdin = async (): Promise<string> => {
+    if (isDeno) return await new Response(Deno.stdin.readable).text();
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  };
   const stdout = (text: string) => {
     if (isDeno) Deno.stdout.writeSync(new TextEncoder().encode(text));
     else process.stdout.write(text);
   };
   const exit = (code: number) => (isDeno ? Deno.exit(code) : process.exit(code));
-  const code = await runCli({ runtime, stdout, stdinIsTty, exit }, argv);
+  const code = await runCli({ runtime, stdout, stdinIsTty, stderrIsTty, readStdin, exit }, argv);
   if (code !== null) {
     if (isDeno) Deno.exit(code);
     process.exitCode = code;

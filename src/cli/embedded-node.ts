@@ -1,7 +1,7 @@
 import { EMBEDDED_NODE_FLAG } from "../engines/resolve.ts";
 import { isStandaloneBinary } from "../runtime/node.ts";
 
-const VERBS = new Set(["serve", "check", "doctor", "stats", "help", "--help", "-h", "--version", "-v"]);
+const VERBS = new Set(["serve", "check", "init", "hook", "doctor", "stats", "help", "--help", "-h", "--version", "-v"]);
 
 function isExistingFile(path: string): boolean {
   try {

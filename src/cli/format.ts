@@ -1,25 +1,37 @@
-import type { CheckResponse, CompactCheckResponse, NormalizedIssue } from "../core/contracts.ts";
-import { summarizeCheck } from "../mcp/summary.ts";
+import { failedEngines, type CliIssue, type CliReport } from "./report.ts";
 
-/** `check --format text`: every issue, grouped by cluster, then the summary. */
-export function formatText(response: CheckResponse, issues: readonly NormalizedIssue[]): string {
+/** Cluster advice that names MCP tools is for agents; the CLI does not print it. */
+const MCP_ONLY = /\b(get_issue_detail|check_files|check_project|after_edit_check|artifact_read)\b/;
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The closing line of the text format (no MCP hints: the CLI's reader is a person or CI, not an agent). */
+export function summaryLine(report: CliReport): string {
+  const failed = failedEngines(report);
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
+  if (report.status === "clean") return `No issues found${shard}.`;
+  const counts = `${plural(report.errorCount + report.warningCount, "problem")} (${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")})${shard}`;
+  return failed.length ? `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.` : `${counts}.`;
+}
+
+/** `check --format text`: every issue, grouped by cluster, then engine failures and the summary. */
+export function formatText(report: CliReport, suggestedActions: ReadonlyMap<string, string> = new Map()): string {
   const lines: string[] = [];
-  const line = (issue: NormalizedIssue) =>
-    `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message}  [${[issue.engine, ...(issue.alsoReportedBy ?? []).map((other) => other.engine)].join("+")}]`;
-  const clustered = new Set<string>();
-  for (const cluster of response.clusters) {
-    lines.push(`${cluster.clusterId} [P${cluster.priority}] ${cluster.rootCauseSummary}`, `  → ${cluster.suggestedAction}`);
-    for (const issue of issues.filter((entry) => entry.clusterId === cluster.clusterId)) {
-      clustered.add(issue.issueId);
-      lines.push(line(issue));
-    }
+  const line = (issue: CliIssue) =>
+    `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [${[issue.engine, ...(issue.alsoReportedBy ?? []).map((other) => other.engine)].join("+")}]`;
+  for (const cluster of report.clusters) {
+    lines.push(`${cluster.clusterId} [P${cluster.priority}] ${cluster.summary}`);
+    const action = suggestedActions.get(cluster.clusterId);
+    if (action && !MCP_ONLY.test(action)) lines.push(`  → ${action}`);
+    lines.push(...report.issues.filter((issue) => issue.clusterId === cluster.clusterId).map(line));
   }
-  const rest = issues.filter((issue) => !clustered.has(issue.issueId));
-  if (rest.length) lines.push(response.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
-  for (const [engine, status] of Object.entries(response.engines)) {
-    if (status.status === "error") lines.push(`! ${engine}: ${status.message ?? "failed"}`);
-  }
-  lines.push(summarizeCheck(response));
+  const clustered = new Set(report.clusters.map((cluster) => cluster.clusterId));
+  const rest = report.issues.filter((issue) => issue.clusterId === null || !clustered.has(issue.clusterId));
+  if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
+  for (const [engine, status] of failedEngines(report)) lines.push(`! ${engine}: ${status.message ?? "failed"}`);
+  lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
 }
 
@@ -31,19 +43,14 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-/** `check --format github`: one workflow command per issue, plus engine failures. */
-export function formatGithub(response: CheckResponse, issues: readonly NormalizedIssue[]): string {
-  const lines = issues.map(
+/** `check --format github`: one workflow command per issue, plus one `::error` per failed engine. */
+export function formatGithub(report: CliReport): string {
+  const lines = report.issues.map(
     (issue) =>
       `::${issue.severity} file=${escapeProperty(issue.file)},line=${issue.line},col=${issue.col},title=${escapeProperty(`${issue.engine} ${issue.rule}`)}::${escapeData(issue.message)}`,
   );
-  for (const [engine, status] of Object.entries(response.engines)) {
-    if (status.status === "error") lines.push(`::error title=${escapeProperty(`signalint ${engine}`)}::${escapeData(status.message ?? "failed")}`);
+  for (const [engine, status] of failedEngines(report)) {
+    lines.push(`::error title=${escapeProperty(`signalint ${engine}`)}::${escapeData(status.message ?? "failed")}`);
   }
   return lines.length ? `${lines.join("\n")}\n` : "";
-}
-
-/** `check --format json`: the CheckResponse (compact keys with --compact). */
-export function formatJson(response: CheckResponse | CompactCheckResponse): string {
-  return `${JSON.stringify(response, null, 2)}\n`;
 }

@@ -198,6 +198,7 @@ export function createDenoRuntime(): Runtime {
     arch: ({ x86_64: "x64", aarch64: "arm64" } as Record<string, string>)[Deno.build.arch] ?? Deno.build.arch,
     execPath: Deno.execPath(),
     isStandalone: false,
+    mainScript: Deno.mainModule,
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),

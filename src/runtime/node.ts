@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { spawn as spawnChild } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
@@ -198,6 +198,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     arch: process.arch,
     execPath: process.execPath,
     isStandalone,
+    mainScript: isStandalone || !process.argv[1] ? null : resolve(process.argv[1]),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfNode(isStandalone ? [mode] : [options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),

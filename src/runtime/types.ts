@@ -78,6 +78,8 @@ export interface Runtime {
   readonly execPath: string;
   /** True inside a standalone binary: JS engine entries can then run on the embedded runtime. */
   readonly isStandalone: boolean;
+  /** The script this process runs: the bundle's absolute path (node), Deno.mainModule (a file: or https: URL); null in a standalone binary. */
+  readonly mainScript: string | null;
   /**
    * Run a process in its own process group (POSIX). Until the run is over the group is registered with a watchdog
    * process that kills it if this process dies without doing so (kill -9 included; see process-groups.ts).

@@ -12,6 +12,8 @@ export interface DoctorReport {
   /** Where generated tsc files go (outside the project). */
   cacheDir: string;
   configFile: string | null;
+  /** What is wrong with the config file or the variables (the defaults are shown instead); empty when all is well. */
+  configErrors: string[];
   payloadMode: string;
   compact: boolean;
   /** The oxlintTypeAware setting (oxlint --type-aware when oxlint-tsgolint is installed). */
@@ -22,7 +24,7 @@ export interface DoctorReport {
 }
 
 /** Resolve every engine without running a check. */
-export async function diagnose(service: SignalintService): Promise<DoctorReport> {
+export async function diagnose(service: SignalintService, configErrors: readonly string[] = []): Promise<DoctorReport> {
   const { runtime, project } = service;
   const enabled = await service.enabledEngines(project.settings.engines);
   const engines = {} as DoctorReport["engines"];
@@ -41,6 +43,7 @@ export async function diagnose(service: SignalintService): Promise<DoctorReport>
     stateDir: project.stateDir,
     cacheDir: project.cacheDir,
     configFile: (await runtime.stat(configPath))?.isFile ? configPath : null,
+    configErrors: [...new Set(configErrors)],
     payloadMode: project.settings.payloadMode,
     compact: project.settings.compact,
     oxlintTypeAware: project.settings.oxlintTypeAware,
@@ -55,6 +58,7 @@ export function formatDoctor(report: DoctorReport): string {
   const lines = [
     `project root   ${report.projectRoot}`,
     `config         ${report.configFile ?? "(none: defaults)"}`,
+    ...report.configErrors.map((message) => `  INVALID: ${message} (defaults shown below)`),
     `state dir      ${report.stateDir}`,
     `cache dir      ${report.cacheDir}`,
     `payload mode   ${report.payloadMode}${report.compact ? " (compact keys)" : ""}`,

@@ -22,6 +22,8 @@ export interface OpenOptions {
   compact?: boolean;
   /** Create the state directory now, falling back to a temporary one when the project is read-only. */
   prepareState?: boolean;
+  /** Report a bad config or variable here and go on with the defaults, instead of throwing (doctor). */
+  onConfigError?: (message: string) => void;
 }
 
 /** Read and validate signalint.config.json (absent → empty config). */
@@ -92,9 +94,28 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   const realRoot = (await runtime.realPath(root)) ?? root;
   const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
   const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
-  const settings = resolveSettings(await readConfigFile(runtime, root), (name) => runtime.env(name), { compact: options.compact });
+  const settings = await readSettings(runtime, root, options);
   const cacheDir = await projectCacheDir(runtime, realRoot, options.prepareState === true);
   return { root, realRoot, stateDir: options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir, cacheDir, settings };
+}
+
+/** The settings in force; with onConfigError, a bad config file (then a bad variable) falls back to the defaults. */
+async function readSettings(runtime: Runtime, root: string, options: OpenOptions): Promise<Settings> {
+  const env = (name: string) => runtime.env(name);
+  const attempts: (() => Promise<Settings>)[] = [
+    async () => resolveSettings(await readConfigFile(runtime, root), env, { compact: options.compact }),
+    async () => resolveSettings({}, env, { compact: options.compact }),
+    async () => resolveSettings({}, () => undefined, { compact: options.compact }),
+  ];
+  for (const attempt of attempts) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof ConfigError) || !options.onConfigError) throw error;
+      options.onConfigError(error.message);
+    }
+  }
+  return resolveSettings({}, () => undefined);
 }
 
 /** The state directory, or a fresh temporary one (with a warning) when it cannot be created or written. */
@@ -120,11 +141,25 @@ export async function ensureStateDir(runtime: Runtime, stateDir: string): Promis
 }
 
 /**
- * Validate requested paths: the syntax rules of core/paths, then existence, then that the real location (after
+ * An absolute path inside the project root (or its real location) as a project-relative one; a relative path as it is.
+ * An absolute path outside the root is refused (invalid_path).
+ */
+export function insideRoot(project: Pick<Project, "root" | "realRoot">, path: string): string {
+  if (typeof path !== "string" || !(path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\"))) return path;
+  const relative = relativeToRoot(project.root, path) ?? relativeToRoot(project.realRoot, path);
+  if (relative === null) throw new InvalidArgumentsError(`Path ${quoteInput(path)} refused: absolute and outside the project root`, "invalid_path");
+  return relative;
+}
+
+/**
+ * Validate requested paths (absolute ones inside the root made relative): the syntax rules of core/paths, then existence, then that the real location (after
  * symlinks) is inside the project root.
  */
 export async function validatePaths(runtime: Runtime, project: Project, paths: readonly string[], kind: "any" | "file"): Promise<string[]> {
-  const normalized = normalizePathList(paths, { windows: runtime.platform === "win32" });
+  const normalized = normalizePathList(
+    paths.map((path) => insideRoot(project, path)),
+    { windows: runtime.platform === "win32" },
+  );
   for (const path of normalized) {
     const absolute = join(project.root, path);
     const real = await refusingFsErrors(path, () => runtime.realPath(absolute));

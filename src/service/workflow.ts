@@ -2,6 +2,7 @@ import type { CheckResponse, Compare, Delta, WorkflowStale } from "../core/contr
 import { compareChecks } from "../core/delta.ts";
 import { isWithin, normalizePathList } from "../core/paths.ts";
 import type { CheckOptions } from "./check-events.ts";
+import { insideRoot } from "./project.ts";
 import type { SignalintService } from "./signalint.ts";
 import type { StoredSnapshot } from "./snapshots.ts";
 
@@ -29,7 +30,7 @@ function baselineFor(service: SignalintService, files: readonly string[], baseli
   const all = service.snapshots.all();
   let wanted: string[];
   try {
-    wanted = normalizePathList(files);
+    wanted = normalizePathList(files.map((file) => insideRoot(service.project, file)));
   } catch {
     return all.at(-1) ?? null; // the check itself refuses the path with its reason
   }

@@ -78,7 +78,7 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
     const emptyPath = tempDir("signalint-no-node-");
     mkdirSync(join(emptyPath, "bin"));
     const run = (env: Record<string, string>) => {
-      const result = spawnSync(BINARY, ["check", "--format", "json"], {
+      const result = spawnSync(BINARY, ["check", "--format", "response"], {
         cwd: fixture("biome-app"),
         encoding: "utf8",
         env: { ...env, SIGNALINT_STATE_DIR: tempDir() },
@@ -109,7 +109,7 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
     const emptyPath = join(dir, "empty-path");
     mkdirSync(emptyPath);
     const run = (env: Record<string, string>) => {
-      const result = spawnSync(BINARY, ["check", "--format", "json"], { cwd: project, encoding: "utf8", env: { ...env, SIGNALINT_STATE_DIR: tempDir() } });
+      const result = spawnSync(BINARY, ["check", "--format", "response"], { cwd: project, encoding: "utf8", env: { ...env, SIGNALINT_STATE_DIR: tempDir() } });
       const { checkId: _id, ...rest } = JSON.parse(result.stdout) as CheckResponse;
       return rest;
     };

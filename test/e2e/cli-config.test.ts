@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import type { CliReport } from "../../src/cli/report.ts";
 import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
 import { BUNDLE, call, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
@@ -22,14 +23,10 @@ describe("CLI", () => {
     assert.match(sparse.stdout, /src\/index\.ts:7:3 {2}error {2}TS2322/);
   });
 
-  it("--format json prints the CheckResponse, compact with --compact", () => {
-    const full = JSON.parse(runCli(["check", "--format", "json"], { cwd: fixture("systemic-ts") }).stdout) as CheckResponse;
-    assert.equal(full.totalIssues, 12);
-    assert.equal(full.projectRoot, fixture("systemic-ts"));
-    const compact = JSON.parse(runCli(["check", "--format", "json", "--compact"], { cwd: fixture("systemic-ts") }).stdout) as CompactCheckResponse;
-    assert.equal(compact.total, 12);
-    assert.equal(compact.v, "1.2");
-    assert.ok(!("projectRoot" in compact));
+  it("--format json prints the CLI report", () => {
+    const report = JSON.parse(runCli(["check", "--format", "json"], { cwd: fixture("systemic-ts") }).stdout) as CliReport;
+    assert.equal(report.issues.length, 12);
+    assert.equal(report.projectRoot, fixture("systemic-ts"));
   });
 
   it("--format github prints one annotation per issue", () => {
@@ -40,9 +37,9 @@ describe("CLI", () => {
   });
 
   it("checks only the named paths", () => {
-    const result = JSON.parse(runCli(["check", "--format", "json", "src/search.ts"], { cwd: fixture("systemic-ts") }).stdout) as CheckResponse;
-    assert.equal(result.totalIssues, 2);
-    assert.equal(result.filteredOutIssueCount, 9, "tsc checks the whole program: its 9 other errors are counted, not shown");
+    const result = JSON.parse(runCli(["check", "--format", "json", "src/search.ts"], { cwd: fixture("systemic-ts") }).stdout) as CliReport;
+    assert.equal(result.issues.length, 2);
+    assert.equal(result.filteredOutCount, 9, "tsc checks the whole program: its 9 other errors are counted, not shown");
   });
 
   it("exits 2 with a message naming the key on a bad config", () => {
@@ -139,11 +136,10 @@ describe("diagnostics outside the project root", () => {
       writeFileSync(join(outer, "app", "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src", "../shared"] }');
       writeFileSync(join(outer, "app", "src", "index.ts"), "export const ok = 1;\n");
       linkBin(join(outer, "app"), "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
-      const response = JSON.parse(runCli(["check", "--format", "json"], { cwd: join(outer, "app") }).stdout) as CheckResponse;
-      assert.equal(response.engines.tsc.status, "ok");
-      assert.equal(response.totalIssues, 0);
-      assert.equal(response.filteredOutIssueCount, 1);
-      assert.match(response.nextStep, /1 elsewhere/);
+      const report = JSON.parse(runCli(["check", "--format", "json"], { cwd: join(outer, "app") }).stdout) as CliReport;
+      assert.equal(report.engines.tsc.status, "ok");
+      assert.equal(report.issues.length, 0);
+      assert.equal(report.filteredOutCount, 1);
     } finally {
       removeDir(outer);
     }
@@ -162,9 +158,9 @@ describe("a read-only project", () => {
       const command = `cd ${JSON.stringify(project)} && PATH=${JSON.stringify(CLEAN_PATH)} ${JSON.stringify(process.execPath)} ${JSON.stringify(BUNDLE)} check --format json`;
       const result = spawnSync("su", ["nobody", "-s", "/bin/sh", "-c", command], { encoding: "utf8" });
       assert.match(result.stderr, /is not writable .* using .* for this session/);
-      const response = JSON.parse(result.stdout) as CheckResponse;
-      assert.equal(response.engines.tsc.status, "ok");
-      assert.equal(response.totalIssues, 1);
+      const report = JSON.parse(result.stdout) as CliReport;
+      assert.equal(report.engines.tsc.status, "ok");
+      assert.equal(report.issues.length, 1);
     } finally {
       spawnSync("chmod", ["-R", "u+w", project]);
       removeDir(join(project, ".."));

@@ -27,7 +27,7 @@ function check(
   args: string[] = [],
   env: Record<string, string> = {},
 ): { status: number | null; response: CheckResponse; stderr: string } {
-  const result = runCli(["check", "--format", "json", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
+  const result = runCli(["check", "--format", "response", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
   return { status: result.status, response: JSON.parse(result.stdout) as CheckResponse, stderr: result.stderr };
 }
 

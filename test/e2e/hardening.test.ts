@@ -44,7 +44,7 @@ function cliOn(runtime: "node" | "deno", args: string[], cwd: string): { status:
 }
 
 function checkJson(project: string, args: string[] = []): { status: number | null; response: CheckResponse } {
-  const run = runCli(["check", ...args, "--format", "json"], { cwd: project });
+  const run = runCli(["check", ...args, "--format", "response"], { cwd: project });
   return { status: run.status, response: JSON.parse(run.stdout) as CheckResponse };
 }
 
@@ -342,13 +342,13 @@ describe("JSONC and globs in the bundle, on Node and Deno", () => {
       projects.push(project);
       const config = join(project, "tsconfig.json");
       writeFileSync(config, `\uFEFF${readFileSync(config, "utf8")}`);
-      const all = JSON.parse(cliOn(runtime, ["check", "--format", "json"], project).stdout) as CheckResponse;
+      const all = JSON.parse(cliOn(runtime, ["check", "--format", "response"], project).stdout) as CheckResponse;
       assert.equal(all.totalIssues, 5);
       writeFileSync(
         join(project, "signalint.config.json"),
         '\uFEFF{\n  // BOM and comments, as editors write them\n  "ignore": ["packages/{core,app}/src/[im]*.ts", "!packages/app/**"],\n}\n',
       );
-      const run = cliOn(runtime, ["check", "--format", "json"], project);
+      const run = cliOn(runtime, ["check", "--format", "response"], project);
       const filtered = JSON.parse(run.stdout) as CheckResponse;
       // packages/core/src/index.ts (1 issue) and packages/app/src/main.ts (4) both match the first glob; the second
       // re-includes app's.

@@ -66,7 +66,7 @@ describe("strict parsers: malformed output is an engine error, never an empty su
 
 describe("severity and fixable mapping on real engine output", () => {
   it("eslint: fixable only with a structured fix (not for suggestions); severity 2 = error", () => {
-    const response = JSON.parse(runCli(["check", "--format", "json", "--root", fixture("eslint-flat")], { cwd: fixture("eslint-flat") }).stdout) as {
+    const response = JSON.parse(runCli(["check", "--format", "response", "--root", fixture("eslint-flat")], { cwd: fixture("eslint-flat") }).stdout) as {
       remainingIssues: { rule: string; fixable: boolean; severity: string }[];
       clusters: { ruleIds: string[]; priority: number }[];
     };

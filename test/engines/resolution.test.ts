@@ -51,14 +51,14 @@ describe("engine resolution", () => {
     const pathDir = join(outer, "path-bin");
     mkdirSync(pathDir);
     symlinkSync(STANDIN, join(pathDir, "oxlint"));
-    const result = runCli(["check", "--format", "json"], { cwd: project, env: { PATH: `${pathDir}:${CLEAN_PATH}` } });
+    const result = runCli(["check", "--format", "response"], { cwd: project, env: { PATH: `${pathDir}:${CLEAN_PATH}` } });
     const response = JSON.parse(result.stdout) as CheckResponse;
     assert.equal(response.engines.oxlint.status, "ok", "oxlint found on PATH");
     // The project has TypeScript files, so a missing tsc is an error, not a silent "disabled".
     assert.equal(response.engines.tsc.status, "error", "a .bin entry is not an installed package");
     assert.equal(response.engines.tsc.code, "engine_not_found");
     assert.match(response.engines.tsc.message ?? "", /npm i -D typescript/);
-    const bare = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
+    const bare = JSON.parse(runCli(["check", "--format", "response"], { cwd: project }).stdout) as CheckResponse;
     assert.deepEqual(
       Object.values(bare.engines).map((engine) => engine.status),
       ["disabled", "error", "disabled", "disabled"],
@@ -67,7 +67,7 @@ describe("engine resolution", () => {
     // Without TypeScript files nothing is required, but nothing ran either.
     rmSync(join(project, "src"), { recursive: true });
     rmSync(join(project, "tsconfig.json"));
-    const empty = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
+    const empty = JSON.parse(runCli(["check", "--format", "response"], { cwd: project }).stdout) as CheckResponse;
     assert.ok(Object.values(empty.engines).every((engine) => engine.status === "disabled"));
     assert.equal(empty.status, "error", "nothing ran: never 'clean'");
     assert.match(empty.nextStep, /No engine ran/);

@@ -20,7 +20,11 @@ export const ingestDiagnosticsTool = defineTool({
     .object({
       source: z.string().min(1).max(100).optional().describe("Default source for diagnostics without one"),
       serverName: z.string().min(1).max(100).optional().describe("The language server's name (the live view keeps one observation per server)"),
-      diagnostics: z.array(z.unknown().describe(ITEM)).max(MAX_INGEST).describe(`Up to ${MAX_INGEST} LSP diagnostics`),
+      // Items are checked one by one (a bad one is refused in `rejected`, not the call); advertised as the objects they are.
+      diagnostics: z
+        .array(z.unknown().meta({ description: ITEM, type: "object" }))
+        .max(MAX_INGEST)
+        .describe(`Up to ${MAX_INGEST} LSP diagnostics`),
     })
     .strict(),
   output: () => withSizeBound(IngestResultSchema, ["rejected"]),

@@ -1,0 +1,169 @@
+import { applyEdits, modify } from "jsonc-parser";
+import { parseJsonc } from "../core/jsonc.ts";
+
+/** How to start this signalint-mcp again, as it was launched now. */
+export interface Launch {
+  command: string;
+  args: string[];
+  /** How it was launched, for the plan's first line. */
+  how: string;
+}
+
+/** What one file change would do. */
+export type Change = { kind: "create"; text: string } | { kind: "merge"; text: string } | { kind: "unchanged" } | { kind: "refused"; reason: string };
+
+/** One file init may write: where, and what it would become given its current text (null: absent). */
+export interface Target {
+  label: string;
+  /** Absolute path. */
+  path: string;
+  /** Printed instead of written unless a flag allows the write (files outside the project). */
+  printOnly?: string;
+  change: (current: string | null, force: boolean) => Change;
+  /** The snippet `--print` shows. */
+  snippet: string;
+}
+
+export const SERVER_NAME = "signalint";
+
+/** Every client init knows, in the order it writes them. */
+export const CLIENTS = ["claude", "cursor", "vscode", "codex", "zed", "windsurf"] as const;
+export type Client = (typeof CLIENTS)[number];
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Merge `value` at `path` into a JSON(C) document, keeping its comments and layout (jsonc-parser's edits). An entry
+ * already there with other content is refused unless `force`.
+ */
+export function mergeJson(current: string | null, path: string[], value: unknown, force: boolean): Change {
+  if (current === null || current.trim() === "") {
+    const created = applyEdits("{}", modify("{}", path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+    return { kind: "create", text: `${JSON.stringify(JSON.parse(created), null, 2)}\n` };
+  }
+  let document: unknown;
+  try {
+    document = parseJsonc(current);
+  } catch (error) {
+    return { kind: "refused", reason: `not valid JSON (${(error as Error).message}); fix it or add the entry by hand (--print shows it)` };
+  }
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return { kind: "refused", reason: "its top level is not an object" };
+  let existing: unknown = document;
+  for (const key of path) existing = typeof existing === "object" && existing !== null ? (existing as Record<string, unknown>)[key] : undefined;
+  if (existing !== undefined && sameJson(existing, value)) return { kind: "unchanged" };
+  if (existing !== undefined && !force)
+    return { kind: "refused", reason: `it already has a different "${path.join(".")}" entry; remove it or re-run with --force` };
+  const text = applyEdits(current, modify(current, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  return { kind: "merge", text: text.endsWith("\n") ? text : `${text}\n` };
+}
+
+/** A TOML basic string (JSON's escapes are TOML's). */
+function tomlString(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** Codex's table for our server. */
+export function codexTable(launch: Launch, root: string): string {
+  return [
+    `[mcp_servers.${SERVER_NAME}]`,
+    `command = ${tomlString(launch.command)}`,
+    `args = [${launch.args.map(tomlString).join(", ")}]`,
+    `cwd = ${tomlString(root)}`,
+    "startup_timeout_sec = 30",
+    "tool_timeout_sec = 300",
+    "",
+  ].join("\n");
+}
+
+/** Append our table to a Codex config.toml; one already there is refused (TOML tables cannot be defined twice). */
+function mergeToml(current: string | null, table: string): Change {
+  if (current === null || current.trim() === "") return { kind: "create", text: table };
+  const header = new RegExp(`^\\s*\\[\\s*mcp_servers\\s*\\.\\s*("?)${SERVER_NAME}\\1\\s*\\]`, "m");
+  if (current.includes(table.trim())) return { kind: "unchanged" };
+  if (header.test(current)) return { kind: "refused", reason: `it already has [mcp_servers.${SERVER_NAME}]; edit or remove that table first` };
+  return { kind: "merge", text: `${current}${current.endsWith("\n") ? "" : "\n"}\n${table}` };
+}
+
+/** The MCP client config targets for a project. */
+export function clientTargets(launch: Launch, root: string, home: string | null, options: { windsurfGlobal: boolean; codexGlobal: boolean }) {
+  const join = (...parts: string[]) => parts.join("/");
+  const stdio = { command: launch.command, args: launch.args };
+  const rooted = { ...stdio, env: { SIGNALINT_PROJECT_ROOT: root } };
+  const json = (label: string, path: string, keys: string[], value: unknown, printOnly?: string): Target => ({
+    label,
+    path,
+    printOnly,
+    change: (current, force) => mergeJson(current, keys, value, force),
+    snippet: `${JSON.stringify(
+      keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value),
+      null,
+      2,
+    )}\n`,
+  });
+  const codexPath = options.codexGlobal ? join(home ?? "~", ".codex", "config.toml") : join(root, ".codex", "config.toml");
+  const windsurfPath = join(home ?? "~", ".codeium", "windsurf", "mcp_config.json");
+  const targets: Record<Client, Target> = {
+    // Claude Code starts project servers in the project directory.
+    claude: json("Claude Code", join(root, ".mcp.json"), ["mcpServers", SERVER_NAME], { type: "stdio", ...stdio }),
+    cursor: json("Cursor", join(root, ".cursor", "mcp.json"), ["mcpServers", SERVER_NAME], rooted),
+    vscode: json("VS Code", join(root, ".vscode", "mcp.json"), ["servers", SERVER_NAME], {
+      type: "stdio",
+      ...stdio,
+      env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" },
+    }),
+    codex: {
+      label: "Codex",
+      path: codexPath,
+      printOnly: options.codexGlobal ? "Codex's user config is outside the project: add this table to it (or run without --codex-global)" : undefined,
+      change: (current) => mergeToml(current, codexTable(launch, root)),
+      snippet: codexTable(launch, root),
+    },
+    zed: json("Zed", join(root, ".zed", "settings.json"), ["context_servers", SERVER_NAME], rooted),
+    windsurf: json(
+      "Windsurf",
+      windsurfPath,
+      ["mcpServers", SERVER_NAME],
+      rooted,
+      options.windsurfGlobal ? undefined : "Windsurf has only a user config (outside the project): add this entry, or re-run with --windsurf-global",
+    ),
+  };
+  return targets;
+}
+
+/** A shell word (POSIX single quotes) for a hook command line. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The Claude Code PostToolUse hook entry that checks each edited file. */
+export function claudeHook(launch: Launch): { matcher: string; hooks: { type: "command"; command: string; timeout: number }[] } {
+  const command = [launch.command, ...launch.args, "hook"].map(shellWord).join(" ");
+  return { matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command, timeout: 300 }] };
+}
+
+/** Add our PostToolUse entry to .claude/settings.json (kept when an entry runs the same command). */
+export function mergeClaudeHook(current: string | null, launch: Launch): Change {
+  const entry = claudeHook(launch);
+  let existing: unknown[] = [];
+  if (current !== null && current.trim() !== "") {
+    try {
+      const document = parseJsonc(current) as { hooks?: { PostToolUse?: unknown } } | null;
+      const list = document?.hooks?.PostToolUse;
+      if (list !== undefined && !Array.isArray(list)) return { kind: "refused", reason: "its hooks.PostToolUse is not an array" };
+      existing = list ?? [];
+    } catch (error) {
+      return { kind: "refused", reason: `not valid JSON (${(error as Error).message})` };
+    }
+  }
+  if (existing.some((item) => JSON.stringify(item).includes(JSON.stringify(entry.hooks[0]?.command).slice(1, -1)))) return { kind: "unchanged" };
+  const change = mergeJson(current, ["hooks", "PostToolUse"], [...existing, entry], true);
+  return change.kind === "merge" || change.kind === "create" ? change : { kind: "refused", reason: "cannot add the hook" };
+}
+
+/** The Cursor equivalent (documented and printed; Cursor's afterFileEdit output is not fed back to the model). */
+export function cursorHooksSnippet(launch: Launch): string {
+  const command = [launch.command, ...launch.args, "hook"].map(shellWord).join(" ");
+  return `${JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command }] } }, null, 2)}\n`;
+}

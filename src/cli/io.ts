@@ -1,0 +1,13 @@
+import type { Runtime } from "../runtime/types.ts";
+
+/** What the shell needs to act on a command: write to stdout, and the exit code (null: keep running). */
+export interface CliIo {
+  runtime: Runtime;
+  stdout: (text: string) => void;
+  stdinIsTty: boolean;
+  stderrIsTty: boolean;
+  /** The whole of stdin (hook input); read only by the verbs that take it. */
+  readStdin: () => Promise<string>;
+  /** End the process now: a server whose client is gone must not be kept alive by anything still pending. */
+  exit: (code: number) => void;
+}

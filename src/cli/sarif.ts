@@ -1,0 +1,78 @@
+import type { CliIssue, CliReport, Shard } from "./report.ts";
+import { failedEngines } from "./report.ts";
+
+/** The SARIF rule id of an issue: engine and rule, so two engines' rules of one name stay apart. */
+function ruleId(issue: Pick<CliIssue, "engine" | "rule">): string {
+  return `${issue.engine}/${issue.rule}`;
+}
+
+/** A project-relative POSIX path as a relative URI reference (each segment percent-encoded). */
+function relativeUri(file: string): string {
+  return file.split("/").map(encodeURIComponent).join("/");
+}
+
+/** A directory path as a file: URI ending in "/" (what originalUriBaseIds requires). */
+function directoryUri(path: string): string {
+  const slashed = path.replace(/\\/g, "/");
+  const absolute = slashed.startsWith("/") ? slashed : `/${slashed}`;
+  return `file://${absolute.split("/").map(encodeURIComponent).join("/").replace(/\/?$/, "/")}`;
+}
+
+/**
+ * `runAutomationDetails.id`: "category/run". GitHub code scanning keeps one analysis per category, so each shard has
+ * its own category and the shards' uploads add up instead of replacing each other.
+ */
+export function automationId(shard: Shard | null): string {
+  return shard ? `signalint/shard-${shard.index}-of-${shard.count}/` : "signalint/";
+}
+
+/** `check --format sarif`: a SARIF 2.1.0 log with one run. */
+export function toSarif(report: CliReport): Record<string, unknown> {
+  const ids = [...new Set(report.issues.map(ruleId))].sort();
+  const index = new Map(ids.map((id, position) => [id, position]));
+  const rules = ids.map((id) => {
+    const [engine, ...rest] = id.split("/");
+    return { id, name: rest.join("/"), shortDescription: { text: `${engine} rule ${rest.join("/")}` }, properties: { engine } };
+  });
+  const results = report.issues.map((issue) => ({
+    ruleId: ruleId(issue),
+    ruleIndex: index.get(ruleId(issue)),
+    level: issue.severity,
+    message: { text: issue.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: relativeUri(issue.file), uriBaseId: "PROJECTROOT" },
+          region: { startLine: issue.line, startColumn: issue.col },
+        },
+      },
+    ],
+    partialFingerprints: { "signalintIssueId/v1": issue.id },
+    properties: { engine: issue.engine, fixable: issue.fixable, ...(issue.clusterId ? { clusterId: issue.clusterId } : {}) },
+  }));
+  const failures = failedEngines(report).map(([engine, status]) => ({
+    level: "error",
+    message: { text: `${engine}: ${status.message ?? "failed"}` },
+    descriptor: { id: `signalint/${status.code ?? "engine_failed"}` },
+    properties: { engine },
+  }));
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "signalint", version: report.version, rules } },
+        automationDetails: { id: automationId(report.shard) },
+        originalUriBaseIds: { PROJECTROOT: { uri: directoryUri(report.projectRoot) } },
+        columnKind: "utf16CodeUnits",
+        invocations: [{ executionSuccessful: failures.length === 0, toolExecutionNotifications: failures }],
+        results,
+      },
+    ],
+  };
+}
+
+/** The SARIF log as text. */
+export function formatSarif(report: CliReport): string {
+  return `${JSON.stringify(toSarif(report), null, 2)}\n`;
+}

@@ -1,0 +1,272 @@
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { parseJsonc } from "../../src/core/jsonc.ts";
+import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
+
+/** The TOML init writes: tables and `key = value` lines whose values are JSON-compatible (strings, arrays, integers). */
+function parseToml(text: string): Record<string, Record<string, unknown>> {
+  const tables: Record<string, Record<string, unknown>> = { "": {} };
+  let current: Record<string, unknown> | undefined = tables[""];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const header = /^\[([\w.-]+)\]$/.exec(line);
+    if (header) {
+      const name = header[1] as string;
+      assert.ok(!(name in tables), `table ${name} defined twice`);
+      current = tables[name] = {};
+      continue;
+    }
+    const pair = /^([\w-]+)\s*=\s*(.+)$/.exec(line);
+    assert.ok(pair && current, `not a key/value line in a table: ${line}`);
+    current[pair[1] as string] = JSON.parse(pair[2] as string);
+  }
+  return tables;
+}
+
+/** A TypeScript project with one error in src/bad.ts and none in src/good.ts. */
+function project(): string {
+  const dir = tempDir("signalint-init-");
+  writeFileSync(join(dir, "package.json"), '{ "name": "init-me", "private": true }\n');
+  writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n');
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "bad.ts"), 'export const n: number = "x";\n');
+  writeFileSync(join(dir, "src", "good.ts"), "export const ok = 1;\n");
+  linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
+  linkPackage(dir, "oxlint", join(REPO, "node_modules", "oxlint"));
+  return dir;
+}
+
+function run(command: string, args: string[], cwd: string, options: { input?: string; env?: Record<string, string> } = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    input: options.input ?? "",
+    env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The host's standalone binary, when built (npm run build:binaries -- --targets=host). */
+const BINARY = join(
+  REPO,
+  "dist",
+  "bin",
+  `signalint-mcp-${process.platform === "win32" ? "win" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`,
+);
+
+/** Run a command without blocking this process (a server in it must answer meanwhile). */
+function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const init = (cwd: string, args: string[], env?: Record<string, string>) => run(process.execPath, [BUNDLE, "init", ...args], cwd, { env });
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+
+describe("init", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("shows the plan and writes nothing without --yes; --print prints every client's config", () => {
+    const dir = project();
+    dirs.push(dir);
+    const plan = init(dir, []);
+    assert.equal(plan.status, 0, plan.stderr);
+    assert.match(plan.stdout, /launched as node running .*signalint-mcp\.mjs/);
+    assert.match(plan.stdout, /create +.*\.mcp\.json/);
+    assert.match(plan.stdout, /Nothing written: re-run with --yes/);
+    assert.ok(!existsSync(join(dir, ".mcp.json")) && !existsSync(join(dir, ".gitignore")));
+    const printed = init(dir, ["--print", "--client", "claude,codex,windsurf", "--hooks"]);
+    assert.match(printed.stdout, /# Claude Code: .*\.mcp\.json\n\{\n {2}"mcpServers"/);
+    assert.match(printed.stdout, /\[mcp_servers\.signalint\]\ncommand = /);
+    assert.match(printed.stdout, /# Windsurf: .*\.codeium\/windsurf\/mcp_config\.json/);
+    assert.match(printed.stdout, /"afterFileEdit"/);
+    assert.match(printed.stdout, /# Claude Code hook: .*\.claude\/settings\.json\n\{\n {2}"hooks": \{\n {4}"PostToolUse"/);
+    assert.ok(!existsSync(join(dir, ".mcp.json")));
+  });
+
+  it("--yes writes config, .gitignore and every project client config, each parseable, pointing at this bundle", async () => {
+    const dir = project();
+    dirs.push(dir);
+    const result = init(dir, ["--yes", "--hooks"]);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(JSON.parse(read(dir, "signalint.config.json")), {});
+    assert.match(read(dir, ".gitignore"), /^\.signalint\/$/m);
+    const launch = { command: process.execPath, args: [BUNDLE] };
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")), { mcpServers: { signalint: { type: "stdio", ...launch } } });
+    assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } });
+    assert.deepEqual(JSON.parse(read(dir, ".vscode/mcp.json")), {
+      servers: { signalint: { type: "stdio", ...launch, env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } } },
+    });
+    assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } } } });
+    const codex = parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"];
+    assert.deepEqual(codex, { ...launch, cwd: dir, startup_timeout_sec: 30, tool_timeout_sec: 300 });
+    const hooks = JSON.parse(read(dir, ".claude/settings.json")).hooks.PostToolUse;
+    assert.equal(hooks.length, 1);
+    assert.equal(hooks[0].matcher, "Edit|Write|MultiEdit");
+    assert.match(hooks[0].hooks[0].command, /signalint-mcp\.mjs hook$/);
+    assert.ok(!existsSync(join(dir, ".codeium")), "Windsurf's user config is not written without --windsurf-global");
+
+    // The written Claude Code entry starts a working server.
+    const entry = JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint;
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: dir, env: { PATH: CLEAN_PATH, HOME: dir }, stderr: "pipe" });
+    const client = new Client({ name: "init-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const pong = await client.callTool({ name: "ping", arguments: {} });
+      assert.deepEqual(pong.structuredContent, { pong: true, projectRoot: dir });
+    } finally {
+      await client.close();
+    }
+
+    const again = init(dir, ["--yes", "--hooks"]);
+    assert.equal(again.status, 0);
+    assert.doesNotMatch(again.stdout, /create|merge into/, "a second run changes nothing");
+  });
+
+  it("merges into existing files (keeping other servers and comments) and refuses a different entry of ours", () => {
+    const dir = project();
+    dirs.push(dir);
+    writeFileSync(join(dir, ".mcp.json"), '{ "mcpServers": { "other": { "command": "other-server" } } }\n');
+    mkdirSync(join(dir, ".zed"));
+    writeFileSync(join(dir, ".zed", "settings.json"), '// my settings\n{\n  "tab_size": 4,\n}\n');
+    mkdirSync(join(dir, ".codex"));
+    writeFileSync(join(dir, ".codex", "config.toml"), 'model = "o3"\n\n[mcp_servers.other]\ncommand = "other"\n');
+    mkdirSync(join(dir, ".cursor"));
+    const cursor = '{ "mcpServers": { "signalint": { "command": "/old/signalint-mcp" } } }\n';
+    writeFileSync(join(dir, ".cursor", "mcp.json"), cursor);
+    writeFileSync(join(dir, ".gitignore"), "node_modules");
+    const result = init(dir, ["--yes"]);
+    assert.equal(result.status, 1, "a refused file is reported in the exit code");
+    assert.match(
+      result.stdout,
+      /refused: +.*\.cursor\/mcp\.json \(it already has a different "mcpServers\.signalint" entry; remove it or re-run with --force\)/,
+    );
+    assert.equal(read(dir, ".cursor/mcp.json"), cursor, "never overwritten silently");
+    assert.deepEqual(Object.keys(JSON.parse(read(dir, ".mcp.json")).mcpServers), ["other", "signalint"]);
+    const zed = read(dir, ".zed/settings.json");
+    assert.match(zed, /^\/\/ my settings/);
+    assert.equal((parseJsonc(zed) as { tab_size: number }).tab_size, 4);
+    const codex = parseToml(read(dir, ".codex/config.toml"));
+    assert.deepEqual(Object.keys(codex), ["", "mcp_servers.other", "mcp_servers.signalint"]);
+    assert.equal(codex[""]?.model, "o3");
+    assert.equal(read(dir, ".gitignore"), "node_modules\n.signalint/\n");
+    const forced = init(dir, ["--yes", "--force", "--client", "cursor"]);
+    assert.equal(forced.status, 0);
+    assert.equal(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint.command, process.execPath);
+  });
+
+  it("writes Windsurf's user config only with --windsurf-global", () => {
+    const dir = project();
+    dirs.push(dir);
+    const home = tempDir("signalint-home-");
+    dirs.push(home);
+    const printed = init(dir, ["--yes", "--client", "windsurf"], { HOME: home });
+    assert.match(printed.stdout, /print +Windsurf: .*--windsurf-global/);
+    assert.ok(!existsSync(join(home, ".codeium")));
+    const written = init(dir, ["--yes", "--client", "windsurf", "--windsurf-global"], { HOME: home });
+    assert.equal(written.status, 0, written.stdout);
+    const config = JSON.parse(readFileSync(join(home, ".codeium", "windsurf", "mcp_config.json"), "utf8"));
+    assert.deepEqual(config.mcpServers.signalint, { command: process.execPath, args: [BUNDLE], env: { SIGNALINT_PROJECT_ROOT: dir } });
+  });
+
+  it("refuses a config file that is not JSON, with a clear message", () => {
+    const dir = project();
+    dirs.push(dir);
+    writeFileSync(join(dir, ".mcp.json"), "{ broken");
+    const result = init(dir, ["--yes", "--client", "claude"]);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /refused: +.*\.mcp\.json \(not valid JSON/);
+    assert.equal(read(dir, ".mcp.json"), "{ broken");
+  });
+
+  it("under deno, points the configs at deno run with the bundle", { skip: existsSync(DENO) ? false : "no deno (node build/fetch-deno.mjs)" }, () => {
+    const dir = project();
+    dirs.push(dir);
+    const result = run(DENO, [...DENO_FLAGS, BUNDLE, "init", "--yes", "--client", "claude"], dir);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, BUNDLE] });
+  });
+});
+
+describe("init from other launches", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("under deno from a URL, the configs run deno with that URL", { skip: existsSync(DENO) ? false : "no deno (node build/fetch-deno.mjs)" }, async () => {
+    const http = createServer((request, response) => {
+      if (request.url !== "/signalint-mcp.mjs") return void response.writeHead(404).end();
+      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(BUNDLE));
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/signalint-mcp.mjs`;
+      const dir = project();
+      dirs.push(dir);
+      const result = await runAsync(DENO, [...DENO_FLAGS, "--reload", url, "init", "--yes", "--client", "claude,codex"], dir);
+      assert.equal(result.status, 0, result.stdout + result.stderr);
+      assert.match(result.stdout, /launched as deno running http:\/\/127\.0\.0\.1/);
+      assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, url] });
+      assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"]?.args, [...DENO_FLAGS, url]);
+    } finally {
+      http.close();
+    }
+  });
+
+  it("from the standalone binary, the configs run the binary itself", {
+    skip: existsSync(BINARY) ? false : "no binary (npm run build:binaries -- --targets=host)",
+  }, () => {
+    const dir = project();
+    dirs.push(dir);
+    const result = run(BINARY, ["init", "--yes", "--client", "claude"], dir);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /launched as standalone binary/);
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: BINARY, args: [] });
+  });
+});
+
+describe("hook", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("the Claude Code hook init writes exits 2 with the edited file's problems on stderr, 0 when it is clean", () => {
+    const dir = project();
+    dirs.push(dir);
+    init(dir, ["--yes", "--hooks", "--client", "claude"]);
+    const command = JSON.parse(read(dir, ".claude/settings.json")).hooks.PostToolUse[0].hooks[0].command as string;
+    const hook = (file: string) =>
+      run("/bin/sh", ["-c", command], dir, {
+        input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: dir, tool_name: "Edit", tool_input: { file_path: file } }),
+      });
+    const bad = hook(join(dir, "src", "bad.ts"));
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /src\/bad\.ts:1:14 error TS2322 \(tsc\): Type 'string' is not assignable to type 'number'/);
+    assert.equal(bad.stdout, "");
+    const good = hook(join(dir, "src", "good.ts"));
+    assert.equal(good.status, 0, good.stderr);
+    assert.equal(hook(join(dir, "README.md")).status, 0, "not a file Signalint checks");
+    const cursor = run("/bin/sh", ["-c", command], dir, {
+      input: JSON.stringify({ hook_event_name: "afterFileEdit", workspace_roots: [dir], file_path: join(dir, "src", "bad.ts") }),
+    });
+    assert.equal(cursor.status, 2, "Cursor's afterFileEdit input works too");
+    assert.equal(run("/bin/sh", ["-c", command], dir, { input: "not json" }).status, 1);
+  });
+});

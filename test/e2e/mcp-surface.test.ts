@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { call, connect, errorOf, everyIssue, removeDir, scratchCopy, structured, type Connected } from "../helpers.ts";
+
+/** Every schema node where MCP Inspector's portability check warns: a `type` array, or a node with no keyword at all. */
+function unportable(node: unknown, at = "", found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item, index) => unportable(item, `${at}[${index}]`, found));
+  else if (typeof node === "object" && node !== null) {
+    const record = node as Record<string, unknown>;
+    if (Array.isArray(record.type)) found.push(`${at}: type ${JSON.stringify(record.type)}`);
+    for (const [key, value] of Object.entries(record)) {
+      if (key === "properties" && typeof value === "object" && value !== null) {
+        for (const [name, schema] of Object.entries(value)) unportable(schema, `${at}.properties.${name}`, found);
+      } else if (key === "items" || key === "anyOf" || key === "oneOf" || key === "allOf" || key === "additionalProperties") {
+        if (key === "items" && typeof value === "object" && value !== null && Object.keys(value).every((k) => k === "description"))
+          found.push(`${at}.items: no keyword`);
+        unportable(value, `${at}.${key}`, found);
+      }
+    }
+  }
+  return found;
+}
+
+describe("MCP surface", () => {
+  let project: string;
+  let session: Connected;
+  before(async () => {
+    project = scratchCopy("systemic-ts", "surface");
+    session = await connect(project);
+  });
+  after(async () => {
+    await session.close();
+    removeDir(project);
+  });
+
+  it("tools/list schemas are portable: no type arrays, no keyword-less items (nullable fields as anyOf)", async () => {
+    const { tools } = await session.client.listTools();
+    const problems = tools.flatMap((tool) => [
+      ...unportable(tool.inputSchema, `${tool.name}.inputSchema`),
+      ...unportable(tool.outputSchema, `${tool.name}.outputSchema`),
+    ]);
+    assert.deepEqual(problems, []);
+    const check = tools.find((tool) => tool.name === "check_project");
+    const remaining = (check?.outputSchema?.properties?.remainingIssues as { anyOf: { items: { properties: Record<string, unknown> } }[] }).anyOf[0];
+    assert.deepEqual(remaining?.items.properties.clusterId, {
+      description: "Cluster this issue belongs to, or null",
+      anyOf: [{ type: "string" }, { type: "null" }],
+    });
+    assert.ok(!JSON.stringify(tools).includes("9007199254740991"), "no default safe-integer bounds");
+  });
+
+  it("accepts absolute paths inside the root, normalized to project-relative (the SDK client validates every output)", async () => {
+    const relative = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/search.ts"] }));
+    const absolute = structured<CheckResponse>(await call(session.client, "check_files", { files: [join(project, "src", "search.ts")] }));
+    const places = async (response: CheckResponse) => (await everyIssue(session, response)).map((issue) => `${issue.file}:${issue.line} ${issue.rule}`).sort();
+    assert.deepEqual(await places(absolute), await places(relative));
+    assert.ok((await places(absolute)).every((place) => place.startsWith("src/search.ts:")));
+    const wholeDir = structured<CheckResponse>(await call(session.client, "check_project", { paths: [join(project, "src")] }));
+    assert.equal(wholeDir.totalIssues, 12);
+    const rootItself = structured<CheckResponse>(await call(session.client, "check_project", { paths: [project] }));
+    assert.equal(rootItself.totalIssues, 12);
+    const edited = structured<{ delta: { introduced: unknown[] } }>(
+      await call(session.client, "after_edit_check", { files: [join(project, "src", "search.ts")] }),
+    );
+    assert.deepEqual(edited.delta.introduced, []);
+    const live = structured<{ files: { file: string }[] }>(await call(session.client, "get_live_diagnostics", { files: [join(project, "src", "search.ts")] }));
+    assert.deepEqual(
+      live.files.map((entry) => entry.file),
+      ["src/search.ts"],
+    );
+  });
+
+  it("still refuses absolute paths outside the root with invalid_path, including a sibling sharing its prefix", async () => {
+    const sibling = `${project}-sibling`;
+    mkdirSync(sibling);
+    writeFileSync(join(sibling, "a.ts"), "export const a = 1;\n");
+    try {
+      for (const path of ["/etc", sibling, join(sibling, "a.ts")]) {
+        const error = errorOf(await call(session.client, "check_project", { paths: [path] }));
+        assert.equal(error.code, "invalid_path", path);
+        assert.match(error.message, /absolute and outside the project root/);
+      }
+      assert.equal(errorOf(await call(session.client, "check_files", { files: [join(sibling, "a.ts")] })).code, "invalid_path");
+    } finally {
+      removeDir(sibling);
+    }
+  });
+});
