@@ -1,27 +1,38 @@
-// npm run build:binaries [-- --targets linux-x64,win-x64]
-// Standalone signalint-mcp executables: dist/signalint-mcp.cjs injected as a Node single executable application
-// into pinned Node binaries taken from the npm registry (see docs/distribution.md for why Node's own --build-sea
-// is used rather than pkg). Needs no network beyond the npm registry.
-import { execFileSync } from "node:child_process";
+// npm run build:binaries [-- --targets=linux-x64,win-x64]
+// Standalone signalint-mcp executables: @yao-pkg/pkg in SEA mode embeds dist/signalint-mcp.cjs into pinned Node
+// binaries taken from the npm registry. pkg's own base-binary download is never used: its cache is seeded with
+// archives made from our checksum-verified binaries, so the build needs no network beyond the npm registry.
+// See docs/distribution.md.
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const PINNED = JSON.parse(readFileSync(join(ROOT, "build", "node-binaries.json"), "utf8"));
 const CACHE = join(ROOT, "dist", "node-cache");
+const PKG_HOME = join(CACHE, "pkg-home"); // pkg reads base binaries from $HOME/.pkg-cache/sea
+const SEA_CACHE = join(PKG_HOME, ".pkg-cache", "sea");
+const PKG = join(ROOT, "node_modules", "@yao-pkg", "pkg", "lib-es5", "bin.js");
 const OUT = join(ROOT, "dist", "bin");
 const ENTRY = join(ROOT, "dist", "signalint-mcp.cjs");
 const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
+// Bump when the way a base binary is prepared changes, so seeded archives are rebuilt.
+const RECIPE = "strip-debug-linux,unsigned-win,v1";
 
 const requested = process.argv.find((arg) => arg.startsWith("--targets="))?.slice(10) ?? process.env.SIGNALINT_TARGETS;
 // "host" builds only the binary this machine can run (what the tests use).
 const targets = requested ? requested.split(",").map((name) => (name === "host" ? HOST : name)) : Object.keys(PINNED.targets);
 for (const target of targets) if (!PINNED.targets[target]) throw new Error(`unknown target ${target}; known: ${Object.keys(PINNED.targets).join(", ")}`);
 if (!existsSync(ENTRY)) throw new Error("dist/signalint-mcp.cjs is missing: run npm run build first");
+if (!existsSync(PKG)) throw new Error("@yao-pkg/pkg is missing: run npm ci");
 
 function integrityOf(file) {
   return `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;
+}
+
+function onPath(command) {
+  return spawnSync(command, ["--version"], { stdio: "ignore" }).status === 0;
 }
 
 /** The extracted Node binary of a target, fetched from the registry once and verified against the pinned hash. */
@@ -44,32 +55,85 @@ function nodeBinary(target) {
   return executable;
 }
 
-// The SEA blob must be produced by exactly the Node version it is injected into: use the pinned host binary.
-const generator = nodeBinary(
-  PINNED.targets[HOST]
-    ? HOST
-    : (() => {
-        throw new Error(`building needs a ${PINNED.version} host binary; no pinned target for ${HOST}`);
-      })(),
-);
+/** A Linux base loses its debug info (−10 MB) before packaging; stripping after injection would break the binary. */
+function stripDebug(file, target) {
+  if (onPath("llvm-strip")) return void execFileSync("llvm-strip", ["--strip-debug", file]);
+  if (target === HOST && onPath("strip")) return void execFileSync("strip", ["--strip-debug", file]);
+  throw new Error(`stripping the ${target} base needs llvm-strip (Debian/Ubuntu: apt-get install llvm)`);
+}
+
+/** The Windows base loses its Authenticode signature before injection, so the result is a clean unsigned PE. */
+function removeSignature(from, to) {
+  if (!onPath("osslsigncode")) throw new Error("preparing the win-x64 base needs osslsigncode (Debian/Ubuntu: apt-get install osslsigncode)");
+  execFileSync("osslsigncode", ["remove-signature", "-in", from, "-out", to], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/**
+ * Seed pkg's SEA cache with a target's prepared base, laid out as nodejs.org's archive for that target
+ * (`node-v<version>-<os>-<arch>.tar.gz` with `<name>/bin/node`, or `.zip` with `<name>/node.exe`) plus the `.ok`
+ * sentinel pkg writes after its own checksum check. pkg then skips the download and that check: the pinned sha512 in
+ * nodeBinary() is the check.
+ */
+function seed(target) {
+  const [os, arch] = target.split("-");
+  const name = `node-v${PINNED.version}-${os}-${arch}`;
+  const archive = join(SEA_CACHE, `${name}.${os === "win" ? "zip" : "tar.gz"}`);
+  const stamp = join(SEA_CACHE, `${name}.seeded`);
+  const recipe = `${PINNED.targets[target].integrity} ${RECIPE}`;
+  if (existsSync(`${archive}.ok`) && existsSync(stamp) && readFileSync(stamp, "utf8") === recipe) return;
+  const base = nodeBinary(target);
+  // Whatever pkg extracted from an earlier archive goes too (it trusts its own `.ok` sentinels).
+  for (const stale of [archive, `${archive}.ok`, stamp, join(SEA_CACHE, name), join(SEA_CACHE, `${name}.exe`), join(SEA_CACHE, `${name}.exe.ok`)])
+    rmSync(stale, { recursive: true, force: true });
+  const staging = join(CACHE, "staging");
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(SEA_CACHE, { recursive: true });
+  if (os === "win") {
+    mkdirSync(join(staging, name), { recursive: true });
+    removeSignature(base, join(staging, name, "node.exe"));
+    execFileSync("zip", ["-q", "-1", "-r", archive, name], { cwd: staging });
+  } else {
+    mkdirSync(join(staging, name, "bin"), { recursive: true });
+    copyFileSync(base, join(staging, name, "bin", "node"));
+    if (os === "linux") stripDebug(join(staging, name, "bin", "node"), target);
+    execFileSync("sh", ["-c", 'tar -cf - "$1" | gzip -1 > "$2"', "sh", name, archive], { cwd: staging });
+  }
+  rmSync(staging, { recursive: true, force: true });
+  writeFileSync(`${archive}.ok`, "");
+  writeFileSync(stamp, recipe);
+}
+
+/** A PE file whose certificate table (data directory 4) is empty: no signature, dangling or otherwise. */
+function assertUnsignedPe(file) {
+  const pe = readFileSync(file);
+  const header = pe.readUInt32LE(0x3c);
+  const optional = header + 24;
+  const directories = optional + (pe.readUInt16LE(optional) === 0x20b ? 112 : 96);
+  const [offset, size] = [pe.readUInt32LE(directories + 4 * 8), pe.readUInt32LE(directories + 4 * 8 + 4)];
+  if (offset !== 0 || size !== 0) throw new Error(`${file} still has a certificate table entry (offset ${offset}, size ${size})`);
+}
+
+const pkgTarget = (target) => {
+  const [os, arch] = target.split("-");
+  return `node${PINNED.version}-${os === "darwin" ? "macos" : os}-${arch}`;
+};
+
+// pkg needs Node >= 22 and generates the SEA blob with a Node of exactly the targets' version: run it on the pinned
+// host binary (pkg then uses that same binary, or the seeded host base, as the blob generator).
+if (!PINNED.targets[HOST]) throw new Error(`building needs a ${PINNED.version} host binary; no pinned target for ${HOST}`);
+const runner = nodeBinary(HOST);
+const started = performance.now();
 mkdirSync(OUT, { recursive: true });
 for (const target of targets) {
-  const base = nodeBinary(target);
+  seed(target);
   const output = join(OUT, `signalint-mcp-${target}${target.startsWith("win") ? ".exe" : ""}`);
-  const config = join(CACHE, `sea-${target}.json`);
-  writeFileSync(
-    config,
-    JSON.stringify({
-      main: ENTRY,
-      mainFormat: "commonjs",
-      executable: base,
-      output,
-      disableExperimentalSEAWarning: true,
-      useCodeCache: false, // code cache and snapshots only load on the platform that made them; these are cross-built
-      useSnapshot: false,
-    }),
-  );
-  execFileSync(generator, ["--build-sea", config], { stdio: ["ignore", "ignore", "inherit"] });
+  rmSync(output, { force: true });
+  // --no-signature: pkg cannot sign Mach-O on Linux; the release job signs on macOS (docs/distribution.md).
+  execFileSync(runner, [PKG, ENTRY, "--sea", "--no-signature", "--target", pkgTarget(target), "--output", output], {
+    env: { ...process.env, HOME: PKG_HOME, USERPROFILE: PKG_HOME },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (target.startsWith("win")) assertUnsignedPe(output);
   console.log(`built ${output}`);
 }
 
@@ -83,4 +147,4 @@ const sums = readdirSync(OUT)
         .digest("hex")}  ${name}`,
   );
 writeFileSync(join(OUT, "SHA256SUMS"), `${sums.join("\n")}\n`);
-console.log(`wrote ${join(OUT, "SHA256SUMS")}`);
+console.log(`wrote ${join(OUT, "SHA256SUMS")} (${targets.length} target(s) in ${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -1,4 +1,5 @@
 // Bundle src/main.ts into one file per module format with every dependency inside; only node: builtins stay external.
+import { chmodSync } from "node:fs";
 import { build } from "esbuild";
 
 const common = {
@@ -33,3 +34,5 @@ await build({
   outfile: "dist/signalint-mcp.cjs", // the entry the standalone binaries embed (Node SEA needs CommonJS)
   banner: { js: "#!/usr/bin/env node" },
 });
+// The npm bin and a clone's `./dist/signalint-mcp.mjs` run directly through the shebang.
+chmodSync("dist/signalint-mcp.mjs", 0o755);

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import { REPO, removeDir, tempDir } from "../helpers.ts";
+import { HOST, HOST_BINARY } from "./release-dir.ts";
+
+const PINNED = JSON.parse(readFileSync(join(REPO, "build", "node-binaries.json"), "utf8")) as {
+  version: string;
+  targets: Record<string, { package: string; binary: string }>;
+};
+
+it("the host binary is pkg's SEA build of the stripped pinned base: no debug sections, the base's Node version inside", {
+  skip: HOST.startsWith("linux") ? false : "ELF only",
+}, () => {
+  assert.ok(existsSync(HOST_BINARY), `${HOST_BINARY} is built by pretest`);
+  const pinned = PINNED.targets[HOST];
+  assert.ok(pinned);
+  const base = join(REPO, "dist", "node-cache", `${pinned.package}-${PINNED.version}`, "package", pinned.binary);
+  const sections = (file: string) => execFileSync("readelf", ["-S", "--wide", file], { encoding: "utf8" });
+  assert.match(sections(base), /\.debug_/, "the registry's base has debug sections");
+  assert.doesNotMatch(sections(HOST_BINARY), /\.debug_/);
+  // The embedded runtime is the pinned Node: a script run on it (as an engine is, with __signalint-node) sees that version.
+  const dir = tempDir("signalint-embedded-");
+  writeFileSync(join(dir, "version.cjs"), "process.stdout.write(process.version);\n");
+  assert.equal(execFileSync(HOST_BINARY, ["__signalint-node", join(dir, "version.cjs")], { encoding: "utf8" }), `v${PINNED.version}`);
+  removeDir(dir);
+});
