@@ -9,6 +9,8 @@ export interface StoredCheck {
   issues: Issue[];
   groups: ClusterGroup[];
   response: CheckResponse;
+  /** The paths the check covered (engine checks; ingests have none). */
+  scope?: readonly string[];
 }
 
 /** How many checks stay addressable by checkId. */

@@ -165,7 +165,8 @@ export class SignalintService {
     const kept: RawIssue[] = raw.filter((issue) => (issue.programWide || paths.some((path) => isWithin(issue.file, path))) && !ignored(issue.file));
     const hash = (text: string) => runtime.sha256(text);
     const issues = normalizeIssues(kept, hash);
-    const groups = clusterIssues(issues, hash);
+    const last = this.store.latest();
+    const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
     const event = loopEventFromIssues(issues, paths, incremental);
     const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 12)}`;
     const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
@@ -191,7 +192,7 @@ export class SignalintService {
       // check_files reports cache use; check_project keeps its payload lean (stats are in lastTiming and the CLI).
       ...(incremental ? { cache } : {}),
     });
-    this.store.add({ checkId, issues, groups, response });
+    this.store.add({ checkId, issues, groups, response, scope: paths });
     await this.snapshots.record({
       checkId,
       observedAtMs,

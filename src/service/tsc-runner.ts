@@ -75,7 +75,7 @@ async function checkWarm(
     if (warm.kind === "ts5") {
       const result = warm.program.check();
       if (!result) return null;
-      issues = diagnosticsToIssues(warm.program.ts, result.diagnostics, job.toRelative, configFile);
+      issues = diagnosticsToIssues(warm.program.ts, result.diagnostics, job.toRelative, configFile, warm.program.currentProgram());
       info = result.info;
     } else {
       const result = warm.program.check();

@@ -1,0 +1,165 @@
+// Root-cause clusters on generated projects with the real TypeScript: errors group by the declaration they are about
+// (read from the warm program), not by rule code; "fix it once" only where the issues share a declaration.
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { clusterIssues } from "../../src/core/cluster.ts";
+import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { linkPackage, REPO, removeDir, tempDir } from "../helpers.ts";
+
+const runtime = createNodeRuntime();
+const created: string[] = [];
+after(() => created.forEach(removeDir));
+
+/** A TypeScript-only project (oxlint off) with these files, linked to this repository's TypeScript. */
+function project(files: Record<string, string>): string {
+  const root = tempDir("signalint-clusters-");
+  created.push(root);
+  const all = {
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+      include: ["src"],
+    }),
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  linkPackage(root, "typescript", join(REPO, "node_modules", "typescript"));
+  return root;
+}
+
+const HUB = `export interface AppConfig {
+  name: string;
+  retries: number;
+  timeoutMs: number;
+}
+
+export function add(a: number, b: number): number {
+  return a + b;
+}
+`;
+
+function importer(index: number): string {
+  return `import { add, type AppConfig } from "../config";
+
+export function setup${index}(): number {
+  const config: AppConfig = { name: "app${index}", retries: 3, timeoutMs: 100 };
+  config.retries = 4;
+  return add(config.retries, ${index});
+}
+`;
+}
+
+function hubProject(count = 6): string {
+  const files: Record<string, string> = { "src/config.ts": HUB };
+  for (let i = 0; i < count; i++) files[`src/features/feature${i}.ts`] = importer(i);
+  return project(files);
+}
+
+/** check_project once (command line), wait for the warm program, apply an edit, check again (warm). */
+async function afterEdit(root: string, edit: () => void): Promise<CheckResponse> {
+  const service = await SignalintService.create(runtime, { root });
+  try {
+    await service.check(["."], false);
+    // The warm-up timer does not hold the process open (a server's stdin does): hold it while waiting.
+    const hold = setInterval(() => {}, 1000);
+    await service.warmSettled().finally(() => clearInterval(hold));
+    edit();
+    return await service.check(["."], false);
+  } finally {
+    service.close();
+  }
+}
+
+describe("root-cause clusters (TypeScript 5.9 warm program)", () => {
+  it("a hub edit (an exported interface's property type changed) gives one cluster naming the edited declaration", async () => {
+    const root = hubProject();
+    const response = await afterEdit(root, () => writeFileSync(join(root, "src/config.ts"), HUB.replace("retries: number", "retries: string")));
+    assert.equal(response.totalIssues, 18, JSON.stringify(response.clusters));
+    assert.equal(response.clusters.length, 1, JSON.stringify(response.clusters, null, 1));
+    const [cluster] = response.clusters;
+    assert.equal(cluster?.issueCount, 18);
+    assert.deepEqual(cluster?.ruleIds, ["TS2322", "TS2345"]);
+    assert.match(cluster?.rootCauseSummary ?? "", /`AppConfig\.retries` \(src\/config\.ts:3\)/);
+    assert.match(cluster?.suggestedAction ?? "", /src\/config\.ts:3/);
+    assert.equal(response.remainingIssues.length, 0);
+  });
+
+  it("a renamed export gives one cluster naming the module and the missing export", async () => {
+    const root = hubProject(4);
+    const response = await afterEdit(root, () => writeFileSync(join(root, "src/config.ts"), HUB.replace("function add(", "function sum(")));
+    assert.equal(response.clusters.length, 1, JSON.stringify(response.clusters, null, 1));
+    assert.match(response.clusters[0]?.rootCauseSummary ?? "", /src\/config\.ts has no export `add`/);
+    assert.match(response.clusters[0]?.suggestedAction ?? "", /Export `add` from src\/config\.ts/);
+  });
+
+  it("a changed parameter type names the function's parameter", async () => {
+    const root = hubProject(4);
+    const response = await afterEdit(root, () => writeFileSync(join(root, "src/config.ts"), HUB.replace("add(a: number", "add(a: string")));
+    assert.equal(response.clusters.length, 1, JSON.stringify(response.clusters, null, 1));
+    assert.match(response.clusters[0]?.rootCauseSummary ?? "", /`add\(a\)` \(src\/config\.ts:7\) is `string`; 4 sites in 4 files pass `number`/);
+  });
+
+  it("three independent causes under one TypeScript code give three clusters naming three declarations", async () => {
+    const files: Record<string, string> = {};
+    for (const name of ["alpha", "beta", "gamma"]) files[`src/${name}.ts`] = `export function ${name}(count: number): number {\n  return count;\n}\n`;
+    for (let i = 0; i < 2; i++) {
+      files[`src/use${i}.ts`] =
+        `import { alpha } from "./alpha";\nimport { beta } from "./beta";\nimport { gamma } from "./gamma";\n\nexport const values${i} = [alpha("a"), beta("b"), gamma("c")];\n`;
+    }
+    const root = project(files);
+    const response = await afterEdit(root, () => {});
+    assert.equal(response.totalIssues, 6);
+    const summaries = response.clusters.map((cluster) => cluster.rootCauseSummary).sort();
+    assert.equal(summaries.length, 3, summaries.join("\n"));
+    for (const [index, name] of ["alpha", "beta", "gamma"].entries()) {
+      assert.match(summaries[index] ?? "", new RegExp(`\`${name}\\(count\\)\` \\(src/${name}\\.ts:1\\)`));
+    }
+    assert.ok(response.clusters.every((cluster) => cluster.ruleIds.join() === "TS2345" && cluster.issueCount === 2));
+  });
+});
+
+describe("rule clusters", () => {
+  const hash = (text: string) => runtime.sha256(text);
+  const raw = (file: string, line: number, message: string, rule = "eslint(no-invalid-fetch-options)"): RawIssue => ({
+    file,
+    line,
+    col: 1,
+    engine: "oxlint",
+    rule,
+    severity: "error",
+    message,
+    fixable: false,
+  });
+
+  it("identical linter texts never claim one shared cause", () => {
+    const issues = normalizeIssues(
+      Array.from({ length: 11 }, (_, index) => raw(`src/api${index}.ts`, 3, "'body' is not allowed when method is 'GET'")),
+      hash,
+    );
+    const [group] = clusterIssues(issues, hash);
+    assert.equal(group?.cluster.issueCount, 11);
+    assert.doesNotMatch(group?.cluster.suggestedAction ?? "", /shared cause|fix it once/);
+    assert.match(group?.cluster.suggestedAction ?? "", /Fix each of the 11 places/);
+  });
+
+  it("issues new since the previous check are not merged with ones it already had", () => {
+    const old = normalizeIssues([raw("src/old.ts", 1, "Type 'A' is not assignable to type 'B'.", "TS2322")], hash);
+    const fresh = [
+      raw("src/a.ts", 2, "Type 'string' is not assignable to type 'number'.", "TS2322"),
+      raw("src/b.ts", 2, "Type 'string' is not assignable to type 'number'.", "TS2322"),
+    ];
+    const issues = normalizeIssues([...fresh, raw("src/old.ts", 1, "Type 'A' is not assignable to type 'B'.", "TS2322")], hash);
+    const groups = clusterIssues(issues, hash, { scope: ["."], issues: old });
+    assert.equal(groups.length, 1);
+    assert.deepEqual(groups[0]?.issues.map((issue) => issue.file).sort(), ["src/a.ts", "src/b.ts"]);
+    assert.match(groups[0]?.cluster.suggestedAction ?? "", /first at src\/a\.ts:2/);
+  });
+});
