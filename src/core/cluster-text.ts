@@ -83,17 +83,29 @@ export function ruleClusterTexts(issues: readonly Issue[], rule: string, ruleIds
   return { summary: ruleSummary(issues, ruleIds, fileCount), action: ruleAction(issues, rule) };
 }
 
-/** The (value, expected) type pair every message of an assignability cluster shares, or null. */
-function sharedTypePair(issues: readonly Issue[]): [string, string] | null {
+const MISSING_MEMBER_RULES = new Set(["TS2339", "TS2551", "TS2353", "TS2561"]);
+
+/** The name TypeScript suggests instead ("Did you mean 'x'?", "Did you mean to write 'x'?") most often, if any. */
+function suggestion(issues: readonly Issue[]): string | null {
+  return mostCommon(issues.flatMap((issue) => /Did you mean (?:to write )?'([^']+)'\?/.exec(issue.message)?.[1] ?? []))?.[0] ?? null;
+}
+
+/**
+ * The declared type of the cause and the type the sites give or expect, when every issue is a TS2322/TS2345 whose
+ * message names the same pair: the target's type is the expected one, a source's type is the given one.
+ */
+function sharedTypes(issues: readonly Issue[], cause: IssueCause): { declared: string; other: string } | null {
   const pairs = new Set(
     issues.map((issue) => {
-      if (issue.rule !== "TS2322" && issue.rule !== "TS2345") return "";
       const values = quotedValues(issue.message);
-      return values.length === 2 ? JSON.stringify(values) : "";
+      if ((issue.rule !== "TS2322" && issue.rule !== "TS2345") || values.length !== 2) return "";
+      return JSON.stringify(chosenCause(issue, cause)?.role === "source" ? values : values.reverse());
     }),
   );
   const [only] = pairs;
-  return pairs.size === 1 && only ? (JSON.parse(only) as [string, string]) : null;
+  if (pairs.size !== 1 || !only) return null;
+  const [declared, other] = JSON.parse(only) as [string, string];
+  return { declared, other };
 }
 
 /**
@@ -109,36 +121,39 @@ export function causeClusterTexts(issues: readonly Issue[], cause: IssueCause, s
   const member = sameMember ? cause.member : undefined;
   const where = cause.module ? cause.file : `${cause.file}:${member?.line ?? cause.line}`;
   const name = member?.name ?? cause.name;
-  const label = cause.module ? (member ? `${cause.file} has no export \`${member.name}\`` : `module ${cause.file}`) : `\`${name}\` (${where})`;
+  const label = cause.module ? (member ? `${cause.file} has no export \`${member.name}\`` : cause.file) : `\`${name}\` (${where})`;
   const sites = `${plural(n, "site")} in ${plural(fileCount, "file")}`;
   if (cause.module) {
-    const what = member ? `\`${member.name}\`` : "the missing names";
+    const suggested = suggestion(issues);
+    const to = suggested ? `\`${suggested}\`` : "its new name";
+    if (member) {
+      return {
+        summary: `${n} errors: ${label}; ${plural(n, "import")} in ${plural(fileCount, "file")} name it`,
+        action: `Export \`${member.name}\` from ${cause.file} again, or change the ${n} imports to ${to}; ${firstAt}.`,
+      };
+    }
     return {
-      summary: cut(`${n} errors: ${label}; ${sites} import it (e.g. ${first.message})`),
-      action: `Export ${what} from ${cause.file} again (or under its old name), or update the ${n} imports to the new name; ${firstAt}.`,
+      summary: cut(`${n} errors: imports at ${sites} name exports ${label} lacks (e.g. ${first.message})`),
+      action: `Restore the missing exports of ${cause.file}, or change the ${n} imports to what it exports now; ${firstAt}.`,
     };
   }
-  if ([...rules].every((rule) => rule === "TS2339" || rule === "TS2551")) {
+  if ([...rules].every((rule) => MISSING_MEMBER_RULES.has(rule))) {
     const members = [...new Set(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)))].map((value) => `'${value}'`);
     const listed = members.length <= 3 ? members.join(", ") : `${members.slice(0, 3).join(", ")} and ${members.length - 3} more`;
+    const suggested = members.length === 1 ? suggestion(issues) : null;
     return {
       summary: cut(`${n} errors: ${label} has no member ${listed}; used at ${sites}`),
-      action: `Add ${listed} to \`${name}\` at ${where}, or update the ${n} uses if it was renamed; ${firstAt}.`,
+      action: `Add ${listed} to \`${name}\` at ${where}, or update the ${n} uses${suggested ? ` to '${suggested}'` : ""} if it was renamed; ${firstAt}.`,
     };
   }
-  const pair = sharedTypePair(issues);
-  const roles = new Set(issues.map((issue) => chosenCause(issue, cause)?.role ?? "target"));
-  if (pair && roles.size === 1 && roles.has("target")) {
-    const verb = rules.size === 1 && rules.has("TS2345") ? "pass" : "assign";
+  const types = sharedTypes(issues, cause);
+  if (types) {
+    const roles = new Set(issues.map((issue) => chosenCause(issue, cause)?.role ?? "target"));
+    const verb = roles.has("source") ? (roles.size === 1 ? "use it where" : "treat it as") : rules.size === 1 && rules.has("TS2345") ? "pass" : "assign";
+    const usage = verb === "use it where" ? `use it where \`${types.other}\` is expected` : `${verb} \`${types.other}\``;
     return {
-      summary: `${n} errors: ${label} is \`${pair[1]}\`; ${sites} ${verb} \`${pair[0]}\``,
-      action: `Change the type of \`${name}\` at ${where} once if \`${pair[0]}\` is right, else fix the ${n} sites; ${firstAt}.`,
-    };
-  }
-  if (pair && roles.size === 1 && roles.has("source")) {
-    return {
-      summary: `${n} errors: ${label} is \`${pair[0]}\`; ${sites} use it where \`${pair[1]}\` is expected`,
-      action: `Change \`${name}\` at ${where} back to \`${pair[1]}\` once if its new type is a mistake, else convert it at the ${n} sites; ${firstAt}.`,
+      summary: `${n} errors: ${label} is \`${types.declared}\`; ${sites} ${usage}`,
+      action: `If \`${name}\` should be \`${types.other}\`, change it at ${where} once; else fix the ${n} sites for \`${types.declared}\`; ${firstAt}.`,
     };
   }
   if ([...rules].every((rule) => rule === "TS2554" || rule === "TS2555")) {

@@ -7,7 +7,7 @@ import { causeKey, type IssueCause } from "../core/issues.ts";
 
 type Ts = typeof TS;
 
-const ASSIGNABILITY = new Set([2322, 2326, 2353, 2375, 2559, 2739, 2740, 2741]);
+const ASSIGNABILITY = new Set([2322, 2326, 2353, 2375, 2559, 2561, 2739, 2740, 2741]);
 const ARGUMENT = new Set([2345, 2379]);
 const ARITY = new Set([2554, 2555, 2556]);
 const MISSING_MEMBER = new Set([2339, 2551]);
