@@ -41,7 +41,7 @@ function ruleAction(issues: readonly Issue[], rule: string): string {
     const module = mostCommon(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)));
     return `Fix the import path or install the package${module ? ` '${module[0]}'` : ""}; every file importing it fails.`;
   }
-  return `Fix each of the ${issues.length} places (get_issue_detail lists them); first at ${where}.`;
+  return `Fix each of the ${issues.length} places; first at ${where}.`;
 }
 
 /**
@@ -67,7 +67,8 @@ function sharedToken(issues: readonly Issue[]): [string, number] | null {
 }
 
 function ruleSummary(issues: readonly Issue[], ruleIds: readonly string[], fileCount: number): string {
-  const base = `${issues.length} ${ruleIds.join("/")} issues in ${plural(fileCount, "file")}`;
+  // ruleIds names the rules: the summary says what they found.
+  const base = `${issues.length} issues in ${plural(fileCount, "file")}`;
   const messages = new Set(issues.map((issue) => issue.message));
   if (messages.size === 1) return `${base}: ${issues[0]?.message}`;
   const token = sharedToken(issues);

@@ -7,7 +7,8 @@ import { canonicalRule } from "./rules.ts";
 
 /** A cluster spanning at least this many files is "systemic". */
 export const SYSTEMIC_FILE_COUNT = 3;
-const SAMPLE_SIZE = 3;
+/** Issue ids a cluster names: its example (get_issue_detail with the clusterId lists every one). */
+const SAMPLE_SIZE = 1;
 
 /** A cluster with the issues it groups (the service keeps these; responses carry only Cluster). */
 export interface ClusterGroup {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines, type LoopStatus, type Stale } from "../core/contracts.ts";
+import { ENGINE_NAMES, type CheckResponse, type DetailIssue, type EngineName, type Engines, type LoopStatus, type Stale } from "../core/contracts.ts";
 import { clusterIssues } from "../core/cluster.ts";
 import { compileIgnore } from "../core/glob.ts";
 import { normalizeIssues, type RawIssue } from "../core/issues.ts";
@@ -215,7 +215,7 @@ export class SignalintService {
   }
 
   /** get_issue_detail. */
-  issueDetail(query: DetailQuery): { issues: CheckResponse["remainingIssues"] } | Stale {
+  issueDetail(query: DetailQuery): { issues: DetailIssue[] } | Stale {
     return this.store.detail(query);
   }
 

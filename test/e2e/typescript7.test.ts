@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, fullIssue, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 const TSC7 = join(REPO, "node_modules", "typescript7", "bin", "tsc");
@@ -13,7 +13,7 @@ async function fullList(project: string): Promise<{ response: CheckResponse; iss
   const session = await connect(project);
   try {
     const response = structured<CheckResponse>(await call(session.client, "check_project"));
-    const issues = [...response.remainingIssues];
+    const issues = (response.remainingIssues ?? []).map(fullIssue);
     for (const cluster of response.clusters) {
       issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
     }
@@ -95,7 +95,7 @@ describe("TypeScript 7 warm server", () => {
       );
       const afterDeath = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/orders.ts"] }));
       assert.deepEqual(
-        afterDeath.remainingIssues.map((issue) => issue.rule),
+        (afterDeath.remainingIssues ?? []).map((issue) => issue.rule),
         ["TS2322"],
       );
       assert.deepEqual(await server(), cold());
@@ -114,7 +114,7 @@ describe("TypeScript 7 warm server", () => {
 
 async function fullListFrom(session: Awaited<ReturnType<typeof connect>>): Promise<{ issues: NormalizedIssue[] }> {
   const response = structured<CheckResponse>(await call(session.client, "check_project"));
-  const issues = [...response.remainingIssues];
+  const issues = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
   }

@@ -35,7 +35,7 @@ describe("engine resolution", () => {
     const session = await connect(project);
     try {
       const response = structured<CheckResponse>(await call(session.client, "check_project"));
-      assert.equal(response.remainingIssues.find((issue) => issue.engine === "oxlint")?.rule, "standin(resolved)");
+      assert.equal((response.remainingIssues ?? []).find((issue) => issue.engine === "oxlint")?.rule, "standin(resolved)");
     } finally {
       await session.close();
     }
@@ -70,7 +70,7 @@ describe("engine resolution", () => {
     const empty = JSON.parse(runCli(["check", "--format", "json"], { cwd: project }).stdout) as CheckResponse;
     assert.ok(Object.values(empty.engines).every((engine) => engine.status === "disabled"));
     assert.equal(empty.status, "error", "nothing ran: never 'clean'");
-    assert.match(empty.nextStep, /No engine ran/);
+    assert.match(empty.nextStep ?? "", /No engine ran/);
   });
 
   it("resolves from the checked path up: a workspace package's own engine wins for its files", async () => {
