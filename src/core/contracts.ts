@@ -201,8 +201,12 @@ export function withSizeBound<T extends z.ZodRawShape>(schema: z.ZodObject<T>, d
   return schema.extend({ ...nullable, incomplete: IncompleteSchema.optional() }).strict();
 }
 
-/** An issue in get_issue_detail: check responses keep only the 120-character message, detail adds the whole text. */
-export const DetailIssueSchema = NormalizedIssueSchema.extend({
+/**
+ * An issue in get_issue_detail: lean like a check response's (default-valued fields left out) plus the whole text
+ * when the 120-character message had to cut it.
+ */
+export const DetailIssueSchema = CheckIssueSchema.extend({
+  clusterId: z.string().optional().describe("The issue's cluster; absent when it has none or when detail was asked by clusterId"),
   fullMessage: z.string().optional().describe("The engine's whole message (lines kept, e.g. TypeScript's message chain), present when `message` had to cut it"),
 }).strict();
 export type DetailIssue = z.infer<typeof DetailIssueSchema>;

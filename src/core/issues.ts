@@ -169,8 +169,11 @@ export function publicIssue(issue: Issue): NormalizedIssue {
   return rest;
 }
 
-/** An issue as get_issue_detail returns it: the public fields plus `fullMessage` when the message was cut. */
-export function detailIssue(issue: Issue): DetailIssue {
-  const { fullId: _fullId, causes: _causes, ...rest } = issue;
-  return rest;
+/**
+ * An issue as get_issue_detail returns it: the public fields without their defaults (fixable false, clusterId null,
+ * and the clusterId the request named) plus `fullMessage` when the message was cut.
+ */
+export function detailIssue(issue: Issue, askedCluster?: string): DetailIssue {
+  const { fullId: _fullId, causes: _causes, fixable, clusterId, ...rest } = issue;
+  return { ...rest, ...(fixable ? { fixable: true as const } : {}), ...(clusterId !== null && clusterId !== askedCluster ? { clusterId } : {}) };
 }

@@ -67,7 +67,7 @@ export class CheckStore {
           "cluster_not_found",
           `Cluster ${query.clusterId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`,
         );
-      return { issues: group.issues.map(detailIssue) };
+      return { issues: group.issues.map((issue) => detailIssue(issue, group.cluster.clusterId)) };
     }
     const prefix = (query.issueId ?? "").toLowerCase();
     const matches = check.issues.filter((issue) => issue.fullId.startsWith(prefix));

@@ -276,7 +276,7 @@ async function tscIssues(service: SignalintService, response: CheckResponse): Pr
   const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-    if ("issues" in detail) issues.push(...detail.issues);
+    if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
   }
   return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
 }

@@ -58,7 +58,7 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     const issues = (response.remainingIssues ?? []).map(fullIssue);
     for (const cluster of response.clusters) {
       const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-      if ("issues" in detail) issues.push(...detail.issues);
+      if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
     }
     return issues
       .filter((issue) => issue.engine === "tsc")
