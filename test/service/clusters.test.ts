@@ -7,6 +7,7 @@ import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { clusterIssues } from "../../src/core/cluster.ts";
 import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
+import { normalizeMessage } from "../../src/core/normalize.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { linkPackage, REPO, removeDir, tempDir } from "../helpers.ts";
@@ -161,5 +162,19 @@ describe("rule clusters", () => {
     assert.equal(groups.length, 1);
     assert.deepEqual(groups[0]?.issues.map((issue) => issue.file).sort(), ["src/a.ts", "src/b.ts"]);
     assert.match(groups[0]?.cluster.suggestedAction ?? "", /first at src\/a\.ts:2/);
+  });
+});
+
+describe("messages cut at 120 characters keep the part that explains them", () => {
+  it("a TypeScript message chain keeps its first line and its deepest reason; long types are shortened first", () => {
+    const chain =
+      "Type '{ retries: string; name: string; }' is not assignable to type 'AppConfig'.\n  Types of property 'retries' are incompatible.\n    Type 'string' is not assignable to type 'number'.";
+    const cut = normalizeMessage(chain);
+    assert.ok(cut.length <= 120, cut);
+    assert.match(cut, /^Type '\{ retries: .*…' is not assignable to type 'AppConfig'\. … Type 'string' is not assignable to type 'number'\.$/);
+    const literal = normalizeMessage(
+      "Object literal may only specify known properties, and 'retries' does not exist in type '{ name: string; timeoutMs: number; other: boolean; }'.",
+    );
+    assert.ok(literal.length <= 120 && literal.includes("'retries' does not exist in type '{ name: string;") && literal.endsWith("…'."), literal);
   });
 });
