@@ -138,6 +138,11 @@ export function structured<T = Record<string, unknown>>(result: CallToolResult):
   return result.structuredContent as T;
 }
 
+/** A check's engines with their versions: check responses leave versions out, the check's snapshot keeps them. */
+export async function enginesOf(session: Connected, checkId: string): Promise<CheckResponse["engines"]> {
+  return structured<{ engines: CheckResponse["engines"] }>(await call(session.client, "get_diagnostic_snapshot", { checkId })).engines;
+}
+
 /** A check response's issue with the fields it leaves out at their defaults (fixable false, clusterId null). */
 export function fullIssue(issue: CheckIssue): NormalizedIssue {
   return { ...issue, fixable: issue.fixable ?? false, clusterId: issue.clusterId ?? null };

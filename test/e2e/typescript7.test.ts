@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, fullIssue, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, enginesOf, fullIssue, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 const TSC7 = join(REPO, "node_modules", "typescript7", "bin", "tsc");
@@ -17,7 +17,7 @@ async function fullList(project: string): Promise<{ response: CheckResponse; iss
     for (const cluster of response.clusters) {
       issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
     }
-    return { response, issues };
+    return { response: { ...response, engines: await enginesOf(session, response.checkId) }, issues };
   } finally {
     await session.close();
   }
