@@ -162,9 +162,12 @@ function exportCauses(context: Context, node: TS.Node): (IssueCause | null)[] {
 function relatedCause(context: Context, diagnostic: TS.Diagnostic): IssueCause | null {
   for (const related of diagnostic.relatedInformation ?? []) {
     if (!related.file || related.start === undefined) continue;
-    let node = nodeAt(context.ts, related.file, related.start, related.length ?? 0);
-    while (node && !(context.ts.isDeclarationStatement(node) || isMemberDeclaration(context.ts, node))) node = node.parent;
-    const cause = causeOf(context, node);
+    // Only a span that is a declaration or its name ("'x' is declared here"), never an expression inside one.
+    const node = nodeAt(context.ts, related.file, related.start, related.length ?? 0);
+    const isDeclaration = (candidate: TS.Node | undefined) =>
+      candidate && (context.ts.isDeclarationStatement(candidate) || isMemberDeclaration(context.ts, candidate));
+    const named = node?.parent && isDeclaration(node.parent) && (node.parent as { name?: TS.Node }).name === node ? node.parent : undefined;
+    const cause = causeOf(context, named ?? (isDeclaration(node) ? node : undefined));
     if (cause) return cause;
   }
   return null;

@@ -10,7 +10,7 @@ import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { normalizeMessage } from "../../src/core/normalize.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { linkPackage, REPO, removeDir, tempDir } from "../helpers.ts";
+import { linkPackage, REPO, removeDir, scratchCopy, tempDir } from "../helpers.ts";
 
 const runtime = createNodeRuntime();
 const created: string[] = [];
@@ -124,6 +124,20 @@ describe("root-cause clusters (TypeScript 5.9 warm program)", () => {
       assert.match(summaries[index] ?? "", new RegExp(`\`${name}\\(count\\)\` \\(src/${name}\\.ts:1\\)`));
     }
     assert.ok(response.clusters.every((cluster) => cluster.ruleIds.join() === "TS2345" && cluster.issueCount === 2));
+  });
+});
+
+describe("root causes on the fixtures (warm program)", () => {
+  it("systemic-ts: the ten assignments name the property they assign to; mixed-app: no cause from an expression's related information", async () => {
+    const systemic = scratchCopy("systemic-ts", "clusters-systemic");
+    const mixed = scratchCopy("mixed-app", "clusters-mixed");
+    created.push(systemic, mixed);
+    const [top] = (await afterEdit(systemic, () => {})).clusters;
+    assert.equal(top?.rootCauseSummary, "10 errors: `RetryPolicy.backoffMs` (src/config.ts:3) is `number`; 10 sites in 10 files assign `string`");
+    assert.match(top?.suggestedAction ?? "", /change it at src\/config\.ts:3 once; else fix the 10 sites/);
+    const response = await afterEdit(mixed, () => {});
+    // formatPrice's own `value === NaN` (TS2845, whose related information points inside formatPrice) is not caused by formatPrice.
+    assert.ok(!response.clusters.some((cluster) => cluster.ruleIds.includes("TS2845")), JSON.stringify(response.clusters));
   });
 });
 
