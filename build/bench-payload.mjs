@@ -1,5 +1,6 @@
 // npm run bench:payload: bytes an agent receives from check_project per fixture, payload mode and compact setting,
-// next to the raw engine output (tsc --pretty false + oxlint --format json) and the original 1.2.1 figures.
+// next to the raw engine output (tsc --pretty false + oxlint --format json) and the original 1.2.1 figures, and the
+// bytes a model reads to see every issue (the check plus one get_issue_detail per cluster and per cut message).
 // Talks raw JSON-RPC over stdio so the response line is measured exactly as it crosses the pipe.
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
@@ -22,14 +23,30 @@ function rawBytes(cwd) {
   return Buffer.byteLength(tsc) + Buffer.byteLength(oxlint);
 }
 
-/** Start a server, call check_project once, return the exact response line and the parsed result. */
+/**
+ * Start a server, call check_project once, return the exact response line and the parsed result; then read what a
+ * model needs to see every issue: get_issue_detail for each returned cluster and for each listed issue whose message
+ * was cut (its whole text is one detail call away). `everyIssue` is the check plus those detail results, in bytes.
+ */
 async function measure(cwd, env) {
   const server = startServer(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], { cwd, env });
   await server.request(1, "initialize", INITIALIZE);
   server.notify("notifications/initialized");
   const line = await server.request(2, "tools/call", { name: "check_project", arguments: {} });
+  const result = JSON.parse(line).result;
+  const value = result.structuredContent ?? JSON.parse(result.content[0].text);
+  const detailArgs = [
+    ...value.clusters.map((cluster) => ({ clusterId: cluster.clusterId })),
+    ...(value.remainingIssues ?? value.remaining ?? []).filter((issue) => issue.message.endsWith("…")).map((issue) => ({ issueId: issue.issueId })),
+  ];
+  let everyIssue = Buffer.byteLength(JSON.stringify(result));
+  for (const [index, args] of detailArgs.entries()) {
+    const detail = JSON.parse(await server.request(3 + index, "tools/call", { name: "get_issue_detail", arguments: args })).result;
+    everyIssue += Buffer.byteLength(JSON.stringify(detail));
+  }
   server.stop();
-  return { line, result: JSON.parse(line).result };
+  const omitted = value.omittedIssueCount ?? value.omitted ?? 0;
+  return { line, result, value, everyIssue, detailCalls: detailArgs.length, omitted };
 }
 
 const rows = [];
@@ -38,8 +55,10 @@ for (const fixture of FIXTURES) {
   const raw = rawBytes(cwd);
   for (const mode of ["both", "text", "structured"]) {
     for (const compact of [false, true]) {
-      const { line, result } = await measure(cwd, { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" });
-      const value = result.structuredContent ?? JSON.parse(result.content[0].text);
+      const { line, result, value, everyIssue, detailCalls, omitted } = await measure(cwd, {
+        SIGNALINT_MCP_PAYLOAD: mode,
+        SIGNALINT_COMPACT: compact ? "1" : "0",
+      });
       const total = value.totalIssues ?? value.total;
       rows.push({
         fixture,
@@ -49,6 +68,8 @@ for (const fixture of FIXTURES) {
         result: Buffer.byteLength(JSON.stringify(result)),
         line: Buffer.byteLength(line) + 1,
         original: compact ? "" : ORIGINAL[mode][fixture],
+        ratio: compact ? "" : (Buffer.byteLength(JSON.stringify(result)) / ORIGINAL[mode][fixture]).toFixed(2),
+        every: `${everyIssue} (${detailCalls} detail)${omitted ? `, ${omitted} omitted` : ""}`,
         raw,
       });
     }
@@ -56,10 +77,14 @@ for (const fixture of FIXTURES) {
 }
 
 console.log(`check_project payload bytes (Node ${process.version}); "value" is the standalone structured value (text mode: the JSON text)\n`);
-console.log("| fixture | issues | mode | value (B) | CallToolResult (B) | JSON-RPC line (B) | original 1.2.1 result (B) | raw engine output (B) |");
-console.log("|---|---:|---|---:|---:|---:|---:|---:|");
+console.log(
+  "| fixture | issues | mode | value (B) | CallToolResult (B) | JSON-RPC line (B) | original 1.2.1 result (B) | × 1.2.1 | every issue: check + detail calls (B) | raw engine output (B) |",
+);
+console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
-  console.log(`| ${row.fixture} | ${row.total} | ${row.mode} | ${row.value} | ${row.result} | ${row.line} | ${row.original} | ${row.raw} |`);
+  console.log(
+    `| ${row.fixture} | ${row.total} | ${row.mode} | ${row.value} | ${row.result} | ${row.line} | ${row.original} | ${row.ratio} | ${row.every} | ${row.raw} |`,
+  );
 }
 
 /** The tools/list response line (what a client loads once per session), per payload mode. */

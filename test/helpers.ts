@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { CheckResponse, NormalizedIssue } from "../src/core/contracts.ts";
+import type { CheckIssue, CheckResponse, NormalizedIssue } from "../src/core/contracts.ts";
 
 function findRepo(start: string): string {
   let dir = start;
@@ -138,9 +138,19 @@ export function structured<T = Record<string, unknown>>(result: CallToolResult):
   return result.structuredContent as T;
 }
 
+/** A check's engines with their versions: check responses leave versions out, the check's snapshot keeps them. */
+export async function enginesOf(session: Connected, checkId: string): Promise<CheckResponse["engines"]> {
+  return structured<{ engines: CheckResponse["engines"] }>(await call(session.client, "get_diagnostic_snapshot", { checkId })).engines;
+}
+
+/** A check response's issue with the fields it leaves out at their defaults (fixable false, clusterId null). */
+export function fullIssue(issue: CheckIssue): NormalizedIssue {
+  return { ...issue, fixable: issue.fixable ?? false, clusterId: issue.clusterId ?? null };
+}
+
 /** Every issue of a check: its remaining issues and each cluster's, expanded with get_issue_detail. */
 export async function everyIssue(session: Connected, response: CheckResponse): Promise<NormalizedIssue[]> {
-  const issues = [...response.remainingIssues];
+  const issues = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
   }

@@ -66,7 +66,7 @@ export function buildCliReport(
     shard: facts.shard,
     errorCount: listed.filter((issue) => issue.severity === "error").length,
     warningCount: listed.filter((issue) => issue.severity === "warning").length,
-    filteredOutCount: response.filteredOutIssueCount,
+    filteredOutCount: response.filteredOutIssueCount ?? 0,
     engines: response.engines,
     clusters: response.clusters.map((cluster) => ({
       clusterId: cluster.clusterId,

@@ -1,24 +1,19 @@
 import type { Cluster } from "./contracts.ts";
-import type { Issue } from "./issues.ts";
-import { quotedValues } from "./normalize.ts";
+import { causeClusterTexts, ruleClusterTexts } from "./cluster-text.ts";
+import { causeKey, type Issue, type IssueCause } from "./issues.ts";
+import { templateQuoted } from "./normalize.ts";
+import { isWithin } from "./paths.ts";
 import { canonicalRule } from "./rules.ts";
 
 /** A cluster spanning at least this many files is "systemic". */
 export const SYSTEMIC_FILE_COUNT = 3;
-const SAMPLE_SIZE = 3;
+/** Issue ids a cluster names: its example (get_issue_detail with the clusterId lists every one). */
+const SAMPLE_SIZE = 1;
 
 /** A cluster with the issues it groups (the service keeps these; responses carry only Cluster). */
 export interface ClusterGroup {
   cluster: Cluster;
   issues: Issue[];
-}
-
-function mostCommon(values: readonly string[]): [string, number] | null {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  let best: [string, number] | null = null;
-  for (const entry of counts) if (!best || entry[1] > best[1]) best = entry;
-  return best;
 }
 
 function priorityOf(issues: readonly Issue[], fileCount: number): number {
@@ -29,107 +24,94 @@ function priorityOf(issues: readonly Issue[], fileCount: number): number {
   return allFixable || systemic ? 5 : 4;
 }
 
-const FIX_COMMANDS: Record<string, string> = {
-  eslint: "eslint --fix",
-  oxlint: "oxlint --fix",
-  biome: "biome lint --write",
-};
-
-/** The concrete thing an agent should do about a cluster. */
-function suggestAction(issues: readonly Issue[], rule: string): string {
-  const first = issues[0] as Issue;
-  const where = `${first.file}:${first.line}`;
-  const messages = new Set(issues.map((issue) => issue.message));
-  if (issues.every((issue) => issue.fixable)) {
-    const files = [...new Set(issues.map((issue) => issue.file))];
-    const target = files.length <= 4 ? files.join(" ") : `<the ${files.length} files>`;
-    return `Auto-fixable: run \`${FIX_COMMANDS[first.engine] ?? "the engine's fix"} ${target}\`, then re-check.`;
-  }
-  if (rule === "no-unused-vars") {
-    return `Remove the ${issues.length} unused declarations (or prefix intentional ones with _); first at ${where}.`;
-  }
-  if (rule === "TS2307" || rule === "TS2792") {
-    const module = mostCommon(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)));
-    return `Fix the import path or install the package${module ? ` '${module[0]}'` : ""}; every file importing it fails.`;
-  }
-  // The same message with the same specifics (types, names) everywhere points at one cause; a rule's fixed wording
-  // ("Unreachable code.") does not.
-  if (messages.size === 1 && issues.length > 1 && quotedValues(first.message).length > 0) {
-    const token = quotedValues(first.message).at(-1);
-    return `All ${issues.length} say the same${token ? ` about '${token}'` : ""}: likely one shared cause; fix it once. First at ${where}.`;
-  }
-  return `Fix the ${issues.length} places listed by get_issue_detail; first at ${where}.`;
+/** The previous check, so issues it already had are told from new ones (a new cause is never merged with old issues). */
+export interface PreviousCheck {
+  scope: readonly string[];
+  issues: readonly Issue[];
 }
 
-/**
- * The quoted value most of a cluster's messages share, ignoring boilerplate: a value that sits at the same distance
- * from the end of every message that has it (like the '_' in "…should start with a '_'.") is part of the template.
- */
-function sharedToken(issues: readonly Issue[]): [string, number] | null {
-  const offsets = new Map<string, Set<number>>();
-  const perIssue = issues.map((issue) => {
-    const values = new Set<string>();
-    for (const match of issue.message.matchAll(/'([^']{2,})'|"([^"]{2,})"|`([^`]{2,})`/g)) {
-      const value = (match[1] ?? match[2] ?? match[3]) as string;
-      values.add(value);
-      const fromEnd = issue.message.length - (match.index ?? 0);
-      offsets.set(value, (offsets.get(value) ?? new Set()).add(fromEnd));
-    }
-    return [...values];
-  });
-  const distinctMessages = new Set(issues.map((issue) => issue.message)).size;
-  const meaningful = perIssue.flat().filter((value) => distinctMessages === 1 || (offsets.get(value)?.size ?? 0) > 1);
-  const best = mostCommon(meaningful);
-  return best && best[1] >= 2 && best[1] >= issues.length * 0.6 ? best : null;
+function looseKey(issue: Issue): string {
+  return [issue.file, issue.rule, templateQuoted(issue.message)].join("\0");
 }
 
-function summarize(issues: readonly Issue[], ruleIds: readonly string[], fileCount: number): string {
-  const label = ruleIds.join("/");
-  const base = `${issues.length} ${label} issues in ${fileCount} file${fileCount === 1 ? "" : "s"}`;
-  const messages = new Set(issues.map((issue) => issue.message));
-  if (messages.size === 1) return `${base}: ${issues[0]?.message}`;
-  const token = sharedToken(issues);
-  if (token) return `${base}; ${token[1]} mention '${token[0]}' (e.g. ${issues[0]?.message})`.slice(0, 240);
-  const hotspot = mostCommon(issues.map((issue) => issue.file));
-  if (hotspot && fileCount > 1 && hotspot[1] >= 2 && hotspot[1] * 2 >= issues.length)
-    return `${base}, mostly ${hotspot[0]} (${hotspot[1]}); e.g. ${issues[0]?.message}`.slice(0, 240);
-  return `${base}; e.g. ${issues[0]?.message}`.slice(0, 240);
-}
-
-/**
- * Group issues by engine-neutral rule; a group of two or more issues is a cluster. Clusters come back in priority
- * order (then size, then id); their ids are derived from the rule so they stay the same across checks.
- * Sets `clusterId` on every clustered issue.
- */
-export function clusterIssues(issues: Issue[], hash: (text: string) => string): ClusterGroup[] {
-  const byRule = new Map<string, Issue[]>();
+/** For each issue, the cause it shares with the most other issues (ties: the most specific, listed first). */
+function chooseCauses(issues: readonly Issue[]): Map<Issue, IssueCause> {
+  const counts = new Map<string, number>();
+  for (const issue of issues) for (const key of new Set(issue.causes?.map(causeKey))) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const chosen = new Map<Issue, IssueCause>();
   for (const issue of issues) {
-    const key = canonicalRule(issue.engine, issue.rule);
-    const group = byRule.get(key);
-    if (group) group.push(issue);
-    else byRule.set(key, [issue]);
+    let best: IssueCause | undefined;
+    for (const cause of issue.causes ?? []) if ((counts.get(causeKey(cause)) ?? 0) > (best ? (counts.get(causeKey(best)) ?? 0) : 1)) best = cause;
+    if (best) chosen.set(issue, best);
+  }
+  return chosen;
+}
+
+/** Example order of a cause cluster: errors first, then the issue nearest the cause (its file, nearest line). */
+function nearestFirst(issues: readonly Issue[], cause: IssueCause): Issue[] {
+  const distance = (issue: Issue) => (issue.file === cause.file ? Math.abs(issue.line - cause.line) : Number.MAX_SAFE_INTEGER);
+  return [...issues].sort((a, b) => Number(a.severity !== "error") - Number(b.severity !== "error") || distance(a) - distance(b));
+}
+
+function makeGroup(clusterId: string, members: Issue[], ordered: readonly Issue[], texts: { summary: string; action: string }): ClusterGroup {
+  const fileCount = new Set(members.map((issue) => issue.file)).size;
+  for (const issue of members) issue.clusterId = clusterId;
+  const errorsFirst = [...ordered].sort((a, b) => Number(a.severity !== "error") - Number(b.severity !== "error"));
+  return {
+    issues: members,
+    cluster: {
+      clusterId,
+      rootCauseSummary: texts.summary,
+      ruleIds: [...new Set(members.map((issue) => issue.rule))].sort(),
+      issueCount: members.length,
+      fileCount,
+      priority: priorityOf(members, fileCount),
+      suggestedAction: texts.action,
+      sampleIssueIds: errorsFirst.slice(0, SAMPLE_SIZE).map((issue) => issue.issueId),
+    },
+  };
+}
+
+function causeGroup(members: Issue[], chosen: Map<Issue, IssueCause>, hash: (text: string) => string): ClusterGroup {
+  const example = chosen.get(members[0] as Issue) as IssueCause;
+  const ordered = nearestFirst(members, example);
+  const cause = chosen.get(ordered[0] as Issue) as IssueCause;
+  const sameMember = new Set(members.map((issue) => chosen.get(issue)?.member?.name ?? "")).size === 1 && cause.member !== undefined;
+  const fileCount = new Set(members.map((issue) => issue.file)).size;
+  return makeGroup(`c${hash(`cause\0${causeKey(cause)}`).slice(0, 7)}`, members, ordered, causeClusterTexts(ordered, cause, sameMember, fileCount));
+}
+
+/**
+ * Group issues into clusters of two or more: first by the declaration they are about (TypeScript issues that carry
+ * causes), then the rest by engine-neutral rule, keeping issues new since `previous` apart from ones it already had.
+ * Clusters come back in priority order (then size, then id); ids derive from the cause or rule so they stay the
+ * same across checks. Sets `clusterId` on every clustered issue.
+ */
+export function clusterIssues(issues: Issue[], hash: (text: string) => string, previous?: PreviousCheck): ClusterGroup[] {
+  const chosen = chooseCauses(issues);
+  const byCause = new Map<string, Issue[]>();
+  const byRule = new Map<string, Issue[]>();
+  const known = previous && new Set(previous.issues.map(looseKey));
+  const isNew = (issue: Issue) => known !== undefined && previous?.scope.some((scope) => isWithin(issue.file, scope)) === true && !known.has(looseKey(issue));
+  const add = (map: Map<string, Issue[]>, key: string, issue: Issue) => (map.get(key) ?? map.set(key, []).get(key))?.push(issue);
+  for (const issue of issues) {
+    const cause = chosen.get(issue);
+    if (cause) add(byCause, causeKey(cause), issue);
   }
   const groups: ClusterGroup[] = [];
-  for (const [rule, members] of byRule) {
+  for (const members of byCause.values()) if (members.length >= 2) groups.push(causeGroup(members, chosen, hash));
+  for (const issue of issues) {
+    if ((byCause.get(chosen.has(issue) ? causeKey(chosen.get(issue) as IssueCause) : "")?.length ?? 0) >= 2) continue;
+    add(byRule, `${canonicalRule(issue.engine, issue.rule)}${isNew(issue) ? "\0new" : ""}`, issue);
+  }
+  for (const [key, members] of byRule) {
     if (members.length < 2) continue;
-    const clusterId = `c${hash(`cluster\0${rule}`).slice(0, 7)}`;
-    const fileCount = new Set(members.map((issue) => issue.file)).size;
+    const [rule, fresh] = key.split("\0") as [string, string | undefined];
     const ruleIds = [...new Set(members.map((issue) => issue.rule))].sort();
-    for (const issue of members) issue.clusterId = clusterId;
-    const errorsFirst = [...members].sort((a, b) => Number(a.severity !== "error") - Number(b.severity !== "error"));
-    groups.push({
-      issues: members,
-      cluster: {
-        clusterId,
-        rootCauseSummary: summarize(members, ruleIds, fileCount),
-        ruleIds,
-        issueCount: members.length,
-        fileCount,
-        priority: priorityOf(members, fileCount),
-        suggestedAction: suggestAction(members, rule),
-        sampleIssueIds: errorsFirst.slice(0, SAMPLE_SIZE).map((issue) => issue.issueId),
-      },
-    });
+    const fileCount = new Set(members.map((issue) => issue.file)).size;
+    groups.push(
+      makeGroup(`c${hash(`cluster\0${rule}${fresh ? "\0new" : ""}`).slice(0, 7)}`, members, members, ruleClusterTexts(members, rule, ruleIds, fileCount)),
+    );
   }
   return groups.sort(
     (a, b) => a.cluster.priority - b.cluster.priority || b.cluster.issueCount - a.cluster.issueCount || (a.cluster.clusterId < b.cluster.clusterId ? -1 : 1),

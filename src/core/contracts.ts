@@ -29,6 +29,13 @@ export const NormalizedIssueSchema = z
   .strict();
 export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
 
+/** An issue as a check response lists it: default-valued fields left out (get_issue_detail and snapshots keep them). */
+export const CheckIssueSchema = NormalizedIssueSchema.extend({
+  fixable: z.literal(true).optional().describe("Present (true) only when the engine supplied a structured fix"),
+  clusterId: z.string().optional().describe("The issue's cluster when it is not among the returned ones; absent otherwise"),
+}).strict();
+export type CheckIssue = z.infer<typeof CheckIssueSchema>;
+
 export const EngineStatusSchema = z
   .object({
     status: z.enum(["ok", "error", "disabled"]),
@@ -107,7 +114,7 @@ const checkCore = {
   clusters: z.array(ClusterSchema).describe("Priority ascending"),
   truncated: z.boolean().describe("True when more clusters existed than were returned"),
   loopWarning: LoopWarningSchema.nullable(),
-  nextStep: z.string(),
+  nextStep: z.string().optional().describe("What to do first; absent on a clean check"),
   cache: z
     .object({
       oxlint: EngineCacheSchema.optional(),
@@ -127,9 +134,14 @@ export const CheckResponseSchema = z
     ...checkCore,
     projectRoot: z.string(),
     totalIssues: z.number().int().min(0).describe("Normalized issue count before truncation"),
-    remainingIssues: z.array(NormalizedIssueSchema).describe("Issues not in a returned cluster (capped)"),
-    omittedIssueCount: z.number().int().min(0).describe("Issues in neither clusters nor remainingIssues"),
-    filteredOutIssueCount: z.number().int().min(0).describe("Issues outside the requested paths or the project root, or ignored by config"),
+    remainingIssues: z.array(CheckIssueSchema).optional().describe("Issues not in a returned cluster (capped); absent when none"),
+    omittedIssueCount: z.number().int().min(0).optional().describe("Issues in neither clusters nor remainingIssues; absent when 0"),
+    filteredOutIssueCount: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Issues outside the requested paths or the project root, or ignored by config; absent when 0"),
   })
   .strict();
 export type CheckResponse = z.infer<typeof CheckResponseSchema>;
@@ -140,9 +152,9 @@ export const CompactCheckResponseSchema = z
     v: z.literal("1.2"),
     ...checkCore,
     total: z.number().int().min(0),
-    remaining: z.array(NormalizedIssueSchema),
-    omitted: z.number().int().min(0),
-    filteredOut: z.number().int().min(0),
+    remaining: z.array(CheckIssueSchema).optional(),
+    omitted: z.number().int().min(0).optional(),
+    filteredOut: z.number().int().min(0).optional(),
   })
   .strict();
 export type CompactCheckResponse = z.infer<typeof CompactCheckResponseSchema>;
@@ -189,8 +201,12 @@ export function withSizeBound<T extends z.ZodRawShape>(schema: z.ZodObject<T>, d
   return schema.extend({ ...nullable, incomplete: IncompleteSchema.optional() }).strict();
 }
 
-/** An issue in get_issue_detail: check responses keep only the 120-character message, detail adds the whole text. */
-export const DetailIssueSchema = NormalizedIssueSchema.extend({
+/**
+ * An issue in get_issue_detail: lean like a check response's (default-valued fields left out) plus the whole text
+ * when the 120-character message had to cut it.
+ */
+export const DetailIssueSchema = CheckIssueSchema.extend({
+  clusterId: z.string().optional().describe("The issue's cluster; absent when it has none or when detail was asked by clusterId"),
   fullMessage: z.string().optional().describe("The engine's whole message (lines kept, e.g. TypeScript's message chain), present when `message` had to cut it"),
 }).strict();
 export type DetailIssue = z.infer<typeof DetailIssueSchema>;

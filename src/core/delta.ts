@@ -19,9 +19,9 @@ function looseKey(issue: SnapshotIssue): string {
   return [issue.file, issue.engine, issue.rule, issue.message, issue.severity].join("\0");
 }
 
-/** Strip the internal full id. */
+/** Strip the internal full id (and the service-only fields a check's issues may carry). */
 export function publicWorkflowIssue(issue: SnapshotIssue): WorkflowIssue {
-  const { fullId: _fullId, ...rest } = issue;
+  const { fullId: _fullId, causes: _causes, fullMessage: _fullMessage, ...rest } = issue as SnapshotIssue & { causes?: unknown; fullMessage?: unknown };
   return rest;
 }
 

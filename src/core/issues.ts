@@ -2,6 +2,29 @@ import type { DetailIssue, EngineName, NormalizedIssue, Severity } from "./contr
 import { MAX_MESSAGE_LENGTH, normalizeMessage, templateQuoted } from "./normalize.ts";
 import { canonicalRule } from "./rules.ts";
 
+/**
+ * The declaration an issue is about, as the type checker sees it: the top-level statement an edit changes (an
+ * interface, a function, a module) and, when the issue names one, the member in it. A plain value (it may cross a
+ * worker boundary).
+ */
+export interface IssueCause {
+  file: string;
+  /** The top-level declaration's name (for a module: its file). */
+  name: string;
+  line: number;
+  /** The property, parameter or export inside it, e.g. `AppConfig.retries` or `sendEmail(to)`. */
+  member?: { name: string; line: number };
+  /** The cause is a module (an import names an export it lacks). */
+  module?: true;
+  /** The declaration the offending value comes from (not the one it is assigned or passed to). */
+  role?: "source";
+}
+
+/** Identity of a cause for grouping: the top-level declaration, so every error one edited interface causes is one key. */
+export function causeKey(cause: IssueCause): string {
+  return `${cause.file}\0${cause.name}`;
+}
+
 /** What an engine adapter emits for one diagnostic, before ids and clustering. */
 export interface RawIssue {
   file: string;
@@ -17,6 +40,8 @@ export interface RawIssue {
    * that covers its program, whatever paths were requested.
    */
   programWide?: boolean;
+  /** tsc with a program at hand: the declarations the error is about, most specific first (see IssueCause). */
+  causes?: IssueCause[];
 }
 
 /** A normalized issue plus its full-length id, kept by the service for prefix lookup. */
@@ -24,6 +49,8 @@ export interface Issue extends NormalizedIssue {
   fullId: string;
   /** The engine's whole message (lines kept) when the 120-character `message` had to cut it; get_issue_detail only. */
   fullMessage?: string;
+  /** Carried from RawIssue for clustering; never in a response. */
+  causes?: IssueCause[];
 }
 
 const ENGINE_ORDER: Record<EngineName, number> = { tsc: 0, eslint: 1, oxlint: 2, biome: 3 };
@@ -120,6 +147,7 @@ export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) =
       clusterId: null,
       fullId,
     };
+    if (issue.causes?.length) base.causes = issue.causes;
     const withFull = issue.fullMessage === undefined ? base : { ...base, fullMessage: issue.fullMessage };
     return issue.alsoReportedBy?.length ? { ...withFull, alsoReportedBy: issue.alsoReportedBy } : withFull;
   });
@@ -137,12 +165,15 @@ function fullMessageOf(message: string): string | undefined {
 
 /** Strip the service-internal fields before an issue goes out in a check response. */
 export function publicIssue(issue: Issue): NormalizedIssue {
-  const { fullId: _fullId, fullMessage: _fullMessage, ...rest } = issue;
+  const { fullId: _fullId, fullMessage: _fullMessage, causes: _causes, ...rest } = issue;
   return rest;
 }
 
-/** An issue as get_issue_detail returns it: the public fields plus `fullMessage` when the message was cut. */
-export function detailIssue(issue: Issue): DetailIssue {
-  const { fullId: _fullId, ...rest } = issue;
-  return rest;
+/**
+ * An issue as get_issue_detail returns it: the public fields without their defaults (fixable false, clusterId null,
+ * and the clusterId the request named) plus `fullMessage` when the message was cut.
+ */
+export function detailIssue(issue: Issue, askedCluster?: string): DetailIssue {
+  const { fullId: _fullId, causes: _causes, fixable, clusterId, ...rest } = issue;
+  return { ...rest, ...(fixable ? { fixable: true as const } : {}), ...(clusterId !== null && clusterId !== askedCluster ? { clusterId } : {}) };
 }

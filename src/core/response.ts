@@ -1,4 +1,4 @@
-import type { CheckResponse, CompactCheckResponse, Engines, LoopWarning } from "./contracts.ts";
+import type { CheckIssue, CheckResponse, CompactCheckResponse, Engines, LoopWarning } from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
 
@@ -23,28 +23,34 @@ function failedEngines(engines: Engines): string[] {
     .map(([name, status]) => `${name}: ${status.message ?? "failed"}`);
 }
 
-function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remaining: readonly Issue[]): string {
+function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remaining: readonly Issue[]): string | undefined {
   const failures = failedEngines(facts.engines);
   const failureNote = failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "";
   const top = returned[0];
   const first = remaining[0];
   if (top && (!first || top.cluster.priority <= 2 || first.severity !== "error")) {
-    const { clusterId, issueCount } = top.cluster;
-    return `Fix cluster ${clusterId} first; get_issue_detail {"clusterId":"${clusterId}"} lists its ${issueCount} locations.${failureNote}`;
+    return `Fix cluster ${top.cluster.clusterId} first (get_issue_detail lists its ${top.cluster.issueCount} locations).${failureNote}`;
   }
-  if (first) {
-    return `Fix ${first.file}:${first.line} (${first.rule}) first, then check_files the files you changed.${failureNote}`;
-  }
+  if (first) return `Fix ${first.file}:${first.line} (${first.rule}) first, then check_files the files you changed.${failureNote}`;
   if (failures.length) return `No issues reported, but the result is incomplete.${failureNote}`;
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }
-  if (facts.filteredOutIssueCount > 0)
-    return `No issues in the requested paths (${facts.filteredOutIssueCount} elsewhere or ignored). Re-run check_files after your next edit.`;
-  return "No issues. Re-run check_files after your next edit.";
+  // Clean: nothing to do, so nothing to say (filteredOutIssueCount tells about issues elsewhere).
+  return undefined;
 }
 
-/** Shape a CheckResponse: clusters capped at maxClusters, remaining issues capped, counts for the rest. */
+/** An issue as a check response lists it: default-valued fields (fixable false, clusterId null) left out. */
+export function checkIssue(issue: Issue): CheckIssue {
+  const { fixable, clusterId, ...rest } = publicIssue(issue);
+  return { ...rest, ...(fixable ? { fixable: true as const } : {}), ...(clusterId !== null ? { clusterId } : {}) };
+}
+
+/**
+ * Shape a CheckResponse: clusters capped at maxClusters, remaining issues capped, counts for the rest. Fields that
+ * would carry only their default (no remaining issues, zero counts, a clean check's next step, engine versions —
+ * snapshots and doctor keep those) are left out.
+ */
 export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const returned = facts.groups.slice(0, facts.maxClusters);
   const inReturned = new Set(returned.flatMap((group) => group.issues.map((issue) => issue.fullId)));
@@ -55,41 +61,47 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const statuses = Object.values(facts.engines);
   // A check where an engine failed, or where no engine ran at all, is an error even when other engines found issues.
   const hasFailure = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
+  const engines = Object.fromEntries(Object.entries(facts.engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
+  const omitted = notClustered.length - remaining.length;
+  const nextStep = nextStepFor(facts, returned, remaining);
   return {
     schemaVersion: "1.2",
     status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : "clean",
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
-    engines: facts.engines,
+    engines,
     totalIssues: facts.issues.length,
     clusters: returned.map((group) => group.cluster),
-    remainingIssues: remaining.map(publicIssue),
-    omittedIssueCount: notClustered.length - remaining.length,
-    filteredOutIssueCount: facts.filteredOutIssueCount,
+    ...(remaining.length ? { remainingIssues: remaining.map(checkIssue) } : {}),
+    ...(omitted ? { omittedIssueCount: omitted } : {}),
+    ...(facts.filteredOutIssueCount ? { filteredOutIssueCount: facts.filteredOutIssueCount } : {}),
     truncated: facts.groups.length > returned.length,
     loopWarning: facts.loopWarning,
-    nextStep: nextStepFor(facts, returned, remaining),
+    ...(nextStep ? { nextStep } : {}),
     ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
   };
 }
 
-/** Compact keys: v, total, remaining, omitted, filteredOut; no projectRoot and no engine versions. */
+/** Compact keys: v, total, remaining, omitted, filteredOut; no projectRoot (absent fields stay absent). */
 export function compactCheckResponse(response: CheckResponse): CompactCheckResponse {
-  const { schemaVersion, projectRoot: _root, totalIssues, remainingIssues, omittedIssueCount, filteredOutIssueCount, engines, ...rest } = response;
-  const lean = Object.fromEntries(Object.entries(engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
+  const { schemaVersion, projectRoot: _root, totalIssues, remainingIssues, omittedIssueCount, filteredOutIssueCount, ...rest } = response;
   return {
     v: schemaVersion,
     ...rest,
-    engines: lean,
     total: totalIssues,
-    remaining: remainingIssues,
-    omitted: omittedIssueCount,
-    filteredOut: filteredOutIssueCount,
+    ...(remainingIssues ? { remaining: remainingIssues } : {}),
+    ...(omittedIssueCount !== undefined ? { omitted: omittedIssueCount } : {}),
+    ...(filteredOutIssueCount !== undefined ? { filteredOut: filteredOutIssueCount } : {}),
   };
 }
 
 /** Read counts from either key style (for summaries and snapshots). */
 export function readCheckCounts(value: CheckResponse | CompactCheckResponse): { total: number; remaining: number; omitted: number; filteredOut: number } {
-  if ("v" in value) return { total: value.total, remaining: value.remaining.length, omitted: value.omitted, filteredOut: value.filteredOut };
-  return { total: value.totalIssues, remaining: value.remainingIssues.length, omitted: value.omittedIssueCount, filteredOut: value.filteredOutIssueCount };
+  if ("v" in value) return { total: value.total, remaining: value.remaining?.length ?? 0, omitted: value.omitted ?? 0, filteredOut: value.filteredOut ?? 0 };
+  return {
+    total: value.totalIssues,
+    remaining: value.remainingIssues?.length ?? 0,
+    omitted: value.omittedIssueCount ?? 0,
+    filteredOut: value.filteredOutIssueCount ?? 0,
+  };
 }

@@ -15,5 +15,5 @@ export function summarizeCheck(response: CheckResponse | CompactCheckResponse): 
         ? "No issues reported, but the check is incomplete (engine errors below)."
         : `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${counts.total} issue${counts.total === 1 ? "" : "s"} found in ${response.clusters.length} cluster${response.clusters.length === 1 ? "" : "s"}${counts.remaining ? ` + ${counts.remaining} other${counts.remaining === 1 ? "" : "s"}` : ""}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}.`;
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
-  return [head, ...top, ...failures, `Next: ${response.nextStep}`].join("\n");
+  return [head, ...top, ...failures, ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
 }

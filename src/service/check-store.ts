@@ -9,6 +9,8 @@ export interface StoredCheck {
   issues: Issue[];
   groups: ClusterGroup[];
   response: CheckResponse;
+  /** The paths the check covered (engine checks; ingests have none). */
+  scope?: readonly string[];
 }
 
 /** How many checks stay addressable by checkId. */
@@ -65,7 +67,7 @@ export class CheckStore {
           "cluster_not_found",
           `Cluster ${query.clusterId} does not exist in check ${check.checkId}; it may have been fixed. Run check_project again.`,
         );
-      return { issues: group.issues.map(detailIssue) };
+      return { issues: group.issues.map((issue) => detailIssue(issue, group.cluster.clusterId)) };
     }
     const prefix = (query.issueId ?? "").toLowerCase();
     const matches = check.issues.filter((issue) => issue.fullId.startsWith(prefix));

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines, type LoopStatus, type Stale } from "../core/contracts.ts";
+import { ENGINE_NAMES, type CheckResponse, type DetailIssue, type EngineName, type Engines, type LoopStatus, type Stale } from "../core/contracts.ts";
 import { clusterIssues } from "../core/cluster.ts";
 import { compileIgnore } from "../core/glob.ts";
 import { normalizeIssues, type RawIssue } from "../core/issues.ts";
@@ -163,7 +163,8 @@ export class SignalintService {
     const kept: RawIssue[] = raw.filter((issue) => (issue.programWide || paths.some((path) => isWithin(issue.file, path))) && !ignored(issue.file));
     const hash = (text: string) => runtime.sha256(text);
     const issues = normalizeIssues(kept, hash);
-    const groups = clusterIssues(issues, hash);
+    const last = this.store.latest();
+    const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
     const event = loopEventFromIssues(issues, paths, incremental);
     const checkId = `chk-${hash(`${Date.now()}:${++this.sequence}:${Math.random()}`).slice(0, 12)}`;
     const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
@@ -189,7 +190,7 @@ export class SignalintService {
       // check_files reports cache use; check_project keeps its payload lean (stats are in lastTiming and the CLI).
       ...(incremental ? { cache } : {}),
     });
-    this.store.add({ checkId, issues, groups, response });
+    this.store.add({ checkId, issues, groups, response, scope: paths });
     await this.snapshots.record({
       checkId,
       observedAtMs,
@@ -211,7 +212,7 @@ export class SignalintService {
   }
 
   /** get_issue_detail. */
-  issueDetail(query: DetailQuery): { issues: CheckResponse["remainingIssues"] } | Stale {
+  issueDetail(query: DetailQuery): { issues: DetailIssue[] } | Stale {
     return this.store.detail(query);
   }
 

@@ -27,7 +27,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         return {
           check: () => {
             const result = program.check();
-            return result && { issues: diagnosticsToIssues(ts, result.diagnostics, absolute, request.configFile), info: result.info };
+            return result && { issues: diagnosticsToIssues(ts, result.diagnostics, absolute, request.configFile, program.currentProgram()), info: result.info };
           },
           fileNames: () => program.fileNames(),
           invalidateResolutions: () => program.invalidateResolutions(),

@@ -1,5 +1,5 @@
 import { isAbsolute, join } from "node:path";
-import type { RawIssue } from "../core/issues.ts";
+import type { IssueCause, RawIssue } from "../core/issues.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { exactStamp } from "../engines/file-stamp.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
@@ -151,9 +151,11 @@ export class WarmTsPool {
       );
     }
     const issues = answer.issues.flatMap((issue) => {
-      if (!isAbsolute(issue.file)) return [issue];
+      const mapped = issue.causes ? { ...issue, causes: relativeCauses(issue.causes, request.toRelative) } : issue;
+      if (!mapped.causes?.length) delete mapped.causes;
+      if (!isAbsolute(issue.file)) return [mapped];
       const file = request.toRelative(issue.file);
-      return file === null ? [] : [{ ...issue, file }];
+      return file === null ? [] : [{ ...mapped, file }];
     });
     return { status: "ok", issues, info: answer.info, files: answer.files };
   }
@@ -234,4 +236,13 @@ export class WarmTsPool {
     for (const key of [...this.hosts.keys()]) this.release(key);
     this.spare?.kill();
   }
+}
+
+/** A host names causes by absolute path (a module cause by its file, too): project-relative here; others dropped. */
+function relativeCauses(causes: readonly IssueCause[], toRelative: (path: string) => string | null): IssueCause[] {
+  return causes.flatMap((cause) => {
+    const file = isAbsolute(cause.file) ? toRelative(cause.file) : cause.file;
+    if (file === null) return [];
+    return [{ ...cause, file, ...(cause.module ? { name: file } : {}) }];
+  });
 }

@@ -9,6 +9,7 @@ import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
 import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
+import { diagnosticCauses } from "./diagnostic-cause.ts";
 
 type Ts = typeof TS;
 
@@ -228,6 +229,11 @@ export class WarmTsProgram {
     );
   }
 
+  /** The current program (for the causes of its diagnostics), or undefined before the first build. */
+  currentProgram(): TS.Program | undefined {
+    return this.builder?.getProgram();
+  }
+
   get isWarm(): boolean {
     return this.builder !== undefined;
   }
@@ -359,12 +365,16 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
-/** Convert TS diagnostics into raw issues the way the tsc output parser would read the CLI's text. */
+/**
+ * Convert TS diagnostics into raw issues the way the tsc output parser would read the CLI's text; with the program
+ * that produced them, each issue also carries the declarations it is about (its causes).
+ */
 export function diagnosticsToIssues(
   ts: Ts,
   diagnostics: readonly TS.Diagnostic[],
   toRelative: (path: string) => string | null,
   configFile: string,
+  program?: TS.Program,
 ): RawIssue[] {
   const issues: RawIssue[] = [];
   for (const diagnostic of diagnostics) {
@@ -378,7 +388,9 @@ export function diagnosticsToIssues(
     const file = toRelative(diagnostic.file.fileName);
     if (file === null) continue;
     const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-    issues.push({ ...base, file, line: line + 1, col: character + 1, ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}) });
+    const causes = program ? diagnosticCauses(ts, program, diagnostic, toRelative) : [];
+    const extra = { ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}), ...(causes.length ? { causes } : {}) };
+    issues.push({ ...base, file, line: line + 1, col: character + 1, ...extra });
   }
   return issues;
 }

@@ -175,8 +175,8 @@ describe("clusters and responses", () => {
     });
     assert.equal(response.truncated, true);
     assert.equal(response.clusters.length, 1);
-    assert.equal(response.remainingIssues.length, 2);
-    assert.equal(response.remainingIssues[0]?.rule, "TS2304", "errors come first");
+    assert.equal((response.remainingIssues ?? []).length, 2);
+    assert.equal((response.remainingIssues ?? [])[0]?.rule, "TS2304", "errors come first");
     assert.equal(response.omittedIssueCount, 1);
     assert.equal(response.totalIssues, 7);
     const compact = compactCheckResponse(response);

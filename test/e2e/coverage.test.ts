@@ -63,7 +63,7 @@ describe("files no tsconfig covers are type-checked in an inferred program", () 
     assert.equal(status, 1);
     assert.equal(response.status, "issues_found");
     assert.deepEqual(
-      response.remainingIssues.map((issue) => `${issue.file}:${issue.line} ${issue.rule}`),
+      (response.remainingIssues ?? []).map((issue) => `${issue.file}:${issue.line} ${issue.rule}`),
       ["src/a.ts:1 TS2322"],
     );
     assert.equal(response.engines.tsc.status, "ok");
@@ -238,7 +238,7 @@ describe("the state directory is only at the project root", () => {
     const { response } = check(join(dir, "packages", "app"), cache, [], { SIGNALINT_STATE_DIR: "", SIGNALINT_CACHE_DIR: cache });
     assert.equal(response.projectRoot, dir);
     assert.deepEqual(
-      response.remainingIssues.map((issue) => issue.file),
+      (response.remainingIssues ?? []).map((issue) => issue.file),
       ["packages/app/a.ts"],
     );
     assert.ok(!existsSync(join(dir, "packages", "app", ".signalint")));
@@ -257,7 +257,7 @@ describe("the state directory is only at the project root", () => {
         assert.equal(response.projectRoot, dir);
         assert.equal(response.status, "issues_found");
         assert.deepEqual(
-          response.remainingIssues.map((issue) => `${issue.file} ${issue.rule}`),
+          (response.remainingIssues ?? []).map((issue) => `${issue.file} ${issue.rule}`),
           ["src/a.ts TS2322"],
         );
         assert.match(response.engines.tsc.message ?? "", /inferred program/);

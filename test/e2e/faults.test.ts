@@ -68,7 +68,7 @@ describe("misbehaving engines", () => {
     assert.equal(response.engines.tsc.status, "error");
     assert.match(response.engines.tsc.message ?? "", /unexpected line.*Welcome to the engine/);
     assert.equal(response.status, "error");
-    assert.match(response.nextStep, /incomplete/);
+    assert.match(response.nextStep ?? "", /incomplete/);
   });
 
   it("a crashing tsc is an error carrying its stderr", async () => {

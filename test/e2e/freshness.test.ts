@@ -70,7 +70,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     write("src/lib/shapes.ts", "export interface Shape {\n  area: string;\n}\n");
     const response = await checkFiles("src/app.ts");
     assert.equal(response.totalIssues, 1);
-    assert.equal(response.remainingIssues[0]?.rule, "TS2322");
+    assert.equal((response.remainingIssues ?? [])[0]?.rule, "TS2322");
     assert.equal(response.cache?.tsc?.mode, "warm-incremental");
     await assertTscMatchesCold(await checkProject());
   });
@@ -79,7 +79,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     write("node_modules/fake-lib/index.d.ts", "export declare function size(): string;\n");
     const response = await checkFiles("src/uses-lib.ts");
     assert.deepEqual(
-      response.remainingIssues.map((issue) => issue.rule),
+      (response.remainingIssues ?? []).map((issue) => issue.rule),
       ["TS2322"],
     );
     await assertTscMatchesCold(await checkProject());
@@ -87,11 +87,11 @@ describe("freshness: cached and warm results always equal a cold run", () => {
 
   it("sees a new file that makes a failing import resolve, and a deleted file that breaks one", async () => {
     write("src/late.ts", 'import { later } from "./later";\nexport const x: number = later;\n');
-    assert.ok((await checkFiles("src/late.ts")).remainingIssues.some((issue) => issue.rule === "TS2307"));
+    assert.ok(((await checkFiles("src/late.ts")).remainingIssues ?? []).some((issue) => issue.rule === "TS2307"));
     write("src/later.ts", "export const later = 5;\n");
     assert.equal((await checkFiles("src/late.ts")).totalIssues, 0);
     rmSync(join(project, "src/later.ts"));
-    assert.ok((await checkFiles("src/late.ts")).remainingIssues.some((issue) => issue.rule === "TS2307"));
+    assert.ok(((await checkFiles("src/late.ts")).remainingIssues ?? []).some((issue) => issue.rule === "TS2307"));
     rmSync(join(project, "src/late.ts"));
     await assertTscMatchesCold(await checkProject());
   });
@@ -104,11 +104,11 @@ describe("freshness: cached and warm results always equal a cold run", () => {
       JSON.stringify({ ...config, extends: "./tsconfig.base.json", compilerOptions: { ...(config.compilerOptions as object), noUnusedLocals: undefined } }),
     );
     write("src/unused.ts", "function helper() {\n  const spare = 1;\n  return 2;\n}\nexport { helper };\n");
-    assert.equal((await checkFiles("src/unused.ts")).remainingIssues.filter((issue) => issue.engine === "tsc" && issue.rule === "TS6133").length, 0);
+    assert.equal(((await checkFiles("src/unused.ts")).remainingIssues ?? []).filter((issue) => issue.engine === "tsc" && issue.rule === "TS6133").length, 0);
     write("tsconfig.base.json", '{ "compilerOptions": { "noUnusedLocals": true } }');
     const response = await checkFiles("src/unused.ts");
     assert.ok(
-      response.remainingIssues.some((issue) => issue.rule === "TS6133" || issue.alsoReportedBy?.some((other) => other.rule === "TS6133")),
+      (response.remainingIssues ?? []).some((issue) => issue.rule === "TS6133" || issue.alsoReportedBy?.some((other) => other.rule === "TS6133")),
       JSON.stringify(response.remainingIssues),
     );
     await assertTscMatchesCold(await checkProject());
@@ -116,16 +116,16 @@ describe("freshness: cached and warm results always equal a cold run", () => {
 
   it("re-lints a cached file when a linter config or a nested config changes", async () => {
     write("src/debug.ts", "export function stop(): void {\n  debugger;\n}\n");
-    assert.ok((await checkFiles("src/debug.ts")).remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
+    assert.ok(((await checkFiles("src/debug.ts")).remainingIssues ?? []).some((issue) => issue.rule === "eslint(no-debugger)"));
     assert.equal((await checkFiles("src/debug.ts")).cache?.oxlint?.hits, 1);
     write(".oxlintrc.json", '{ "rules": { "no-debugger": "off" } }');
     const quiet = await checkFiles("src/debug.ts");
     assert.equal(quiet.cache?.oxlint?.misses, 1, "the config change invalidated the cached result");
-    assert.ok(!quiet.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
+    assert.ok(!(quiet.remainingIssues ?? []).some((issue) => issue.rule === "eslint(no-debugger)"));
     write("src/.oxlintrc.json", '{ "rules": { "no-debugger": "error" } }');
     const nested = await checkFiles("src/debug.ts");
     assert.equal(nested.cache?.oxlint?.misses, 1, "a new nested config invalidates too");
-    assert.ok(nested.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)" && issue.severity === "error"));
+    assert.ok((nested.remainingIssues ?? []).some((issue) => issue.rule === "eslint(no-debugger)" && issue.severity === "error"));
     rmSync(join(project, "src/.oxlintrc.json"));
     rmSync(join(project, ".oxlintrc.json"));
   });
@@ -156,7 +156,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     await session.close();
     session = await connect(project, env);
     const response = await checkFiles("src/debug.ts");
-    assert.ok(response.remainingIssues.some((issue) => issue.rule === "eslint(no-debugger)"));
+    assert.ok((response.remainingIssues ?? []).some((issue) => issue.rule === "eslint(no-debugger)"));
     assert.match(session.stderr(), /discarding corrupt cache entry/);
   });
 
@@ -170,7 +170,10 @@ describe("freshness: cached and warm results always equal a cold run", () => {
         ),
       );
       for (const response of rounds)
-        assert.deepEqual(response.remainingIssues.map((issue) => issue.rule).sort(), rounds[0]?.remainingIssues.map((issue) => issue.rule).sort());
+        assert.deepEqual(
+          (response.remainingIssues ?? []).map((issue) => issue.rule).sort(),
+          (rounds[0]?.remainingIssues ?? []).map((issue) => issue.rule).sort(),
+        );
       const cacheDir = join(stateDir, "cache");
       for (const shard of readdirSync(cacheDir))
         for (const file of readdirSync(join(cacheDir, shard))) assert.doesNotThrow(() => JSON.parse(readFileSync(join(cacheDir, shard, file), "utf8")));

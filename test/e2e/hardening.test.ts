@@ -74,7 +74,7 @@ describe("tsconfig parsing (jsonc-parser)", () => {
     assert.notEqual(response.status, "clean");
     assert.equal(status, 1);
     assert.ok(
-      response.remainingIssues.some((issue) => issue.rule === "TS1005" && issue.file === "tsconfig.json"),
+      (response.remainingIssues ?? []).some((issue) => issue.rule === "TS1005" && issue.file === "tsconfig.json"),
       JSON.stringify(response.remainingIssues),
     );
   });
@@ -273,7 +273,7 @@ describe("fullMessage in get_issue_detail", () => {
     files?: string[],
   ): Promise<{ message: string; fullMessage?: string; mode?: string }> {
     const response = structured<CheckResponse>(await call(session.client, files ? "check_files" : "check_project", files ? { files } : {}));
-    const listed = response.remainingIssues.find((issue) => issue.file === "src/chain.ts" && issue.rule === "TS2345");
+    const listed = (response.remainingIssues ?? []).find((issue) => issue.file === "src/chain.ts" && issue.rule === "TS2345");
     assert.ok(listed, JSON.stringify(response.remainingIssues));
     assert.ok(listed.message.length <= 120);
     assert.ok(!JSON.stringify(response).includes("fullMessage"), "check responses stay small");
@@ -321,7 +321,7 @@ describe("fullMessage in get_issue_detail", () => {
     const session = await connect(project);
     try {
       const response = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/stop.js"] }));
-      const listed = response.remainingIssues.find((issue) => issue.engine === "eslint" && issue.rule === "no-restricted-syntax");
+      const listed = (response.remainingIssues ?? []).find((issue) => issue.engine === "eslint" && issue.rule === "no-restricted-syntax");
       assert.ok(listed, JSON.stringify(response.remainingIssues));
       assert.equal(listed.message.length, 120);
       const detail = structured<{ issues: { fullMessage?: string }[] }>(await call(session.client, "get_issue_detail", { issueId: listed.issueId }));

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, enginesOf, fullIssue, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 const TSC7 = join(REPO, "node_modules", "typescript7", "bin", "tsc");
@@ -13,11 +13,11 @@ async function fullList(project: string): Promise<{ response: CheckResponse; iss
   const session = await connect(project);
   try {
     const response = structured<CheckResponse>(await call(session.client, "check_project"));
-    const issues = [...response.remainingIssues];
+    const issues = (response.remainingIssues ?? []).map(fullIssue);
     for (const cluster of response.clusters) {
       issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
     }
-    return { response, issues };
+    return { response: { ...response, engines: await enginesOf(session, response.checkId) }, issues };
   } finally {
     await session.close();
   }
@@ -96,7 +96,7 @@ describe("TypeScript 7 warm server", () => {
       );
       const afterDeath = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/orders.ts"] }));
       assert.deepEqual(
-        afterDeath.remainingIssues.map((issue) => issue.rule),
+        (afterDeath.remainingIssues ?? []).map((issue) => issue.rule),
         ["TS2322"],
       );
       assert.deepEqual(await server(), cold());
@@ -111,7 +111,7 @@ describe("TypeScript 7 warm server", () => {
 
 async function fullListFrom(session: Awaited<ReturnType<typeof connect>>): Promise<{ issues: NormalizedIssue[] }> {
   const response = structured<CheckResponse>(await call(session.client, "check_project"));
-  const issues = [...response.remainingIssues];
+  const issues = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     issues.push(...structured<{ issues: NormalizedIssue[] }>(await call(session.client, "get_issue_detail", { clusterId: cluster.clusterId })).issues);
   }

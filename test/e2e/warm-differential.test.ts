@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
 import { expectedMessage, inferredTscArgs } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_DIFF_STEPS ?? 200);
@@ -273,10 +273,10 @@ function parseTscOutput(stdout: string): string[] {
 }
 
 async function tscIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
-  const issues: NormalizedIssue[] = [...response.remainingIssues];
+  const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-    if ("issues" in detail) issues.push(...detail.issues);
+    if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
   }
   return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
 }

@@ -51,7 +51,7 @@ function coldTsc(dir: string): string[] {
 }
 
 function tscKeys(service: SignalintService, response: CheckResponse): string[] {
-  const issues = [...response.remainingIssues];
+  const issues = [...(response.remainingIssues ?? [])];
   for (const cluster of response.clusters) {
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
     if ("issues" in detail) issues.push(...detail.issues);
@@ -226,7 +226,7 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
       assert.match(response.engines.tsc.message ?? "", /packages\/big\/tsconfig\.json/);
       assert.match(response.engines.tsc.message ?? "", /did not complete within 4s/);
       assert.deepEqual(
-        response.remainingIssues.map((issue) => `${issue.file} ${issue.rule}`),
+        (response.remainingIssues ?? []).map((issue) => `${issue.file} ${issue.rule}`),
         ["packages/small/src/index.ts TS2322"],
       );
     } finally {

@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
 
 const TSCONFIG =
   '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": true, "types": [] }, "include": ["src"] }';
@@ -55,10 +55,10 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     return service.check(paths.length ? paths : ["."], paths.length > 0);
   };
   const tscKeys = (response: CheckResponse) => {
-    const issues = [...response.remainingIssues];
+    const issues = (response.remainingIssues ?? []).map(fullIssue);
     for (const cluster of response.clusters) {
       const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-      if ("issues" in detail) issues.push(...detail.issues);
+      if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
     }
     return issues
       .filter((issue) => issue.engine === "tsc")

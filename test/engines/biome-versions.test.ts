@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, everyIssue, linkPackage, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, enginesOf, everyIssue, linkPackage, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
 import { expectedMessage, rawBiome } from "../raw-engines.ts";
 
 /** Biome 2 (the devDependency) and Biome 1.9 (installed here as the `biome1` alias). */
@@ -19,7 +19,7 @@ async function biomeIssues(project: string): Promise<{ response: CheckResponse; 
     const issues = await everyIssue(session, response);
     // A report merged into another engine's issue keeps that issue's message: compare messages of Biome's own only.
     const reports = issues.flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other, message: "(merged)" }))]);
-    return { response, issues: reports.filter((issue) => issue.engine === "biome") };
+    return { response: { ...response, engines: await enginesOf(session, response.checkId) }, issues: reports.filter((issue) => issue.engine === "biome") };
   } finally {
     await session.close();
   }

@@ -5,7 +5,7 @@ import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { resolveEngine } from "../../src/engines/resolve.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { call, CLEAN_PATH, connect, fixture, linkBin, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, enginesOf, fixture, linkBin, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 const runtime = createNodeRuntime();
 const STANDIN = fixture("fault-engines/one-finding.cjs");
@@ -35,7 +35,7 @@ describe("engine resolution", () => {
     const session = await connect(project);
     try {
       const response = structured<CheckResponse>(await call(session.client, "check_project"));
-      assert.equal(response.remainingIssues.find((issue) => issue.engine === "oxlint")?.rule, "standin(resolved)");
+      assert.equal((response.remainingIssues ?? []).find((issue) => issue.engine === "oxlint")?.rule, "standin(resolved)");
     } finally {
       await session.close();
     }
@@ -70,7 +70,7 @@ describe("engine resolution", () => {
     const empty = JSON.parse(runCli(["check", "--format", "response"], { cwd: project }).stdout) as CheckResponse;
     assert.ok(Object.values(empty.engines).every((engine) => engine.status === "disabled"));
     assert.equal(empty.status, "error", "nothing ran: never 'clean'");
-    assert.match(empty.nextStep, /No engine ran/);
+    assert.match(empty.nextStep ?? "", /No engine ran/);
   });
 
   it("resolves from the checked path up: a workspace package's own engine wins for its files", async () => {
@@ -84,9 +84,9 @@ describe("engine resolution", () => {
     try {
       const inPackage = structured<CheckResponse>(await call(session.client, "check_files", { files: ["packages/a/index.ts"] }));
       assert.equal(inPackage.engines.oxlint.status, "ok");
-      assert.equal(inPackage.engines.oxlint.version, undefined, "the package's stand-in (no version) ran");
+      assert.equal((await enginesOf(session, inPackage.checkId)).oxlint.version, undefined, "the package's stand-in (no version) ran");
       const atRoot = structured<CheckResponse>(await call(session.client, "check_project"));
-      assert.match(atRoot.engines.oxlint.version ?? "", /^1\./, "the root's oxlint ran for the whole project");
+      assert.match((await enginesOf(session, atRoot.checkId)).oxlint.version ?? "", /^1\./, "the root's oxlint ran for the whole project");
     } finally {
       await session.close();
     }

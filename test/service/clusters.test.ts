@@ -1,0 +1,202 @@
+// Root-cause clusters on generated projects with the real TypeScript: errors group by the declaration they are about
+// (read from the warm program), not by rule code; "fix it once" only where the issues share a declaration.
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { clusterIssues } from "../../src/core/cluster.ts";
+import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
+import { normalizeMessage } from "../../src/core/normalize.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { linkPackage, REPO, removeDir, scratchCopy, tempDir } from "../helpers.ts";
+
+const runtime = createNodeRuntime();
+const created: string[] = [];
+after(() => created.forEach(removeDir));
+
+/** A TypeScript-only project (oxlint off) with these files, linked to this repository's TypeScript. */
+function project(files: Record<string, string>): string {
+  const root = tempDir("signalint-clusters-");
+  created.push(root);
+  const all = {
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+      include: ["src"],
+    }),
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  linkPackage(root, "typescript", join(REPO, "node_modules", "typescript"));
+  return root;
+}
+
+const HUB = `export interface AppConfig {
+  name: string;
+  retries: number;
+  timeoutMs: number;
+}
+
+export function add(a: number, b: number): number {
+  return a + b;
+}
+`;
+
+function importer(index: number): string {
+  return `import { add, type AppConfig } from "../config";
+
+export function setup${index}(): number {
+  const config: AppConfig = { name: "app${index}", retries: 3, timeoutMs: 100 };
+  config.retries = 4;
+  return add(config.retries, ${index});
+}
+`;
+}
+
+function hubProject(count = 6): string {
+  const files: Record<string, string> = { "src/config.ts": HUB };
+  for (let i = 0; i < count; i++) files[`src/features/feature${i}.ts`] = importer(i);
+  return project(files);
+}
+
+/**
+ * Check until the warm program answers (the first check runs tsc's command line and warms up afterwards; a loaded
+ * machine can make a cold run too slow to warm up after), apply an edit, check again: the warm program answers.
+ */
+async function afterEdit(root: string, edit: () => void): Promise<CheckResponse> {
+  const service = await SignalintService.create(runtime, { root });
+  const warm = () => service.lastTiming?.cache?.tsc?.mode?.startsWith("warm-") === true;
+  try {
+    for (let attempt = 0; attempt < 4 && !warm(); attempt++) {
+      await service.check(["."], false);
+      // The warm-up timer does not hold the process open (a server's stdin does): hold it while waiting.
+      const hold = setInterval(() => {}, 1000);
+      await service.warmSettled().finally(() => clearInterval(hold));
+    }
+    edit();
+    const response = await service.check(["."], false);
+    assert.ok(warm(), `the warm program answered (${JSON.stringify(service.lastTiming?.cache)})`);
+    return response;
+  } finally {
+    service.close();
+  }
+}
+
+describe("root-cause clusters (TypeScript 5.9 warm program)", () => {
+  it("a hub edit (an exported interface's property type changed) gives one cluster naming the edited declaration", async () => {
+    const root = hubProject();
+    const response = await afterEdit(root, () => writeFileSync(join(root, "src/config.ts"), HUB.replace("retries: number", "retries: string")));
+    assert.equal(response.totalIssues, 18, JSON.stringify(response.clusters));
+    assert.equal(response.clusters.length, 1, JSON.stringify(response.clusters, null, 1));
+    const [cluster] = response.clusters;
+    assert.equal(cluster?.issueCount, 18);
+    assert.deepEqual(cluster?.ruleIds, ["TS2322", "TS2345"]);
+    assert.equal(cluster?.rootCauseSummary, "18 errors: `AppConfig.retries` (src/config.ts:3) is `string`; 18 sites in 6 files treat it as `number`");
+    assert.match(cluster?.suggestedAction ?? "", /src\/config\.ts:3/);
+    assert.equal((response.remainingIssues ?? []).length, 0);
+  });
+
+  it("a renamed export gives one cluster naming the module and the missing export", async () => {
+    const root = hubProject(4);
+    const response = await afterEdit(root, () => writeFileSync(join(root, "src/config.ts"), HUB.replace("function add(", "function sum(")));
+    assert.equal(response.clusters.length, 1, JSON.stringify(response.clusters, null, 1));
+    assert.match(response.clusters[0]?.rootCauseSummary ?? "", /src\/config\.ts has no export `add`/);
+    assert.match(response.clusters[0]?.suggestedAction ?? "", /Export `add` from src\/config\.ts/);
+  });
+
+  it("a changed parameter type names the function's parameter", async () => {
+    const root = hubProject(4);
+    const response = await afterEdit(root, () => writeFileSync(join(root, "src/config.ts"), HUB.replace("add(a: number", "add(a: string")));
+    assert.equal(response.clusters.length, 1, JSON.stringify(response.clusters, null, 1));
+    assert.match(response.clusters[0]?.rootCauseSummary ?? "", /`add\(a\)` \(src\/config\.ts:7\) is `string`; 4 sites in 4 files pass `number`/);
+  });
+
+  it("three independent causes under one TypeScript code give three clusters naming three declarations", async () => {
+    const files: Record<string, string> = {};
+    for (const name of ["alpha", "beta", "gamma"]) files[`src/${name}.ts`] = `export function ${name}(count: number): number {\n  return count;\n}\n`;
+    for (let i = 0; i < 2; i++) {
+      files[`src/use${i}.ts`] =
+        `import { alpha } from "./alpha";\nimport { beta } from "./beta";\nimport { gamma } from "./gamma";\n\nexport const values${i} = [alpha("a"), beta("b"), gamma("c")];\n`;
+    }
+    const root = project(files);
+    const response = await afterEdit(root, () => {});
+    assert.equal(response.totalIssues, 6);
+    const summaries = response.clusters.map((cluster) => cluster.rootCauseSummary).sort();
+    assert.equal(summaries.length, 3, summaries.join("\n"));
+    for (const [index, name] of ["alpha", "beta", "gamma"].entries()) {
+      assert.match(summaries[index] ?? "", new RegExp(`\`${name}\\(count\\)\` \\(src/${name}\\.ts:1\\)`));
+    }
+    assert.ok(response.clusters.every((cluster) => cluster.ruleIds.join() === "TS2345" && cluster.issueCount === 2));
+  });
+});
+
+describe("root causes on the fixtures (warm program)", () => {
+  it("systemic-ts: the ten assignments name the property they assign to; mixed-app: no cause from an expression's related information", async () => {
+    const systemic = scratchCopy("systemic-ts", "clusters-systemic");
+    const mixed = scratchCopy("mixed-app", "clusters-mixed");
+    created.push(systemic, mixed);
+    const [top] = (await afterEdit(systemic, () => {})).clusters;
+    assert.equal(top?.rootCauseSummary, "10 errors: `RetryPolicy.backoffMs` (src/config.ts:3) is `number`; 10 sites in 10 files assign `string`");
+    assert.match(top?.suggestedAction ?? "", /change it at src\/config\.ts:3 once; else fix the 10 sites/);
+    const response = await afterEdit(mixed, () => {});
+    // formatPrice's own `value === NaN` (TS2845, whose related information points inside formatPrice) is not caused by formatPrice.
+    assert.ok(!response.clusters.some((cluster) => cluster.ruleIds.includes("TS2845")), JSON.stringify(response.clusters));
+  });
+});
+
+describe("rule clusters", () => {
+  const hash = (text: string) => runtime.sha256(text);
+  const raw = (file: string, line: number, message: string, rule = "eslint(no-invalid-fetch-options)"): RawIssue => ({
+    file,
+    line,
+    col: 1,
+    engine: "oxlint",
+    rule,
+    severity: "error",
+    message,
+    fixable: false,
+  });
+
+  it("identical linter texts never claim one shared cause", () => {
+    const issues = normalizeIssues(
+      Array.from({ length: 11 }, (_, index) => raw(`src/api${index}.ts`, 3, "'body' is not allowed when method is 'GET'")),
+      hash,
+    );
+    const [group] = clusterIssues(issues, hash);
+    assert.equal(group?.cluster.issueCount, 11);
+    assert.doesNotMatch(group?.cluster.suggestedAction ?? "", /shared cause|fix it once/);
+    assert.match(group?.cluster.suggestedAction ?? "", /Fix each of the 11 places/);
+  });
+
+  it("issues new since the previous check are not merged with ones it already had", () => {
+    const old = normalizeIssues([raw("src/old.ts", 1, "Type 'A' is not assignable to type 'B'.", "TS2322")], hash);
+    const fresh = [
+      raw("src/a.ts", 2, "Type 'string' is not assignable to type 'number'.", "TS2322"),
+      raw("src/b.ts", 2, "Type 'string' is not assignable to type 'number'.", "TS2322"),
+    ];
+    const issues = normalizeIssues([...fresh, raw("src/old.ts", 1, "Type 'A' is not assignable to type 'B'.", "TS2322")], hash);
+    const groups = clusterIssues(issues, hash, { scope: ["."], issues: old });
+    assert.equal(groups.length, 1);
+    assert.deepEqual(groups[0]?.issues.map((issue) => issue.file).sort(), ["src/a.ts", "src/b.ts"]);
+    assert.match(groups[0]?.cluster.suggestedAction ?? "", /first at src\/a\.ts:2/);
+  });
+});
+
+describe("messages cut at 120 characters keep the part that explains them", () => {
+  it("a TypeScript message chain keeps its first line and its deepest reason; long types are shortened first", () => {
+    const chain =
+      "Type '{ retries: string; name: string; }' is not assignable to type 'AppConfig'.\n  Types of property 'retries' are incompatible.\n    Type 'string' is not assignable to type 'number'.";
+    const cut = normalizeMessage(chain);
+    assert.ok(cut.length <= 120, cut);
+    assert.match(cut, /^Type '\{ retries: .*…' is not assignable to type 'AppConfig'\. … Type 'string' is not assignable to type 'number'\.$/);
+    const literal = normalizeMessage(
+      "Object literal may only specify known properties, and 'retries' does not exist in type '{ name: string; timeoutMs: number; other: boolean; }'.",
+    );
+    assert.ok(literal.length <= 120 && literal.includes("'retries' does not exist in type '{ name: string;") && literal.endsWith("…'."), literal);
+  });
+});
