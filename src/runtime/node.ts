@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { watchTreeNode } from "./node-watch.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
@@ -205,6 +206,7 @@ export function createNodeRuntime(): Runtime {
       return stats ? toInfo(stats, stats.isSymbolicLink()) : null;
     },
     realPath: (path) => orNull(fs.realpath(path)),
+    watchTree: watchTreeNode,
     readDir: async (path): Promise<DirEntry[]> => {
       const entries = await fsCall(fs.readdir(path, { withFileTypes: true }));
       return entries.map((entry) => ({

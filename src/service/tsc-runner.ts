@@ -73,12 +73,12 @@ async function checkWarm(
     let issues: RawIssue[];
     let info: WarmCheckInfo;
     if (warm.kind === "ts5") {
-      const result = warm.program.check();
+      const result = warm.program.check(job.changeHint);
       if (!result) return null;
       issues = diagnosticsToIssues(warm.program.ts, result.diagnostics, job.toRelative, configFile);
       info = result.info;
     } else {
-      const result = warm.program.check();
+      const result = warm.program.check(job.changeHint);
       issues = ts7DiagnosticsToIssues(result.diagnostics, job.toRelative, configFile);
       info = result.info;
     }
