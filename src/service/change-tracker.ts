@@ -27,11 +27,16 @@ export class ChangeTracker {
   private changes: [string, number][] = [];
   /** Symlinks and unwatched directories in the tree (their targets and contents change unseen). */
   private readonly uncovered = new Set<string>();
-  private readonly waiting = new Map<string, () => void>();
+  /** Fences waiting for their marker's event: resolved true when it arrives, false when it cannot prove anything. */
+  private readonly waiting = new Map<string, (arrived: boolean) => void>();
   /** Classifications of changed paths (symlink? new directory?) still running: a fence waits for them. */
   private pending: Promise<void> = Promise.resolve();
   private fences = 0;
   private readonly id: string;
+  /** How many checks got a hint (tests assert the watch really served them). */
+  hintsGiven = 0;
+  private scheduled = false;
+  private readonly readyWaiters: (() => void)[] = [];
 
   constructor(
     private readonly runtime: Runtime,
@@ -46,7 +51,23 @@ export class ChangeTracker {
    * after a failure, a few times. Hints are null until the tree has been walked.
    */
   startSoon(): void {
-    if (this.state === "off" && this.starts < MAX_STARTS) setTimeout(() => this.start(), 0);
+    if (this.state !== "off" || this.starts >= MAX_STARTS || this.scheduled) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      this.start();
+      if (this.state === "off") this.settle();
+    }, 0);
+  }
+
+  /** Resolves once a start asked for is over: the tree is watched and walked, or the watch is not to be. */
+  ready(): Promise<void> {
+    if (this.state === "on" || (this.state === "off" && !this.scheduled)) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  private settle(): void {
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
   }
 
   private start(): void {
@@ -72,6 +93,7 @@ export class ChangeTracker {
     this.uncovered.add(this.stateDir);
     this.walk(this.root).then(() => {
       if (this.watch === watch && this.state === "starting") this.state = "on";
+      this.settle();
     });
   }
 
@@ -89,7 +111,10 @@ export class ChangeTracker {
 
   private changed(path: string): void {
     const waiter = this.waiting.get(path);
-    if (waiter) return waiter();
+    if (waiter) return waiter(true);
+    // The state directory itself created or removed (the check just recreated it): a marker written into it before
+    // its new watch existed never reports; that check goes without a hint.
+    if (path === this.stateDir) for (const release of this.waiting.values()) release(false);
     if (path === this.stateDir || path.startsWith(`${this.stateDir}${sep}`)) return;
     this.changes.push([path, ++this.seq]);
     if (this.changes.length > MAX_CHANGES) this.forget();
@@ -113,7 +138,7 @@ export class ChangeTracker {
     this.watch = null;
     this.state = "off";
     this.forget();
-    for (const release of this.waiting.values()) release();
+    for (const release of this.waiting.values()) release(false);
     this.runtime.writeStderr(`signalint: file watch stopped (${reason}); checks re-stat every file\n`);
   }
 
@@ -125,27 +150,29 @@ export class ChangeTracker {
     if (this.state !== "on") return false;
     const marker = join(this.stateDir, `fence-${this.id}-${++this.fences}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let settle: (ok: boolean) => void = () => {};
-    const arrived = new Promise<boolean>((resolve) => {
+    let settle: (arrived: boolean | "timeout") => void = () => {};
+    const outcome = new Promise<boolean | "timeout">((resolve) => {
       settle = resolve;
-      this.waiting.set(marker, () => resolve(this.state === "on"));
+      this.waiting.set(marker, resolve);
       // Give up one loop turn after the timeout, so an event that waited behind a blocked thread is read first.
-      timer = setTimeout(() => setTimeout(() => resolve(false), 0), FENCE_TIMEOUT_MS);
+      timer = setTimeout(() => setTimeout(() => resolve("timeout"), 0), FENCE_TIMEOUT_MS);
     });
     // A marker that cannot be written (the state directory removed meanwhile) proves nothing.
     await this.runtime.appendFile(marker, "").catch(() => settle(false));
-    const ok = await arrived;
+    const arrived = await outcome;
     clearTimeout(timer);
     this.waiting.delete(marker);
     await this.pending;
     this.runtime.removeFile(marker).catch(() => {});
-    if (!ok && this.state === "on") this.fail("a fence did not arrive");
-    return ok && this.state === "on";
+    // A watch that no longer reports what happens in the tree is broken: the next check starts a new one.
+    if (arrived === "timeout" && this.state === "on") this.fail("a fence's marker was not reported");
+    return arrived === true && this.state === "on";
   }
 
   /** Everything recorded, for a program to pick what changed since it last looked; null when not watching. */
   hint(): ChangeHint | null {
     if (this.state !== "on") return null;
+    this.hintsGiven++;
     return {
       seq: this.seq,
       since: this.since,
@@ -154,6 +181,11 @@ export class ChangeTracker {
       uncovered: [...this.uncovered],
       caseSensitive: this.runtime.platform === "linux",
     };
+  }
+
+  /** "on" once the tree is watched and walked; "off" without a watch (none on this runtime, stopped, or closed). */
+  get status(): "off" | "starting" | "on" {
+    return this.state;
   }
 
   close(): void {
