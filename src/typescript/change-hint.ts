@@ -25,11 +25,11 @@ export interface ChangeHint {
 export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: number | null): ((path: string) => boolean) | null {
   if (!hint || lastSeq === null || lastSeq < hint.since || lastSeq > hint.seq) return null;
   const norm = (path: string) => {
-    const slashed = path.replaceAll("\\", "/").replace(/\/+$/, "");
-    return hint.caseSensitive ? slashed : slashed.toLowerCase();
+    const slashed = path.includes("\\") ? path.replaceAll("\\", "/") : path;
+    const trimmed = slashed.endsWith("/") ? slashed.replace(/\/+$/, "") : slashed;
+    return hint.caseSensitive ? trimmed : trimmed.toLowerCase();
   };
   const root = norm(hint.root);
-  const uncovered = new Set(hint.uncovered.map(norm));
   const changed = new Set<string>();
   const listings = new Set<string>();
   for (const [path, seq] of hint.changes) {
@@ -40,16 +40,20 @@ export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: numb
   }
   // The root itself reported: anything may have changed.
   if (changed.has(root)) return null;
+  // Paths at or under one of these are asked again: what changed (a directory moved or deleted takes everything under
+  // it along) and what the watch cannot see.
+  const prefixes = [...changed, ...hint.uncovered.map(norm)];
+  const prefixSet = new Set(prefixes);
+  const under = (normal: string): boolean => {
+    // Few prefixes (the usual case): compare with each; many: look each directory above the path up.
+    if (prefixes.length <= 32)
+      return prefixes.some((prefix) => normal.startsWith(prefix) && (normal.length === prefix.length || normal[prefix.length] === "/"));
+    for (let at = normal.length; at > root.length; at = normal.lastIndexOf("/", at - 1)) if (prefixSet.has(normal.slice(0, at))) return true;
+    return false;
+  };
   return (path) => {
     const normal = norm(path);
-    if (normal !== root && !normal.startsWith(`${root}/`)) return true;
-    if (listings.has(normal)) return true;
-    // The path or a directory above it changed (a directory moved or deleted takes everything under it along), or
-    // lies where the watch does not see.
-    for (let at = normal.length; at > root.length; at = normal.lastIndexOf("/", at - 1)) {
-      const prefix = normal.slice(0, at);
-      if (changed.has(prefix) || uncovered.has(prefix)) return true;
-    }
-    return false;
+    if (!normal.startsWith(root) || (normal.length > root.length && normal[root.length] !== "/")) return true;
+    return listings.has(normal) || under(normal);
   };
 }

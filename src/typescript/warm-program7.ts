@@ -78,7 +78,8 @@ type Question = "readFile" | "fileExists" | "directoryExists" | "getAccessibleEn
 function answer(kind: Question, path: string): string {
   if (kind === "realpath") {
     try {
-      return realpathSync(path);
+      // One realpath(3) call rather than an lstat per path component.
+      return realpathSync.native(path);
     } catch {
       return path;
     }
