@@ -163,7 +163,8 @@ export class ChangeTracker {
     clearTimeout(timer);
     this.waiting.delete(marker);
     await this.pending;
-    this.runtime.removeFile(marker).catch(() => {});
+    // Gone before any engine runs (Biome would otherwise see it in the state directory).
+    await this.runtime.removeFile(marker).catch(() => {});
     // A watch that no longer reports what happens in the tree is broken: the next check starts a new one.
     if (arrived === "timeout" && this.state === "on") this.fail("a fence's marker was not reported");
     return arrived === true && this.state === "on";
