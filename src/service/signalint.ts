@@ -129,6 +129,7 @@ export class SignalintService {
     const fenced = this.changes.fence();
     const enabled = await this.enabledEngines(settings.engines);
     const changeHint = (await fenced) ? this.changes.hint() : null;
+    this.cache.hasher.forgetChanged(changeHint);
     // Diagnostics in files outside the project root are not shown, but they are counted (filteredOutIssueCount).
     let outsideRoot = 0;
     const baseMapper = pathMapper(project.root, project.realRoot);

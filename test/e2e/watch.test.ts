@@ -165,3 +165,35 @@ for (const version of ["typescript", "typescript7"]) {
     });
   });
 }
+
+describe("the lint cache told what changed by the file watch", () => {
+  it("re-lints a file rewritten with its size and modification time kept", async () => {
+    const project = tempDir("signalint-watch-lint-");
+    delete process.env.SIGNALINT_STATE_DIR;
+    writeFileSync(join(project, "signalint.config.json"), '{ "engines": { "oxlint": true, "biome": false, "eslint": false, "tsc": false } }');
+    mkdirSync(join(project, "node_modules"));
+    symlinkSync(join(REPO, "node_modules", "oxlint"), join(project, "node_modules", "oxlint"));
+    writeFileSync(join(project, "a.js"), "export const a = 1;\ndebugger;\n");
+    // A whole-millisecond modification time, so putting it back makes the stat exactly equal.
+    const mtime = new Date(Date.now() - 60_000 - (Date.now() % 1000));
+    utimesSync(join(project, "a.js"), mtime, mtime);
+    const service = await SignalintService.create(createNodeRuntime(), { root: project });
+    const rules = async () => {
+      const response = await service.check(["a.js"], true);
+      assert.equal(response.engines.oxlint.status, "ok");
+      return [...response.remainingIssues, ...response.clusters].length;
+    };
+    try {
+      assert.equal(await rules(), 1);
+      await service.changes.ready();
+      assert.equal(await rules(), 1);
+      assert.equal(service.changes.status, "on");
+      writeFileSync(join(project, "a.js"), "export const a = 1;\n//bugger;\n");
+      utimesSync(join(project, "a.js"), mtime, mtime);
+      assert.equal(await rules(), 0, "the rewrite is linted, not answered from the cache");
+    } finally {
+      service.close();
+      removeDir(project);
+    }
+  });
+});
