@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
-import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
+import {
+  CANCELLED_SPAWN,
+  type DirEntry,
+  type FileInfo,
+  type Runtime,
+  type SpawnOptions,
+  type SpawnResult,
+  type TreeWatch,
+  type TreeWatchOptions,
+} from "./types.ts";
 
 // Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
 // deno-lint-ignore no-explicit-any
@@ -181,6 +190,44 @@ async function orNull<T>(run: () => Promise<T>, alsoNull: readonly FsErrorKind[]
   }
 }
 
+/**
+ * Runtime.watchTree on Deno: one recursive Deno.watchFs (events in order; an event without paths — a rescan after an
+ * overflow — names the root). `skip` is not applied: Deno has no way to leave a directory out.
+ */
+function watchTreeDeno(root: string, options: TreeWatchOptions): TreeWatch | null {
+  let watcher: { close(): void; [Symbol.asyncIterator](): AsyncIterator<{ kind: string; paths: string[] }> };
+  try {
+    watcher = Deno.watchFs(root, { recursive: true });
+  } catch {
+    return null;
+  }
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    try {
+      watcher.close();
+    } catch {
+      // Already closed.
+    }
+  };
+  (async () => {
+    let reason = "the watch ended";
+    try {
+      for await (const event of watcher) {
+        if (closed) return;
+        for (const path of event.paths.length ? event.paths : [root]) options.onChange(path);
+      }
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    if (closed) return;
+    close();
+    options.onError(reason);
+  })();
+  return { close };
+}
+
 // deno-lint-ignore no-explicit-any
 function toInfo(info: any, isSymlink: boolean): FileInfo {
   return { isFile: info.isFile, isDirectory: info.isDirectory, isSymlink, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
@@ -213,6 +260,7 @@ export function createDenoRuntime(): Runtime {
       return info ? toInfo(info, info.isSymlink) : null;
     },
     realPath: (path) => orNull(() => Deno.realPath(path)),
+    watchTree: watchTreeDeno,
     readDir: (path) =>
       fsCall(async () => {
         const entries: DirEntry[] = [];

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
+import { watchTreeNode } from "./node-watch.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
@@ -213,6 +214,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
       return stats ? toInfo(stats, stats.isSymbolicLink()) : null;
     },
     realPath: (path) => orNull(fs.realpath(path)),
+    watchTree: watchTreeNode,
     readDir: async (path): Promise<DirEntry[]> => {
       const entries = await fsCall(fs.readdir(path, { withFileTypes: true }));
       return entries.map((entry) => ({

@@ -65,6 +65,24 @@ export interface DirEntry {
   isSymlink: boolean;
 }
 
+/** What a tree watch is told to do; see Runtime.watchTree. */
+export interface TreeWatchOptions {
+  /** Directories not to watch (and not to descend into): their changes are not reported. */
+  skip(dir: string): boolean;
+  /**
+   * A path (absolute) was created, changed, deleted or renamed — for a directory, anything under it may have. Called
+   * in the order the operating system reported the events; a directory that appears is watched before this returns.
+   */
+  onChange(path: string): void;
+  /** The watch broke (watch limit reached, root removed, …): no more events come; the watch is closed. */
+  onError(reason: string): void;
+}
+
+/** A live tree watch. */
+export interface TreeWatch {
+  close(): void;
+}
+
 /**
  * Everything outside pure logic goes through this interface; core never touches `process` or `Deno`. File-system
  * failures are thrown as FsError (core/errors.ts) with a runtime-independent kind, so callers write one check.
@@ -102,6 +120,13 @@ export interface Runtime {
   /** Null when the path does not exist or is not reachable; a symlink loop or too long a name throws FsError. */
   realPath(path: string): Promise<string | null>;
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Watch a directory tree for changes (Node `fs.watch`, recursive where the platform has it, one watch per
+   * directory on Linux; `Deno.watchFs`). Null when this runtime or platform cannot, or the watch could not start.
+   * Events of one watch arrive in the order they happened, so a file written inside the tree and seen arriving
+   * proves every earlier change in it was reported.
+   */
+  watchTree(root: string, options: TreeWatchOptions): TreeWatch | null;
   /** Write via a temp file in the same directory and rename, so readers never see a half-written file. */
   writeFileAtomic(path: string, data: string): Promise<void>;
   appendFile(path: string, data: string): Promise<void>;

@@ -1,4 +1,5 @@
 import type { Runtime } from "../runtime/types.ts";
+import type { ChangeHint } from "../typescript/change-hint.ts";
 
 interface Entry {
   size: number;
@@ -9,11 +10,32 @@ interface Entry {
 /** Content hashes of files, re-read only when size or modification time changed. */
 export class ContentHasher {
   private readonly entries = new Map<string, Entry>();
+  /** The change-hint sequence number the entries were last reconciled with (see forgetChanged). */
+  private hintSeq: number | null = null;
 
   constructor(
     private readonly runtime: Runtime,
     private readonly maxEntries = 50_000,
   ) {}
+
+  /**
+   * Drop what the file watch saw change since the last call (with everything under a changed directory): a rewrite
+   * that keeps size and modification time is otherwise taken for the same content. A hint that does not reach back
+   * to the last one drops everything once; no hint (no watch) keeps the size-and-time rule alone.
+   */
+  forgetChanged(hint: ChangeHint | null): void {
+    const last = this.hintSeq;
+    this.hintSeq = hint?.seq ?? null;
+    if (!hint) return;
+    if (last === null || last < hint.since) return this.entries.clear();
+    const changed = hint.changes.filter(([, seq]) => seq > last).map(([path]) => path);
+    if (changed.length > 256) return this.entries.clear();
+    for (const path of changed) {
+      this.entries.delete(path);
+      const below = path.endsWith("/") || path.endsWith("\\") ? path : `${path}${path.includes("\\") ? "\\" : "/"}`;
+      for (const key of this.entries.keys()) if (key.startsWith(below)) this.entries.delete(key);
+    }
+  }
 
   /** sha256 of the file's content, or null when it does not exist. */
   async hash(path: string): Promise<string | null> {

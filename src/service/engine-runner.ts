@@ -16,6 +16,7 @@ import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
 import type { TsconfigCoverage } from "./tsc-coverage.ts";
 import { runTsc, tscApplies } from "./tsc-runner.ts";
 import type { WarmTsPool } from "../typescript/warm-pool.ts";
+import type { ChangeHint } from "../typescript/change-hint.ts";
 
 /** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
 export interface EngineCache {
@@ -51,6 +52,8 @@ export interface EngineJob {
   node: NodeCommand | null;
   cache: { hasher: ContentHasher; results: LintCache };
   warm: WarmTsPool;
+  /** What the file watch saw change (after a fence), for warm programs; null: they re-stat everything. */
+  changeHint?: ChangeHint | null;
   /** False turns the in-process TypeScript program off (the command line is used). */
   warmTypeScript: boolean;
   /** Bound on one warm program's host process, in MB (signalint.config.json warmTypeScriptMemoryMB). */

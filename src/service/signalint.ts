@@ -14,6 +14,7 @@ import type { Runtime } from "../runtime/types.ts";
 import { CheckStore, type DetailQuery } from "./check-store.ts";
 import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import { pathMapper, runEngine, type EngineJob, type EngineReport } from "./engine-runner.ts";
+import { ChangeTracker } from "./change-tracker.ts";
 import { ContentHasher } from "./content-hasher.ts";
 import { LintCache } from "./lint-cache.ts";
 import { TsconfigCoverage } from "./tsc-coverage.ts";
@@ -48,6 +49,8 @@ export class SignalintService {
   private readonly cache: EngineJob["cache"];
   private readonly warm: WarmTsPool;
   private readonly tsconfigs: TsconfigCoverage;
+  /** The project tree's file watch: tells warm programs what changed, so a quiet check re-stats little. */
+  readonly changes: ChangeTracker;
 
   private constructor(
     readonly runtime: Runtime,
@@ -60,6 +63,7 @@ export class SignalintService {
     this.transactions = new TransactionStore(this);
     this.cache = { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) };
     this.tsconfigs = new TsconfigCoverage(runtime);
+    this.changes = new ChangeTracker(runtime, project.root, project.stateDir);
     this.warm = new WarmTsPool(runtime, project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`));
   }
 
@@ -71,6 +75,7 @@ export class SignalintService {
   /** Release warm programs and timers. */
   close(): void {
     this.warm.close();
+    this.changes.close();
   }
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
@@ -120,7 +125,11 @@ export class SignalintService {
     const settings = resolveSettings(await readConfigFile(runtime, project.root), (name) => runtime.env(name));
     const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
     await ensureStateDir(runtime, project.stateDir);
+    // Every change made before this check is in the watch's record once the fence passes (runs alongside).
+    const fenced = this.changes.fence();
     const enabled = await this.enabledEngines(settings.engines);
+    const changeHint = (await fenced) ? this.changes.hint() : null;
+    this.cache.hasher.forgetChanged(changeHint);
     // Diagnostics in files outside the project root are not shown, but they are counted (filteredOutIssueCount).
     let outsideRoot = 0;
     const baseMapper = pathMapper(project.root, project.realRoot);
@@ -148,6 +157,7 @@ export class SignalintService {
           node: this.node,
           cache: this.cache,
           warm: this.warm,
+          changeHint,
           warmTypeScript: settings.warmTypeScript,
           warmMemoryMB: settings.warmTypeScriptMemoryMB,
           oxlintTypeAware: settings.oxlintTypeAware,
@@ -202,6 +212,7 @@ export class SignalintService {
       cache: cache as CheckResponse["cache"],
       durationMs: Math.round(performance.now() - started),
     });
+    this.changes.startSoon();
     this.lastTiming = {
       durationMs: Math.round(performance.now() - started),
       engines: Object.fromEntries(reports.map(([engine, report]) => [engine, report.durationMs])),

@@ -69,6 +69,7 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
     memoryLimitBytes: job.warmMemoryMB * 1024 ** 2,
     signal: job.signal,
     toRelative: job.toRelative,
+    hint: job.changeHint ?? null,
   });
   if (outcome.status === "cancelled") throw new CheckCancelledError();
   if (outcome.status === "timeout") {

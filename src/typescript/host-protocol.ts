@@ -1,5 +1,6 @@
 // The messages between the server and a warm TypeScript host (one JSON text per line; see warm-host.ts).
 import type { RawIssue } from "../core/issues.ts";
+import type { ChangeHint } from "./change-hint.ts";
 import type { WarmCheckInfo } from "./warm-program.ts";
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
@@ -23,6 +24,8 @@ export interface HostRequest {
   configFile: string;
   /** Module resolutions may have moved (a package install): redo them. */
   invalidate: boolean;
+  /** What the server's file watch saw change (see change-hint.ts); null: re-ask every recorded answer. */
+  hint?: ChangeHint | null;
 }
 
 /**

@@ -2,13 +2,14 @@
 // warm program and answers checks of it, one at a time, so the server's own thread never runs the compiler.
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
+import type { ChangeHint } from "./change-hint.ts";
 import type { HostReply, HostRequest } from "./host-protocol.ts";
 import { diagnosticsToIssues, loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 
 /** A hosted program of any kind: one check (null: this config is not one it serves), its files, its release. */
 interface HostedProgram {
-  check(): { issues: RawIssue[]; info: WarmCheckInfo } | null;
+  check(hint: ChangeHint | null): { issues: RawIssue[]; info: WarmCheckInfo } | null;
   fileNames(): string[];
   invalidateResolutions(): void;
   close(): void;
@@ -25,8 +26,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       if (ts) {
         const program = new WarmTsProgram(ts, request.configPath);
         return {
-          check: () => {
-            const result = program.check();
+          check: (hint) => {
+            const result = program.check(hint);
             return result && { issues: diagnosticsToIssues(ts, result.diagnostics, absolute, request.configFile, program.currentProgram()), info: result.info };
           },
           fileNames: () => program.fileNames(),
@@ -38,8 +39,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       if (!Api) return null;
       const program = new WarmTs7Program(Api, request.configPath, request.cwd);
       return {
-        check: () => {
-          const result = program.check();
+        check: (hint) => {
+          const result = program.check(hint);
           return { issues: ts7DiagnosticsToIssues(result.diagnostics, absolute, request.configFile), info: result.info };
         },
         fileNames: () => program.fileNames(),
@@ -63,7 +64,7 @@ export function runWarmHost(channel: SelfChannel, rssBytes: () => number, exit: 
       program ??= await createProgram(request);
       if (!program) return { id: request.id, ok: false, unsupported: true, error: "this TypeScript has no usable compiler API", rssBytes: rssBytes() };
       if (request.invalidate) program.invalidateResolutions();
-      const result = program.check();
+      const result = program.check(request.hint ?? null);
       if (!result) return { id: request.id, ok: false, unsupported: false, error: "the config is not one a warm program serves", rssBytes: rssBytes() };
       return { id: request.id, ok: true, ...result, files: program.fileNames(), rssBytes: rssBytes() };
     } catch (error) {

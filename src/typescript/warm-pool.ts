@@ -1,5 +1,6 @@
 import { isAbsolute, join } from "node:path";
 import type { IssueCause, RawIssue } from "../core/issues.ts";
+import type { ChangeHint } from "./change-hint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { exactStamp } from "../engines/file-stamp.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
@@ -54,6 +55,8 @@ export interface WarmRequest {
   signal?: AbortSignal;
   /** Maps an absolute file name to the project (null: outside it; the issue is dropped). */
   toRelative: (path: string) => string | null;
+  /** What the file watch saw change (null: no watch to vouch for anything; the program re-asks everything). */
+  hint?: ChangeHint | null;
 }
 
 /**
@@ -123,6 +126,7 @@ export class WarmTsPool {
       cwd: this.root,
       configFile: request.configFile,
       invalidate: false,
+      hint: request.hint ?? null,
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
 import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
+import { type ChangeHint, recheckFilter } from "./change-hint.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
 import { diagnosticCauses } from "./diagnostic-cause.ts";
 
@@ -93,6 +94,10 @@ export class WarmTsProgram {
   private builtFrom: TS.ParsedCommandLine | undefined;
   /** The last parsed config, with stamps of every config file and directory whose change could alter it. */
   private parsed: { commandLine: TS.ParsedCommandLine; stamps: Map<string, string | null>; signature: string } | null = null;
+  /** The change-hint sequence number everything recorded is known fresh at (null: re-stat it all). */
+  private hintSeq: number | null = null;
+  /** Which paths this check looks at again (null: all); see change-hint.ts. */
+  private recheck: ((path: string) => boolean) | null = null;
   lastUsed = Date.now();
 
   constructor(
@@ -101,9 +106,12 @@ export class WarmTsProgram {
   ) {}
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
-  check(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
+  check(hint?: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
     const ts = this.ts;
     this.lastUsed = Date.now();
+    // With a change hint only what it names (or what the watch cannot see) is stat'ed again.
+    this.recheck = recheckFilter(hint, this.hintSeq);
+    this.hintSeq = hint?.seq ?? null;
     const parsed = this.parseConfig();
     // Unreadable configs, solution-style references and build mode stay with the command line.
     if (!parsed || parsed.projectReferences?.length) return null;
@@ -115,6 +123,7 @@ export class WarmTsProgram {
     }
     let changed = 0;
     for (const [key, cached] of this.sources) {
+      if (this.recheck && !this.recheck(cached.sourceFile.fileName)) continue;
       const stamp = fileStamp(cached.sourceFile.fileName);
       if (stamp === cached.stamp.stamp) continue;
       // Touched: compare the text TypeScript would read now with the text the SourceFile was made from.
@@ -157,6 +166,7 @@ export class WarmTsProgram {
   private observationsChanged(): boolean {
     for (const [key, answer] of this.observations) {
       const split = key.indexOf("\0");
+      if (this.recheck && !this.recheck(key.slice(split + 1))) continue;
       if (this.answer(key.slice(0, split) as Observation, key.slice(split + 1)) !== answer) return true;
     }
     return false;
@@ -191,7 +201,8 @@ export class WarmTsProgram {
    * directory its include patterns cover changed: adding, removing or renaming a file changes its directory's mtime.
    */
   private parseConfig(): TS.ParsedCommandLine | undefined {
-    if (this.parsed && [...this.parsed.stamps].every(([path, stamp]) => fileStamp(path) === stamp)) return this.parsed.commandLine;
+    const recheck = this.recheck ?? (() => true);
+    if (this.parsed && [...this.parsed.stamps].every(([path, stamp]) => !recheck(path) || fileStamp(path) === stamp)) return this.parsed.commandLine;
     const ts = this.ts;
     const commandLine = ts.getParsedCommandLineOfConfigFile(this.configPath, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
     if (!commandLine) {

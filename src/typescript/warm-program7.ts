@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import type { RawIssue } from "../core/issues.ts";
 import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
+import { type ChangeHint, recheckFilter } from "./change-hint.ts";
 import type { WarmCheckInfo } from "./warm-program.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
@@ -77,7 +78,8 @@ type Question = "readFile" | "fileExists" | "directoryExists" | "getAccessibleEn
 function answer(kind: Question, path: string): string {
   if (kind === "realpath") {
     try {
-      return realpathSync(path);
+      // One realpath(3) call rather than an lstat per path component.
+      return realpathSync.native(path);
     } catch {
       return path;
     }
@@ -125,6 +127,8 @@ export class WarmTs7Program {
   private programFiles = new Set<string>();
   private diagnostics: readonly Ts7Diagnostic[] = [];
   private resolutionsSuspect = false;
+  /** The change-hint sequence number the recorded answers are known fresh at (null: re-ask them all). */
+  private hintSeq: number | null = null;
   lastUsed = Date.now();
 
   constructor(
@@ -147,8 +151,14 @@ export class WarmTs7Program {
     this.resolutionsSuspect = true;
   }
 
-  check(): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
+  /**
+   * Re-check. With a change hint (see change-hint.ts) only the questions about paths it names, or the watch cannot
+   * see, are asked again; without one, every question.
+   */
+  check(hint?: ChangeHint | null): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
     this.lastUsed = Date.now();
+    const recheck = recheckFilter(hint, this.hintSeq);
+    this.hintSeq = hint?.seq ?? null;
     if (!this.api) return this.start();
     const changes = { changed: new Set<string>(), created: new Set<string>(), deleted: new Set<string>() };
     const differences: [string, string][] = [];
@@ -157,6 +167,7 @@ export class WarmTs7Program {
       const split = key.indexOf("\0");
       const kind = key.slice(0, split) as Question;
       const path = key.slice(split + 1);
+      if (recheck && !recheck(path)) continue;
       const now = answer(kind, path);
       if (now === previous) continue;
       differences.push([key, now]);

@@ -27,7 +27,6 @@ interface Scratch {
 
 async function scratch(files: Record<string, string>, typescript: "link" | "copy" = "link", version = "typescript"): Promise<Scratch> {
   const project = tempDir("signalint-warm-res-");
-  const stateDir = tempDir("signalint-warm-res-state-");
   const write = (path: string, text: string) => {
     mkdirSync(join(project, path, ".."), { recursive: true });
     writeFileSync(join(project, path), text);
@@ -42,16 +41,16 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     else symlinkSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"));
     mkdirSync(join(project, "node_modules", ".bin"), { recursive: true });
     symlinkSync("../typescript/bin/tsc", join(project, "node_modules", ".bin", "tsc"));
-    process.env.SIGNALINT_STATE_DIR = stateDir;
+    // The state directory inside the project (the default): the file watch's hints serve these warm checks too.
+    delete process.env.SIGNALINT_STATE_DIR;
     service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
   } catch (error) {
     removeDir(project);
-    removeDir(stateDir);
     throw error;
   }
   const check = async (...paths: string[]) => {
     const hold = setInterval(() => {}, 1000);
-    await service.warmSettled().finally(() => clearInterval(hold));
+    await Promise.all([service.warmSettled(), service.changes.ready()]).finally(() => clearInterval(hold));
     return service.check(paths.length ? paths : ["."], paths.length > 0);
   };
   const tscKeys = (response: CheckResponse) => {
@@ -82,7 +81,6 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
   const close = () => {
     service.close();
     removeDir(project);
-    removeDir(stateDir);
   };
   return { project, write, check, tscKeys, cold, close };
 }

@@ -10,9 +10,9 @@ import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { normalizeMessage } from "../../src/core/normalize.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { linkPackage, REPO, removeDir, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, linkPackage, REPO, removeDir, scratchCopy, tempDir } from "../helpers.ts";
 
-const runtime = createNodeRuntime();
+const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const created: string[] = [];
 after(() => created.forEach(removeDir));
 

@@ -1,0 +1,198 @@
+import { basename, join, sep } from "node:path";
+import type { Runtime, TreeWatch } from "../runtime/types.ts";
+import type { ChangeHint } from "../typescript/change-hint.ts";
+
+/** Changes kept at most; more between two checks (a checkout, an install, a lost-events overflow) mean "re-stat all". */
+export const MAX_CHANGES = 4096;
+/** How long a fence waits for its own event before the watch is declared broken. */
+export const FENCE_TIMEOUT_MS = 2000;
+/** Watches started at most per server: a watch that keeps breaking (limits) is given up for plain re-stats. */
+const MAX_STARTS = 3;
+/** Directories never watched: their files are re-stated by every check that reads them. */
+const UNWATCHED = new Set(["node_modules", ".git"]);
+
+/**
+ * Watches the project tree so a check where nothing changed re-asks only what the watch cannot see. Truth first:
+ * before a check uses a hint, `fence()` writes a marker file into the state directory and waits for the watch to
+ * report it; events of one watch arrive in order, so every change made before the check started has been recorded
+ * by then. Anything the watch cannot vouch for — no watch on this runtime, not started yet, an error, a fence that
+ * does not arrive, more changes than kept — gives programs no hint (null), and they re-stat everything.
+ */
+export class ChangeTracker {
+  private watch: TreeWatch | null = null;
+  private state: "off" | "starting" | "on" = "off";
+  private starts = 0;
+  private seq = 0;
+  private since = 0;
+  private changes: [string, number][] = [];
+  /** Symlinks and unwatched directories in the tree (their targets and contents change unseen). */
+  private readonly uncovered = new Set<string>();
+  /** Fences waiting for their marker's event: resolved true when it arrives, false when it cannot prove anything. */
+  private readonly waiting = new Map<string, (arrived: boolean) => void>();
+  /** Classifications of changed paths (symlink? new directory?) still running: a fence waits for them. */
+  private pending: Promise<void> = Promise.resolve();
+  private fences = 0;
+  private readonly id: string;
+  /** How many checks got a hint (tests assert the watch really served them). */
+  hintsGiven = 0;
+  private scheduled = false;
+  private readonly readyWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly root: string,
+    private readonly stateDir: string,
+  ) {
+    this.id = runtime.sha256(`${Date.now()}:${Math.random()}`).slice(0, 8);
+  }
+
+  /**
+   * Start watching once the current check is over (a one-shot CLI check closes first and never pays for it); again
+   * after a failure, a few times. Hints are null until the tree has been walked.
+   */
+  startSoon(): void {
+    if (this.state !== "off" || this.starts >= MAX_STARTS || this.scheduled) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      this.start();
+      if (this.state === "off") this.settle();
+    }, 0);
+  }
+
+  /** Resolves once a start asked for is over: the tree is watched and walked, or the watch is not to be. */
+  ready(): Promise<void> {
+    if (this.state === "on" || (this.state === "off" && !this.scheduled)) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  private settle(): void {
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
+  }
+
+  private start(): void {
+    if (this.state !== "off" || this.starts >= MAX_STARTS) return;
+    // The fence needs the state directory inside the watched tree.
+    if (!this.stateDir.startsWith(`${this.root}${sep}`)) return;
+    this.starts++;
+    this.state = "starting";
+    this.watch = this.runtime.watchTree(this.root, {
+      skip: (dir) => UNWATCHED.has(basename(dir)) || dir.startsWith(`${this.stateDir}${sep}`),
+      onChange: (path) => this.changed(path),
+      onError: (reason) => this.fail(reason),
+    });
+    if (!this.watch) {
+      this.state = "off";
+      this.starts = MAX_STARTS;
+      return;
+    }
+    const watch = this.watch;
+    // Nothing was recorded while no watch ran: no program may take a hint across that gap.
+    this.forget();
+    this.uncovered.clear();
+    this.uncovered.add(this.stateDir);
+    this.walk(this.root).then(() => {
+      if (this.watch === watch && this.state === "starting") this.state = "on";
+      this.settle();
+    });
+  }
+
+  /** Record symlinks and unwatched directories at or under `dir`. */
+  private async walk(dir: string): Promise<void> {
+    const entries = await this.runtime.readDir(dir).catch(() => []);
+    await Promise.all(
+      entries.map(async (entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isSymlink || (entry.isDirectory && UNWATCHED.has(entry.name))) this.uncovered.add(path);
+        else if (entry.isDirectory && path !== this.stateDir) await this.walk(path);
+      }),
+    );
+  }
+
+  private changed(path: string): void {
+    const waiter = this.waiting.get(path);
+    if (waiter) return waiter(true);
+    // The state directory itself created or removed (the check just recreated it): a marker written into it before
+    // its new watch existed never reports; that check goes without a hint.
+    if (path === this.stateDir) for (const release of this.waiting.values()) release(false);
+    if (path === this.stateDir || path.startsWith(`${this.stateDir}${sep}`)) return;
+    this.changes.push([path, ++this.seq]);
+    if (this.changes.length > MAX_CHANGES) this.forget();
+    // A symlink or a directory that appeared: what the watch cannot see in it is added before the next fence passes.
+    this.pending = this.pending.then(async () => {
+      const info = await this.runtime.lstat(path).catch(() => undefined);
+      // Unknown (unreadable) counts as unseen.
+      if (info === undefined || info?.isSymlink || (info?.isDirectory && UNWATCHED.has(basename(path)))) this.uncovered.add(path);
+      else if (info?.isDirectory) await this.walk(path);
+    });
+  }
+
+  /** Drop the recorded changes: every program re-stats everything once. */
+  private forget(): void {
+    this.changes = [];
+    this.since = ++this.seq;
+  }
+
+  private fail(reason: string): void {
+    this.watch?.close();
+    this.watch = null;
+    this.state = "off";
+    this.forget();
+    for (const release of this.waiting.values()) release(false);
+    this.runtime.writeStderr(`signalint: file watch stopped (${reason}); checks re-stat every file\n`);
+  }
+
+  /**
+   * Make sure every change made before this call has been recorded: write a marker into the state directory and
+   * wait for the watch to report it. False when the watch cannot promise that (then the hint is null).
+   */
+  async fence(): Promise<boolean> {
+    if (this.state !== "on") return false;
+    const marker = join(this.stateDir, `fence-${this.id}-${++this.fences}`);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settle: (arrived: boolean | "timeout") => void = () => {};
+    const outcome = new Promise<boolean | "timeout">((resolve) => {
+      settle = resolve;
+      this.waiting.set(marker, resolve);
+      // Give up one loop turn after the timeout, so an event that waited behind a blocked thread is read first.
+      timer = setTimeout(() => setTimeout(() => resolve("timeout"), 0), FENCE_TIMEOUT_MS);
+    });
+    // A marker that cannot be written (the state directory removed meanwhile) proves nothing.
+    await this.runtime.appendFile(marker, "").catch(() => settle(false));
+    const arrived = await outcome;
+    clearTimeout(timer);
+    this.waiting.delete(marker);
+    await this.pending;
+    // Gone before any engine runs (Biome would otherwise see it in the state directory).
+    await this.runtime.removeFile(marker).catch(() => {});
+    // A watch that no longer reports what happens in the tree is broken: the next check starts a new one.
+    if (arrived === "timeout" && this.state === "on") this.fail("a fence's marker was not reported");
+    return arrived === true && this.state === "on";
+  }
+
+  /** Everything recorded, for a program to pick what changed since it last looked; null when not watching. */
+  hint(): ChangeHint | null {
+    if (this.state !== "on") return null;
+    this.hintsGiven++;
+    return {
+      seq: this.seq,
+      since: this.since,
+      changes: this.changes,
+      root: this.root,
+      uncovered: [...this.uncovered],
+      caseSensitive: this.runtime.platform === "linux",
+    };
+  }
+
+  /** "on" once the tree is watched and walked; "off" without a watch (none on this runtime, stopped, or closed). */
+  get status(): "off" | "starting" | "on" {
+    return this.state;
+  }
+
+  close(): void {
+    this.watch?.close();
+    this.watch = null;
+    this.state = "off";
+    this.starts = MAX_STARTS;
+  }
+}
