@@ -4,7 +4,8 @@ import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { HostReply, HostRequest } from "./host-protocol.ts";
-import { diagnosticsToIssues, loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
+import { diagnosticsToIssues } from "./diagnostics.ts";
+import { loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 
 /** A hosted program of any kind: one check (null: this config is not one it serves), its files, its release. */
