@@ -74,7 +74,11 @@ async function checkWarm(
     let info: WarmCheckInfo;
     if (warm.kind === "ts5") {
       const result = warm.program.check();
-      if (!result) return null;
+      // References added or removed: the next warm-up builds the other kind (a solution or a single program).
+      if (!result) {
+        job.warm.discard(packageDir, tsconfig);
+        return null;
+      }
       issues = diagnosticsToIssues(warm.program.ts, result.diagnostics, job.toRelative, configFile);
       info = result.info;
     } else {
@@ -170,9 +174,11 @@ export async function runTsc(
       tsconfig === inferred
         ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
         : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
+    // Build mode is a warm solution with TypeScript 5.x/6.x; TypeScript 7's API cannot build: the command line serves.
+    const warmable = packageDir && (!plan.buildMode || Number(resolved.version?.split(".")[0]) < 7) ? packageDir : null;
     // The warm check blocks this thread: let the linters start their processes first so they run alongside it.
-    if (packageDir && !plan.buildMode) await job.lintersDispatched;
-    const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
+    if (warmable) await job.lintersDispatched;
+    const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan.configFile) : null;
     if (warm) {
       for (const file of warm.files) programFiles.add(resolve(file));
       issues.push(...own(warm.issues));
@@ -188,7 +194,7 @@ export async function runTsc(
     if (!parsed.ok) return parsed;
     // Building the warm program blocks the server about as long as a cold check: only do it for projects that check
     // quickly enough; bigger ones keep the command line, whose timeout is enforced.
-    if (packageDir && !plan.buildMode && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(packageDir, tsconfig);
+    if (warmable && performance.now() - started <= WARM_UP_MAX_COLD_MS) job.warm.warmUpLater(warmable, tsconfig);
     issues.push(...own(parsed.issues));
     // A solution's programs are the configs its references reach.
     if (tsconfig !== inferred) listLater.push(...(plan.buildMode ? [] : [tsconfig]));

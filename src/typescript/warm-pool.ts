@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseJsonc } from "../core/jsonc.ts";
 import { exactStamp } from "../engines/file-stamp.ts";
 import { WarmTsProgram, loadTypeScript, typescriptIdentity } from "./warm-program.ts";
 import { WarmTs7Program, loadTs7Api } from "./warm-program7.ts";
+import { WarmTsSolution } from "./warm-solution.ts";
 
 /** Warm programs kept at most (one per tsconfig); the least recently used one is released first. */
 export const MAX_WARM_PROGRAMS = 3;
@@ -27,6 +30,16 @@ const RESOLUTION_INPUTS = [
   "node_modules/.yarn-integrity",
 ];
 
+/** True when the tsconfig lists project references (`references` is never inherited through `extends`). */
+function hasReferences(configPath: string): boolean {
+  try {
+    const references = (parseJsonc(readFileSync(configPath, "utf8")) as { references?: unknown } | null)?.references;
+    return Array.isArray(references) && references.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 function resolutionStamp(root: string): string {
   return RESOLUTION_INPUTS.map((name) => exactStamp(join(root, name)) ?? "-").join("|");
 }
@@ -41,7 +54,7 @@ function programKey(typescriptDir: string, configPath: string): string {
 }
 
 /** A warm program of either TypeScript generation. */
-export type WarmProgram = { kind: "ts5"; program: WarmTsProgram } | { kind: "ts7"; program: WarmTs7Program };
+export type WarmProgram = { kind: "ts5"; program: WarmTsProgram | WarmTsSolution } | { kind: "ts7"; program: WarmTs7Program };
 
 /** The server's warm TypeScript programs: bounded in number, released when idle, rebuilt after a failure. */
 export class WarmTsPool {
@@ -132,7 +145,10 @@ export class WarmTsPool {
 
   private async create(typescriptDir: string, configPath: string): Promise<WarmProgram | null> {
     const ts = loadTypeScript(typescriptDir);
-    if (ts) return { kind: "ts5", program: new WarmTsProgram(ts, configPath) };
+    // A config with project references is a warm `tsc -b` (TypeScript 7's API has no build mode: command line).
+    const references = hasReferences(configPath);
+    if (ts) return { kind: "ts5", program: references ? new WarmTsSolution(ts, configPath) : new WarmTsProgram(ts, configPath) };
+    if (references) return null;
     const Api = await loadTs7Api(typescriptDir);
     return Api ? { kind: "ts7", program: new WarmTs7Program(Api, configPath, this.root) } : null;
   }
