@@ -146,11 +146,12 @@ export class SolutionProject {
   /** The declaration outputs the program's own source files have now (a deleted file's output goes away). */
   private expectedOutputs(program: TS.Program, parsed: TS.ParsedCommandLine): Set<string> {
     const ignoreCase = !this.ts.sys.useCaseSensitiveFileNames;
+    const sources = program.getSourceFiles().filter((file) => !file.isDeclarationFile && !program.isSourceFileFromExternalLibrary(file));
+    // Files the program reached but the config does not list (an error tsc reports) are emitted too.
+    const listed = new Set(parsed.fileNames);
+    const commandLine = { ...parsed, fileNames: [...parsed.fileNames, ...sources.map((file) => file.fileName).filter((name) => !listed.has(name))] };
     const keep = new Set<string>();
-    for (const file of program.getSourceFiles()) {
-      if (file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file)) continue;
-      for (const output of this.ts.getOutputFileNames(parsed, file.fileName, ignoreCase)) keep.add(output);
-    }
+    for (const file of sources) for (const output of this.ts.getOutputFileNames(commandLine, file.fileName, ignoreCase)) keep.add(output);
     return keep;
   }
 

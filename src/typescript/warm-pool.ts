@@ -87,7 +87,7 @@ export class WarmTsPool {
     const key = programKey(typescriptDir, configPath);
     // A program built by another compiler for this config (TypeScript upgraded or swapped): never answer from it.
     for (const other of [...this.programs.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
-    const warm = this.programs.get(key);
+    const warm = this.programs.get(key) ?? this.solutionCovering(typescriptDir, configPath);
     if (!warm?.program.isWarm) return null;
     this.programs.delete(key);
     this.programs.set(key, warm);
@@ -151,6 +151,21 @@ export class WarmTsPool {
     if (references) return null;
     const Api = await loadTs7Api(typescriptDir);
     return Api ? { kind: "ts7", program: new WarmTs7Program(Api, configPath, this.root) } : null;
+  }
+
+  /**
+   * A referenced project's config (a check of files in one package) served by a warm solution that builds it, as a
+   * view sharing that solution's projects; kept in the pool under its own key.
+   */
+  private solutionCovering(typescriptDir: string, configPath: string): WarmProgram | undefined {
+    const prefix = `${typescriptIdentity(typescriptDir)}\0`;
+    for (const [key, warm] of this.programs) {
+      if (!key.startsWith(prefix) || !(warm.program instanceof WarmTsSolution) || !warm.program.covers(configPath)) continue;
+      const view: WarmProgram = { kind: "ts5", program: warm.program.view(configPath) };
+      this.programs.set(programKey(typescriptDir, configPath), view);
+      return view;
+    }
+    return undefined;
   }
 
   /** Forget a program (after it threw): the next check builds a new one. */

@@ -35,40 +35,83 @@ interface ParsedConfig {
  * emitFilesAndReportErrors), each project a warm builder program re-checking only the files its edits affect. The
  * declarations each project emits live in memory and every output path of the solution is hidden on disk, so
  * nothing is written and no earlier build's outputs are read; a project whose inputs (its files and the
- * declarations its references emitted) did not change is not re-checked.
+ * declarations its references emitted) did not change is not re-checked. A referenced project's own config (a
+ * `check_files` in one package) is served by a view sharing the same projects: `view(config)`.
  */
 export class WarmTsSolution {
+  lastUsed = Date.now();
+
+  constructor(
+    readonly ts: Ts,
+    readonly configPath: string,
+    private readonly build = new SolutionBuild(ts, configPath),
+  ) {}
+
+  /** Re-check and return diagnostics exactly as a cold `tsc -b <config>` reports them; null when unsupported. */
+  check(): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+    this.lastUsed = Date.now();
+    return this.build.check(this.configPath);
+  }
+
+  /** Every file of the programs this config builds (each project's roots and what they import). */
+  fileNames(): string[] {
+    return this.build.fileNames(this.configPath);
+  }
+
+  get isWarm(): boolean {
+    return this.build.isWarm(this.configPath);
+  }
+
+  /** After a package install or lockfile change, every project redoes its module resolutions. */
+  invalidateResolutions(): void {
+    this.build.invalidateResolutions();
+  }
+
+  /** True when `config` is one of the projects the last check of this solution built. */
+  covers(config: string): boolean {
+    return this.build.covers(this.configPath, config);
+  }
+
+  /** `tsc -b <config>` for a project of this solution, sharing its warm projects and their declarations. */
+  view(config: string): WarmTsSolution {
+    return new WarmTsSolution(this.ts, config, this.build);
+  }
+}
+
+/** The projects, parsed configs and in-memory declarations a solution and its views share. */
+class SolutionBuild {
   private readonly configs = new Map<string, ParsedConfig>();
   private readonly projects = new Map<string, SolutionProject>();
+  private readonly orders = new Map<string, string[]>();
   private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
   private outputDirs: Set<string> | null = null;
   private hidden = new Set<string>();
   private hiddenFrom: (TS.ParsedCommandLine | undefined)[] = [];
   private readonly internals: BuildInternals;
   private readonly files: SolutionFiles;
-  lastUsed = Date.now();
+  private readonly owner: string;
 
   constructor(
-    readonly ts: Ts,
-    readonly configPath: string,
+    private readonly ts: Ts,
+    owner: string,
   ) {
+    this.owner = owner.replace(/\\/g, "/");
     this.internals = ts as unknown as BuildInternals;
     this.files = this.createFiles();
   }
 
-  /** Re-check and return diagnostics exactly as a cold `tsc -b <config>` reports them; null when unsupported. */
-  check(): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
-    this.lastUsed = Date.now();
+  check(rootConfig: string): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
     const { emitFilesAndReportErrors, createCompilerDiagnostic, Diagnostics, isSolutionConfig } = this.internals;
     const circularMessage = Diagnostics?.Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0;
     if (!emitFilesAndReportErrors || !createCompilerDiagnostic || !circularMessage || !isSolutionConfig) return null;
-    const top = this.parse(this.configPath);
+    const root = rootConfig.replace(/\\/g, "/");
     // Without references this is a plain project: the warm program serves it.
-    if (!top.commandLine?.projectReferences?.length) return null;
-    const { order, cycles } = this.buildOrder(this.configPath.replace(/\\/g, "/"));
+    if (!this.parse(root).commandLine?.projectReferences?.length) return null;
+    const { order, cycles } = this.buildOrder(root);
+    this.orders.set(root, order);
     const info: SolutionCheckInfo = { reuse: "reused", changedFiles: 0, programFiles: 0, projects: [] };
     if (cycles.length) return { diagnostics: cycles.map((stack) => createCompilerDiagnostic(circularMessage, stack)), info };
-    this.hideOutputs(order);
+    this.hideOutputs();
     const diagnostics: TS.Diagnostic[] = [];
     const reuses = new Set<string>();
     for (const config of order) {
@@ -90,20 +133,25 @@ export class WarmTsSolution {
       reuses.add(result.info.reuse);
     }
     info.reuse = reuses.has("full") ? "full" : reuses.has("incremental") ? "incremental" : "reused";
-    this.forgetProjects(new Set(order));
+    if (root === this.owner) this.forgetProjects(new Set(order));
     return { diagnostics, info };
   }
 
-  /** Every file of the solution's programs (each project's roots and what they import), as TypeScript names them. */
-  fileNames(): string[] {
-    return [...new Set([...this.projects.values()].flatMap((project) => project.fileNames()))];
+  fileNames(root: string): string[] {
+    const order = this.orders.get(root.replace(/\\/g, "/")) ?? [];
+    return [...new Set(order.flatMap((config) => this.projects.get(config)?.fileNames() ?? []))];
   }
 
-  get isWarm(): boolean {
-    return this.projects.size > 0;
+  isWarm(root: string): boolean {
+    const normalized = root.replace(/\\/g, "/");
+    // A view's config is warm once a solution that builds it has been checked.
+    return [...this.orders.values()].some((order) => order.includes(normalized) && order.some((config) => this.projects.has(config)));
   }
 
-  /** After a package install or lockfile change, every project redoes its module resolutions. */
+  covers(root: string, config: string): boolean {
+    return this.orders.get(root.replace(/\\/g, "/"))?.includes(config.replace(/\\/g, "/")) ?? false;
+  }
+
   invalidateResolutions(): void {
     for (const project of this.projects.values()) project.resolutionsSuspect = true;
   }
@@ -158,9 +206,9 @@ export class WarmTsSolution {
     return parsed;
   }
 
-  /** Hide every output path of the solution's projects on disk (recomputed when a config was parsed anew). */
-  private hideOutputs(order: readonly string[]): void {
-    const parsed = order.map((config) => this.parse(config).commandLine);
+  /** Hide every output path of every project parsed so far on disk (recomputed when a config was parsed anew). */
+  private hideOutputs(): void {
+    const parsed = [...this.configs.values()].map((config) => config.commandLine);
     if (parsed.length === this.hiddenFrom.length && parsed.every((commandLine, i) => commandLine === this.hiddenFrom[i])) return;
     const ignoreCase = !this.ts.sys.useCaseSensitiveFileNames;
     const hidden = new Set<string>();
@@ -181,6 +229,7 @@ export class WarmTsSolution {
       this.files.prune(config);
     }
     for (const config of this.configs.keys()) if (!inOrder.has(config)) this.configs.delete(config);
+    for (const root of this.orders.keys()) if (!inOrder.has(root)) this.orders.delete(root);
   }
 
   private createFiles(): SolutionFiles {

@@ -11,9 +11,13 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type * as TS from "typescript";
 import { REFS_PACKAGES, generateRefsProject, refsModule } from "../../build/bench-refs-project.mjs";
+import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
 import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
+import { expectedMessage } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_REFS_STEPS ?? 16);
 const SEED = Number(process.env.SIGNALINT_REFS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -244,6 +248,94 @@ describe("an edit re-checks only the projects whose inputs changed", () => {
       );
     } finally {
       removeDir(project);
+    }
+  });
+});
+
+/** tsc's `--pretty false` lines as the service's issues read: `file:line:col rule message` (global errors on the config). */
+function parseBuildOutput(stdout: string, config: string): string[] {
+  const out: string[][] = [];
+  for (const line of stdout.split("\n")) {
+    const located = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
+    const global = /^error (TS\d+): (.*)$/.exec(line);
+    if (located) out.push([`${located[1]}:${located[2]}:${located[3]} ${located[4]}`, located[5] as string]);
+    else if (global) out.push([`${config}:1:1 ${global[1]}`, global[2] as string]);
+    else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as string[])[1] += `\n${line.trim()}`;
+    else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
+  }
+  return [...new Set(out.map(([where, message]) => `${where} ${expectedMessage(message as string)}`))].sort();
+}
+
+async function serviceIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
+  const issues: NormalizedIssue[] = [...response.remainingIssues];
+  for (const cluster of response.clusters) {
+    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
+    if ("issues" in detail) issues.push(...detail.issues);
+  }
+  const keys = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
+  return [...new Set(keys)].sort();
+}
+
+describe("the service answers project references from the warm solution", () => {
+  it("check_project and check_files in one package after edits across packages equal a cold tsc -b", async () => {
+    const project = createRefsProject("typescript");
+    const stateDir = tempDir("signalint-refs-state-");
+    process.env.SIGNALINT_STATE_DIR = stateDir;
+    let opened: SignalintService | undefined;
+    const change = (rel: string, from: string | RegExp, to: string) =>
+      writeFileSync(join(project, rel), readFileSync(join(project, rel), "utf8").replace(from, to));
+    const steps: [string, string[], () => void][] = [
+      ["initial project", ["."], () => {}],
+      ["nothing changed", ["."], () => {}],
+      ["leaf body edit", ["packages/app/src/m3.ts"], () => change("packages/app/src/m3.ts", "x * 1 +", "x * 1 + 1 +")],
+      [
+        "upstream error and hub type changed",
+        ["."],
+        () => {
+          change("packages/core/src/m1.ts", "export const value1", "export const oops: string = 1;\nexport const value1");
+          change("packages/core/src/hub.ts", "id: number", "id: string");
+        },
+      ],
+      [
+        "a reference's export turned into a string",
+        ["packages/api/src/m0.ts", "packages/ui/src/m0.ts"],
+        () => writeFileSync(join(project, "packages/data/src/index.ts"), 'export const total: string = "t";\n'),
+      ],
+      [
+        "a file importing an unreferenced package",
+        ["."],
+        () => writeFileSync(join(project, "packages/util/src/gen.ts"), 'import { total } from "../../app/src/index";\nexport const g = total;\n'),
+      ],
+      [
+        "everything fixed",
+        ["."],
+        () => {
+          change("packages/core/src/m1.ts", /export const oops[^\n]*\n/, "");
+          change("packages/core/src/hub.ts", "id: string", "id: number");
+          rmSync(join(project, "packages/util/src/gen.ts"));
+          writeFileSync(join(project, "packages/data/src/index.ts"), `export { value${PER_PACKAGE - 1} as total } from "./m${PER_PACKAGE - 1}";\n`);
+        },
+      ],
+    ];
+    try {
+      const service = await SignalintService.create(createNodeRuntime(), { root: project });
+      opened = service;
+      for (const [index, [label, requested, apply]] of steps.entries()) {
+        apply();
+        const cold = coldBuild(project, "typescript");
+        const response = await service.check(requested, requested[0] !== ".");
+        const mode = service.lastTiming?.cache?.tsc?.mode ?? "";
+        const inRequested = (key: string) => requested[0] === "." || requested.some((file) => key.startsWith(`${file}:`));
+        const expected = parseBuildOutput(await cold, "tsconfig.json").filter(inRequested);
+        assert.deepEqual(await serviceIssues(service, response), expected, `${label} (${mode})`);
+        if (index > 0) assert.match(mode, /^warm-/, `${label}: answered by the warm solution`);
+        const hold = setInterval(() => {}, 1000);
+        await service.warmSettled().finally(() => clearInterval(hold));
+      }
+    } finally {
+      opened?.close();
+      removeDir(project);
+      removeDir(stateDir);
     }
   });
 });
