@@ -141,10 +141,11 @@ export async function tscApplies(job: EngineJob): Promise<boolean> {
 
 /**
  * tsc over every tsconfig the paths belong to, and an inferred program (TypeScript's defaults, as editors use) over
- * the TS/JS files no tsconfig covers. Configs without references are checked by a warm program (TypeScript
- * 5.x/6.x in process; TypeScript 7 in a warm tsgo process driven through its API); solution-style configs, and any
- * project whose warm program is not built yet (it is built in the background right after) or unavailable, run the
- * command line (solutions with incremental build info in the cache directory). Either way the whole program is
+ * the TS/JS files no tsconfig covers. Configs are checked by a warm program (TypeScript 5.x/6.x in process, a warm
+ * solution for configs with references; TypeScript 7 in a warm tsgo process driven through its API, references
+ * excepted); TypeScript 7 references, and any project whose warm program is not built yet (it is built in the
+ * background right after) or unavailable, run the command line (solutions with incremental build info in the cache
+ * directory). Either way the whole program is
  * checked, so a change in any file it reads is seen.
  */
 export async function runTsc(
