@@ -35,9 +35,14 @@ export interface SolutionFiles {
   prune(project: string, keep?: ReadonlySet<string>): void;
   /** A referenced config as the solution parsed it (tsc -b hands its programs the same parse). */
   parsedConfig(path: string): TS.ParsedCommandLine | undefined;
+  /**
+   * Declaration files parsed by any project (lib files, node_modules, the references' outputs), shared as tsc -b
+   * shares them within a build; a declaration file is bound the same way whatever the options.
+   */
+  readonly declarations: Map<string, CachedSource>;
 }
 
-interface CachedSource {
+export interface CachedSource {
   stamp: string | null;
   hash: string;
   sourceFile: TS.SourceFile;
@@ -58,6 +63,8 @@ export class SolutionProject {
   private builtReferences: readonly (TS.ParsedCommandLine | undefined)[] = [];
   private observations = new Map<string, string>();
   private lastDiagnostics: readonly TS.Diagnostic[] = [];
+  /** The next build starts from no builder (emit was skipped: a cold build has no outputs to build on). */
+  private coldNext = false;
   /** Module resolutions may have changed in ways a reused program would not see (or the emit state is not a cold one). */
   resolutionsSuspect = true;
 
@@ -99,13 +106,31 @@ export class SolutionProject {
     if (previous && changed === 0 && sameRoots && sameReferences && !this.resolutionsSuspect && this.builtFrom === parsed) {
       return { diagnostics: this.lastDiagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: previous.getSourceFiles().length } };
     }
-    const reuse = this.builder && !this.resolutionsSuspect ? "incremental" : "full";
+    const reuse = this.builder && !this.resolutionsSuspect && !this.coldNext ? "incremental" : "full";
     if (reuse === "full") {
       this.observations = new Map();
       // A cold build starts without outputs: nothing emitted before may survive into this build's results.
       this.files.prune(this.configPath);
     }
+    try {
+      return this.build(parsed, references, reuse, changed);
+    } catch (error) {
+      // Whatever state the builder was left in, it is not one to continue from.
+      this.builder = undefined;
+      this.builtFrom = undefined;
+      this.resolutionsSuspect = true;
+      throw error;
+    }
+  }
+
+  private build(
+    parsed: TS.ParsedCommandLine,
+    references: readonly (TS.ParsedCommandLine | undefined)[],
+    reuse: "incremental" | "full",
+    changed: number,
+  ): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } {
     const host = this.createHost(parsed.options);
+    this.coldNext = false;
     this.builder = this.ts.createEmitAndSemanticDiagnosticsBuilderProgram(
       parsed.fileNames,
       parsed.options,
@@ -125,12 +150,17 @@ export class SolutionProject {
     if (emitResult.emitSkipped && program.getCompilerOptions().noEmitOnError) {
       // A cold build of this state emits nothing; the next build must emit everything again (not only the edits).
       this.files.prune(this.configPath);
-      this.resolutionsSuspect = true;
+      this.coldNext = true;
     } else {
       this.files.prune(this.configPath, this.expectedOutputs(program, parsed));
     }
     this.forgetUnused();
     return { diagnostics, info: { reuse, changedFiles: changed, programFiles: program.getSourceFiles().length } };
+  }
+
+  /** The SourceFiles of the current program. */
+  sourceFiles(): readonly TS.SourceFile[] {
+    return this.builder?.getProgram().getSourceFiles() ?? [];
   }
 
   /** Every file of the current program, as TypeScript names them. */
@@ -199,6 +229,11 @@ export class SolutionProject {
       const cached = this.sources.get(key);
       if (cached) return cached.sourceFile;
       const stamp = this.files.stamp(fileName);
+      const shared = this.files.declarations.get(key);
+      if (shared && stamp !== null && shared.stamp === stamp) {
+        this.sources.set(key, { ...shared });
+        return shared.sourceFile;
+      }
       readingSource = true;
       let sourceFile: TS.SourceFile | undefined;
       try {
@@ -211,6 +246,7 @@ export class SolutionProject {
         // The builder compares versions to find changed files; the content hash is the version.
         (sourceFile as TS.SourceFile & { version?: string }).version = hash;
         this.sources.set(key, { stamp, hash, sourceFile });
+        if (sourceFile.isDeclarationFile) this.files.declarations.set(key, { stamp, hash, sourceFile });
       } else {
         this.observe("missing", fileName, "0");
       }

@@ -67,9 +67,9 @@ export class WarmTsSolution {
     this.build.invalidateResolutions();
   }
 
-  /** True when `config` is one of the projects the last check of this solution built. */
+  /** True when `config` is one of the projects this solution (or a view sharing its projects) built. */
   covers(config: string): boolean {
-    return this.build.covers(this.configPath, config);
+    return this.build.covers(config);
   }
 
   /** `tsc -b <config>` for a project of this solution, sharing its warm projects and their declarations. */
@@ -134,6 +134,9 @@ class SolutionBuild {
     }
     info.reuse = reuses.has("full") ? "full" : reuses.has("incremental") ? "incremental" : "reused";
     if (root === this.owner) this.forgetProjects(new Set(order));
+    // Shared declarations no project uses any more (an old version of an output, a file no longer imported) go.
+    const used = new Set([...this.projects.values()].flatMap((project) => project.sourceFiles()));
+    for (const [key, cached] of this.files.declarations) if (!used.has(cached.sourceFile)) this.files.declarations.delete(key);
     return { diagnostics, info };
   }
 
@@ -148,8 +151,10 @@ class SolutionBuild {
     return [...this.orders.values()].some((order) => order.includes(normalized) && order.some((config) => this.projects.has(config)));
   }
 
-  covers(root: string, config: string): boolean {
-    return this.orders.get(root.replace(/\\/g, "/"))?.includes(config.replace(/\\/g, "/")) ?? false;
+  /** True when a check of this build (from any root) built `config`: a view of it can serve that config. */
+  covers(config: string): boolean {
+    const normalized = config.replace(/\\/g, "/");
+    return [...this.orders.values()].some((order) => order.includes(normalized));
   }
 
   invalidateResolutions(): void {
@@ -254,6 +259,7 @@ class SolutionBuild {
         this.outputDirs = null;
       },
       parsedConfig: (path) => this.parse(path).commandLine,
+      declarations: new Map(),
     };
   }
 
