@@ -45,7 +45,8 @@ export function refsModule(pkg, i, options = {}) {
   const start = references.length ? references.map((ref) => `${ref}Total`).join(" + ") : "0";
   lines.push("", `export const value${i}: number = ${i > 0 ? `value${i - 1} + 1` : start};`);
   if (i % 2 === 0) lines.push(`export const record${i}: Record = { id: value${i}, name: "m${i}" };`, `export const text${i}: string = describe(record${i});`);
-  for (let k = 0; k < (options.helpers ?? 20); k++) lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k} + value${i};`, "}");
+  for (let k = 0; k < (options.helpers ?? 20); k++)
+    lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k + 1} + value${i};`, "}");
   if (options.errors !== false && i % 97 === 7) lines.push(`export const broken${i}: string = value${i};`);
   return `${lines.join("\n")}\n`;
 }

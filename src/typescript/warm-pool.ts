@@ -159,6 +159,8 @@ export class WarmTsPool {
    */
   private solutionCovering(typescriptDir: string, configPath: string): WarmProgram | undefined {
     const prefix = `${typescriptIdentity(typescriptDir)}\0`;
+    // A package without references of its own is a plain program, not a build.
+    if (!hasReferences(configPath)) return undefined;
     for (const [key, warm] of this.programs) {
       if (!key.startsWith(prefix) || !(warm.program instanceof WarmTsSolution) || !warm.program.covers(configPath)) continue;
       const view: WarmProgram = { kind: "ts5", program: warm.program.view(configPath) };
