@@ -19,7 +19,7 @@ import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
 import { expectedMessage } from "../raw-engines.ts";
 
-const STEPS = Number(process.env.SIGNALINT_REFS_STEPS ?? 16);
+const STEPS = Number(process.env.SIGNALINT_REFS_STEPS ?? 6);
 const SEED = Number(process.env.SIGNALINT_REFS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const NAMES = REFS_PACKAGES.map(([name]) => name);
 const PER_PACKAGE = 4;
