@@ -145,8 +145,7 @@ export async function tscApplies(job: EngineJob): Promise<boolean> {
  * solution for configs with references; TypeScript 7 in a warm tsgo process driven through its API, references
  * excepted); TypeScript 7 references, and any project whose warm program is not built yet (it is built in the
  * background right after) or unavailable, run the command line (solutions with incremental build info in the cache
- * directory). Either way the whole program is
- * checked, so a change in any file it reads is seen.
+ * directory). Either way the whole program is checked, so a change in any file it reads is seen.
  */
 export async function runTsc(
   job: EngineJob,

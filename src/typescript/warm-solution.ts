@@ -104,6 +104,9 @@ class SolutionBuild {
     const { emitFilesAndReportErrors, createCompilerDiagnostic, Diagnostics, isSolutionConfig } = this.internals;
     const circularMessage = Diagnostics?.Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0;
     if (!emitFilesAndReportErrors || !createCompilerDiagnostic || !circularMessage || !isSolutionConfig) return null;
+    // Before 5.6, tsc -b skipped the projects downstream of one with errors: those keep the command line.
+    const [major = 0, minor = 0] = this.ts.versionMajorMinor.split(".").map(Number);
+    if (major < 5 || (major === 5 && minor < 6)) return null;
     const root = rootConfig.replace(/\\/g, "/");
     // Without references this is a plain project: the warm program serves it.
     if (!this.parse(root).commandLine?.projectReferences?.length) return null;
