@@ -69,8 +69,9 @@ function generateRefs(dir, tsc) {
   symlinkSync(join(ROOT, "node_modules", "oxlint"), join(dir, "node_modules", "oxlint"));
   writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench-refs", "private": true, "type": "module" }\n');
   if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
-  const { leaf, hub } = generateRefsProject(dir, { files: FILES });
-  return { leaf, hub, first: "packages/core/src/m0.ts", some: leaf.replace(/m\d+\.ts$/, "m1.ts") };
+  const { leaf, hub, perPackage } = generateRefsProject(dir, { files: FILES });
+  const another = leaf.replace(/m\d+\.ts$/, `m${perPackage - 2}.ts`);
+  return { leaf, hub, first: "packages/core/src/m0.ts", some: leaf.replace(/m\d+\.ts$/, "m1.ts"), another };
 }
 
 /** A cold `tsc -b` of the references monorepo: on a fresh copy, so no build info or output of an earlier run is used. */
@@ -165,7 +166,8 @@ async function measure(label, tsc) {
   const dir = mkdtempSync(join(tmpdir(), "signalint-latency-"));
   const layout = REFS
     ? generateRefs(dir, tsc)
-    : (generate(dir, tsc), { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: "src/m999.ts" });
+    : (generate(dir, tsc),
+      { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` });
   const cold = [];
   for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
   const coldMs = median(cold);
@@ -194,8 +196,8 @@ async function measure(label, tsc) {
   };
   await timed("check_project, cold server", "check_project", {});
   // The agent flow: the first check_project builds the warm program, the agent edits a leaf at once and checks it.
-  const edited = join(dir, "src", `m${FILES - 2}.ts`);
-  await timed("check_files, leaf edit right after the first check_project", "check_files", { files: [`src/m${FILES - 2}.ts`] }, () =>
+  const edited = join(dir, layout.another);
+  await timed("check_files, leaf edit right after the first check_project", "check_files", { files: [layout.another] }, () =>
     writeFileSync(edited, readFileSync(edited, "utf8").replace("x * 3 +", "x * 33 +")),
   );
   const memory = serverMemory(transport.pid);
