@@ -388,13 +388,13 @@ describe("the warm pool hosts solutions", () => {
   it("a references config is a warm solution in its host; a package's own config is a view in that host; a package without references is not", async () => {
     const pool = new WarmTsPool(createNodeRuntime({ selfScript: BUNDLE }), fixture("references"));
     const typescriptDir = join(REPO, "node_modules", "typescript");
-    const check = (kind: "project" | "solution", config: string) =>
+    const check = (kind: "project" | "solution", config: string, timeoutMs = 120_000) =>
       pool.check({
         kind,
         typescriptDir,
         configPath: join(fixture("references"), config),
         configFile: config,
-        timeoutMs: 120_000,
+        timeoutMs,
         memoryLimitBytes: 2048 * 1024 ** 2,
         toRelative: (path) => path.split("/fixtures/references/")[1] ?? null,
       });
@@ -413,6 +413,10 @@ describe("the warm pool hosts solutions", () => {
       const core = await check("project", "packages/core/tsconfig.json");
       assert.equal(core.status === "ok" && core.info.reuse, "full", "a package without references is a plain program, built in a host of its own");
       assert.equal(hosts().length, 2);
+      // A view's timeout kills the solution's host like any other: the next check of the solution builds it afresh.
+      assert.equal((await check("solution", "packages/app/tsconfig.json", 1)).status, "timeout");
+      const rebuilt = await check("solution", "tsconfig.json");
+      assert.equal(rebuilt.status === "ok" && rebuilt.info.reuse, "full", "a new host built the solution again");
     } finally {
       pool.close();
     }
