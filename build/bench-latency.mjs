@@ -2,14 +2,17 @@
 // ratio to a cold `tsc --noEmit` of the project's own TypeScript measured in the same run. The correctness column
 // compares the server's tsc diagnostics with a cold run on the same tree.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { generateRefsProject } from "./bench-refs-project.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const FILES = Number(process.env.BENCH_FILES ?? 1000);
+// BENCH_PROJECT=refs: the project-references monorepo of bench-refs-project.mjs; ratios are to a cold `tsc -b`.
+const REFS = process.env.BENCH_PROJECT === "refs";
+const FILES = Number(process.env.BENCH_FILES ?? (REFS ? 2000 : 1000));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const VERSIONS = (process.env.BENCH_TS ?? "5,7")
   .split(",")
@@ -59,10 +62,35 @@ function generate(dir, tsc) {
   }
 }
 
+/** The references monorepo beside the same engine links; returns the files the steps check and edit. */
+function generateRefs(dir, tsc) {
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  symlinkSync(resolve(tsc, "..", ".."), join(dir, "node_modules", "typescript"));
+  symlinkSync(join(ROOT, "node_modules", "oxlint"), join(dir, "node_modules", "oxlint"));
+  writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench-refs", "private": true, "type": "module" }\n');
+  if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
+  const { leaf, hub, perPackage } = generateRefsProject(dir, { files: FILES });
+  const another = leaf.replace(/m\d+\.ts$/, `m${perPackage - 2}.ts`);
+  return { leaf, hub, first: "packages/core/src/m0.ts", some: leaf.replace(/m\d+\.ts$/, "m1.ts"), another };
+}
+
+/** A cold `tsc -b` of the references monorepo: on a fresh copy, so no build info or output of an earlier run is used. */
+function coldBuild(dir, tsc) {
+  const copy = mkdtempSync(join(tmpdir(), "signalint-latency-cold-"));
+  cpSync(dir, copy, { recursive: true, filter: (source) => !source.endsWith(".state") });
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [tsc, "-b", "--pretty", "false"], { cwd: copy, encoding: "utf8" });
+  const ms = performance.now() - started;
+  rmSync(copy, { recursive: true, force: true });
+  return { ms, stdout: result.stdout };
+}
+
 function coldTsc(dir, tsc) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
-  const ms = performance.now() - started;
+  const result = REFS
+    ? coldBuild(dir, tsc)
+    : spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
+  const ms = REFS ? result.ms : performance.now() - started;
   const keys = result.stdout
     .split("\n")
     .map((line) => /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line))
@@ -136,7 +164,10 @@ function serverMemory(pid) {
 
 async function measure(label, tsc) {
   const dir = mkdtempSync(join(tmpdir(), "signalint-latency-"));
-  generate(dir, tsc);
+  const layout = REFS
+    ? generateRefs(dir, tsc)
+    : (generate(dir, tsc),
+      { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` });
   const cold = [];
   for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
   const coldMs = median(cold);
@@ -171,22 +202,22 @@ async function measure(label, tsc) {
   };
   await timed("check_project, cold server", "check_project", {});
   // The agent flow: the first check_project builds the warm program, the agent edits a leaf at once and checks it.
-  const edited = join(dir, "src", `m${FILES - 2}.ts`);
-  await timed("check_files, leaf edit right after the first check_project", "check_files", { files: [`src/m${FILES - 2}.ts`] }, () =>
+  const edited = join(dir, layout.another);
+  await timed("check_files, leaf edit right after the first check_project", "check_files", { files: [layout.another] }, () =>
     writeFileSync(edited, readFileSync(edited, "utf8").replace("x * 3 +", "x * 33 +")),
   );
   const memory = serverMemory(transport.pid);
   await timed("check_project, nothing changed", "check_project", {});
-  await timed("check_files, nothing changed", "check_files", { files: ["src/m999.ts"] });
-  const leaf = join(dir, "src", `m${FILES - 1}.ts`);
-  await timed("check_files after a leaf edit", "check_files", { files: [`src/m${FILES - 1}.ts`] }, () =>
+  await timed("check_files, nothing changed", "check_files", { files: [layout.some] });
+  const leaf = join(dir, layout.leaf);
+  await timed("check_files after a leaf edit", "check_files", { files: [layout.leaf] }, () =>
     writeFileSync(leaf, readFileSync(leaf, "utf8").replace("x * 3 +", "x * 33 +")),
   );
-  const hub = join(dir, "src", "hub.ts");
-  await timed("check_files after a hub edit (interface changed)", "check_files", { files: ["src/hub.ts"] }, () =>
+  const hub = join(dir, layout.hub);
+  await timed("check_files after a hub edit (interface changed)", "check_files", { files: [layout.hub] }, () =>
     writeFileSync(hub, readFileSync(hub, "utf8").replace("  name: string;", "  name: string;\n  tag?: string;")),
   );
-  await timed("check_files after a hub edit that breaks 500 importers", "check_files", { files: ["src/hub.ts", "src/m0.ts"] }, () =>
+  await timed("check_files after a hub edit that breaks 500 importers", "check_files", { files: [layout.hub, layout.first] }, () =>
     writeFileSync(hub, readFileSync(hub, "utf8").replace("  id: number;", "  id: string;")),
   );
   await client.close();
@@ -197,12 +228,12 @@ async function measure(label, tsc) {
 const results = [];
 for (const [label, tsc] of VERSIONS) results.push(await measure(label, tsc));
 console.log(
-  `latency on a generated ${FILES}-file project (median of ${RUNS} cold tsc runs; each check measured once from the MCP client, including the round trip and oxlint)\n`,
+  `latency on a generated ${FILES}-file ${REFS ? "project-references monorepo (ratios to a cold `tsc -b`)" : "project"} (median of ${RUNS} cold tsc runs; each check measured once from the MCP client, including the round trip and oxlint)\n`,
 );
 console.log("| TypeScript | step | time (ms) | ratio to cold tsc | tsc mode | diagnostics equal a cold run |");
 console.log("|---|---|---:|---:|---|---|");
 for (const { label, coldMs, rows } of results) {
-  console.log(`| ${label} | cold \`tsc --noEmit\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
+  console.log(`| ${label} | cold \`${REFS ? "tsc -b" : "tsc --noEmit"}\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
   for (const row of rows)
     console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
 }

@@ -120,6 +120,15 @@ async function listProgramFiles(job: EngineJob, resolved: ResolvedEngine, tsconf
   return listings.flat();
 }
 
+/**
+ * True for a TypeScript whose `tsc -b` a warm solution reproduces: 5.6 and later 5.x/6.x (earlier ones skipped the
+ * projects downstream of one with errors; TypeScript 7's API has no build mode).
+ */
+function solutionsWarm(version: string | null): boolean {
+  const [major = 0, minor = 0] = (version ?? "").split(".").map(Number);
+  return (major === 5 && minor >= 6) || major === 6;
+}
+
 /** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
 export async function tscApplies(job: EngineJob): Promise<boolean> {
   return (await configsFor(job)).size > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
@@ -139,11 +148,13 @@ function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: 
 
 /**
  * tsc over every tsconfig the paths belong to (in parallel), and an inferred program (TypeScript's defaults, as
- * editors use) over the TS/JS files no tsconfig covers. Configs without references are checked by a warm program in
- * its host process (TypeScript 5.x/6.x through the compiler API; TypeScript 7 in a warm tsgo process driven through
- * its API), which the first check of a config builds; solution-style configs, and any project whose warm program is
- * unavailable, run the command line (solutions with incremental build info in the cache directory). Either way the
- * whole program is checked, so a change in any file it reads is seen.
+ * editors use) over the TS/JS files no tsconfig covers. Each config is checked by a warm program in its host process,
+ * which the first check of the config builds: TypeScript 5.x/6.x through the compiler API, TypeScript 7 in a warm
+ * tsgo process driven through its API; configs with references are a warm `tsc -b` (a solution) from TypeScript 5.6
+ * on, and a package config a hosted solution already built is a view of it in that host. TypeScript 7 and older
+ * references, and any project whose warm program is unavailable, run the command line (solutions with incremental
+ * build info in the cache directory). Either way the whole program is checked, so a change in any file it reads is
+ * seen.
  */
 export async function runTsc(
   job: EngineJob,
@@ -171,7 +182,9 @@ export async function runTsc(
       tsconfig === inferred
         ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
         : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
-    const warm = packageDir && !plan.buildMode ? await checkWarm(job, packageDir, tsconfig, plan.configFile) : null;
+    // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
+    const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
+    const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan.configFile, plan.buildMode ? "solution" : "project") : null;
     if (warm && !("ok" in warm)) {
       for (const file of warm.files) programFiles.add(resolve(file));
       cache.hits += warm.cache.hits;

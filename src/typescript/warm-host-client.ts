@@ -15,6 +15,8 @@ export class WarmHost {
   invalidate = false;
   lastUsed = Date.now();
   rssBytes = 0;
+  /** The configs a hosted solution has built, as its last answer named them (views of it serve these). */
+  covers: ReadonlySet<string> = new Set();
 
   /** `onExit` is told when the process has exited, however (the pool then starts a new one for the next check). */
   constructor(spawnSelf: (mode: string, cwd: string) => SelfProcess, cwd: string, onExit: () => void) {

@@ -7,11 +7,14 @@ import type { HostReply, HostRequest } from "./host-protocol.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import { loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
+import { WarmTsSolution } from "./warm-solution.ts";
 
-/** A hosted program of any kind: one check (null: this config is not one it serves), its files, its release. */
+/** One check's answer: issues with absolute file names, the files the program read, the configs a solution built. */
+type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[] };
+
+/** A hosted program of any kind: one check (null: this config is not one it serves), its release. */
 interface HostedProgram {
-  check(hint: ChangeHint | null): { issues: RawIssue[]; info: WarmCheckInfo } | null;
-  fileNames(): string[];
+  check(request: HostRequest): HostedAnswer | null;
   invalidateResolutions(): void;
   close(): void;
 }
@@ -27,11 +30,16 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       if (ts) {
         const program = new WarmTsProgram(ts, request.configPath);
         return {
-          check: (hint) => {
-            const result = program.check(hint);
-            return result && { issues: diagnosticsToIssues(ts, result.diagnostics, absolute, request.configFile, program.currentProgram()), info: result.info };
+          check: (asked) => {
+            const result = program.check(asked.hint ?? null);
+            if (!result) return null;
+            return {
+              issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, program.currentProgram()),
+              info: result.info,
+              files: program.fileNames(),
+              covers: [],
+            };
           },
-          fileNames: () => program.fileNames(),
           invalidateResolutions: () => program.invalidateResolutions(),
           close: () => {},
         };
@@ -40,13 +48,29 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       if (!Api) return null;
       const program = new WarmTs7Program(Api, request.configPath, request.cwd);
       return {
-        check: (hint) => {
-          const result = program.check(hint);
-          return { issues: ts7DiagnosticsToIssues(result.diagnostics, absolute, request.configFile), info: result.info };
+        check: (asked) => {
+          const result = program.check(asked.hint ?? null);
+          return { issues: ts7DiagnosticsToIssues(result.diagnostics, absolute, asked.configFile), info: result.info, files: program.fileNames(), covers: [] };
         },
-        fileNames: () => program.fileNames(),
         invalidateResolutions: () => program.invalidateResolutions(),
         close: () => program.close(),
+      };
+    }
+    case "solution": {
+      // TypeScript 7's API cannot build: its solutions keep the command line (the server never asks for them).
+      const ts = loadTypeScript(request.typescriptDir);
+      if (!ts) return null;
+      const solution = new WarmTsSolution(ts, request.configPath);
+      return {
+        check: ({ view, configFile }) => {
+          const target = view ? solution.view(view) : solution;
+          const result = target.check();
+          if (!result) return null;
+          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile);
+          return { issues, info: result.info, files: target.fileNames(), covers: solution.coveredConfigs() };
+        },
+        invalidateResolutions: () => solution.invalidateResolutions(),
+        close: () => {},
       };
     }
   }
@@ -65,9 +89,9 @@ export function runWarmHost(channel: SelfChannel, rssBytes: () => number, exit: 
       program ??= await createProgram(request);
       if (!program) return { id: request.id, ok: false, unsupported: true, error: "this TypeScript has no usable compiler API", rssBytes: rssBytes() };
       if (request.invalidate) program.invalidateResolutions();
-      const result = program.check(request.hint ?? null);
+      const result = program.check(request);
       if (!result) return { id: request.id, ok: false, unsupported: false, error: "the config is not one a warm program serves", rssBytes: rssBytes() };
-      return { id: request.id, ok: true, ...result, files: program.fileNames(), rssBytes: rssBytes() };
+      return { id: request.id, ok: true, ...result, rssBytes: rssBytes() };
     } catch (error) {
       program?.close();
       program = null;

@@ -36,13 +36,15 @@ function resolutionStamp(root: string): string {
 }
 
 /**
- * Warm programs are keyed by the compiler's identity (its location and the stamps of its package files) and the
- * tsconfig: a TypeScript upgraded in place, or a node_modules/typescript link moved to another version, is another
- * compiler and gets a new program (a new host).
+ * Warm programs are keyed by the compiler's identity (its location and the stamps of its package files), the kind
+ * and the tsconfig: a TypeScript upgraded in place, or a node_modules/typescript link moved to another version, is
+ * another compiler and gets a new program (a new host); so does a config that gained or lost its references.
  */
-function programKey(typescriptDir: string, configPath: string): string {
-  return `${typescriptIdentity(typescriptDir)}\0${configPath}`;
+function programKey(typescriptDir: string, kind: WarmKind, configPath: string): string {
+  return `${typescriptIdentity(typescriptDir)}\0${kind}\0${configPath}`;
 }
+
+const normalized = (path: string) => path.replace(/\\/g, "/");
 
 /** One warm check asked of the pool. */
 export interface WarmRequest {
@@ -106,27 +108,46 @@ export class WarmTsPool {
 
   private async run(request: WarmRequest): Promise<WarmOutcome> {
     const { typescriptDir, configPath } = request;
-    const key = programKey(typescriptDir, configPath);
+    const key = programKey(typescriptDir, request.kind, configPath);
     if (this.closed || this.refused.has(key)) return { status: "unavailable" };
     const stamp = resolutionStamp(this.root);
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       for (const host of this.hosts.values()) host.invalidate = true;
     }
-    // A program built by another compiler for this config (TypeScript upgraded or swapped): never answer from it.
+    // A program built by another compiler or of another kind for this config (TypeScript upgraded or swapped,
+    // references added or removed): never answer from it.
     for (const other of [...this.hosts.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
-    const host = this.hosts.get(key) ?? this.start(key);
+    // A config a hosted solution already built is a view of that solution, in its host (no host of its own).
+    const owner = this.hosts.has(key) ? undefined : this.solutionCovering(key, request);
+    const host = owner?.[1] ?? this.hosts.get(key) ?? this.start(key);
     if (!host) return { status: "unavailable" };
+    return this.ask(owner?.[0] ?? key, host, request);
+  }
+
+  /** The live solution host (its key and host) whose solution built this config, for a solution request. */
+  private solutionCovering(key: string, request: WarmRequest): [string, WarmHost] | undefined {
+    if (request.kind !== "solution") return undefined;
+    const prefix = key.slice(0, key.lastIndexOf("\0") + 1);
+    const config = normalized(request.configPath);
+    return [...this.hosts].find(([other, host]) => other.startsWith(prefix) && host.covers.has(config));
+  }
+
+  /** One check in `host`, which keeps the program under `key` (a view's request names its config in `view`). */
+  private async ask(key: string, host: WarmHost, request: WarmRequest): Promise<WarmOutcome> {
+    const { typescriptDir, configPath } = request;
     this.hosts.delete(key);
     this.hosts.set(key, host);
+    const owned = key.slice(key.lastIndexOf("\0") + 1);
     const message: Omit<HostRequest, "id"> = {
       kind: request.kind,
       typescriptDir,
-      configPath,
+      configPath: owned,
       cwd: this.root,
       configFile: request.configFile,
       invalidate: false,
       hint: request.hint ?? null,
+      ...(owned === configPath ? {} : { view: configPath }),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
@@ -146,6 +167,7 @@ export class WarmTsPool {
       return { status: "unavailable" };
     }
     this.deaths.delete(key);
+    host.covers = new Set(answer.covers.map(normalized));
     if (answer.rssBytes > request.memoryLimitBytes) {
       this.forget(key, host);
       const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);

@@ -1,0 +1,294 @@
+// A warm `tsc -b`: the project-references graph of one tsconfig, each referenced project a warm builder program
+// (solution-project.ts), built in tsc -b's order with the declarations they emit kept in memory.
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type * as TS from "typescript";
+import { fileStamp } from "../engines/file-stamp.ts";
+import { type EmitAndReport, SolutionProject, type SolutionFiles, hashText } from "./solution-project.ts";
+import type { WarmCheckInfo } from "./warm-program.ts";
+
+type Ts = typeof TS;
+
+/** Compiler internals tsc -b itself uses (exported by TypeScript 5.x and 6.x; absent: the command line serves). */
+interface BuildInternals {
+  emitFilesAndReportErrors?: EmitAndReport;
+  createCompilerDiagnostic?: (message: unknown, ...args: string[]) => TS.Diagnostic;
+  Diagnostics?: { Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0?: unknown };
+  isSolutionConfig?: (config: TS.ParsedCommandLine) => boolean;
+}
+
+/** How a warm solution check went: the totals, and each project in build order. */
+export interface SolutionCheckInfo extends WarmCheckInfo {
+  projects: { config: string; reuse: WarmCheckInfo["reuse"] | "config-only"; changedFiles: number }[];
+}
+
+interface ParsedConfig {
+  commandLine: TS.ParsedCommandLine | undefined;
+  /** tsc -b's report for a config it cannot read. */
+  failure: TS.Diagnostic | undefined;
+  stamps: Map<string, string | null>;
+}
+
+/**
+ * The warm equivalent of `tsc -b <config>` (TypeScript 5.x/6.x): the same build order (references first, cycles
+ * reported as tsc -b reports them and nothing built), the same per-project report (tsc -b's own
+ * emitFilesAndReportErrors), each project a warm builder program re-checking only the files its edits affect. The
+ * declarations each project emits live in memory and every output path of the solution is hidden on disk, so
+ * nothing is written and no earlier build's outputs are read; a project whose inputs (its files and the
+ * declarations its references emitted) did not change is not re-checked. A referenced project's own config (a
+ * `check_files` in one package) is served by a view sharing the same projects: `view(config)`.
+ */
+export class WarmTsSolution {
+  lastUsed = Date.now();
+
+  constructor(
+    readonly ts: Ts,
+    readonly configPath: string,
+    private readonly build = new SolutionBuild(ts, configPath),
+  ) {}
+
+  /** Re-check and return diagnostics exactly as a cold `tsc -b <config>` reports them; null when unsupported. */
+  check(): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+    this.lastUsed = Date.now();
+    return this.build.check(this.configPath);
+  }
+
+  /** Every file of the programs this config builds (each project's roots and what they import). */
+  fileNames(): string[] {
+    return this.build.fileNames(this.configPath);
+  }
+
+  /** After a package install or lockfile change, every project redoes its module resolutions. */
+  invalidateResolutions(): void {
+    this.build.invalidateResolutions();
+  }
+
+  /** Every config a check of this build (from any root) built: a view of the solution serves each of them. */
+  coveredConfigs(): string[] {
+    return this.build.coveredConfigs();
+  }
+
+  /** `tsc -b <config>` for a project of this solution, sharing its warm projects and their declarations. */
+  view(config: string): WarmTsSolution {
+    return new WarmTsSolution(this.ts, config, this.build);
+  }
+}
+
+/** The projects, parsed configs and in-memory declarations a solution and its views share. */
+class SolutionBuild {
+  private readonly configs = new Map<string, ParsedConfig>();
+  private readonly projects = new Map<string, SolutionProject>();
+  private readonly orders = new Map<string, string[]>();
+  private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
+  private outputDirs: Set<string> | null = null;
+  private hidden = new Set<string>();
+  private hiddenFrom: (TS.ParsedCommandLine | undefined)[] = [];
+  private readonly internals: BuildInternals;
+  private readonly files: SolutionFiles;
+  private readonly owner: string;
+
+  constructor(
+    private readonly ts: Ts,
+    owner: string,
+  ) {
+    this.owner = owner.replace(/\\/g, "/");
+    this.internals = ts as unknown as BuildInternals;
+    this.files = this.createFiles();
+  }
+
+  check(rootConfig: string): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+    const { emitFilesAndReportErrors, createCompilerDiagnostic, Diagnostics, isSolutionConfig } = this.internals;
+    const circularMessage = Diagnostics?.Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0;
+    if (!emitFilesAndReportErrors || !createCompilerDiagnostic || !circularMessage || !isSolutionConfig) return null;
+    // Before 5.6, tsc -b skipped the projects downstream of one with errors: those keep the command line.
+    const [major = 0, minor = 0] = this.ts.versionMajorMinor.split(".").map(Number);
+    if (major < 5 || (major === 5 && minor < 6)) return null;
+    const root = rootConfig.replace(/\\/g, "/");
+    // Without references this is a plain project: the warm program serves it.
+    if (!this.parse(root).commandLine?.projectReferences?.length) return null;
+    const { order, cycles } = this.buildOrder(root);
+    this.orders.set(root, order);
+    const info: SolutionCheckInfo = { reuse: "reused", changedFiles: 0, programFiles: 0, projects: [] };
+    if (cycles.length) return { diagnostics: cycles.map((stack) => createCompilerDiagnostic(circularMessage, stack)), info };
+    this.hideOutputs();
+    const diagnostics: TS.Diagnostic[] = [];
+    const reuses = new Set<string>();
+    for (const config of order) {
+      const { commandLine, failure } = this.parse(config);
+      if (!commandLine || isSolutionConfig(commandLine) || commandLine.fileNames.length === 0) {
+        // tsc -b reports an unreadable config's failure, and only the config's own errors for one without files.
+        diagnostics.push(...(commandLine ? this.ts.getConfigFileParsingDiagnostics(commandLine) : failure ? [failure] : []));
+        info.projects.push({ config, reuse: "config-only", changedFiles: 0 });
+        continue;
+      }
+      let project = this.projects.get(config);
+      if (!project) this.projects.set(config, (project = new SolutionProject(this.ts, config, this.files, emitFilesAndReportErrors)));
+      const references = (commandLine.projectReferences ?? []).map((ref) => this.parse(this.ts.resolveProjectReferencePath(ref)).commandLine);
+      const result = project.check(commandLine, references);
+      diagnostics.push(...result.diagnostics);
+      info.projects.push({ config, reuse: result.info.reuse, changedFiles: result.info.changedFiles });
+      info.changedFiles += result.info.changedFiles;
+      info.programFiles += result.info.programFiles;
+      reuses.add(result.info.reuse);
+    }
+    info.reuse = reuses.has("full") ? "full" : reuses.has("incremental") ? "incremental" : "reused";
+    if (root === this.owner) this.forgetProjects(new Set(order));
+    // Shared declarations no project uses any more (an old version of an output, a file no longer imported) go.
+    const used = new Set([...this.projects.values()].flatMap((project) => project.sourceFiles()));
+    for (const [key, cached] of this.files.declarations) if (!used.has(cached.sourceFile)) this.files.declarations.delete(key);
+    return { diagnostics, info };
+  }
+
+  fileNames(root: string): string[] {
+    const order = this.orders.get(root.replace(/\\/g, "/")) ?? [];
+    return [...new Set(order.flatMap((config) => this.projects.get(config)?.fileNames() ?? []))];
+  }
+
+  coveredConfigs(): string[] {
+    return [...new Set([...this.orders.values()].flat())];
+  }
+
+  invalidateResolutions(): void {
+    for (const project of this.projects.values()) project.resolutionsSuspect = true;
+  }
+
+  /** tsc -b's build order: a depth-first walk of the references from the config, each project after its references. */
+  private buildOrder(root: string): { order: string[]; cycles: string[] } {
+    const order: string[] = [];
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visiting = new Set<string>();
+    const stack: string[] = [];
+    const visit = (config: string, inCircularContext: boolean) => {
+      if (done.has(config)) return;
+      if (visiting.has(config)) {
+        if (!inCircularContext) cycles.push(stack.join("\r\n"));
+        return;
+      }
+      visiting.add(config);
+      stack.push(config);
+      for (const ref of this.parse(config).commandLine?.projectReferences ?? []) {
+        visit(this.ts.resolveProjectReferencePath(ref), inCircularContext || !!ref.circular);
+      }
+      stack.pop();
+      done.add(config);
+      order.push(config);
+    };
+    visit(root, false);
+    return { order, cycles };
+  }
+
+  /**
+   * Parse a config as tsc -b does, or reuse the last parse when neither it (nor a config it extends) nor a directory
+   * its include patterns cover changed.
+   */
+  private parse(config: string): ParsedConfig {
+    const cached = this.configs.get(config);
+    if (cached && [...cached.stamps].every(([path, stamp]) => fileStamp(path) === stamp)) return cached;
+    const ts = this.ts;
+    let failure: TS.Diagnostic | undefined;
+    const commandLine = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (failure = d) });
+    const watched = new Set<string>([config]);
+    for (const file of (commandLine?.options.configFile as { extendedSourceFiles?: string[] } | undefined)?.extendedSourceFiles ?? []) watched.add(file);
+    for (const [dir, flags] of Object.entries(commandLine?.wildcardDirectories ?? {})) {
+      watched.add(dir);
+      if (flags & ts.WatchDirectoryFlags.Recursive) for (const sub of subdirectories(dir)) watched.add(sub);
+    }
+    for (const file of commandLine?.fileNames ?? []) watched.add(dirname(file));
+    const parsed = { commandLine, failure, stamps: new Map([...watched].map((path) => [path, fileStamp(path)])) };
+    // The same files, options, references and diagnostics as before (a touched but unchanged config): same parse.
+    if (cached?.commandLine && commandLine && signature(ts, cached.commandLine) === signature(ts, commandLine)) parsed.commandLine = cached.commandLine;
+    this.configs.set(config, parsed);
+    return parsed;
+  }
+
+  /** Hide every output path of every project parsed so far on disk (recomputed when a config was parsed anew). */
+  private hideOutputs(): void {
+    const parsed = [...this.configs.values()].map((config) => config.commandLine);
+    if (parsed.length === this.hiddenFrom.length && parsed.every((commandLine, i) => commandLine === this.hiddenFrom[i])) return;
+    const ignoreCase = !this.ts.sys.useCaseSensitiveFileNames;
+    const hidden = new Set<string>();
+    for (const commandLine of parsed) {
+      if (!commandLine) continue;
+      for (const file of commandLine.fileNames) for (const output of this.ts.getOutputFileNames(commandLine, file, ignoreCase)) hidden.add(output);
+      const buildInfo = this.ts.getTsBuildInfoEmitOutputFilePath(commandLine.options);
+      if (buildInfo) hidden.add(buildInfo);
+    }
+    this.hidden = hidden;
+    this.hiddenFrom = parsed;
+  }
+
+  private forgetProjects(inOrder: ReadonlySet<string>): void {
+    for (const config of this.projects.keys()) {
+      if (inOrder.has(config)) continue;
+      this.projects.delete(config);
+      this.files.prune(config);
+    }
+    for (const config of this.configs.keys()) if (!inOrder.has(config)) this.configs.delete(config);
+    for (const root of this.orders.keys()) if (!inOrder.has(root)) this.orders.delete(root);
+  }
+
+  private createFiles(): SolutionFiles {
+    const sys = this.ts.sys;
+    return {
+      readFile: (path) => this.outputs.get(path)?.text ?? (this.hidden.has(path) ? undefined : sys.readFile(path)),
+      fileExists: (path) => this.outputs.has(path) || (!this.hidden.has(path) && sys.fileExists(path)),
+      directoryExists: (path) => sys.directoryExists(path) || this.memoryDirectories().has(path),
+      stamp: (path) => {
+        const output = this.outputs.get(path);
+        if (output) return `memory:${output.hash}`;
+        return this.hidden.has(path) ? null : fileStamp(path);
+      },
+      emitted: (project, path, text) => {
+        // Declarations are what downstream projects read; JavaScript, maps and build info are dropped.
+        if (!/\.d\.[cm]?ts$/.test(path)) return;
+        this.outputs.set(path, { text, hash: hashText(text), project });
+        this.outputDirs = null;
+      },
+      prune: (project, keep) => {
+        for (const [path, output] of this.outputs) if (output.project === project && !keep?.has(path)) this.outputs.delete(path);
+        this.outputDirs = null;
+      },
+      parsedConfig: (path) => this.parse(path).commandLine,
+      declarations: new Map(),
+    };
+  }
+
+  /** Directories that hold an in-memory output (they exist for module resolution, as after a real build). */
+  private memoryDirectories(): Set<string> {
+    if (this.outputDirs) return this.outputDirs;
+    const dirs = new Set<string>();
+    for (const path of this.outputs.keys()) {
+      for (let dir = dirname(path); !dirs.has(dir) && dir !== dirname(dir); dir = dirname(dir)) dirs.add(dir);
+    }
+    this.outputDirs = dirs;
+    return dirs;
+  }
+}
+
+function signature(ts: Ts, commandLine: TS.ParsedCommandLine): string {
+  const diagnostics = ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText]);
+  return JSON.stringify([commandLine.fileNames, commandLine.options, commandLine.projectReferences, diagnostics]);
+}
+
+/** Every directory below `dir`, skipping node_modules and dot-directories (as TypeScript's include matching does). */
+function subdirectories(dir: string): string[] {
+  const out: string[] = [];
+  const queue = [dir];
+  while (queue.length && out.length < 20_000) {
+    const current = queue.pop() as string;
+    let entries: import("node:fs").Dirent[] = [];
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+      const path = join(current, entry.name);
+      out.push(path);
+      queue.push(path);
+    }
+  }
+  return out;
+}

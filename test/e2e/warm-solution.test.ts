@@ -1,0 +1,424 @@
+// Differential test of the warm `tsc -b` (src/typescript/warm-solution.ts): over a seeded random sequence of edits
+// across the packages of a generated references monorepo (exported types changed, errors introduced and fixed
+// upstream, files added and removed, references added — cycles too —, noEmitOnError, strict, broken configs), each
+// warm answer equals, line for line and in order, what a cold `tsc -b --pretty false` prints on a fresh copy of the
+// tree. Reproduce a failure with the printed seed: SIGNALINT_REFS_SEED=<seed> node --test dist/test/e2e/warm-solution.test.mjs
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type * as TS from "typescript";
+import { REFS_PACKAGES, generateRefsProject, refsModule } from "../../build/bench-refs-project.mjs";
+import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
+import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
+import { loadTypeScript } from "../../src/typescript/warm-program.ts";
+import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
+import { BUNDLE, fixture, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
+import { expectedMessage } from "../raw-engines.ts";
+
+const STEPS = Number(process.env.SIGNALINT_REFS_STEPS ?? 6);
+const SEED = Number(process.env.SIGNALINT_REFS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const NAMES = REFS_PACKAGES.map(([name]) => name);
+const PER_PACKAGE = 4;
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The generated monorepo (8 packages, 4 modules each) plus a workspace link: ui imports `@refs/core` by package name. */
+export function createRefsProject(typescript: string): string {
+  const project = tempDir("signalint-refs-");
+  writeFileSync(join(project, "package.json"), '{ "name": "refs-diff", "private": true }\n');
+  writeFileSync(join(project, "signalint.config.json"), '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }\n');
+  generateRefsProject(project, { files: NAMES.length * PER_PACKAGE, helpers: 2 });
+  writeFileSync(join(project, "packages/core/package.json"), '{ "name": "@refs/core", "types": "./dist/index.d.ts" }\n');
+  writeFileSync(join(project, "packages/ui/src/extra.ts"), 'import { total } from "@refs/core";\nexport const coreTotal: number = total;\n');
+  mkdirSync(join(project, "node_modules", "@refs"), { recursive: true });
+  symlinkSync("../../packages/core", join(project, "node_modules", "@refs", "core"));
+  symlinkSync(join(REPO, "node_modules", typescript), join(project, "node_modules", "typescript"));
+  return project;
+}
+
+interface State {
+  strict: Set<string>;
+  noEmitOnError: Set<string>;
+  extraRefs: Map<string, string>;
+  broken: string | null;
+  gen: Map<string, string>;
+}
+
+function tsconfigText(name: string, state: State): string {
+  const refs = [...((REFS_PACKAGES.find(([pkg]) => pkg === name)?.[1] as string[]) ?? []), ...(state.extraRefs.get(name) ? [state.extraRefs.get(name)] : [])];
+  const compilerOptions = {
+    composite: true,
+    strict: !state.strict.has(name),
+    ...(state.noEmitOnError.has(name) ? { noEmitOnError: true } : {}),
+    target: "ES2022",
+    module: "ESNext",
+    moduleResolution: "bundler",
+    skipLibCheck: true,
+    types: [],
+    rootDir: "src",
+    outDir: "dist",
+  };
+  const text = JSON.stringify({ compilerOptions, include: ["src"], references: refs.map((ref) => ({ path: `../${ref}` })) }, null, 2);
+  return state.broken === name ? text.replace('"composite": true,', '"composite": true') : text;
+}
+
+/** One random edit; returns its description. */
+function edit(project: string, next: () => number, state: State): string {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  // A cycle stops the whole build: break it again soon, so most steps build.
+  const cyclic = [...state.extraRefs].find(([from, to]) => NAMES.indexOf(to) >= NAMES.indexOf(from));
+  if (cyclic && next() < 0.6) {
+    state.extraRefs.delete(cyclic[0]);
+    writeFileSync(join(project, "packages", cyclic[0], "tsconfig.json"), tsconfigText(cyclic[0], state));
+    return `${cyclic[0]}/tsconfig.json: reference to ${cyclic[1]} removed`;
+  }
+  const pkg = pick(NAMES);
+  const path = (rel: string) => join(project, "packages", pkg, rel);
+  const kind = pick(["hub", "error", "error", "body", "export", "export", "add", "add", "remove", "config", "leaf"]);
+  switch (kind) {
+    case "hub": {
+      const variant = pick(["  id: number;", "  id: string;", "  id: number;\n  email: string;", "  id: number;\n  tag?: string;"]);
+      const hub = join(project, "packages/core/src/hub.ts");
+      writeFileSync(hub, readFileSync(hub, "utf8").replace(/ {2}id: [^\n]*\n( {2}(email|tag\?): string;\n)?/, `${variant}\n`));
+      return `core hub: ${JSON.stringify(variant)}`;
+    }
+    case "error": {
+      const file = path("src/m1.ts");
+      const text = readFileSync(file, "utf8");
+      const broken = text.includes("export const oops");
+      writeFileSync(file, broken ? text.replace(/export const oops[^\n]*\n/, "") : `${text}export const oops: string = 1;\n`);
+      return `${pkg}/src/m1.ts ${broken ? "error fixed" : "error introduced"}`;
+    }
+    case "body":
+    case "leaf": {
+      const file = kind === "leaf" ? join(project, "packages/app/src/m3.ts") : path(`src/m${Math.floor(next() * PER_PACKAGE)}.ts`);
+      const text = readFileSync(file, "utf8");
+      writeFileSync(file, text.includes("x * 1 + 1 +") ? text.replace("x * 1 + 1 +", "x * 1 +") : text.replace("x * 1 +", "x * 1 + 1 +"));
+      return `body edit of ${file.slice(project.length + 1)}`;
+    }
+    case "export": {
+      const variant = pick([
+        `export { value${PER_PACKAGE - 1} as total } from "./m${PER_PACKAGE - 1}";\n`,
+        'export const total: string = "t";\n',
+        "export {};\n",
+        `export { value0 as total } from "./m0";\n`,
+      ]);
+      writeFileSync(path("src/index.ts"), variant);
+      return `${pkg}/src/index.ts: ${JSON.stringify(variant)}`;
+    }
+    case "add": {
+      const n = Math.floor(next() * 4);
+      const other = pick(NAMES);
+      const text = pick([
+        `import { total } from "../../${other}/src/index";\nexport const g${n}: number = total;\n`,
+        `import { value0 } from "./m0";\nexport const g${n}: string = value0;\n`,
+        refsModule(pkg, 90 + n, { helpers: 1 })
+          .replace(/value89/g, "value0")
+          .replace('"./m89"', '"./m0"'),
+      ]);
+      writeFileSync(path(`src/gen${n}.ts`), text);
+      state.gen.set(`${pkg}/src/gen${n}.ts`, text);
+      return `write ${pkg}/src/gen${n}.ts: ${JSON.stringify(text.slice(0, 80))}`;
+    }
+    case "remove": {
+      const files = [...state.gen.keys()];
+      if (!files.length) return edit(project, next, state);
+      const file = pick(files);
+      rmSync(join(project, "packages", file));
+      state.gen.delete(file);
+      return `delete ${file}`;
+    }
+    default: {
+      const change = pick(["strict", "noEmitOnError", "noEmitOnError", "reference", "reference", "broken"]);
+      if (change === "strict") state.strict.has(pkg) ? state.strict.delete(pkg) : state.strict.add(pkg);
+      if (change === "noEmitOnError") state.noEmitOnError.has(pkg) ? state.noEmitOnError.delete(pkg) : state.noEmitOnError.add(pkg);
+      // Mostly a reference to an earlier package (or a missing one); a later one closes a cycle now and then.
+      const earlier = NAMES.slice(0, NAMES.indexOf(pkg));
+      const target = next() < 0.8 ? pick([...earlier, "missing"]) : pick(NAMES);
+      if (change === "reference") state.extraRefs.has(pkg) ? state.extraRefs.delete(pkg) : state.extraRefs.set(pkg, target);
+      if (change === "broken") state.broken = state.broken ? null : pkg;
+      const changed = change === "broken" && !state.broken ? NAMES : [pkg];
+      for (const name of changed) writeFileSync(join(project, "packages", name, "tsconfig.json"), tsconfigText(name, state));
+      return `${pkg}/tsconfig.json: ${change} (${JSON.stringify({ strict: [...state.strict], noEmitOnError: [...state.noEmitOnError], refs: [...state.extraRefs], broken: state.broken })})`;
+    }
+  }
+}
+
+/** What a cold `tsc -b --pretty false` prints on a fresh copy of the project (its paths mapped back to the project). */
+async function coldBuild(project: string, typescript: string, config?: string): Promise<string> {
+  const copy = tempDir("signalint-refs-cold-");
+  try {
+    cpSync(project, copy, { recursive: true });
+    const child = spawn(process.execPath, [join(REPO, "node_modules", typescript, "bin", "tsc"), "-b", ...(config ? [config] : []), "--pretty", "false"], {
+      cwd: copy,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    await once(child, "close");
+    return stdout.split(copy).join(project);
+  } finally {
+    removeDir(copy);
+  }
+}
+
+function formatted(ts: typeof TS, project: string, diagnostics: readonly TS.Diagnostic[]): string {
+  return ts.formatDiagnostics(diagnostics, { getCurrentDirectory: () => project, getCanonicalFileName: (file) => file, getNewLine: () => "\n" });
+}
+
+async function differential(typescript: string, seed: number, report: (message: string) => void): Promise<void> {
+  const ts = loadTypeScript(join(REPO, "node_modules", typescript)) as typeof TS;
+  const project = createRefsProject(typescript);
+  const next = random(seed);
+  const state: State = { strict: new Set(), noEmitOnError: new Set(), extraRefs: new Map(), broken: null, gen: new Map() };
+  const solution = new WarmTsSolution(ts, join(project, "tsconfig.json"));
+  const modes = new Map<string, number>();
+  let errors = 0;
+  let views = 0;
+  try {
+    for (let step = 0; step <= STEPS; step++) {
+      const change = step === 0 ? "(initial project)" : edit(project, next, state);
+      const cold = coldBuild(project, typescript);
+      const result = solution.check();
+      assert.ok(result, "a references config gets a warm answer");
+      modes.set(result.info.reuse, (modes.get(result.info.reuse) ?? 0) + 1);
+      const warm = formatted(ts, project, result.diagnostics);
+      errors += result.diagnostics.length;
+      const expected = await cold;
+      if (warm !== expected)
+        assert.fail(
+          `${typescript} seed ${seed} step ${step}: after "${change}" the warm tsc -b printed\n${warm || "(nothing)\n"}but a cold tsc -b printed\n${expected || "(nothing)\n"}`,
+        );
+      // Now and then one package's own build (a check_files there), served by a view sharing the solution's projects.
+      if (next() < 0.35) {
+        const pkg = NAMES[1 + Math.floor(next() * (NAMES.length - 1))] as string;
+        const config = `packages/${pkg}/tsconfig.json`;
+        const coldView = coldBuild(project, typescript, config);
+        const viewed = solution.view(join(project, config)).check();
+        const expectedView = await coldView;
+        // A package whose references were all removed is no build: the plain warm program serves it.
+        const warmView = viewed ? formatted(ts, project, viewed.diagnostics) : expectedView;
+        views++;
+        if (warmView !== expectedView)
+          assert.fail(
+            `${typescript} seed ${seed} step ${step}: after "${change}" the warm tsc -b ${config} printed\n${warmView || "(nothing)\n"}but a cold one printed\n${expectedView || "(nothing)\n"}`,
+          );
+      }
+    }
+  } finally {
+    removeDir(project);
+  }
+  report(
+    `${typescript}: seed ${seed}, ${STEPS} edits, 0 mismatches (and ${views} single-package builds), ${errors} diagnostics compared; checks by reuse ${JSON.stringify(Object.fromEntries(modes))}`,
+  );
+}
+
+describe(`warm tsc -b equals a cold tsc -b over ${STEPS} random edits (SIGNALINT_REFS_SEED=${SEED})`, () => {
+  it("TypeScript 5.9", async (t) => {
+    console.log(`warm-solution seed: ${SEED}`);
+    await differential("typescript", SEED, (message) => t.diagnostic(message));
+  });
+  it("TypeScript 6.0", async (t) => {
+    await differential("typescript6", SEED + 1, (message) => t.diagnostic(message));
+  });
+});
+
+describe("an edit re-checks only the projects whose inputs changed", () => {
+  it("leaf edits leave upstream projects alone; unchanged declarations stop the rebuild at their project", () => {
+    const ts = loadTypeScript(join(REPO, "node_modules", "typescript")) as typeof TS;
+    const project = createRefsProject("typescript");
+    try {
+      const solution = new WarmTsSolution(ts, join(project, "tsconfig.json"));
+      const reuses = () => Object.fromEntries((solution.check()?.info.projects ?? []).map(({ config, reuse }) => [config.split("/").at(-2), reuse]));
+      const first = reuses();
+      assert.deepEqual(new Set(Object.values(first)), new Set(["full", "config-only"]), "the first check builds every project");
+      const change = (rel: string, from: string, to: string) => {
+        const file = join(project, rel);
+        const text = readFileSync(file, "utf8");
+        assert.ok(text.includes(from), `${rel} contains ${from}`);
+        writeFileSync(file, text.replace(from, to));
+      };
+      const expect = (checked: string[]) =>
+        Object.fromEntries(
+          NAMES.map((name) => [name, checked.includes(name) ? "incremental" : "reused"]).concat([[project.split("/").at(-1) as string, "config-only"]]),
+        );
+      assert.deepEqual(reuses(), expect([]), "nothing changed: nothing is re-checked");
+      change("packages/app/src/m3.ts", "x * 1 +", "x * 1 + 1 +");
+      assert.deepEqual(reuses(), expect(["app"]), "a leaf edit re-checks only the leaf project");
+      change("packages/app/src/m3.ts", "export const value3", "export const extra: string = 1;\nexport const value3");
+      assert.deepEqual(reuses(), expect(["app"]), "a leaf edit that changes its exports still re-checks only the leaf");
+      change("packages/core/src/m1.ts", "x * 1 +", "x * 1 + 1 +");
+      assert.deepEqual(reuses(), expect(["core"]), "an upstream body edit whose declarations are unchanged stops at its project");
+      change("packages/data/src/index.ts", "export {", "export const more = 1;\nexport {");
+      assert.deepEqual(
+        reuses(),
+        expect(["data", "api", "ui"]),
+        "changed declarations re-check the projects that read them, and stop where theirs are unchanged",
+      );
+      assert.ok(
+        existsSync(join(project, "packages/core/src/hub.ts")) && !existsSync(join(project, "packages/core/dist")),
+        "nothing is written into the project",
+      );
+    } finally {
+      removeDir(project);
+    }
+  });
+});
+
+/** tsc's `--pretty false` lines as the service's issues read: `file:line:col rule message` (global errors on the config). */
+function parseBuildOutput(stdout: string, config: string): string[] {
+  const out: string[][] = [];
+  for (const line of stdout.split("\n")) {
+    const located = /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
+    const global = /^error (TS\d+): (.*)$/.exec(line);
+    if (located) out.push([`${located[1]}:${located[2]}:${located[3]} ${located[4]}`, located[5] as string]);
+    else if (global) out.push([`${config}:1:1 ${global[1]}`, global[2] as string]);
+    else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as string[])[1] += `\n${line.trim()}`;
+    else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
+  }
+  return [...new Set(out.map(([where, message]) => `${where} ${expectedMessage(message as string)}`))].sort();
+}
+
+async function serviceIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
+  const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
+  for (const cluster of response.clusters) {
+    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
+    if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
+  }
+  const keys = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
+  return [...new Set(keys)].sort();
+}
+
+describe("the service answers project references from the warm solution", () => {
+  it("check_project and check_files in one package after edits across packages equal a cold tsc -b", async () => {
+    const project = createRefsProject("typescript");
+    const stateDir = tempDir("signalint-refs-state-");
+    process.env.SIGNALINT_STATE_DIR = stateDir;
+    let opened: SignalintService | undefined;
+    const change = (rel: string, from: string | RegExp, to: string) =>
+      writeFileSync(join(project, rel), readFileSync(join(project, rel), "utf8").replace(from, to));
+    const steps: [string, string[], () => void][] = [
+      ["initial project", ["."], () => {}],
+      ["nothing changed", ["."], () => {}],
+      ["leaf body edit", ["packages/app/src/m3.ts"], () => change("packages/app/src/m3.ts", "x * 1 +", "x * 1 + 1 +")],
+      [
+        "upstream error and hub type changed",
+        ["."],
+        () => {
+          change("packages/core/src/m1.ts", "export const value1", "export const oops: string = 1;\nexport const value1");
+          change("packages/core/src/hub.ts", "id: number", "id: string");
+        },
+      ],
+      [
+        "a reference's export turned into a string",
+        ["packages/api/src/m0.ts", "packages/ui/src/m0.ts"],
+        () => writeFileSync(join(project, "packages/data/src/index.ts"), 'export const total: string = "t";\n'),
+      ],
+      [
+        "a file importing an unreferenced package",
+        ["."],
+        () => writeFileSync(join(project, "packages/util/src/gen.ts"), 'import { total } from "../../app/src/index";\nexport const g = total;\n'),
+      ],
+      [
+        "everything fixed",
+        ["."],
+        () => {
+          change("packages/core/src/m1.ts", /export const oops[^\n]*\n/, "");
+          change("packages/core/src/hub.ts", "id: string", "id: number");
+          rmSync(join(project, "packages/util/src/gen.ts"));
+          writeFileSync(join(project, "packages/data/src/index.ts"), `export { value${PER_PACKAGE - 1} as total } from "./m${PER_PACKAGE - 1}";\n`);
+        },
+      ],
+    ];
+    try {
+      const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+      opened = service;
+      for (const [label, requested, apply] of steps) {
+        apply();
+        const cold = coldBuild(project, "typescript");
+        const response = await service.check(requested, requested[0] !== ".");
+        const mode = service.lastTiming?.cache?.tsc?.mode ?? "";
+        const inRequested = (key: string) => requested[0] === "." || requested.some((file) => key.startsWith(`${file}:`));
+        const expected = parseBuildOutput(await cold, "tsconfig.json").filter(inRequested);
+        assert.deepEqual(await serviceIssues(service, response), expected, `${label} (${mode})`);
+        // The first check builds the solution in its host and answers from it; a package's config is a view of it.
+        assert.match(mode, /^warm-/, `${label}: answered by the warm solution`);
+        assert.equal(hosts().length, 1, `${label}: one host, the solution's (a package config with references is a view in it)`);
+      }
+    } finally {
+      opened?.close();
+      removeDir(project);
+      removeDir(stateDir);
+    }
+  });
+});
+
+/** Live warm hosts started from this test process (their command line names the host mode). */
+function hosts(): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"))?.[1]);
+      if (cmdline.includes(WARM_HOST_MODE) && ppid === process.pid) found.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+describe("the warm pool hosts solutions", () => {
+  it("a references config is a warm solution in its host; a package's own config is a view in that host; a package without references is not", async () => {
+    const pool = new WarmTsPool(createNodeRuntime({ selfScript: BUNDLE }), fixture("references"));
+    const typescriptDir = join(REPO, "node_modules", "typescript");
+    const check = (kind: "project" | "solution", config: string, timeoutMs = 120_000) =>
+      pool.check({
+        kind,
+        typescriptDir,
+        configPath: join(fixture("references"), config),
+        configFile: config,
+        timeoutMs,
+        memoryLimitBytes: 2048 * 1024 ** 2,
+        toRelative: (path) => path.split("/fixtures/references/")[1] ?? null,
+      });
+    try {
+      const solution = await check("solution", "tsconfig.json");
+      assert.equal(solution.status === "ok" && solution.info.reuse, "full", "the first check builds the solution and answers from it");
+      const view = await check("solution", "packages/app/tsconfig.json");
+      assert.ok(view.status === "ok", "app's own config is answered warm");
+      assert.equal(view.info.reuse, "reused", "the view reuses the projects the solution built");
+      assert.deepEqual(
+        view.issues.map((issue) => `${issue.file.split("packages/")[1]} ${issue.rule}`),
+        ["core/src/index.ts TS2322", "app/src/main.ts TS2322", "app/src/main.ts TS2322", "app/src/main.ts TS2769", "app/src/main.ts TS2345"],
+        "tsc -b packages/app: core's error, then app's own",
+      );
+      assert.equal(hosts().length, 1, "the view took no host of its own");
+      const core = await check("project", "packages/core/tsconfig.json");
+      assert.equal(core.status === "ok" && core.info.reuse, "full", "a package without references is a plain program, built in a host of its own");
+      assert.equal(hosts().length, 2);
+      // A view's timeout kills the solution's host like any other: the next check of the solution builds it afresh.
+      assert.equal((await check("solution", "packages/app/tsconfig.json", 1)).status, "timeout");
+      const rebuilt = await check("solution", "tsconfig.json");
+      assert.equal(rebuilt.status === "ok" && rebuilt.info.reuse, "full", "a new host built the solution again");
+    } finally {
+      pool.close();
+    }
+  });
+});
