@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../core/jsonc.ts";
+import { loadTypeScript } from "../typescript/warm-program.ts";
 import type { ResolvedEngine } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { EngineJob } from "./engine-runner.ts";
@@ -46,8 +47,8 @@ export async function candidateFiles(job: EngineJob): Promise<string[]> {
 }
 
 /**
- * What one tsconfig includes: its root files as `tsc -p <config> --showConfig` lists them (never the compiler API in
- * the server's process: loading it would block the server's thread; the warm programs live in host processes).
+ * What one tsconfig includes: its root files as `tsc -p <config> --showConfig` lists them, or, from the second check
+ * of a server on, as the project's compiler API parses them (TypeScript 5.x/6.x with warm TypeScript on).
  */
 interface ParsedConfig {
   stamp: string;
@@ -62,11 +63,15 @@ interface ParsedConfig {
 export interface CheckScope {
   listed: Set<string>;
   stamps: Map<string, string>;
+  /** Whether the compiler API may be loaded for listings in this check. */
+  inProcess: boolean;
 }
 
 /** Lists tsconfig contents and answers which files no tsconfig covers; listings are cached by config stamps. */
 export class TsconfigCoverage {
   private readonly parsed = new Map<string, ParsedConfig>();
+  /** TypeScript packages a check has already used: later checks may list in process (the warm pool loads it anyway). */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly runtime: Runtime) {}
 
@@ -96,7 +101,24 @@ export class TsconfigCoverage {
     return parts.join("|");
   }
 
-  private async list(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string): Promise<ParsedConfig> {
+  /** The listing through the project's own compiler API (TypeScript 5.x/6.x, when warm TypeScript is allowed). */
+  private listInProcess(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): ParsedConfig | null {
+    const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
+    if (!ts) return null;
+    const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
+    const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
+    return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
+  }
+
+  private async list(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): Promise<ParsedConfig> {
+    let inProcess: ParsedConfig | null = null;
+    try {
+      inProcess = this.listInProcess(job, resolved, config, stamp, scope);
+    } catch {
+      // An API this version lacks: the command line lists it.
+    }
+    if (inProcess) return inProcess;
     const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, "-p", config, "--showConfig"], {
       cwd: job.root,
       timeoutMs: job.timeoutMs,
@@ -139,7 +161,7 @@ export class TsconfigCoverage {
     let parsed = this.parsed.get(config);
     const unknown = (entry: ParsedConfig) => file !== null && entry.files !== null && !entry.files.has(file) && !entry.absent.has(file);
     if (!parsed || parsed.stamp !== stamp || (unknown(parsed) && !scope.listed.has(config))) {
-      parsed = await this.list(job, resolved, config, stamp);
+      parsed = await this.list(job, resolved, config, stamp, scope);
       scope.listed.add(config);
       this.parsed.set(config, parsed);
     }
@@ -192,7 +214,8 @@ export class TsconfigCoverage {
     files: readonly string[],
   ): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
     // The first check lists with the command line: loading the compiler API would block it for longer.
-    const scope: CheckScope = { listed: new Set(), stamps: new Map() };
+    const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
+    this.seen.add(resolved.path);
     const chains = new Map<string, string[]>();
     const chainOf = async (dir: string): Promise<string[]> => {
       const known = chains.get(dir);
