@@ -126,6 +126,18 @@ export function rawEslint(root: string): RawDiagnostic[] {
   );
 }
 
+/**
+ * Independent statement of the message rule for the server's message of a raw one: whole (whitespace collapsed) when
+ * that fits in 120 characters; else at most 120 characters that begin with the raw text up to the first cut ("…": a
+ * shortened quoted type or the gap before a TypeScript chain's deepest reason).
+ */
+export function messageMatches(server: string, raw: string): boolean {
+  const flat = raw.replace(/\s+/g, " ").trim();
+  if (flat.length <= 120) return server === flat;
+  const head = (server.split("…")[0] as string).trimEnd();
+  return server.length <= 120 && head.length > 0 && flat.startsWith(head);
+}
+
 /** Independent statement of the message rule: whitespace collapsed, at most 120 characters ending in "…". */
 export function expectedMessage(message: string): string {
   const flat = message.replace(/\s+/g, " ").trim();

@@ -34,8 +34,33 @@ function looseKey(issue: Issue): string {
   return [issue.file, issue.rule, templateQuoted(issue.message)].join("\0");
 }
 
+const MISSING_EXPORT = /^Module '"(\.{1,2}\/[^"]*)"' has no exported member (?:named )?'([^']+)'/;
+
+/** Resolve a relative module specifier against the importing file (POSIX, no extension added). */
+function resolveSpecifier(file: string, specifier: string): string {
+  const parts = file.split("/").slice(0, -1);
+  for (const part of specifier.split("/")) {
+    if (part === "..") parts.pop();
+    else if (part !== "." && part !== "") parts.push(part);
+  }
+  return parts.join("/");
+}
+
+/**
+ * Causes an issue's text proves without a program (tsc's command line, TypeScript 7): an import naming an export its
+ * relative module lacks names that module and export exactly.
+ */
+function textCauses(issue: Issue): IssueCause[] {
+  if (issue.engine !== "tsc" || !["TS2305", "TS2614", "TS2724"].includes(issue.rule)) return [];
+  const match = MISSING_EXPORT.exec(issue.message);
+  if (!match) return [];
+  const module = resolveSpecifier(issue.file, match[1] as string);
+  return [{ file: module, name: module, line: 1, module: true, member: { name: match[2] as string, line: 1 } }];
+}
+
 /** For each issue, the cause it shares with the most other issues (ties: the most specific, listed first). */
 function chooseCauses(issues: readonly Issue[]): Map<Issue, IssueCause> {
+  for (const issue of issues) if (!issue.causes?.length && textCauses(issue).length) issue.causes = textCauses(issue);
   const counts = new Map<string, number>();
   for (const issue of issues) for (const key of new Set(issue.causes?.map(causeKey))) counts.set(key, (counts.get(key) ?? 0) + 1);
   const chosen = new Map<Issue, IssueCause>();

@@ -173,6 +173,25 @@ describe("rule clusters", () => {
     assert.match(group?.cluster.suggestedAction ?? "", /Fix each of the 11 places/);
   });
 
+  it("without a program (tsc's command line), imports of one missing export of one module form one cluster naming them", () => {
+    const missing = (file: string, specifier: string) => raw(file, 1, `Module '"${specifier}"' has no exported member 'add'.`, "TS2305");
+    const issues = normalizeIssues(
+      [missing("src/a/one.ts", "../config"), missing("src/two.ts", "./config"), missing("src/b/c/three.ts", "../../config")].map((issue) => ({
+        ...issue,
+        engine: "tsc" as const,
+      })),
+      hash,
+    );
+    const groups = clusterIssues(issues, hash);
+    assert.equal(groups.length, 1);
+    assert.equal(groups[0]?.cluster.rootCauseSummary, "3 errors: src/config has no export `add`; 3 imports in 3 files name it");
+    const other = normalizeIssues(
+      [missing("src/a.ts", "./x"), missing("src/b.ts", "./y")].map((issue) => ({ ...issue, engine: "tsc" as const })),
+      hash,
+    );
+    assert.match(clusterIssues(other, hash)[0]?.cluster.rootCauseSummary ?? "", /^2 issues in 2 files/, "two modules are two causes: a rule cluster");
+  });
+
   it("issues new since the previous check are not merged with ones it already had", () => {
     const old = normalizeIssues([raw("src/old.ts", 1, "Type 'A' is not assignable to type 'B'.", "TS2322")], hash);
     const fresh = [
