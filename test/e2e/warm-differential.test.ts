@@ -12,7 +12,7 @@ import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
-import { expectedMessage, inferredTscArgs } from "../raw-engines.ts";
+import { inferredTscArgs } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_DIFF_STEPS ?? 200);
 const SEED = Number(process.env.SIGNALINT_DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -269,7 +269,7 @@ function parseTscOutput(stdout: string): string[] {
     else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as { message: string }).message += `\n${line.trim()}`;
     else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
   }
-  return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${expectedMessage(d.message)}`);
+  return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${flat(d.message)}`);
 }
 
 async function tscIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
@@ -278,7 +278,17 @@ async function tscIssues(service: SignalintService, response: CheckResponse): Pr
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
     if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
   }
-  return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
+  // Whole messages (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed.
+  const whole = (issue: NormalizedIssue) => {
+    const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
+    const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;
+    return flat(found?.fullMessage ?? issue.message);
+  };
+  return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${whole(issue)}`);
+}
+
+function flat(message: string): string {
+  return message.replace(/\s+/g, " ").trim();
 }
 
 async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void): Promise<void> {

@@ -19,7 +19,6 @@ import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { BUNDLE, fixture, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
-import { expectedMessage } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_REFS_STEPS ?? 6);
 const SEED = Number(process.env.SIGNALINT_REFS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -291,7 +290,7 @@ function parseBuildOutput(stdout: string, config: string): string[] {
     else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as string[])[1] += `\n${line.trim()}`;
     else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
   }
-  return [...new Set(out.map(([where, message]) => `${where} ${expectedMessage(message as string)}`))].sort();
+  return [...new Set(out.map(([where, message]) => `${where} ${flat(message as string)}`))].sort();
 }
 
 async function serviceIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
@@ -300,8 +299,18 @@ async function serviceIssues(service: SignalintService, response: CheckResponse)
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
     if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
   }
-  const keys = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
+  // Whole messages (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed.
+  const whole = (issue: NormalizedIssue) => {
+    const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
+    const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;
+    return flat(found?.fullMessage ?? issue.message);
+  };
+  const keys = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${whole(issue)}`);
   return [...new Set(keys)].sort();
+}
+
+function flat(message: string): string {
+  return message.replace(/\s+/g, " ").trim();
 }
 
 describe("the service answers project references from the warm solution", () => {
