@@ -103,7 +103,7 @@ function coldTsc(dir, tsc) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function serverTscKeys(client, response) {
-  const issues = [...response.remainingIssues];
+  const issues = [...(response.remainingIssues ?? [])];
   for (const cluster of response.clusters)
     issues.push(...(await client.callTool({ name: "get_issue_detail", arguments: { clusterId: cluster.clusterId } })).structuredContent.issues);
   return issues
