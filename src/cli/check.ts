@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { ENGINE_NAMES, type CheckResponse, type Engines } from "../core/contracts.ts";
 import { quoteInput } from "../core/errors.ts";
 import { relativeToRoot } from "../core/paths.ts";
+import { compactCheckResponse } from "../core/response.ts";
 import { parseShard } from "../core/shards.ts";
 import { describeEvent } from "../mcp/progress.ts";
 import type { CheckEvent } from "../service/check-events.ts";
@@ -73,6 +74,7 @@ function parseCheckArgs(argv: string[]) {
       "max-warnings": { type: "string" },
       shard: { type: "string" },
       root: { type: "string" },
+      compact: { type: "boolean", default: false },
     },
   });
   const format = values.format as (typeof FORMATS)[number];
@@ -82,13 +84,13 @@ function parseCheckArgs(argv: string[]) {
   const shard = values.shard === undefined ? null : parseShard(values.shard);
   if (values.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N, not ${quoteInput(values.shard)}`);
   if (shard && positionals.length) throw new UsageError("--shard splits the whole project; give no paths with it");
-  return { format, maxWarnings: rawMax === undefined ? -1 : Number(rawMax), shard, root: values.root, positionals };
+  return { format, maxWarnings: rawMax === undefined ? -1 : Number(rawMax), shard, root: values.root, compact: values.compact === true, positionals };
 }
 
 /** `signalint-mcp check`. */
 export async function runCheck(io: CliIo, argv: string[]): Promise<number> {
   const options = parseCheckArgs(argv);
-  const service = await SignalintService.create(io.runtime, { root: options.root });
+  const service = await SignalintService.create(io.runtime, { root: options.root, ...(options.compact ? { compact: true } : {}) });
   let report: CliReport;
   let suggested = new Map<string, string>();
   let response: CheckResponse | null = null;
@@ -103,6 +105,8 @@ export async function runCheck(io: CliIo, argv: string[]): Promise<number> {
   } finally {
     service.close();
   }
+  // Compact keys (--compact, SIGNALINT_COMPACT, config `compact`) apply to the MCP response the CLI prints.
+  if (response && service.project.settings.compact) response = compactCheckResponse(response) as unknown as CheckResponse;
   if (options.format === "response") io.stdout(`${JSON.stringify(response ?? report, null, 2)}\n`);
   else if (options.format === "json") io.stdout(formatJsonReport(report));
   else if (options.format === "sarif") io.stdout(formatSarif(report));

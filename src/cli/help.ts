@@ -13,6 +13,7 @@ the working directory.
 Options:
   --format FORMAT        text (default), json (every issue with its location), sarif (SARIF 2.1.0) or github
                          (workflow annotations); response prints the MCP server's CheckResponse instead
+  --compact              compact keys in the response format (v, total, remaining, omitted, filteredOut)
   --max-warnings N       exit 1 when there are more than N warnings (default: warnings alone exit 0)
   --shard I/N            check only the I-th of N slices of the project, split by package and tsconfig project
                          (for a CI matrix; the shards' issues add up to the whole check; no paths with --shard)

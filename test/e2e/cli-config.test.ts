@@ -29,6 +29,15 @@ describe("CLI", () => {
     assert.equal(report.projectRoot, fixture("systemic-ts"));
   });
 
+  it("--compact abbreviates the keys of the response format", () => {
+    const compact = JSON.parse(runCli(["check", "--format", "response", "--compact"], { cwd: fixture("systemic-ts") }).stdout) as Record<string, unknown>;
+    assert.equal(compact.v, "1.2");
+    assert.equal(compact.total, 12);
+    assert.ok(!("schemaVersion" in compact) && !("projectRoot" in compact) && !("totalIssues" in compact));
+    const plain = JSON.parse(runCli(["check", "--format", "response"], { cwd: fixture("systemic-ts") }).stdout) as Record<string, unknown>;
+    assert.equal(plain.totalIssues, 12);
+  });
+
   it("--format github prints one annotation per issue", () => {
     const result = runCli(["check", "--format", "github", "src"], { cwd: fixture("systemic-ts") });
     const lines = result.stdout.trim().split("\n");
