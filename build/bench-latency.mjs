@@ -118,8 +118,9 @@ function serverTransport(dir, state) {
     command: process.execPath,
     args: [join(ROOT, "dist", "signalint-mcp.mjs")],
     cwd: dir,
-    env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, state) },
-    stderr: "ignore",
+    // Every issue inline: a big project's cluster detail would otherwise go to an artifact.
+    env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, state), SIGNALINT_STRUCTURED_MAX_BYTES: "16777216" },
+    stderr: process.env.BENCH_STDERR ? "inherit" : "ignore",
   });
 }
 

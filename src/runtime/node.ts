@@ -184,6 +184,13 @@ export function isStandaloneBinary(): boolean {
  * The Node.js implementation of Runtime. `selfScript` is the script spawnSelf re-runs (default: this process's main
  * script, the bundle; tests that embed the service pass the bundle's path).
  */
+/**
+ * V8's default stack (~1 MB) is too small for TypeScript's builder on very deep import chains (a 5,000-module chain
+ * overflows it in `handleDtsMayChangeOfFileAndExportsOfFile`). Warm hosts started through node get ~3.8 MB, within
+ * the 8 MB main-thread stack of Linux and macOS; a host that still fails is replaced and tsc's command line answers.
+ */
+const HOST_STACK = process.platform === "win32" ? [] : ["--stack-size=3800"];
+
 export function createNodeRuntime(options: { selfScript?: string } = {}): Runtime {
   const groups = new ProcessGroups(process.platform === "win32" ? null : startWatchdog, (pgid) => killTree(pgid));
   // A client that went away closes stderr too: a failed write must neither throw nor become an uncaught 'error'
@@ -202,7 +209,8 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     mainScript: isStandalone || !process.argv[1] ? null : resolve(process.argv[1]),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
-    spawnSelf: (mode, cwd) => spawnSelfNode(isStandalone ? [mode] : [options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
+    spawnSelf: (mode, cwd) =>
+      spawnSelfNode(isStandalone ? [mode] : [...HOST_STACK, options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
     selfChannel: selfChannelNode,
     readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {

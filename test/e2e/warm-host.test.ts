@@ -121,6 +121,23 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
     await hostsGone();
   });
 
+  it("hosts run with a bigger stack than V8's default (TypeScript's builder recursion on deep import chains)", async () => {
+    // On bench:latency's 5,000-file project a hub edit overflowed the default stack in the builder's
+    // handleDtsMayChangeOfFileAndExportsOfFile and fell back to the command line (1.33 of a cold tsc); with the bigger stack it stays warm.
+    const dir = generated(5);
+    const service = await open(dir);
+    try {
+      await service.check(["."], false);
+      const running = hosts();
+      assert.ok(running.length > 0, "a warm host is running");
+      for (const pid of running)
+        assert.ok(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("--stack-size=3800"), `host ${pid} has the bigger stack`);
+    } finally {
+      service.close();
+    }
+    await hostsGone();
+  });
+
   it("a cancelled warm check kills its host; the next check gets a new one and answers correctly", async () => {
     const dir = generated(600);
     const service = await open(dir);
