@@ -1,8 +1,8 @@
 // One referenced project of a warm `tsc -b` solution: its own emit-and-semantic builder program, fed the declarations
 // its references produced (from memory, see warm-solution.ts) and kept fresh the way WarmTsProgram is.
-import { createHash } from "node:crypto";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
+import { hashText, type Observation, recordQuestions, sameStrings } from "./host-questions.ts";
 import type { WarmCheckInfo } from "./warm-program.ts";
 
 type Ts = typeof TS;
@@ -46,12 +46,6 @@ export interface CachedSource {
   stamp: string | null;
   hash: string;
   sourceFile: TS.SourceFile;
-}
-
-type Observation = "fileExists" | "directoryExists" | "readFile" | "getDirectories" | "realpath" | "missing";
-
-export function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** One project's warm builder program: reused SourceFiles, recorded file-system answers, in-memory declarations. */
@@ -252,52 +246,18 @@ export class SolutionProject {
       }
       return sourceFile;
     };
-    this.recordQuestions(host, () => readingSource);
+    recordQuestions(
+      host,
+      (kind, path, answer) => this.observe(kind, path, answer),
+      () => readingSource,
+      (path) => !this.ts.sys.directoryExists(path),
+    );
     host.hasInvalidatedResolutions = () => this.resolutionsSuspect;
     return host;
-  }
-
-  private recordQuestions(host: TS.CompilerHost, readingSource: () => boolean): void {
-    const { fileExists, directoryExists, readFile, getDirectories, realpath } = host;
-    host.fileExists = (path) => {
-      const exists = fileExists.call(host, path);
-      this.observe("fileExists", path, exists ? "1" : "0");
-      return exists;
-    };
-    if (directoryExists) {
-      host.directoryExists = (path) => {
-        const exists = directoryExists.call(host, path);
-        this.observe("directoryExists", path, exists ? "1" : "0");
-        return exists;
-      };
-    }
-    host.readFile = (path) => {
-      const text = readFile.call(host, path);
-      if (!readingSource()) this.observe("readFile", path, text === undefined ? "-" : hashText(text));
-      return text;
-    };
-    if (getDirectories) {
-      host.getDirectories = (path) => {
-        const directories = getDirectories.call(host, path);
-        this.observe("getDirectories", path, this.ts.sys.directoryExists(path) ? directories.join("\n") : "-");
-        return directories;
-      };
-    }
-    if (realpath) {
-      host.realpath = (path) => {
-        const real = realpath.call(host, path);
-        this.observe("realpath", path, real);
-        return real;
-      };
-    }
   }
 
   private forgetUnused(): void {
     const used = new Set(this.builder?.getProgram().getSourceFiles() ?? []);
     for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
   }
-}
-
-export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }

@@ -1,13 +1,13 @@
 // A warm TypeScript 5.x/6.x program kept between checks, built on the checked project's own compiler API.
 // The TS API is synchronous and does its own file I/O, so this module reads file metadata with node:fs directly
 // (it runs under Node, inside the binary and under Deno's node: compatibility alike).
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import { type ChangeHint, recheckFilter } from "./change-hint.ts";
+import { hashText, type Observation, recordQuestions, sameStrings, subdirectories } from "./host-questions.ts";
 
 type Ts = typeof TS;
 
@@ -62,13 +62,6 @@ export function loadTypeScript(packageDir: string): Ts | null {
   loaded.set(identity, ts);
   return ts;
 }
-
-function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
-/** What one file-system question TypeScript asked while building a program answered: kind, path, answer. */
-type Observation = "fileExists" | "directoryExists" | "readFile" | "getDirectories" | "realpath" | "missing";
 
 /**
  * One tsconfig's warm program. Each check re-parses the config (so added/removed files and option changes are
@@ -280,47 +273,15 @@ export class WarmTsProgram {
       }
       return sourceFile;
     };
-    this.recordQuestions(host, () => readingSource);
+    recordQuestions(
+      host,
+      (kind, path, answer) => this.observe(kind, path, answer),
+      () => readingSource,
+      (path) => host.directoryExists?.(path) === false,
+    );
     // Resolutions of unchanged files are reused unless this says otherwise.
     host.hasInvalidatedResolutions = () => this.resolutionsSuspect;
     return host;
-  }
-
-  /** Wrap the host's file-system questions so each answer is recorded (reads are stamped before they happen). */
-  private recordQuestions(host: TS.CompilerHost, readingSource: () => boolean): void {
-    const { fileExists, directoryExists, readFile, getDirectories, realpath } = host;
-    host.fileExists = (path) => {
-      const exists = fileExists.call(host, path);
-      this.observe("fileExists", path, exists ? "1" : "0");
-      return exists;
-    };
-    if (directoryExists) {
-      host.directoryExists = (path) => {
-        const exists = directoryExists.call(host, path);
-        this.observe("directoryExists", path, exists ? "1" : "0");
-        return exists;
-      };
-    }
-    host.readFile = (path) => {
-      const text = readFile.call(host, path);
-      // Source files are tracked by their SourceFile's hash; everything else read (package.json files) here.
-      if (!readingSource()) this.observe("readFile", path, text === undefined ? "-" : hashText(text));
-      return text;
-    };
-    if (getDirectories) {
-      host.getDirectories = (path) => {
-        const directories = getDirectories.call(host, path);
-        this.observe("getDirectories", path, host.directoryExists?.(path) === false ? "-" : directories.join("\n"));
-        return directories;
-      };
-    }
-    if (realpath) {
-      host.realpath = (path) => {
-        const real = realpath.call(host, path);
-        this.observe("realpath", path, real);
-        return real;
-      };
-    }
   }
 
   /** The same diagnostics, in the same order of precedence, as tsc's emitFilesAndReportErrors with --noEmit. */
@@ -345,30 +306,4 @@ export class WarmTsProgram {
     const used = new Set(this.builder?.getProgram().getSourceFiles() ?? []);
     for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
   }
-}
-
-/** Every directory below `dir`, skipping node_modules and dot-directories (as TypeScript's include matching does). */
-function subdirectories(dir: string): string[] {
-  const out: string[] = [];
-  const queue = [dir];
-  while (queue.length && out.length < 20_000) {
-    const current = queue.pop() as string;
-    let entries: import("node:fs").Dirent[] = [];
-    try {
-      entries = readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory() || entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-      const path = join(current, entry.name);
-      out.push(path);
-      queue.push(path);
-    }
-  }
-  return out;
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }

@@ -1,10 +1,10 @@
 // A warm `tsc -b`: the project-references graph of one tsconfig, each referenced project a warm builder program
 // (solution-project.ts), built in tsc -b's order with the declarations they emit kept in memory.
-import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
-import { type EmitAndReport, SolutionProject, type SolutionFiles, hashText } from "./solution-project.ts";
+import { hashText, subdirectories } from "./host-questions.ts";
+import { type EmitAndReport, SolutionProject, type SolutionFiles } from "./solution-project.ts";
 import type { WarmCheckInfo } from "./warm-program.ts";
 
 type Ts = typeof TS;
@@ -269,26 +269,4 @@ class SolutionBuild {
 function signature(ts: Ts, commandLine: TS.ParsedCommandLine): string {
   const diagnostics = ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText]);
   return JSON.stringify([commandLine.fileNames, commandLine.options, commandLine.projectReferences, diagnostics]);
-}
-
-/** Every directory below `dir`, skipping node_modules and dot-directories (as TypeScript's include matching does). */
-function subdirectories(dir: string): string[] {
-  const out: string[] = [];
-  const queue = [dir];
-  while (queue.length && out.length < 20_000) {
-    const current = queue.pop() as string;
-    let entries: import("node:fs").Dirent[] = [];
-    try {
-      entries = readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory() || entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-      const path = join(current, entry.name);
-      out.push(path);
-      queue.push(path);
-    }
-  }
-  return out;
 }
