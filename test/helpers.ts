@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CheckIssue, CheckResponse, NormalizedIssue } from "../src/core/contracts.ts";
+import type { SignalintService } from "../src/service/signalint.ts";
 
 function findRepo(start: string): string {
   let dir = start;
@@ -198,4 +199,27 @@ export async function gone(pid: number, ms: number): Promise<boolean> {
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Whitespace collapsed, as messages are compared with an engine's raw text. */
+export function flatMessage(message: string): string {
+  return message.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Every tsc issue of a check made in this process, as `file:line:col rule message` with the whole message
+ * (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed; unsorted, repeats kept.
+ */
+export function serviceTscKeys(service: SignalintService, response: CheckResponse): string[] {
+  const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
+  for (const cluster of response.clusters) {
+    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
+    if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
+  }
+  const whole = (issue: NormalizedIssue) => {
+    const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
+    const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;
+    return flatMessage(found?.fullMessage ?? issue.message);
+  };
+  return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${whole(issue)}`);
 }

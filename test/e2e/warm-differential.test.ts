@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 import { inferredTscArgs } from "../raw-engines.ts";
 
 const STEPS = Number(process.env.SIGNALINT_DIFF_STEPS ?? 200);
@@ -269,26 +269,7 @@ function parseTscOutput(stdout: string): string[] {
     else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as { message: string }).message += `\n${line.trim()}`;
     else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
   }
-  return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${flat(d.message)}`);
-}
-
-async function tscIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
-  const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
-  for (const cluster of response.clusters) {
-    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-    if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
-  }
-  // Whole messages (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed.
-  const whole = (issue: NormalizedIssue) => {
-    const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
-    const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;
-    return flat(found?.fullMessage ?? issue.message);
-  };
-  return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${whole(issue)}`);
-}
-
-function flat(message: string): string {
-  return message.replace(/\s+/g, " ").trim();
+  return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${flatMessage(d.message)}`);
 }
 
 async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void): Promise<void> {
@@ -315,7 +296,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       if (response.engines.tsc.status !== "ok") assert.fail(`step ${step} (${change}): tsc status ${JSON.stringify(response.engines.tsc)}`);
       const mode = service.lastTiming?.cache?.tsc?.mode ?? "cli";
       modes.set(mode, (modes.get(mode) ?? 0) + 1);
-      const warm = (await tscIssues(service, response)).sort();
+      const warm = serviceTscKeys(service, response).sort();
       const covers = (issue: string) => requested[0] === "." || requested.some((file) => issue.startsWith(`${file}:`)) || /^[^:]*\.json:/.test(issue);
       const cold = (await coldRun).filter(covers).sort();
       if (JSON.stringify(warm) !== JSON.stringify(cold)) {

@@ -18,7 +18,7 @@ import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
-import { BUNDLE, fixture, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, fixture, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 
 const STEPS = Number(process.env.SIGNALINT_REFS_STEPS ?? 6);
 const SEED = Number(process.env.SIGNALINT_REFS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -290,27 +290,7 @@ function parseBuildOutput(stdout: string, config: string): string[] {
     else if (/^\s+\S/.test(line) && out.length) (out.at(-1) as string[])[1] += `\n${line.trim()}`;
     else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
   }
-  return [...new Set(out.map(([where, message]) => `${where} ${flat(message as string)}`))].sort();
-}
-
-async function serviceIssues(service: SignalintService, response: CheckResponse): Promise<string[]> {
-  const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
-  for (const cluster of response.clusters) {
-    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-    if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
-  }
-  // Whole messages (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed.
-  const whole = (issue: NormalizedIssue) => {
-    const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
-    const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;
-    return flat(found?.fullMessage ?? issue.message);
-  };
-  const keys = issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${whole(issue)}`);
-  return [...new Set(keys)].sort();
-}
-
-function flat(message: string): string {
-  return message.replace(/\s+/g, " ").trim();
+  return [...new Set(out.map(([where, message]) => `${where} ${flatMessage(message as string)}`))].sort();
 }
 
 describe("the service answers project references from the warm solution", () => {
@@ -364,7 +344,7 @@ describe("the service answers project references from the warm solution", () => 
         const mode = service.lastTiming?.cache?.tsc?.mode ?? "";
         const inRequested = (key: string) => requested[0] === "." || requested.some((file) => key.startsWith(`${file}:`));
         const expected = parseBuildOutput(await cold, "tsconfig.json").filter(inRequested);
-        assert.deepEqual(await serviceIssues(service, response), expected, `${label} (${mode})`);
+        assert.deepEqual([...new Set(serviceTscKeys(service, response))].sort(), expected, `${label} (${mode})`);
         // The first check builds the solution in its host and answers from it; a package's config is a view of it.
         assert.match(mode, /^warm-/, `${label}: answered by the warm solution`);
         assert.equal(hosts().length, 1, `${label}: one host, the solution's (a package config with references is a view in it)`);
