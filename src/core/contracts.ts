@@ -314,7 +314,9 @@ export const LiveSchema = z
       IssueSchema.extend({
         checkId: z.string(),
         observedAt: z.string(),
-      }).strict(),
+      })
+        .strict()
+        .meta({ id: "LiveIssue" }),
     ),
     files: z.array(
       z
