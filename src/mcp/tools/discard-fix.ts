@@ -9,7 +9,7 @@ export const discardFixTool = defineTool({
   title: "Discard a fix",
   description: "Forget a previewed transaction; writes nothing.",
   input: z.object({ transactionId: z.string().min(1).max(200) }).strict(),
-  result: plainShape(DiscardResultSchema, { summary: () => "Discarded." }),
+  result: plainShape(DiscardResultSchema, { summary: () => "Discarded; nothing was written." }),
   stale: WorkflowStaleSchema,
   annotations: READ_ONLY,
   handle: async (args, { service }) => service.transactions.discard(args.transactionId),
