@@ -127,7 +127,7 @@ const checkCore = {
   status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed (other engines' issues still listed)"),
   checkId: z.string(),
   engines: EnginesSchema,
-  clusters: z.array(ClusterSchema),
+  clusters: z.array(ClusterSchema).describe("Priority ascending"),
   truncated: z.boolean().describe("More clusters existed than returned"),
   loopWarning: LoopWarningSchema.nullable(),
   nextStep: z.string().optional(),
