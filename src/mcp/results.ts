@@ -10,7 +10,7 @@ import {
   type Snapshot,
 } from "../core/contracts.ts";
 import { compactCheckResponse, compactSnapshot, readCheckCounts } from "../core/response.ts";
-import type { AfterEdit } from "../service/workflow.ts";
+import type { AfterEdit } from "../service/workflow/after-edit.ts";
 import type { ResultShape } from "./respond.ts";
 
 // The result shapes several tools share: a check, a check plus its delta, an applied fix, a snapshot. Each says its

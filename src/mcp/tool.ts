@@ -2,8 +2,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
 import type { Stale, WorkflowStale } from "../core/contracts.ts";
-import type { ArtifactStore } from "../service/artifacts.ts";
-import type { CheckEvent } from "../service/check-events.ts";
+import type { ArtifactStore } from "../service/history/artifacts.ts";
+import type { CheckEvent } from "../service/check/check-events.ts";
 import type { SignalintService } from "../service/signalint.ts";
 import { advertisedSchema, respond, toErrorResult, type ResultShape } from "./respond.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WorkflowStaleSchema } from "../../core/contracts.ts";
 import { MAX_PATHS } from "../../core/paths.ts";
-import { afterEditCheck } from "../../service/workflow.ts";
+import { afterEditCheck } from "../../service/workflow/after-edit.ts";
 import { CHECK_WITH_DELTA_RESULT } from "../results.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 

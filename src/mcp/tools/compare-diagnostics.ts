@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CompareSchema, WorkflowStaleSchema } from "../../core/contracts.ts";
-import { compareSnapshots } from "../../service/workflow.ts";
+import { compareSnapshots } from "../../service/workflow/after-edit.ts";
 import { plainShape } from "../respond.ts";
 import { summarizeDelta } from "../results.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WorkflowStaleSchema } from "../../core/contracts.ts";
-import { publicSnapshot } from "../../service/snapshots.ts";
+import { publicSnapshot } from "../../service/history/snapshots.ts";
 import { SNAPSHOT_RESULT } from "../results.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { IngestResultSchema } from "../../core/contracts.ts";
 import { MAX_INGEST } from "../../core/lsp.ts";
-import { ingestDiagnostics } from "../../service/ingest.ts";
+import { ingestDiagnostics } from "../../service/workflow/ingest.ts";
 import { plainShape } from "../respond.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 

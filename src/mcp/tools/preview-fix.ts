@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PreviewResultSchema } from "../../core/contracts.ts";
-import { MAX_PATCHES, MAX_REQUEST_BYTES } from "../../service/transactions.ts";
+import { MAX_PATCHES, MAX_REQUEST_BYTES } from "../../service/fix/transactions.ts";
 import { plainShape } from "../respond.ts";
 import { defineTool } from "../tool.ts";
 
