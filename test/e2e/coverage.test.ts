@@ -5,17 +5,13 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { call, CLEAN_PATH, connect, DENO, everyIssue, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
 
 const TYPE_ERROR = 'const n: number = "oops";\nexport {};\n';
 
 /** A scratch project (package.json only) with the given files and engine links; generated files go to `cache`. */
 function project(files: Record<string, string>, engines: string[] = []): { dir: string; cache: string } {
-  const dir = tempDir("signalint-coverage-");
-  writeFileSync(join(dir, "package.json"), '{ "name": "scratch", "private": true, "type": "module" }\n');
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
+  const dir = projectFrom({ "package.json": '{ "name": "scratch", "private": true, "type": "module" }\n', ...files }, "signalint-coverage-");
   const entries: Record<string, string> = { tsc: "typescript/bin/tsc", oxlint: "oxlint/bin/oxlint", eslint: "eslint/bin/eslint.js" };
   for (const engine of engines) linkBin(dir, engine, join(REPO, "node_modules", entries[engine] as string));
   return { dir, cache: tempDir("signalint-cache-") };

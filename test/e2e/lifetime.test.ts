@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it, type TestContext } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -11,6 +11,7 @@ import type { CheckEvent } from "../../src/service/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, fixture, linkBin, REPO, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { hostProcesses } from "../helpers/processes.ts";
 
 // The fault suite of process lifetime: a client that dies mid-check, `kill -9` of the server mid-check, and a
 // cancelled check. Every engine process is found by a marker only this test's processes carry (the pid file path
@@ -31,17 +32,7 @@ function hangingProject(label: string): { project: string; marker: string } {
 /** Live processes (not zombies) whose environment carries the marker, with their command lines. */
 function marked(marker: string): { pid: number; cmdline: string }[] {
   const needle = `SIGNALINT_FAULT_PIDS=${marker}\0`;
-  const found: { pid: number; cmdline: string }[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (!readFileSync(`/proc/${name}/environ`, "latin1").includes(needle)) continue;
-      found.push({ pid: Number(name), cmdline: readFileSync(`/proc/${name}/cmdline`, "utf8") });
-    } catch {
-      // Gone meanwhile, or not ours.
-    }
-  }
-  return found;
+  return hostProcesses((entry) => entry.environ().includes(needle)).map(({ pid, cmdline }) => ({ pid, cmdline }));
 }
 
 const isWatchdog = (cmdline: string) => cmdline === `/bin/sh\0-c\0${WATCHDOG_SCRIPT}\0`;
