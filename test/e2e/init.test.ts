@@ -45,13 +45,18 @@ function project(): string {
 }
 
 function run(command: string, args: string[], cwd: string, options: { input?: string; env?: Record<string, string> } = {}) {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: "utf8",
-    input: options.input ?? "",
-    env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const stateDir = tempDir("signalint-state-");
+  try {
+    const result = spawnSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      input: options.input ?? "",
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: stateDir, ...options.env },
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  } finally {
+    removeDir(stateDir);
+  }
 }
 
 /** The host's standalone binary, when built (npm run build:binaries -- --targets=host). */
@@ -64,17 +69,21 @@ const BINARY = join(
 
 /** Run a command without blocking this process (a server in it must answer meanwhile). */
 function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const stateDir = tempDir("signalint-state-");
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd,
-      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: stateDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.on("close", (status) => {
+      removeDir(stateDir);
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 
