@@ -30,7 +30,7 @@ function runAsync(command: string, args: string[], cwd: string): Promise<{ statu
   });
 }
 
-describe("init", () => {
+describe("init from other launches", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
@@ -41,11 +41,6 @@ describe("init", () => {
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, BUNDLE] });
   });
-});
-
-describe("init from other launches", () => {
-  const dirs: string[] = [];
-  after(() => dirs.forEach(removeDir));
 
   it("under deno from a URL, the configs run deno with that URL", async () => {
     const http = createServer((request, response) => {

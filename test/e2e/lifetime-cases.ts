@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { it } from "node:test";
+import { after, describe, it } from "node:test";
 import { WATCHDOG_SCRIPT } from "../../src/runtime/process-groups.ts";
 import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
-import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, fixture, linkBin, REPO, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, fixture, linkBin, REPO, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
 const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
@@ -172,5 +172,17 @@ export function cancelledCheckTest(runtime: "node" | "deno", projects: string[])
     } finally {
       await session.close();
     }
+  });
+}
+
+/** The process-lifetime suite (Linux: it counts processes through /proc); `register` adds its tests. */
+export function describeLifetime(register: (projects: string[]) => void): void {
+  describe("process lifetime: nothing outlives the server", { skip: process.platform !== "linux" && "counts processes through /proc" }, () => {
+    const projects: string[] = [];
+    after(() => {
+      for (const project of projects) killMarked(join(project, "pids.txt"));
+      projects.forEach(removeDir);
+    });
+    register(projects);
   });
 }

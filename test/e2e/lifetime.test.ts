@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { progressReporter, type ProgressParams } from "../../src/mcp/progress.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
@@ -12,6 +12,7 @@ import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, call, connect, fixture, linkBin, REPO, removeDir, scratchCopy, structured } from "../helpers.ts";
 import {
   cancelledCheckTest,
+  describeLifetime,
   engineRunning,
   hangingProject,
   isWarmHost,
@@ -22,13 +23,7 @@ import {
   survivors,
 } from "./lifetime-cases.ts";
 
-describe("process lifetime: nothing outlives the server", { skip: process.platform !== "linux" && "counts processes through /proc" }, () => {
-  const projects: string[] = [];
-  after(() => {
-    for (const project of projects) killMarked(join(project, "pids.txt"));
-    projects.forEach(removeDir);
-  });
-
+describeLifetime((projects) => {
   serverLifetimeTests("node", projects);
 
   it("node: after kill -9 of a server with a warm TypeScript 7 process, its host and the tsgo process go too", async (t) => {
