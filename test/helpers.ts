@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,8 @@ export function fixture(name: string): string {
 // Every temporary directory of a test process lives under one root, removed when the process exits: what a failed
 // test (or a server it started) leaves is gone too. Tests still remove their own as they finish.
 const TEMP_ROOT = mkdtempSync(join(tmpdir(), "signalint-tests-"));
+// Traversable by others (not listable), as a directory in tmpdir is: a test runs the CLI as another user in one.
+chmodSync(TEMP_ROOT, 0o711);
 process.on("exit", () => rmSync(TEMP_ROOT, { recursive: true, force: true }));
 
 /** A fresh temporary directory (under this process's root, removed at exit at the latest). */
