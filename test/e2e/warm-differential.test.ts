@@ -1,8 +1,8 @@
 // Differential test: warm TypeScript answers equal cold `tsc --noEmit -p` runs, step after step, over a seeded random
 // sequence of edits (files, exports, hub types, a linked workspace package's package.json, tsconfig including syntax
-// errors, node_modules .d.ts, shadowing resolution, TypeScript version swaps). Seeds come from a fixed list
-// (helpers/random.ts); reproduce a failure with the seed its test names:
-// SIGNALINT_DIFF_SEED=<seed> node --test dist/test/e2e/warm-differential.test.mjs
+// errors, node_modules .d.ts, shadowing resolution, TypeScript version swaps). Seeds come from fixed lists
+// (helpers/random.ts); replay a failure with the seed its test names and the steps its suite names:
+// SIGNALINT_DIFF_SEED=<seed> SIGNALINT_DIFF_STEPS=<steps> node --test dist/test/e2e/warm-differential.test.mjs
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -13,12 +13,11 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 import { writeProjectFile } from "../helpers/project.ts";
-import { random, seedsFor, stepsFor } from "../helpers/random.ts";
+import { random, randomRuns } from "../helpers/random.ts";
 import { inferredTscArgs } from "../raw-engines.ts";
 
-const STEPS = stepsFor("SIGNALINT_DIFF_STEPS", { fixed: 200, explore: 200 });
-// CI and `npm test` run these; `npm run test:explore` draws a new one.
-const SEEDS = seedsFor("SIGNALINT_DIFF_SEED", [1]);
+// Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts).
+const { seeds: SEEDS, steps: STEPS } = randomRuns("DIFF", { short: { seeds: [1], steps: 40 }, long: { seeds: [2], steps: 200 } });
 
 type Tsconfig = { strict: boolean; extra: boolean; broken: number };
 

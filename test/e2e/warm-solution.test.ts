@@ -2,8 +2,8 @@
 // across the packages of a generated references monorepo (exported types changed, errors introduced and fixed
 // upstream, files added and removed, references added — cycles too —, noEmitOnError, strict, broken configs), each
 // warm answer equals, line for line and in order, what a cold `tsc -b --pretty false` prints on a fresh copy of the
-// tree. Seeds come from a fixed list (helpers/random.ts); reproduce a failure with the seed its test names:
-// SIGNALINT_REFS_SEED=<seed> node --test dist/test/e2e/warm-solution.test.mjs
+// tree. Seeds come from fixed lists (helpers/random.ts); replay a failure with the seed its test names and the steps
+// its suite names: SIGNALINT_REFS_SEED=<seed> SIGNALINT_REFS_STEPS=<steps> node --test dist/test/e2e/warm-solution.test.mjs
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -19,11 +19,10 @@ import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { BUNDLE, fixture, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 import { warmHosts } from "../helpers/processes.ts";
-import { random, seedsFor, stepsFor } from "../helpers/random.ts";
+import { random, randomRuns } from "../helpers/random.ts";
 
-const STEPS = stepsFor("SIGNALINT_REFS_STEPS", { fixed: 6, explore: 12 });
-// CI and `npm test` run these; `npm run test:explore` draws a new one.
-const SEEDS = seedsFor("SIGNALINT_REFS_SEED", [1]);
+// Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts).
+const { seeds: SEEDS, steps: STEPS } = randomRuns("REFS", { short: { seeds: [1], steps: 6 }, long: { seeds: [2], steps: 24 } });
 const NAMES = REFS_PACKAGES.map(([name]) => name);
 const PER_PACKAGE = 4;
 

@@ -1,6 +1,7 @@
-// Seeded randomness for the random tests: a generator that a seed replays, and the seeds (and step counts) a run
-// uses. CI and `npm test` run a fixed seed list, so every run is the same and any failure reproducible;
-// `npm run test:explore` (SIGNALINT_EXPLORE=1) draws new seeds, longer runs, and prints each seed.
+// Seeded randomness for the random tests: a generator that a seed replays, and the seeds and lengths a run uses.
+// `npm test` runs short runs on fixed seeds, test:dist long runs on other fixed seeds (SIGNALINT_LONG_RUNS=1): CI is
+// the same every time and any failure reproducible. `npm run test:explore` (SIGNALINT_EXPLORE=1, not in CI) draws a
+// new seed for a long run and prints it.
 
 /** mulberry32: a small seeded generator, so a seed replays the same draws. */
 export function random(seed: number): () => number {
@@ -15,24 +16,26 @@ export function random(seed: number): () => number {
 }
 
 const exploring = process.env.SIGNALINT_EXPLORE === "1";
+const long = exploring || process.env.SIGNALINT_LONG_RUNS === "1";
 
-/**
- * The seeds of one random test: those in `variable` (comma-separated: replay a run), else a fresh one under
- * test:explore (printed, with the line that replays it), else `fixed`.
- */
-export function seedsFor(variable: string, fixed: readonly number[]): number[] {
-  const given = process.env[variable]?.trim();
-  if (given) return given.split(",").map((seed) => Number(seed));
-  if (!exploring) return [...fixed];
-  const drawn = Math.floor(Math.random() * 2 ** 31);
-  // stderr: node:test passes it through to the terminal whichever reporter runs.
-  process.stderr.write(`explore: ${variable}=${drawn} (replay with that variable set)\n`);
-  return [drawn];
+/** What one random test runs: its seeds (each its own test) and the number of random steps per seed. */
+export interface RandomRuns {
+  seeds: number[];
+  steps: number;
 }
 
-/** Steps of one random test: `variable` when set, else `explore` under test:explore, else `fixed`. */
-export function stepsFor(variable: string, counts: { fixed: number; explore: number }): number {
-  const given = process.env[variable]?.trim();
-  if (given) return Number(given);
-  return exploring ? counts.explore : counts.fixed;
+/**
+ * The runs of one random test. `SIGNALINT_<name>_SEED` (comma-separated) and `SIGNALINT_<name>_STEPS` replay a run;
+ * otherwise the short or long fixed list, or under test:explore one fresh seed (printed with the line that replays it).
+ */
+export function randomRuns(name: string, runs: { short: RandomRuns; long: RandomRuns }): RandomRuns {
+  const chosen = long ? runs.long : runs.short;
+  const steps = Number(process.env[`SIGNALINT_${name}_STEPS`]?.trim() || chosen.steps);
+  const given = process.env[`SIGNALINT_${name}_SEED`]?.trim();
+  if (given) return { seeds: given.split(",").map((seed) => Number(seed)), steps };
+  if (!exploring) return { seeds: [...chosen.seeds], steps };
+  const drawn = Math.floor(Math.random() * 2 ** 31);
+  // stderr: node:test shows it whichever reporter runs, next to the test that names the seed.
+  process.stderr.write(`test:explore drew SIGNALINT_${name}_SEED=${drawn} (replay: SIGNALINT_${name}_SEED=${drawn} SIGNALINT_${name}_STEPS=${steps})\n`);
+  return { seeds: [drawn], steps };
 }
