@@ -1,9 +1,10 @@
 // What the init tests share (test/e2e/init.test.ts, and test/dist/init-launches.test.ts for Deno and the binary).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLEAN_PATH, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
 
 /** The TOML init writes: tables and `key = value` lines whose values are JSON-compatible (strings, arrays, integers). */
 export function parseToml(text: string): Record<string, Record<string, unknown>> {
@@ -28,12 +29,15 @@ export function parseToml(text: string): Record<string, Record<string, unknown>>
 
 /** A TypeScript project with one error in src/bad.ts and none in src/good.ts. */
 export function initProject(): string {
-  const dir = tempDir("signalint-init-");
-  writeFileSync(join(dir, "package.json"), '{ "name": "init-me", "private": true }\n');
-  writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n');
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "bad.ts"), 'export const n: number = "x";\n');
-  writeFileSync(join(dir, "src", "good.ts"), "export const ok = 1;\n");
+  const dir = projectFrom(
+    {
+      "package.json": '{ "name": "init-me", "private": true }\n',
+      "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
+      "src/bad.ts": 'export const n: number = "x";\n',
+      "src/good.ts": "export const ok = 1;\n",
+    },
+    "signalint-init-",
+  );
   linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
   linkPackage(dir, "oxlint", join(REPO, "node_modules", "oxlint"));
   return dir;
