@@ -16,8 +16,9 @@ import { writeProjectFile } from "../helpers/project.ts";
 import { random, randomRuns } from "../helpers/random.ts";
 import { inferredTscArgs } from "../raw-engines.ts";
 
-// Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts).
-const { seeds: SEEDS, steps: STEPS } = randomRuns("DIFF", { short: { seeds: [1], steps: 40 }, long: { seeds: [2], steps: 200 } });
+// Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts). The long seed
+// once failed at step 126 (a file outside a broken config's include; fixed in a3dc8a9).
+const { seeds: SEEDS, steps: STEPS } = randomRuns("DIFF", { short: { seeds: [1], steps: 30 }, long: { seeds: [1205713286], steps: 200 } });
 
 type Tsconfig = { strict: boolean; extra: boolean; broken: number };
 
