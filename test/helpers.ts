@@ -218,16 +218,22 @@ export function flatMessage(message: string): string {
   return message.replace(/\s+/g, " ").trim();
 }
 
-/**
- * Every tsc issue of a check made in this process, as `file:line:col rule message` with the whole message
- * (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed; unsorted, repeats kept.
- */
-export function serviceTscKeys(service: SignalintService, response: CheckResponse): string[] {
+/** Every issue of a check made in this process: its remaining issues and each cluster's (issueDetail). */
+export function serviceIssues(service: SignalintService, response: CheckResponse): NormalizedIssue[] {
   const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
     if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
   }
+  return issues;
+}
+
+/**
+ * Every tsc issue of a check made in this process, as `file:line:col rule message` with the whole message
+ * (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed; unsorted, repeats kept.
+ */
+export function serviceTscKeys(service: SignalintService, response: CheckResponse): string[] {
+  const issues = serviceIssues(service, response);
   const whole = (issue: NormalizedIssue) => {
     const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
     const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;

@@ -10,7 +10,7 @@ import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { CheckEvent } from "../../src/service/check/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, call, connect, REPO, removeDir, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, connect, REPO, removeDir, serviceIssues, structured, tempDir } from "../helpers.ts";
 import { warmHosts } from "../helpers/processes.ts";
 
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
@@ -51,12 +51,7 @@ function coldTsc(dir: string): string[] {
 }
 
 function tscKeys(service: SignalintService, response: CheckResponse): string[] {
-  const issues = [...(response.remainingIssues ?? [])];
-  for (const cluster of response.clusters) {
-    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-    if ("issues" in detail) issues.push(...detail.issues);
-  }
-  return issues
+  return serviceIssues(service, response)
     .filter((issue) => issue.engine === "tsc")
     .map((issue) => `${issue.file}:${issue.line} ${issue.rule}`)
     .sort();

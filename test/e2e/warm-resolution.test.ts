@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, REPO, removeDir, serviceIssues, tempDir } from "../helpers.ts";
 import { writeFiles, writeProjectFile } from "../helpers/project.ts";
 
 const TSCONFIG =
@@ -51,17 +51,11 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     await Promise.all([service.warmSettled(), service.changes.ready()]).finally(() => clearInterval(hold));
     return service.check(paths.length ? paths : ["."], paths.length > 0);
   };
-  const tscKeys = (response: CheckResponse) => {
-    const issues = (response.remainingIssues ?? []).map(fullIssue);
-    for (const cluster of response.clusters) {
-      const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-      if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
-    }
-    return issues
+  const tscKeys = (response: CheckResponse) =>
+    serviceIssues(service, response)
       .filter((issue) => issue.engine === "tsc")
       .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
       .sort();
-  };
   const cold = (...paths: string[]) => {
     const result = spawnSync(
       process.execPath,
