@@ -1,8 +1,8 @@
 // Root-cause clusters on generated projects with the real TypeScript: errors group by the declaration they are about
 // (read from the warm program), not by rule code; "fix it once" only where the issues share a declaration.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { clusterIssues } from "../../src/core/cluster.ts";
@@ -10,7 +10,8 @@ import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { normalizeMessage } from "../../src/core/normalize.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, linkPackage, REPO, removeDir, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, linkPackage, REPO, removeDir, scratchCopy } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const created: string[] = [];
@@ -18,20 +19,18 @@ after(() => created.forEach(removeDir));
 
 /** A TypeScript-only project (oxlint off) with these files, linked to this repository's TypeScript. */
 function project(files: Record<string, string>): string {
-  const root = tempDir("signalint-clusters-");
+  const root = projectFrom(
+    {
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+        include: ["src"],
+      }),
+      "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+      ...files,
+    },
+    "signalint-clusters-",
+  );
   created.push(root);
-  const all = {
-    "tsconfig.json": JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
-      include: ["src"],
-    }),
-    "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
-    ...files,
-  };
-  for (const [file, text] of Object.entries(all)) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
-  }
   linkPackage(root, "typescript", join(REPO, "node_modules", "typescript"));
   return root;
 }
