@@ -1,0 +1,23 @@
+// The cause corpus (test/cause-corpus.ts) through the real service on the warm path: each scenario's edit gives the
+// expected clusters naming the expected declarations, on TypeScript 5.9 and TypeScript 7 alike, and for the
+// scenarios with a library, also when that library is a referenced project.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { CAUSE_SCENARIOS } from "../cause-corpus.ts";
+import { compareRun, runCauseScenario } from "../cause-corpus-run.ts";
+import { REPO } from "../helpers.ts";
+
+const TYPESCRIPTS = [["TypeScript 5.9", join(REPO, "node_modules", "typescript")]] as const;
+
+for (const [label, typescriptDir] of TYPESCRIPTS) {
+  describe(`cause corpus (${label}, warm program)`, () => {
+    for (const scenario of CAUSE_SCENARIOS) {
+      it(scenario.name, async () => {
+        const run = await runCauseScenario(scenario, typescriptDir);
+        assert.match(run.mode, /^warm-/);
+        assert.deepEqual(compareRun(scenario, run), []);
+      });
+    }
+  });
+}
