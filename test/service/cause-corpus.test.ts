@@ -8,7 +8,10 @@ import { CAUSE_SCENARIOS } from "../cause-corpus.ts";
 import { compareRun, runCauseScenario } from "../cause-corpus-run.ts";
 import { REPO } from "../helpers.ts";
 
-const TYPESCRIPTS = [["TypeScript 5.9", join(REPO, "node_modules", "typescript")]] as const;
+const TYPESCRIPTS = [
+  ["TypeScript 5.9", join(REPO, "node_modules", "typescript")],
+  ["TypeScript 7", join(REPO, "node_modules", "typescript7")],
+] as const;
 
 for (const [label, typescriptDir] of TYPESCRIPTS) {
   describe(`cause corpus (${label}, warm program)`, () => {
