@@ -4,8 +4,11 @@
 import type * as TS from "typescript";
 import type { IssueCause } from "../core/issues.ts";
 import { type CauseEnv, findCauses } from "./cause-finder.ts";
+import { causesAtSources } from "./output-causes.ts";
 
 type Ts = typeof TS;
+
+const absolute = (path: string) => path;
 
 function declarationOf(ts: Ts, checker: TS.TypeChecker, symbol: TS.Symbol | undefined): TS.Declaration | undefined {
   if (!symbol) return undefined;
@@ -38,7 +41,7 @@ export function causeEnv(ts: Ts, program: TS.Program, toRelative: (path: string)
 
 /**
  * The declarations one diagnostic is about, most specific first (see cause-finder.ts); empty when nothing in the
- * project explains it. `env` may be shared by the diagnostics of one program. Never throws.
+ * project explains it. `env` (made with absolute names) may be shared by the diagnostics of one program. Never throws.
  */
 export function diagnosticCauses(
   ts: Ts,
@@ -53,12 +56,17 @@ export function diagnosticCauses(
     const related = (diagnostic.relatedInformation ?? []).flatMap((info) =>
       info.file && info.start !== undefined ? [{ file: info.file, start: info.start, length: info.length ?? 0 }] : [],
     );
-    return findCauses(env ?? causeEnv(ts, program, toRelative), {
+    // Found by absolute names, so a cause at a reference's emitted declarations can move to its source first.
+    const found = findCauses(env ?? causeEnv(ts, program, absolute), {
       code: diagnostic.code,
       file,
       start: diagnostic.start,
       length: diagnostic.length ?? 0,
       related,
+    });
+    return causesAtSources(ts, program, found).flatMap((cause) => {
+      const relative = toRelative(cause.file);
+      return relative === null ? [] : [{ ...cause, file: relative, ...(cause.module ? { name: relative } : {}) }];
     });
   } catch {
     return [];

@@ -71,7 +71,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
           const target = view ? solution.view(view) : solution;
           const result = target.check();
           if (!result) return null;
-          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile);
+          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile, (diagnostic) => target.programOf(diagnostic));
           return { issues, info: result.info, files: target.fileNames(), covers: solution.coveredConfigs() };
         },
         invalidateResolutions: () => solution.invalidateResolutions(),

@@ -24,3 +24,15 @@ for (const [label, typescriptDir] of TYPESCRIPTS) {
     }
   });
 }
+describe("cause corpus (TypeScript 5.9, warm project references)", () => {
+  for (const name of ["changed member type", "removed member", "mixed causes under one interface", "why: hub edit of `User.id` and `makeUser(id)`"]) {
+    const scenario = CAUSE_SCENARIOS.find((candidate) => candidate.name === name);
+    it(name, async () => {
+      assert.ok(scenario);
+      const run = await runCauseScenario(scenario, TYPESCRIPTS[0][1], { references: true });
+      assert.match(run.mode, /^warm-/);
+      const expected = { ...scenario, expect: scenario.expect.map((text) => text.replace(/\(src\//, "(lib/src/").replace(/^src\//, "lib/src/")) };
+      assert.deepEqual(compareRun(expected, run), []);
+    });
+  }
+});
