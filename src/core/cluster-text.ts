@@ -41,6 +41,11 @@ function ruleAction(issues: readonly Issue[], rule: string): string {
     const module = mostCommon(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)));
     return `Fix the import path or install the package${module ? ` '${module[0]}'` : ""}; every file importing it fails.`;
   }
+  // TypeScript results from tsc's command line (a first check, a path without a warm program) carry no declarations:
+  // say the grouping is by rule for that reason, rather than imply the sites share nothing.
+  if (issues.every((issue) => issue.engine === "tsc") && issues.some((issue) => issue.causes === undefined)) {
+    return `Fix each of the ${issues.length} places; first at ${where}. Grouped by rule: tsc's command line names no declarations, so a shared cause is not known.`;
+  }
   return `Fix each of the ${issues.length} places; first at ${where}.`;
 }
 

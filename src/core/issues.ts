@@ -45,7 +45,8 @@ export interface RawIssue {
    * that covers its program, whatever paths were requested.
    */
   programWide?: boolean;
-  /** tsc with a program at hand: the declarations the error is about, most specific first (see IssueCause). */
+  /** tsc with a program at hand: the declarations the error is about, most specific first (see IssueCause); empty when
+   * the program names none, absent when no program was asked (tsc's command line). */
   causes?: IssueCause[];
 }
 
@@ -152,7 +153,7 @@ export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) =
       clusterId: null,
       fullId,
     };
-    if (issue.causes?.length) base.causes = issue.causes;
+    if (issue.causes) base.causes = issue.causes;
     const withFull = issue.fullMessage === undefined ? base : { ...base, fullMessage: issue.fullMessage };
     return issue.alsoReportedBy?.length ? { ...withFull, alsoReportedBy: issue.alsoReportedBy } : withFull;
   });

@@ -116,20 +116,22 @@ function causeEnv7(modules: Ts7CauseModules, project: Ts7Project, toRelative: (p
 
 /**
  * A function giving each diagnostic of one TypeScript 7 project its causes (see cause-finder.ts). Every question is a
- * round trip to tsgo, so past `limit` diagnostics the rest get none (their clusters fall back to rules). Never throws.
+ * round trip to tsgo, so past `limit` diagnostics the rest are not asked (undefined: their rule clusters say so).
+ * Never throws.
  */
 export function ts7CauseReader(
   modules: Ts7CauseModules,
   project: Ts7Project,
   toRelative: (path: string) => string | null,
   limit = 2000,
-): (diagnostic: Ts7CauseDiagnostic) => IssueCause[] {
+): (diagnostic: Ts7CauseDiagnostic) => IssueCause[] | undefined {
   const env = causeEnv7(modules, project, toRelative);
   const files = new Map<string, TS.SourceFile | undefined>();
   const file = (name: string) => (files.has(name) ? files.get(name) : files.set(name, project.program.getSourceFile(name)).get(name));
   let asked = 0;
   return (diagnostic) => {
-    if (!diagnostic.fileName || ++asked > limit) return [];
+    if (!diagnostic.fileName) return [];
+    if (++asked > limit) return undefined;
     try {
       const source = file(diagnostic.fileName);
       if (!source) return [];

@@ -31,8 +31,10 @@ export function diagnosticsToIssues(
     if (file === null) continue;
     const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
     const from = typeof program === "function" ? program(diagnostic) : program;
-    const causes = from ? diagnosticCauses(ts, from, diagnostic, toRelative) : [];
-    const extra = { ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}), ...(causes.length ? { causes } : {}) };
+    const extra = {
+      ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}),
+      ...(from ? { causes: diagnosticCauses(ts, from, diagnostic, toRelative) } : {}),
+    };
     issues.push({ ...base, file, line: line + 1, col: character + 1, ...extra });
   }
   return issues;

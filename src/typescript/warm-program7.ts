@@ -287,7 +287,7 @@ export function ts7DiagnosticsToIssues(
   diagnostics: readonly Ts7Diagnostic[],
   toRelative: (path: string) => string | null,
   configFile: string,
-  causesOf?: (diagnostic: Ts7Diagnostic) => IssueCause[],
+  causesOf?: (diagnostic: Ts7Diagnostic) => IssueCause[] | undefined,
 ): RawIssue[] {
   const texts = new Map<string, string>();
   const seen = new Set<string>();
@@ -312,7 +312,7 @@ export function ts7DiagnosticsToIssues(
       const line = before.split("\n").length;
       issue = { ...base, file, line, col: diagnostic.pos - before.lastIndexOf("\n"), ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}) };
       const causes = causesOf?.(diagnostic);
-      if (causes?.length) issue.causes = causes;
+      if (causes) issue.causes = causes;
     }
     const key = `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
     if (!seen.has(key)) issues.push(issue);
