@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as TS from "typescript";
 import type { IssueCause } from "../core/issues.ts";
+import { exactStamp } from "../engines/file-stamp.ts";
 import { type CauseEnv, findCauses, type Guards, type RelatedSpan } from "./cause-finder.ts";
 
 /** The subset of TypeScript 7's API objects the causes need (all marked unstable: any mismatch means no cause). */
@@ -56,22 +57,29 @@ export interface Ts7CauseModules {
 
 const loaded = new Map<string, Ts7CauseModules | null>();
 
-async function load(packageDir: string, file: string): Promise<Record<string, unknown>> {
+/** require(esm) where the runtime has it, import() otherwise; after an in-place upgrade, a fresh import (see loadTs7Api). */
+async function load(packageDir: string, file: string, fresh: string | null): Promise<Record<string, unknown>> {
   const entry = join(packageDir, "dist", file);
   try {
+    if (fresh) throw new Error("load the upgraded module afresh");
     return createRequire(join(packageDir, "package.json"))(entry) as Record<string, unknown>;
   } catch {
-    return (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+    return (await import(`${pathToFileURL(entry).href}${fresh ? `?${encodeURIComponent(fresh)}` : ""}`)) as Record<string, unknown>;
   }
 }
 
-/** The AST guards and symbol flags of the TypeScript 7 package at `packageDir`; null when it has none (no causes). */
+/**
+ * The AST guards and symbol flags of the TypeScript 7 package at `packageDir` (cached by its identity, as the API
+ * class is: guards test node kinds, which a new version may number differently); null when it has none (no causes).
+ */
 export async function loadTs7CauseModules(packageDir: string): Promise<Ts7CauseModules | null> {
-  if (loaded.has(packageDir)) return loaded.get(packageDir) ?? null;
+  const identity = `${packageDir}\0${exactStamp(join(packageDir, "package.json")) ?? "-"}`;
+  if (loaded.has(identity)) return loaded.get(identity) ?? null;
+  const fresh = [...loaded.keys()].some((key) => key.startsWith(`${packageDir}\0`)) ? identity : null;
   let modules: Ts7CauseModules | null = null;
   try {
-    const is = await load(packageDir, join("ast", "is.js"));
-    const api = await load(packageDir, join("api", "sync", "api.js"));
+    const is = await load(packageDir, join("ast", "is.js"), fresh);
+    const api = await load(packageDir, join("api", "sync", "api.js"), fresh);
     const alias = (api.SymbolFlags as Record<string, number> | undefined)?.Alias;
     // TypeScript 7 names three guards by their node type's full name.
     const guards: Record<string, unknown> = {
@@ -85,7 +93,7 @@ export async function loadTs7CauseModules(packageDir: string): Promise<Ts7CauseM
   } catch {
     modules = null;
   }
-  loaded.set(packageDir, modules);
+  loaded.set(identity, modules);
   return modules;
 }
 
