@@ -191,6 +191,53 @@ describe("rule clusters", () => {
     assert.match(clusterIssues(other, hash)[0]?.cluster.rootCauseSummary ?? "", /^2 issues in 2 files/, "two modules are two causes: a rule cluster");
   });
 
+  it("TypeScript issues grouped by rule say when no program was asked (tsc's command line), not when one named no cause", () => {
+    const mismatch = (file: string) => ({ ...raw(file, 2, "Type 'string' is not assignable to type 'number'.", "TS2322"), engine: "tsc" as const });
+    const cold = clusterIssues(normalizeIssues([mismatch("src/a.ts"), mismatch("src/b.ts")], hash), hash);
+    assert.match(cold[0]?.cluster.suggestedAction ?? "", /Grouped by rule: tsc's command line names no declarations, so a shared cause is not known\.$/);
+    const warm = clusterIssues(
+      normalizeIssues(
+        [mismatch("src/a.ts"), mismatch("src/b.ts")].map((issue) => ({ ...issue, causes: [] })),
+        hash,
+      ),
+      hash,
+    );
+    assert.equal(warm[0]?.cluster.suggestedAction, "Fix each of the 2 places; first at src/a.ts:2.");
+  });
+
+  it("one edit's new errors reaching several declarations of one file form one cluster; a cause with older errors stays apart", () => {
+    const id = { file: "src/user.ts", name: "User", line: 1, member: { name: "User.id", line: 2 }, role: "source" as const };
+    const param = { file: "src/user.ts", name: "makeUser", line: 6, member: { name: "makeUser(id)", line: 6 } };
+    const site = (file: string, rule: string, cause: typeof id | typeof param) => ({
+      ...raw(
+        file,
+        3,
+        rule === "TS2345" ? "Argument of type 'number' is not assignable to parameter of type 'string'." : "Type 'string' is not assignable to type 'number'.",
+        rule,
+      ),
+      engine: "tsc" as const,
+      causes: [cause],
+    });
+    const edit = [site("src/a.ts", "TS2322", id), site("src/b.ts", "TS2322", id), site("src/c.ts", "TS2345", param), site("src/d.ts", "TS2345", param)];
+    const groups = clusterIssues(normalizeIssues(edit, hash), hash, { scope: ["."], issues: [] });
+    assert.equal(groups.length, 1);
+    assert.equal(
+      groups[0]?.cluster.rootCauseSummary,
+      "4 errors (TS2322/TS2345) at 4 sites in 4 files since the last check trace to src/user.ts: `User.id` (src/user.ts:2) for 2, `makeUser(id)` (src/user.ts:6) for 2",
+    );
+    const older = normalizeIssues([site("src/a.ts", "TS2322", id)], hash);
+    const apart = clusterIssues(normalizeIssues(edit, hash), hash, { scope: ["."], issues: older });
+    assert.deepEqual(
+      apart.map((group) => group.cluster.issueCount),
+      [2, 2],
+    );
+    assert.deepEqual(
+      clusterIssues(normalizeIssues(edit, hash), hash).map((group) => group.cluster.issueCount),
+      [2, 2],
+      "no previous check: two causes",
+    );
+  });
+
   it("issues new since the previous check are not merged with ones it already had", () => {
     const old = normalizeIssues([raw("src/old.ts", 1, "Type 'A' is not assignable to type 'B'.", "TS2322")], hash);
     const fresh = [
