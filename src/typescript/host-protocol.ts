@@ -1,7 +1,7 @@
 // The messages between the server and a warm TypeScript host (one JSON text per line; see warm-host.ts).
 import type { RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import type { WarmCheckInfo } from "./warm-program.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";

@@ -5,7 +5,8 @@ import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { HostReply, HostRequest } from "./host-protocol.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
-import { loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
+import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 
@@ -62,9 +63,9 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       if (!ts) return null;
       const solution = new WarmTsSolution(ts, request.configPath);
       return {
-        check: ({ view, configFile }) => {
+        check: ({ view, configFile, hint }) => {
           const target = view ? solution.view(view) : solution;
-          const result = target.check();
+          const result = target.check(hint ?? null);
           if (!result) return null;
           const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile);
           return { issues, info: result.info, files: target.fileNames(), covers: solution.coveredConfigs() };

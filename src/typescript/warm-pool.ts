@@ -5,7 +5,8 @@ import type { Runtime } from "../runtime/types.ts";
 import { exactStamp } from "../engines/file-stamp.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
-import { typescriptIdentity, type WarmCheckInfo } from "./warm-program.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
+import { typescriptIdentity } from "./warm-program.ts";
 
 /** Warm programs kept at most (one host process per tsconfig); the least recently used idle one is released first. */
 export const MAX_WARM_PROGRAMS = 3;
