@@ -153,7 +153,7 @@ export class WarmTsPool {
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
       this.forget(key, host);
-      this.failed(key, `the warm TypeScript host for ${configPath} exited`);
+      this.failed(key, reply.reason ? `${reply.reason} (${configPath})` : `the warm TypeScript host for ${configPath} exited`);
       return { status: "unavailable" };
     }
     if (reply.status !== "answer") {

@@ -39,6 +39,8 @@ export function loadTypeScript(packageDir: string): Ts | null {
     if (require.cache) delete require.cache[entry];
     const candidate = require(entry) as Ts;
     if (typeof candidate.createSemanticDiagnosticsBuilderProgram === "function") ts = candidate;
+    // TypeScript prints with sys.write to stdout (resolution traces, listings): never here, where stdout is a channel.
+    if (ts) ts.sys.write = () => {};
   }
   loaded.set(identity, ts);
   return ts;
