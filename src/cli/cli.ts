@@ -3,9 +3,9 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { argumentGuard } from "../mcp/argument-guard.ts";
 import { quoteInput, SignalintError } from "../core/errors.ts";
 import { createMcpServer } from "../mcp/server.ts";
-import { diagnose, formatDoctor } from "../service/doctor.ts";
-import { openProject } from "../service/project.ts";
-import { collectStats, formatStats } from "../service/stats.ts";
+import { diagnose, formatDoctor } from "../service/project/doctor.ts";
+import { openProject } from "../service/project/project.ts";
+import { collectStats, formatStats } from "../service/history/stats.ts";
 import { SignalintService } from "../service/signalint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIo } from "./io.ts";

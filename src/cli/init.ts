@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { quoteInput } from "../core/errors.ts";
-import { openProject } from "../service/project.ts";
+import { openProject } from "../service/project/project.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CLIENTS, claudeHook, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Launch, type Target } from "./clients.ts";
 import type { CliIo } from "./io.ts";
