@@ -1,4 +1,3 @@
-import { isAbsolute, resolve } from "node:path";
 import { ENGINE_NAMES, type CheckResponse, type Engines } from "../core/contracts.ts";
 import { quoteInput } from "../core/errors.ts";
 import { relativeToRoot } from "../core/paths.ts";
@@ -7,6 +6,7 @@ import { describeEvent } from "../mcp/progress.ts";
 import type { CheckEvent } from "../service/check-events.ts";
 import { shardPaths } from "../service/shards.ts";
 import { SignalintService } from "../service/signalint.ts";
+import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
 import { formatGithub, formatText } from "./format.ts";
@@ -29,6 +29,7 @@ export function cliPaths(runtime: Runtime, project: { root: string; realRoot: st
   const base = relativeToRoot(project.root, cwd) ?? relativeToRoot(project.realRoot, cwd);
   if (base === null) return positionals.length ? [...positionals] : ["."];
   if (!positionals.length) return [base];
+  const { isAbsolute } = pathApi(runtime);
   return positionals.map((path) => (base === "." || isAbsolute(path) || /^[A-Za-z]:/.test(path) ? path : `${base}/${path}`));
 }
 
@@ -123,7 +124,7 @@ async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Pr
     const paths = options.shard
       ? (await shardPaths(io.runtime, service.project.root, options.shard.index, options.shard.count)).paths
       : fromPaths
-        ? options.positionals.map((path) => resolve(io.runtime.cwd(), path))
+        ? options.positionals.map((path) => pathApi(io.runtime).resolve(io.runtime.cwd(), path))
         : cliPaths(io.runtime, service.project, options.positionals);
     await noteRoot(io, service.project.root, paths, fromPaths ? "paths" : options.root ? "option" : "cwd");
     report = paths.length ? await cliCheck(io, service, paths, options.shard) : emptyShardReport(service.project.root, options.shard as Shard);

@@ -1,5 +1,5 @@
-import { isAbsolute, resolve } from "node:path";
 import { relativeToRoot } from "../core/paths.ts";
+import { pathApi } from "../runtime/path-api.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { failedEngines } from "./report.ts";
 import { cliCheck } from "./check.ts";
@@ -40,6 +40,7 @@ async function runHook(io: CliIo): Promise<number> {
     return 1;
   }
   if (!CHECKED.test(target.file)) return 0;
+  const { isAbsolute, resolve } = pathApi(io.runtime);
   const base = target.cwd ?? io.runtime.cwd();
   const absolute = isAbsolute(target.file) ? target.file : resolve(base, target.file);
   const service = await SignalintService.create(io.runtime, { root: target.cwd ?? undefined });

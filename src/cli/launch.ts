@@ -14,12 +14,18 @@ export interface Launch {
 
 const PACKAGE = "signalint-mcp";
 
+/** A file: URL as a path of the platform: `file:///C:/x/a.mjs` → `C:\\x\\a.mjs` on Windows, `/x/a.mjs` elsewhere. */
+export function fileUrlPath(url: string, windows: boolean): string {
+  const pathname = decodeURIComponent(new URL(url).pathname);
+  return windows && /^\/[A-Za-z]:/.test(pathname) ? pathname.slice(1).replace(/\//g, "\\") : pathname;
+}
+
 /** This signalint-mcp exactly as it was launched: a standalone binary, node + the bundle, or deno + the bundle. */
 export function absoluteLaunch(runtime: Runtime): Launch {
   if (runtime.isStandalone || runtime.mainScript === null)
     return { command: runtime.execPath, args: [], how: `standalone binary ${runtime.execPath}`, portable: false };
   if (runtime.name === "deno") {
-    const script = runtime.mainScript.startsWith("file://") ? decodeURIComponent(new URL(runtime.mainScript).pathname) : runtime.mainScript;
+    const script = runtime.mainScript.startsWith("file://") ? fileUrlPath(runtime.mainScript, runtime.platform === "win32") : runtime.mainScript;
     return { command: runtime.execPath, args: ["run", ...DENO_PERMISSIONS, script], how: `deno running ${script}`, portable: false };
   }
   return { command: runtime.execPath, args: [runtime.mainScript], how: `node running ${runtime.mainScript}`, portable: false };

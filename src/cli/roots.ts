@@ -1,6 +1,6 @@
-import { dirname, join, resolve } from "node:path";
 import { relativeToRoot } from "../core/paths.ts";
 import { CONFIG_FILE, projectRootAt } from "../service/project.ts";
+import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIo } from "./io.ts";
 
@@ -11,6 +11,7 @@ import type { CliIo } from "./io.ts";
  */
 export async function rootOfPaths(runtime: Runtime, positionals: readonly string[]): Promise<string | undefined> {
   if (!positionals.length || runtime.env("SIGNALINT_PROJECT_ROOT")?.trim()) return undefined;
+  const { dirname, resolve } = pathApi(runtime);
   const cwd = runtime.cwd();
   const here = await projectRootAt(runtime, cwd);
   const absolute = positionals.map((path) => resolve(cwd, path));
@@ -25,6 +26,7 @@ export async function rootOfPaths(runtime: Runtime, positionals: readonly string
  * directory has a signalint.config.json of its own, which only a check with that directory as its root reads.
  */
 export async function noteRoot(io: CliIo, root: string, paths: readonly string[], from: "option" | "paths" | "cwd"): Promise<void> {
+  const { join } = pathApi(io.runtime);
   if (from === "paths") io.runtime.writeStderr(`signalint-mcp: checking the project at ${root} (the paths are outside the working directory's project)\n`);
   for (const path of paths) {
     if (path === "." || !(await io.runtime.stat(join(root, path, CONFIG_FILE)))) continue;
@@ -47,14 +49,18 @@ export interface RepositoryBase {
  * annotation paths and SARIF locations against the repository root, whatever directory the check ran on.
  */
 export async function repositoryBase(runtime: Runtime, projectRoot: string): Promise<RepositoryBase> {
-  const base = (root: string): RepositoryBase | null => {
-    const relative = relativeToRoot(root, projectRoot);
-    return relative === null ? null : { root, prefix: relative === "." ? "" : `${relative}/` };
-  };
+  const { dirname, join } = pathApi(runtime);
+  const base = (root: string) => repositoryPrefix(root, projectRoot);
   for (let dir = projectRoot; ; dir = dirname(dir)) {
     if (await runtime.stat(join(dir, ".git"))) return base(dir) ?? { root: projectRoot, prefix: "" };
     if (dirname(dir) === dir) break;
   }
   const workspace = runtime.env("GITHUB_WORKSPACE")?.trim();
   return (workspace && base(workspace)) || { root: projectRoot, prefix: "" };
+}
+
+/** The project root's place in a repository: the repository root and the prefix ("" or "app/"); null when outside it. */
+export function repositoryPrefix(repositoryRoot: string, projectRoot: string): RepositoryBase | null {
+  const relative = relativeToRoot(repositoryRoot, projectRoot);
+  return relative === null ? null : { root: repositoryRoot, prefix: relative === "." ? "" : `${relative}/` };
 }

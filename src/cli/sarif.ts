@@ -12,11 +12,23 @@ function relativeUri(file: string): string {
   return file.split("/").map(encodeURIComponent).join("/");
 }
 
-/** A directory path as a file: URI ending in "/" (what originalUriBaseIds requires). */
-function directoryUri(path: string): string {
+/**
+ * A directory path as a file: URI ending in "/" (what originalUriBaseIds requires): `/repo` → `file:///repo/`,
+ * `C:\\repo` → `file:///C:/repo/` (the drive's colon kept), `\\\\server\\share` → `file://server/share/`.
+ */
+export function directoryUri(path: string): string {
   const slashed = path.replace(/\\/g, "/");
+  const encode = (segments: string) =>
+    segments
+      .split("/")
+      .map((segment, index) => (index === 1 && /^[A-Za-z]:$/.test(segment) ? segment : encodeURIComponent(segment)))
+      .join("/");
+  if (slashed.startsWith("//")) {
+    const [host = "", ...rest] = slashed.slice(2).split("/");
+    return `file://${host}${encode(`/${rest.join("/")}`).replace(/\/?$/, "/")}`;
+  }
   const absolute = slashed.startsWith("/") ? slashed : `/${slashed}`;
-  return `file://${absolute.split("/").map(encodeURIComponent).join("/").replace(/\/?$/, "/")}`;
+  return `file://${encode(absolute).replace(/\/?$/, "/")}`;
 }
 
 /**
