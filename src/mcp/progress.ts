@@ -1,3 +1,4 @@
+import { ConfigError, quoteInput } from "../core/errors.ts";
 import type { CheckEvent } from "../service/check-events.ts";
 
 /** Progress notifications are sent at most this often; the last one of a check is always sent. */
@@ -10,10 +11,15 @@ export const PROGRESS_INTERVAL_MS = 100;
  */
 export const DEFAULT_HEARTBEAT_MS = 5000;
 
-/** The heartbeat interval: SIGNALINT_PROGRESS_HEARTBEAT_MS (10–10000 ms; tests shorten it), else the default. */
+/**
+ * The heartbeat interval: SIGNALINT_PROGRESS_HEARTBEAT_MS (clamped to 10–10000 ms; tests shorten it), else the
+ * default. An invalid non-empty value stops the server at start-up, as every variable does.
+ */
 export function heartbeatMs(value: string | undefined): number {
-  const parsed = Number(value?.trim());
-  return value?.trim() && Number.isInteger(parsed) ? Math.min(10_000, Math.max(10, parsed)) : DEFAULT_HEARTBEAT_MS;
+  const text = value?.trim();
+  if (!text) return DEFAULT_HEARTBEAT_MS;
+  if (!/^\d{1,9}$/.test(text)) throw new ConfigError(`SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got ${quoteInput(text)}`);
+  return Math.min(10_000, Math.max(10, Number(text)));
 }
 
 /** The params of one notifications/progress. */

@@ -132,6 +132,12 @@ describe("messages say what happened and what to do", () => {
     assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
   });
 
+  it("an invalid SIGNALINT_PROGRESS_HEARTBEAT_MS stops the server at start-up, naming the variable", () => {
+    const result = runCli(["serve"], { cwd: fixture("clean"), env: { SIGNALINT_PROGRESS_HEARTBEAT_MS: "soon" } });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+  });
+
   it("unknown options name the verb and its help", () => {
     const result = runCli(["init", "--forse"], { cwd: fixture("clean") });
     assert.equal(result.status, 2);
