@@ -72,7 +72,8 @@ export function progressReporter(token: string | number, send: (params: Progress
     if (beat) clearTimeout(beat);
     if (done) return;
     beat = setTimeout(() => {
-      held = { progressToken: token, progress: ++count, message: running.describe(Math.round((performance.now() - started) / 1000)) };
+      // An event waiting for its interval is news enough: send it instead of a heartbeat.
+      held ??= { progressToken: token, progress: ++count, message: running.describe(Math.round((performance.now() - started) / 1000)) };
       emit();
     }, heartbeat);
     // The heartbeat never keeps a process alive on its own (the request does).
