@@ -1,6 +1,6 @@
-import { diagnose, formatDoctor } from "../service/doctor.ts";
-import { openProject } from "../service/project.ts";
-import { collectStats, formatStats } from "../service/stats.ts";
+import { diagnose, formatDoctor } from "../service/project/doctor.ts";
+import { openProject } from "../service/project/project.ts";
+import { collectStats, formatStats } from "../service/history/stats.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { defineCommand, ROOT_OPTION } from "./command.ts";
 

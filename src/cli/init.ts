@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { quoteInput } from "../core/errors.ts";
-import { openProject } from "../service/project.ts";
+import { openProject } from "../service/project/project.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { CLIENTS, claudeHook, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Target } from "./clients.ts";
 import { defineCommand, ROOT_OPTION, type OptionValues } from "./command.ts";

@@ -1,5 +1,5 @@
 import { relativeToRoot } from "../core/paths.ts";
-import { CONFIG_FILE, projectRootAt } from "../service/project.ts";
+import { CONFIG_FILE, projectRootAt } from "../service/project/project.ts";
 import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIo } from "./io.ts";

@@ -12,7 +12,7 @@ import { issueDetailTool } from "./tools/detail.ts";
 import { loopStatusTool } from "./tools/loop-status.ts";
 import { pingTool } from "./tools/ping.ts";
 import { artifactReadTool } from "./tools/artifact-read.ts";
-import { ArtifactStore } from "../service/artifacts.ts";
+import { ArtifactStore } from "../service/history/artifacts.ts";
 import { diagnosticSnapshotTool } from "./tools/diagnostic-snapshot.ts";
 import { compareDiagnosticsTool } from "./tools/compare-diagnostics.ts";
 import { afterEditCheckTool } from "./tools/after-edit-check.ts";

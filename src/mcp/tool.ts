@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
-import type { ArtifactStore } from "../service/artifacts.ts";
-import type { CheckEvent } from "../service/check-events.ts";
+import type { ArtifactStore } from "../service/history/artifacts.ts";
+import type { CheckEvent } from "../service/check/check-events.ts";
 import type { SignalintService } from "../service/signalint.ts";
 
 /** What a tool handler returns; the payload layer turns it into a CallToolResult for the active mode. */

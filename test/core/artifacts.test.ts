@@ -3,7 +3,7 @@ import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { ArtifactStore } from "../../src/service/artifacts.ts";
+import { ArtifactStore } from "../../src/service/history/artifacts.ts";
 import { removeDir, tempDir } from "../helpers.ts";
 
 it("artifacts read back in chunks, and unknown or expired ids get distinct errors", async () => {

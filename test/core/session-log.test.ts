@@ -6,7 +6,7 @@ import { it } from "node:test";
 import { normalizeIssues } from "../../src/core/issues.ts";
 import { loopEventFromIssues } from "../../src/core/loops.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { SessionLog } from "../../src/service/session-log.ts";
+import { SessionLog } from "../../src/service/history/session-log.ts";
 import { removeDir, tempDir } from "../helpers.ts";
 
 it("session.jsonl rotates past its limit into one state line that replays to the same status", async () => {

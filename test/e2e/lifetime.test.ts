@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { progressReporter, type ProgressParams } from "../../src/mcp/progress.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { WATCHDOG_SCRIPT } from "../../src/runtime/process-groups.ts";
-import type { CheckEvent } from "../../src/service/check-events.ts";
+import type { CheckEvent } from "../../src/service/check/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, fixture, linkBin, REPO, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";

@@ -6,7 +6,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { ChangeTracker } from "../../src/service/change-tracker.ts";
+import { ChangeTracker } from "../../src/service/freshness/change-tracker.ts";
 import { type ChangeHint, recheckFilter } from "../../src/typescript/change-hint.ts";
 import { removeDir, tempDir } from "../helpers.ts";
 

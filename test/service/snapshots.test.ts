@@ -7,7 +7,7 @@ import type { Engines } from "../../src/core/contracts.ts";
 import { compareChecks, type SnapshotIssue } from "../../src/core/delta.ts";
 import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, SnapshotStore, type NewSnapshot } from "../../src/service/snapshots.ts";
+import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, SnapshotStore, type NewSnapshot } from "../../src/service/history/snapshots.ts";
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CompareSchema, WorkflowStaleSchema, withSizeBound, type Delta } from "../../core/contracts.ts";
-import { compareSnapshots } from "../../service/workflow.ts";
+import { compareSnapshots } from "../../service/workflow/after-edit.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 /** The fields that go null when a comparison is over the size bound. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CompactSnapshotSchema, SnapshotSchema, WorkflowStaleSchema, withSizeBound } from "../../core/contracts.ts";
-import { publicSnapshot } from "../../service/snapshots.ts";
+import { publicSnapshot } from "../../service/history/snapshots.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 /** The fields that go null when a snapshot is over the size bound. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { IngestResultSchema, withSizeBound } from "../../core/contracts.ts";
 import { MAX_INGEST } from "../../core/lsp.ts";
-import { ingestDiagnostics } from "../../service/ingest.ts";
+import { ingestDiagnostics } from "../../service/workflow/ingest.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 /** Items are validated one by one (a bad item is refused with a reason, never the whole call), so the schema names the shape only. */

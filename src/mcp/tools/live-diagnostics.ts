@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LiveSchema, SeveritySchema, withSizeBound } from "../../core/contracts.ts";
 import { MAX_PATHS } from "../../core/paths.ts";
-import { liveDiagnostics } from "../../service/live.ts";
+import { liveDiagnostics } from "../../service/workflow/live.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const DATA_FIELDS = ["issues", "files"] as const;

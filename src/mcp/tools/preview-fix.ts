@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PreviewResultSchema, withSizeBound } from "../../core/contracts.ts";
-import { MAX_PATCHES, MAX_REQUEST_BYTES } from "../../service/transactions.ts";
+import { MAX_PATCHES, MAX_REQUEST_BYTES } from "../../service/fix/transactions.ts";
 import { defineTool } from "../tool.ts";
 
 const patch = z

@@ -1,9 +1,17 @@
 import { join } from "node:path";
-import { ENGINE_NAMES, type EngineName } from "../core/contracts.ts";
-import { installHint, resolveEngine } from "../engines/resolve.ts";
-import type { ResolvedEngine } from "../engines/types.ts";
-import type { SignalintService } from "./signalint.ts";
-import { CONFIG_FILE } from "./project.ts";
+import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
+import { installHint, resolveEngine } from "../../engines/resolve.ts";
+import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import { enabledEngines } from "../check/fan-out.ts";
+import { CONFIG_FILE, type Project } from "./project.ts";
+
+/** What doctor reads: the project, the runtime and how JS engine entries are run. */
+export interface DoctorInputs {
+  runtime: Runtime;
+  project: Project;
+  node: NodeCommand | null;
+}
 
 /** What `signalint-mcp doctor` reports: where things are and how engines resolve. */
 export interface DoctorReport {
@@ -24,9 +32,9 @@ export interface DoctorReport {
 }
 
 /** Resolve every engine without running a check. */
-export async function diagnose(service: SignalintService, configErrors: readonly string[] = []): Promise<DoctorReport> {
+export async function diagnose(service: DoctorInputs, configErrors: readonly string[] = []): Promise<DoctorReport> {
   const { runtime, project } = service;
-  const enabled = await service.enabledEngines(project.settings.engines);
+  const enabled = await enabledEngines(runtime, project.root, project.settings.engines);
   const engines = {} as DoctorReport["engines"];
   for (const engine of ENGINE_NAMES) {
     const resolved = await resolveEngine(runtime, engine, { start: project.root, node: service.node });

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { Cluster, Engines, Snapshot, WorkflowStale } from "../core/contracts.ts";
-import { publicWorkflowIssue, type SnapshotIssue } from "../core/delta.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { Cluster, Engines, Snapshot, WorkflowStale } from "../../core/contracts.ts";
+import { publicWorkflowIssue, type SnapshotIssue } from "../../core/delta.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** How many snapshots stay addressable; older ones answer check_expired. */
 export const RETAINED_SNAPSHOTS = 50;

@@ -1,7 +1,7 @@
-import type { CheckResponse, DetailIssue, Stale } from "../core/contracts.ts";
-import type { ClusterGroup } from "../core/cluster.ts";
-import { InvalidArgumentsError, quoteInput } from "../core/errors.ts";
-import { detailIssue, type Issue } from "../core/issues.ts";
+import type { CheckResponse, DetailIssue, Stale } from "../../core/contracts.ts";
+import type { ClusterGroup } from "../../core/cluster.ts";
+import { InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
+import { detailIssue, type Issue } from "../../core/issues.ts";
 
 /** One finished check as the service remembers it. */
 export interface StoredCheck {

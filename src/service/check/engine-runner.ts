@@ -1,73 +1,27 @@
 import { isAbsolute, resolve } from "node:path";
-import type { EngineName, EngineStatus } from "../core/contracts.ts";
-import type { RawIssue } from "../core/issues.ts";
-import { relativeToRoot } from "../core/paths.ts";
-import { biomeAccepts, biomeArgs, parseBiomeOutput } from "../engines/biome.ts";
-import { eslintAccepts, eslintArgs, parseEslintOutput } from "../engines/eslint.ts";
-import { oxlintAccepts, oxlintArgs, oxlintTypeAwareEnv, parseOxlintOutput } from "../engines/oxlint.ts";
-import { installHint, resolutionStart, resolveEngine } from "../engines/resolve.ts";
-import { parseTscOutput } from "../engines/tsc.ts";
-import { ENGINE_OUTPUT_LIMIT, excerpt, type FileFailure, type NodeCommand, type ParseOutcome, type PathMapper, type ResolvedEngine } from "../engines/types.ts";
-import type { Runtime, SpawnResult } from "../runtime/types.ts";
-import type { CheckEvent } from "./check-events.ts";
-import type { ContentHasher } from "./content-hasher.ts";
-import type { LintCache } from "./lint-cache.ts";
-import { runCachedLinter, type LinterSpec } from "./lint-runner.ts";
-import type { TsconfigCoverage } from "./tsc-coverage.ts";
-import { runTsc, tscApplies } from "./tsc-runner.ts";
-import type { WarmTsPool } from "../typescript/warm-pool.ts";
-import type { ChangeHint } from "../typescript/change-hint.ts";
+import type { EngineName, EngineStatus } from "../../core/contracts.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import { relativeToRoot } from "../../core/paths.ts";
+import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
+import { ENGINES } from "../../engines/registry.ts";
+import { installHint, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
+import { parseTscOutput } from "../../engines/tsc.ts";
+import {
+  ENGINE_OUTPUT_LIMIT,
+  excerpt,
+  type FileFailure,
+  type NodeCommand,
+  type ParseOutcome,
+  type PathMapper,
+  type ResolvedEngine,
+} from "../../engines/types.ts";
+import type { Runtime, SpawnResult } from "../../runtime/types.ts";
+import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
+import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
+import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
 
-/** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
-export interface EngineCache {
-  hits: number;
-  misses: number;
-  mode?: string;
-}
-
-/** What one engine contributed to a check. */
-export interface EngineReport {
-  status: EngineStatus;
-  issues: RawIssue[];
-  durationMs: number;
-  cache?: EngineCache;
-}
-
-/** Inputs of one engine run. */
-export interface EngineJob {
-  runtime: Runtime;
-  root: string;
-  stateDir: string;
-  /** Per-project directory outside the project tree for generated files (tsc configs, declarations, build info). */
-  cacheDir: string;
-  /** True when signalint.config.json enables this engine explicitly (then a missing engine is an error). */
-  explicit: boolean;
-  /** Project-relative paths matched by the config's `ignore`. */
-  ignored: (path: string) => boolean;
-  /** Which files each tsconfig covers (cached across checks). */
-  tsconfigs: TsconfigCoverage;
-  /** Normalized project-relative paths ("." for the whole project). */
-  paths: string[];
-  timeoutMs: number;
-  node: NodeCommand | null;
-  cache: { hasher: ContentHasher; results: LintCache };
-  warm: WarmTsPool;
-  /** What the file watch saw change (after a fence), for warm programs; null: they re-stat everything. */
-  changeHint?: ChangeHint | null;
-  /** False turns the in-process TypeScript program off (the command line is used). */
-  warmTypeScript: boolean;
-  /** Bound on one warm program's host process, in MB (signalint.config.json warmTypeScriptMemoryMB). */
-  warmMemoryMB: number;
-  /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
-  oxlintTypeAware: boolean;
-  toRelative: PathMapper;
-  /** The check's cancellation: aborting kills the engine's process tree. */
-  signal?: AbortSignal;
-  onEvent?: (event: CheckEvent) => void;
-}
-
-/** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
-export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string }) | EngineStatus;
+/** Everything any engine of a check may need: the lint room's and the tsc room's inputs. */
+export type CheckJob = LintJob & TscJob;
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
@@ -104,12 +58,6 @@ async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: strin
   });
 }
 
-const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
-  oxlint: { engine: "oxlint", accepts: oxlintAccepts, argsFor: oxlintArgs, parse: parseOxlintOutput },
-  biome: { engine: "biome", accepts: biomeAccepts, argsFor: biomeArgs, parse: parseBiomeOutput },
-  eslint: { engine: "eslint", accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
-};
-
 /**
  * Linters never look at the state directory when it is inside the root (ESLint's flat config does not read
  * .gitignore): an ignore pattern is added before the `--` that precedes the paths. Biome has no such switch; what
@@ -123,9 +71,10 @@ function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[])
   return [...args.slice(0, separator), "--ignore-pattern", pattern, ...args.slice(separator)];
 }
 
-async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   job.onEvent?.({ kind: "engine-started", engine });
-  if (engine === "tsc") {
+  const linter = ENGINES[engine].linter;
+  if (linter === null) {
     return runTsc(job, resolved, async (args, configFile) => {
       const result = await spawnEngine(job, resolved, args);
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
@@ -133,7 +82,7 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
   }
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
-  const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
+  const spec: LinterSpec = { engine, ...linter, ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}) };
   return runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
@@ -144,7 +93,7 @@ async function run(engine: EngineName, job: EngineJob, resolved: ResolvedEngine)
  * A missing engine is an error when the project asks for it: enabled explicitly in signalint.config.json, or tsc
  * when the checked files include TypeScript (or a tsconfig covers them). Other default-on engines are just off.
  */
-async function missingEngine(engine: EngineName, job: EngineJob): Promise<EngineStatus> {
+async function missingEngine(engine: EngineName, job: CheckJob): Promise<EngineStatus> {
   if (job.explicit)
     return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${installHint(engine)}` };
   if (engine === "tsc" && (await tscApplies(job)))
@@ -163,13 +112,13 @@ export function partialMessage(failures: readonly FileFailure[]): string {
 }
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
-export async function runEngine(engine: EngineName, job: EngineJob): Promise<EngineReport> {
+export async function runEngine(engine: EngineName, job: CheckJob): Promise<EngineReport> {
   const report = await resolveAndRun(engine, job);
   job.onEvent?.({ kind: "engine-finished", engine, status: report.status.status, issues: report.issues.length });
   return report;
 }
 
-async function resolveAndRun(engine: EngineName, job: EngineJob): Promise<EngineReport> {
+async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineReport> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import type { PreviewResult, WorkflowStale } from "../core/contracts.ts";
-import { InvalidArgumentsError, SignalintError } from "../core/errors.ts";
-import { countLineChanges } from "../core/line-diff.ts";
-import { relativeToRoot } from "../core/paths.ts";
+import type { PreviewResult, WorkflowStale } from "../../core/contracts.ts";
+import { InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
+import { countLineChanges } from "../../core/line-diff.ts";
+import { relativeToRoot } from "../../core/paths.ts";
 import { FileJournal } from "./journal.ts";
-import { validatePaths } from "./project.ts";
-import type { SignalintService } from "./signalint.ts";
-import { afterEditCheck, type AfterEdit } from "./workflow.ts";
+import { validatePaths } from "../project/project.ts";
+import type { Checker } from "../workflow/checker.ts";
+import { afterEditCheck, type AfterEdit } from "../workflow/after-edit.ts";
 
 /** Most transactions held at once; the oldest is dropped (and answers transaction_expired) past this. */
 export const MAX_TRANSACTIONS = 20;
@@ -43,7 +43,7 @@ export class TransactionStore {
   private applying: Promise<unknown> = Promise.resolve();
   readonly journal: FileJournal;
 
-  constructor(private readonly service: SignalintService) {
+  constructor(private readonly service: Checker) {
     this.journal = new FileJournal(service.runtime, service.project.stateDir);
   }
 

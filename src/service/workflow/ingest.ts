@@ -1,11 +1,11 @@
-import type { Engines } from "../core/contracts.ts";
-import { clusterIssues } from "../core/cluster.ts";
-import type { Issue } from "../core/issues.ts";
-import { loopEventFromIssues } from "../core/loops.ts";
-import { lspIssues, readLspDiagnostic, type LspAccepted } from "../core/lsp.ts";
-import { relativeToRoot } from "../core/paths.ts";
-import { validatePaths } from "./project.ts";
-import type { SignalintService } from "./signalint.ts";
+import type { Engines } from "../../core/contracts.ts";
+import { clusterIssues } from "../../core/cluster.ts";
+import type { Issue } from "../../core/issues.ts";
+import { loopEventFromIssues } from "../../core/loops.ts";
+import { lspIssues, readLspDiagnostic, type LspAccepted } from "../../core/lsp.ts";
+import { relativeToRoot } from "../../core/paths.ts";
+import { validatePaths } from "../project/project.ts";
+import type { Checker } from "./checker.ts";
 
 /** What ingest_diagnostics is given. */
 export interface IngestRequest {
@@ -25,7 +25,7 @@ const NOT_RUN = { status: "disabled", message: "not run: these diagnostics were 
 const INGEST_ENGINES: Engines = { oxlint: NOT_RUN, tsc: NOT_RUN, biome: NOT_RUN, eslint: NOT_RUN };
 
 /** Map a diagnostic's path to a validated project-relative file, or the reason it is refused. */
-async function resolveFile(service: SignalintService, path: string): Promise<string> {
+async function resolveFile(service: Checker, path: string): Promise<string> {
   const { project, runtime } = service;
   let relative = path;
   if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) {
@@ -41,7 +41,7 @@ async function resolveFile(service: SignalintService, path: string): Promise<str
  * ingest_diagnostics: normalize LSP diagnostics into issues (engine "lsp"), refuse bad items one by one, cluster them,
  * feed loop memory and record a snapshot.
  */
-export async function ingestDiagnostics(service: SignalintService, request: IngestRequest): Promise<IngestResult> {
+export async function ingestDiagnostics(service: Checker, request: IngestRequest): Promise<IngestResult> {
   const observedAtMs = Date.now();
   const started = performance.now();
   const fallback = request.source ?? request.serverName ?? "lsp";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { shardUnits, unitsOfShard, type ShardUnit } from "../core/shards.ts";
-import type { Runtime } from "../runtime/types.ts";
+import { shardUnits, unitsOfShard, type ShardUnit } from "../../core/shards.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** Directories never part of a shard (the engines do not walk into them either). */
 const SKIPPED = new Set(["node_modules"]);

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Runtime } from "../runtime/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** Directories never walked for cache fingerprints. */
 const SKIPPED = new Set(["node_modules", ".git", ".hg", ".svn", ".signalint"]);

@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from "node:path";
-import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../core/config.ts";
-import { ConfigError, FsError, InvalidArgumentsError, quoteInput } from "../core/errors.ts";
-import { normalizePathList, relativeToRoot } from "../core/paths.ts";
-import type { Runtime } from "../runtime/types.ts";
+import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../../core/config.ts";
+import { ConfigError, FsError, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
+import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 export const CONFIG_FILE = "signalint.config.json";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { quoteInput, SignalintError } from "../core/errors.ts";
-import type { Runtime } from "../runtime/types.ts";
+import { quoteInput, SignalintError } from "../../core/errors.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 const ID = /^a[0-9a-f]{24}$/;
 

@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from "node:path";
-import type { EngineName } from "../core/contracts.ts";
-import { parseJsonc } from "../core/jsonc.ts";
-import type { Runtime } from "../runtime/types.ts";
-import type { ContentHasher } from "./content-hasher.ts";
+import type { EngineName } from "../../core/contracts.ts";
+import { parseJsonc } from "../../core/jsonc.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { ContentHasher } from "../freshness/content-hasher.ts";
 
 /** Lockfiles: a plugin or engine upgrade changes results even when no config file does. */
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"];

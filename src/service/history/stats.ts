@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Runtime } from "../runtime/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
 import type { CheckRecord } from "./session-log.ts";
 
 /** What `signalint-mcp stats` reports from the state directory. */

@@ -1,13 +1,13 @@
-import type { CheckResponse, Compare, Delta, WorkflowStale } from "../core/contracts.ts";
-import { compareChecks } from "../core/delta.ts";
-import { isWithin, normalizePathList } from "../core/paths.ts";
-import type { CheckOptions } from "./check-events.ts";
-import { insideRoot } from "./project.ts";
-import type { SignalintService } from "./signalint.ts";
-import type { StoredSnapshot } from "./snapshots.ts";
+import type { CheckResponse, Compare, Delta, WorkflowStale } from "../../core/contracts.ts";
+import { compareChecks } from "../../core/delta.ts";
+import { isWithin, normalizePathList } from "../../core/paths.ts";
+import type { CheckOptions } from "../check/check-events.ts";
+import { insideRoot } from "../project/project.ts";
+import type { Checker } from "./checker.ts";
+import type { StoredSnapshot } from "../history/snapshots.ts";
 
 /** compare_diagnostics: introduced / resolved / unchanged between two snapshots, or the stale answer for either id. */
-export function compareSnapshots(service: SignalintService, baselineCheckId: string, currentCheckId: string): Compare | WorkflowStale {
+export function compareSnapshots(service: Checker, baselineCheckId: string, currentCheckId: string): Compare | WorkflowStale {
   const baseline = service.snapshots.find(baselineCheckId);
   if ("status" in baseline) return baseline;
   const current = service.snapshots.find(currentCheckId);
@@ -25,7 +25,7 @@ export interface AfterEdit {
  * The baseline of an after-edit check: the named snapshot, else the previous check that covered every one of the
  * files (a check of other files has nothing to compare), else the previous check. Taken before the check runs.
  */
-function baselineFor(service: SignalintService, files: readonly string[], baselineCheckId: string | undefined): StoredSnapshot | WorkflowStale | null {
+function baselineFor(service: Checker, files: readonly string[], baselineCheckId: string | undefined): StoredSnapshot | WorkflowStale | null {
   if (baselineCheckId !== undefined) return service.snapshots.find(baselineCheckId);
   const all = service.snapshots.all();
   let wanted: string[];
@@ -43,7 +43,7 @@ function baselineFor(service: SignalintService, files: readonly string[], baseli
  * baseline. A named baseline that is unknown or expired answers stale before anything runs.
  */
 export async function afterEditCheck(
-  service: SignalintService,
+  service: Checker,
   files: readonly string[],
   options: CheckOptions & { baselineCheckId?: string } = {},
 ): Promise<AfterEdit | WorkflowStale> {

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import type { Live, Severity } from "../core/contracts.ts";
-import { publicWorkflowIssue } from "../core/delta.ts";
-import { isWithin } from "../core/paths.ts";
-import { validatePaths } from "./project.ts";
-import type { SignalintService } from "./signalint.ts";
-import type { StoredSnapshot } from "./snapshots.ts";
+import type { Live, Severity } from "../../core/contracts.ts";
+import { publicWorkflowIssue } from "../../core/delta.ts";
+import { isWithin } from "../../core/paths.ts";
+import { validatePaths } from "../project/project.ts";
+import type { Checker } from "./checker.ts";
+import type { StoredSnapshot } from "../history/snapshots.ts";
 
 /** What get_live_diagnostics is asked. */
 export interface LiveQuery {
@@ -36,7 +36,7 @@ function observationsOf(snapshots: readonly StoredSnapshot[], file: string): Sto
 }
 
 /** get_live_diagnostics: engine and ingested issues merged per file, with provenance and staleness. */
-export async function liveDiagnostics(service: SignalintService, query: LiveQuery): Promise<Live> {
+export async function liveDiagnostics(service: Checker, query: LiveQuery): Promise<Live> {
   const snapshots = service.snapshots.all();
   const requested = query.files ? await validatePaths(service.runtime, service.project, query.files, "file") : null;
   const candidates = requested ?? [...new Set(snapshots.flatMap((snapshot) => snapshot.issues.map((issue) => issue.file)))];

@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
-import { SignalintError } from "../core/errors.ts";
-import type { Runtime } from "../runtime/types.ts";
+import { SignalintError } from "../../core/errors.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** One file of a journaled write. */
 interface JournalEntry {

@@ -1,13 +1,28 @@
 import { join, relative, resolve } from "node:path";
-import type { RawIssue } from "../core/issues.ts";
-import { nearestTsconfig, planTscRun } from "../engines/tsconfig.ts";
-import { tscListFilesArgs, tscProjectArgs } from "../engines/tsc.ts";
-import type { ParseOutcome, ResolvedEngine } from "../engines/types.ts";
-import { CheckCancelledError, throwIfCancelled } from "./check-events.ts";
-import type { EngineCache, EngineJob, RunnerOutcome } from "./engine-runner.ts";
-import { candidateFiles, isTypeScriptFile, writeInferredConfig } from "./tsc-coverage.ts";
-import type { WarmKind } from "../typescript/host-protocol.ts";
-import { MAX_WARM_PROGRAMS } from "../typescript/warm-pool.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import { nearestTsconfig, planTscRun } from "../../engines/tsconfig.ts";
+import { tscListFilesArgs, tscProjectArgs } from "../../engines/tsc.ts";
+import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
+import { CheckCancelledError, throwIfCancelled } from "../check/check-events.ts";
+import type { EngineCache, EngineJob, RunnerOutcome } from "../check/engine-job.ts";
+import { candidateFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
+import type { ChangeHint } from "../../typescript/change-hint.ts";
+import type { WarmTsPool } from "../../typescript/warm-pool.ts";
+import type { WarmKind } from "../../typescript/host-protocol.ts";
+import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
+
+/** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
+export interface TscJob extends EngineJob {
+  /** Which files each tsconfig covers (cached across checks). */
+  tsconfigs: TsconfigCoverage;
+  warm: WarmTsPool;
+  /** What the file watch saw change (after a fence), for warm programs; null: they re-stat everything. */
+  changeHint?: ChangeHint | null;
+  /** False turns the in-process TypeScript program off (the command line is used). */
+  warmTypeScript: boolean;
+  /** Bound on one warm program's host process, in MB (signalint.config.json warmTypeScriptMemoryMB). */
+  warmMemoryMB: number;
+}
 
 /** Directories never searched for nested tsconfigs. */
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
@@ -16,7 +31,7 @@ const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"
  * The topmost tsconfig.json files below a directory that has none of its own (a monorepo without a root config):
  * the search stops descending where it finds one, and goes at most four levels deep.
  */
-async function nestedTsconfigs(job: EngineJob, dir: string): Promise<string[]> {
+async function nestedTsconfigs(job: TscJob, dir: string): Promise<string[]> {
   const found: string[] = [];
   let level = [dir];
   for (let depth = 0; depth < 4 && level.length; depth++) {
@@ -41,7 +56,7 @@ async function nestedTsconfigs(job: EngineJob, dir: string): Promise<string[]> {
  * The tsconfigs that cover the checked paths: the nearest one at or above each path (never above the root); for a
  * directory with none, the topmost ones below it.
  */
-async function configsFor(job: EngineJob): Promise<Set<string>> {
+async function configsFor(job: TscJob): Promise<Set<string>> {
   const configs = new Set<string>();
   for (const path of job.paths) {
     const start = path === "." ? job.root : join(job.root, path);
@@ -57,7 +72,7 @@ async function configsFor(job: EngineJob): Promise<Set<string>> {
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
 
 /** One tsconfig through its warm program, in its host process (built there by the first check of the config). */
-async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, configFile: string, kind: WarmKind = "project"): Promise<WarmResult> {
+async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, configFile: string, kind: WarmKind = "project"): Promise<WarmResult> {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const outcome = await job.warm.check({
@@ -87,7 +102,7 @@ async function checkWarm(job: EngineJob, packageDir: string, tsconfig: string, c
  * checked paths, unless a config of `base` already reaches it through references.
  */
 async function planExtras(
-  job: EngineJob,
+  job: TscJob,
   resolved: ResolvedEngine,
   base: readonly string[],
 ): Promise<{ configs: string[]; uncovered: string[]; reached: string[] }> {
@@ -101,7 +116,7 @@ async function planExtras(
  * Every file of the programs of these tsconfigs (`tsc --listFilesOnly`, in parallel; a solution config lists its
  * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
  */
-async function listProgramFiles(job: EngineJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
+async function listProgramFiles(job: TscJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
   const listings = await Promise.all(
     tsconfigs.map(async (tsconfig) => {
       const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
@@ -130,7 +145,7 @@ function solutionsWarm(version: string | null): boolean {
 }
 
 /** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
-export async function tscApplies(job: EngineJob): Promise<boolean> {
+export async function tscApplies(job: TscJob): Promise<boolean> {
   return (await configsFor(job)).size > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
 }
 
@@ -157,7 +172,7 @@ function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: 
  * seen.
  */
 export async function runTsc(
-  job: EngineJob,
+  job: TscJob,
   resolved: ResolvedEngine,
   spawn: (args: string[], configFile: string) => Promise<ParseOutcome>,
 ): Promise<RunnerOutcome> {

@@ -1,21 +1,26 @@
 import { dirname, join } from "node:path";
-import type { EngineName } from "../core/contracts.ts";
-import type { RawIssue } from "../core/issues.ts";
-import type { FileFailure, ParseOutcome, PathMapper, ResolvedEngine } from "../engines/types.ts";
-import type { SpawnResult } from "../runtime/types.ts";
+import type { EngineName } from "../../core/contracts.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { configInputsHash } from "./config-inputs.ts";
-import { relativeToRoot } from "../core/paths.ts";
-import type { EngineJob, RunnerOutcome } from "./engine-runner.ts";
-import { listFiles } from "./project-files.ts";
+import { relativeToRoot } from "../../core/paths.ts";
+import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
+import type { ContentHasher } from "../freshness/content-hasher.ts";
+import type { LintCache } from "./lint-cache.ts";
+import { listFiles } from "../project/project-files.ts";
 
 /** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
-export interface LinterSpec {
+export interface LinterSpec extends LinterDriver {
   engine: EngineName;
-  accepts: (path: string) => boolean;
-  argsFor: (paths: readonly string[]) => string[];
-  parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
   fileLocal?: boolean;
+}
+
+/** A linter run's inputs: the common job plus the result cache and oxlint's type-aware switch. */
+export interface LintJob extends EngineJob {
+  cache: { hasher: ContentHasher; results: LintCache };
+  /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
+  oxlintTypeAware: boolean;
 }
 
 type Spawn = (args: string[]) => Promise<ParseOutcome>;
@@ -35,7 +40,7 @@ function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
  * are linted again. Directories: the previous run is reused only when no file under them and no config input
  * changed; otherwise the linter runs on the directories exactly as before.
  */
-export async function runCachedLinter(spec: LinterSpec, job: EngineJob, resolved: ResolvedEngine, spawn: Spawn): Promise<RunnerOutcome> {
+export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: ResolvedEngine, spawn: Spawn): Promise<RunnerOutcome> {
   const paths = job.paths.filter(spec.accepts);
   if (paths.length === 0) return { ok: true, issues: [], cache: { hits: 0, misses: 0 } };
   if (spec.fileLocal === false) return { ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } };

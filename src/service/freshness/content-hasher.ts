@@ -1,5 +1,5 @@
-import type { Runtime } from "../runtime/types.ts";
-import type { ChangeHint } from "../typescript/change-hint.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { ChangeHint } from "../../typescript/change-hint.ts";
 
 interface Entry {
   size: number;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { LoopTracker, type LoopEvent, type LoopState } from "../core/loops.ts";
-import type { Runtime } from "../runtime/types.ts";
+import { LoopTracker, type LoopEvent, type LoopState } from "../../core/loops.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** session.jsonl is rotated once it grows past this. */
 export const SESSION_LOG_LIMIT = 10 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { parseJsonc } from "../core/jsonc.ts";
-import { loadTypeScript } from "../typescript/warm-program.ts";
-import type { ResolvedEngine } from "../engines/types.ts";
-import type { Runtime } from "../runtime/types.ts";
-import type { EngineJob } from "./engine-runner.ts";
+import { parseJsonc } from "../../core/jsonc.ts";
+import { loadTypeScript } from "../../typescript/warm-program.ts";
+import type { ResolvedEngine } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { EngineJob } from "../check/engine-job.ts";
 
 /** Files TypeScript checks: TS and JS sources, not declaration files (an inferred program skips lib checks). */
 const SOURCE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
@@ -22,7 +22,7 @@ export function isTypeScriptFile(path: string): boolean {
  * node_modules, build outputs (dist, build, out, coverage), dot directories, the state directory and files matched
  * by the config's `ignore`.
  */
-export async function candidateFiles(job: EngineJob): Promise<string[]> {
+export async function candidateFiles(job: CoverageJob): Promise<string[]> {
   const files: string[] = [];
   const accept = (path: string) => SOURCE.test(path) && !DECLARATION.test(path) && !job.ignored(relative(job.root, path).replace(/\\/g, "/"));
   for (const path of job.paths) {
@@ -58,6 +58,9 @@ interface ParsedConfig {
   /** Files confirmed absent from `files` against this listing (a file created later needs a new listing). */
   absent: Set<string>;
 }
+
+/** What coverage needs of a tsc run: the common job and whether the compiler API may be loaded. */
+export type CoverageJob = EngineJob & { warmTypeScript: boolean };
 
 /** Per-check memory: configs listed during this check and the stamps read. */
 export interface CheckScope {
@@ -102,7 +105,7 @@ export class TsconfigCoverage {
   }
 
   /** The listing through the project's own compiler API (TypeScript 5.x/6.x, when warm TypeScript is allowed). */
-  private listInProcess(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): ParsedConfig | null {
+  private listInProcess(job: CoverageJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): ParsedConfig | null {
     const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
     if (!ts) return null;
     const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
@@ -111,7 +114,7 @@ export class TsconfigCoverage {
     return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
   }
 
-  private async list(job: EngineJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): Promise<ParsedConfig> {
+  private async list(job: CoverageJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): Promise<ParsedConfig> {
     let inProcess: ParsedConfig | null = null;
     try {
       inProcess = this.listInProcess(job, resolved, config, stamp, scope);
@@ -151,7 +154,7 @@ export class TsconfigCoverage {
   }
 
   /** The config's listing, re-listed when its stamp changed or (once per check) when asked about an unknown file. */
-  private async listing(job: EngineJob, resolved: ResolvedEngine, config: string, file: string | null, scope: CheckScope): Promise<ParsedConfig> {
+  private async listing(job: CoverageJob, resolved: ResolvedEngine, config: string, file: string | null, scope: CheckScope): Promise<ParsedConfig> {
     // One stamp per config per check: configs are stat-ed once, however many files ask.
     let stamp = scope.stamps.get(config);
     if (stamp === undefined) {
@@ -171,7 +174,7 @@ export class TsconfigCoverage {
 
   /** Each config reachable from `config` through references (itself first) with its listing. */
   private async *reachable(
-    job: EngineJob,
+    job: CoverageJob,
     resolved: ResolvedEngine,
     config: string,
     file: string | null,
@@ -190,7 +193,7 @@ export class TsconfigCoverage {
   }
 
   /** True when the config or a project it references (transitively) lists the file. */
-  private async covers(job: EngineJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
+  private async covers(job: CoverageJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
     for await (const [next, parsed] of this.reachable(job, resolved, config, file, scope)) {
       if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return true;
     }
@@ -198,7 +201,7 @@ export class TsconfigCoverage {
   }
 
   /** Every config reachable from `config` through references (itself included), from the cached listings. */
-  async closure(job: EngineJob, resolved: ResolvedEngine, config: string, scope: CheckScope): Promise<Set<string>> {
+  async closure(job: CoverageJob, resolved: ResolvedEngine, config: string, scope: CheckScope): Promise<Set<string>> {
     const seen = new Set<string>();
     for await (const [next] of this.reachable(job, resolved, config, null, scope)) seen.add(next);
     return seen;
@@ -209,7 +212,7 @@ export class TsconfigCoverage {
    * its directory, within the root, whose files or referenced projects include it; else the next one up), or none.
    */
   async classify(
-    job: EngineJob,
+    job: CoverageJob,
     resolved: ResolvedEngine,
     files: readonly string[],
   ): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
@@ -280,7 +283,7 @@ export function inferredCompilerOptions(version: string | null): Record<string, 
  * Its directory is named by the content's hash: a config never changes once written, so concurrent checks (of this server or of
  * another one on the same project) with other uncovered files cannot swap the file list under a running tsc.
  */
-export async function writeInferredConfig(job: EngineJob, resolved: ResolvedEngine, files: readonly string[]): Promise<string> {
+export async function writeInferredConfig(job: CoverageJob, resolved: ResolvedEngine, files: readonly string[]): Promise<string> {
   const config = { compilerOptions: { ...inferredCompilerOptions(resolved.version), typeRoots: await typeRoots(job.runtime, job.root) }, files };
   const text = `${JSON.stringify(config, null, 2)}\n`;
   const dir = join(job.cacheDir, "tsc", "inferred", job.runtime.sha256(text).slice(0, 16));

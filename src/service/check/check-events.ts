@@ -1,5 +1,5 @@
-import type { EngineName, EngineStatus } from "../core/contracts.ts";
-import { SignalintError } from "../core/errors.ts";
+import type { EngineName, EngineStatus } from "../../core/contracts.ts";
+import { SignalintError } from "../../core/errors.ts";
 
 /** What a running check reports as it goes (the MCP shell turns these into progress notifications). */
 export type CheckEvent =

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { RawIssue } from "../core/issues.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import type { Runtime } from "../../runtime/types.ts";
 
 /** Cache entries kept on disk at most; the least recently used are evicted. */
 export const MAX_CACHE_ENTRIES = 20_000;

@@ -1,6 +1,6 @@
 import { basename, join, sep } from "node:path";
-import type { Runtime, TreeWatch } from "../runtime/types.ts";
-import type { ChangeHint } from "../typescript/change-hint.ts";
+import type { Runtime, TreeWatch } from "../../runtime/types.ts";
+import type { ChangeHint } from "../../typescript/change-hint.ts";
 
 /** Changes kept at most; more between two checks (a checkout, an install, a lost-events overflow) mean "re-stat all". */
 export const MAX_CHANGES = 4096;

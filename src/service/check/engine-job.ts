@@ -1,0 +1,44 @@
+import type { EngineStatus } from "../../core/contracts.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import type { NodeCommand, ParseOutcome, PathMapper } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { CheckEvent } from "./check-events.ts";
+
+/** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
+export interface EngineCache {
+  hits: number;
+  misses: number;
+  mode?: string;
+}
+
+/** What one engine contributed to a check. */
+export interface EngineReport {
+  status: EngineStatus;
+  issues: RawIssue[];
+  durationMs: number;
+  cache?: EngineCache;
+}
+
+/** Inputs every engine run has; the lint and tsc rooms extend it with what only they need (LintJob, TscJob). */
+export interface EngineJob {
+  runtime: Runtime;
+  root: string;
+  stateDir: string;
+  /** Per-project directory outside the project tree for generated files (tsc configs, declarations, build info). */
+  cacheDir: string;
+  /** True when signalint.config.json enables this engine explicitly (then a missing engine is an error). */
+  explicit: boolean;
+  /** Project-relative paths matched by the config's `ignore`. */
+  ignored: (path: string) => boolean;
+  /** Normalized project-relative paths ("." for the whole project). */
+  paths: string[];
+  timeoutMs: number;
+  node: NodeCommand | null;
+  toRelative: PathMapper;
+  /** The check's cancellation: aborting kills the engine's process tree. */
+  signal?: AbortSignal;
+  onEvent?: (event: CheckEvent) => void;
+}
+
+/** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
+export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string }) | EngineStatus;

@@ -1,0 +1,192 @@
+import type { CheckResponse, EngineName, Engines } from "../../core/contracts.ts";
+import { resolveSettings, type Settings } from "../../core/config.ts";
+import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
+import { compileIgnore } from "../../core/glob.ts";
+import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts";
+import { loopEventFromIssues } from "../../core/loops.ts";
+import { isWithin } from "../../core/paths.ts";
+import { buildCheckResponse } from "../../core/response.ts";
+import type { NodeCommand } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { ChangeHint } from "../../typescript/change-hint.ts";
+import type { WarmTsPool } from "../../typescript/warm-pool.ts";
+import type { ChangeTracker } from "../freshness/change-tracker.ts";
+import type { CheckStore } from "../history/check-store.ts";
+import type { CheckRecord, SessionLog } from "../history/session-log.ts";
+import type { SnapshotStore } from "../history/snapshots.ts";
+import type { LintJob } from "../lint/lint-runner.ts";
+import { ensureStateDir, readConfigFile, validatePaths, type Project } from "../project/project.ts";
+import type { TsconfigCoverage } from "../tsc/tsc-coverage.ts";
+import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
+import type { EngineReport } from "./engine-job.ts";
+import { pathMapper } from "./engine-runner.ts";
+import { enabledEngines, runEngines } from "./fan-out.ts";
+
+/** What a check reads and writes, wired once by the composition root (SignalintService). */
+export interface CheckRooms {
+  runtime: Runtime;
+  project: Project;
+  /** How JS engine entries are run (null: no node available). */
+  node: NodeCommand | null;
+  cache: LintJob["cache"];
+  tsconfigs: TsconfigCoverage;
+  warm: WarmTsPool;
+  changes: ChangeTracker;
+  session: SessionLog;
+  store: CheckStore;
+  snapshots: SnapshotStore;
+  /** A new id for every check (never derived from content alone). */
+  nextCheckId: () => string;
+}
+
+/** Timing of one check, kept for stats and snapshots (never in the payload: it is not deterministic). */
+export interface CheckTiming {
+  durationMs: number;
+  engines: Partial<Record<EngineName, number>>;
+  cache: CheckResponse["cache"];
+}
+
+interface PreparedCheck {
+  settings: Settings;
+  paths: string[];
+  incremental: boolean;
+  /** Project-relative paths matched by the config's `ignore`. */
+  ignored: (path: string) => boolean;
+  enabled: Record<EngineName, boolean | string>;
+  changeHint: ChangeHint | null;
+  started: number;
+  observedAtMs: number;
+}
+
+interface EngineResults {
+  reports: [EngineName, EngineReport][];
+  /** Diagnostics in files outside the project root: not shown, but counted in filteredOutIssueCount. */
+  outsideRoot: number;
+}
+
+interface CheckOutcome {
+  issues: Issue[];
+  groups: ClusterGroup[];
+  engines: Engines;
+  cache: NonNullable<CheckResponse["cache"]>;
+  filteredOut: number;
+}
+
+/** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */
+async function prepare(rooms: CheckRooms, requested: readonly string[], incremental: boolean): Promise<PreparedCheck> {
+  const started = performance.now();
+  const observedAtMs = Date.now();
+  const { runtime, project } = rooms;
+  const settings = resolveSettings(await readConfigFile(runtime, project.root), (name) => runtime.env(name));
+  const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
+  await ensureStateDir(runtime, project.stateDir);
+  // Every change made before this check is in the watch's record once the fence passes (runs alongside).
+  const fenced = rooms.changes.fence();
+  const enabled = await enabledEngines(runtime, project.root, settings.engines);
+  const changeHint = (await fenced) ? rooms.changes.hint() : null;
+  rooms.cache.hasher.forgetChanged(changeHint);
+  return { settings, paths, incremental, ignored: compileIgnore(settings.ignore), enabled, changeHint, started, observedAtMs };
+}
+
+/** Step 2: every enabled engine in parallel on the checked paths. */
+async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOptions): Promise<EngineResults> {
+  const { runtime, project } = rooms;
+  const { settings } = check;
+  let outsideRoot = 0;
+  const baseMapper = pathMapper(project.root, project.realRoot);
+  const toRelative = (reported: string) => {
+    const relative = baseMapper(reported);
+    if (relative === null) outsideRoot++;
+    return relative;
+  };
+  const reports = await runEngines(check.enabled, (engine) => ({
+    runtime,
+    root: project.root,
+    stateDir: project.stateDir,
+    cacheDir: project.cacheDir,
+    paths: check.paths,
+    explicit: settings.engines[engine] === true,
+    ignored: check.ignored,
+    tsconfigs: rooms.tsconfigs,
+    timeoutMs: settings.timeoutsMs[engine],
+    node: rooms.node,
+    cache: rooms.cache,
+    warm: rooms.warm,
+    changeHint: check.changeHint,
+    warmTypeScript: settings.warmTypeScript,
+    warmMemoryMB: settings.warmTypeScriptMemoryMB,
+    oxlintTypeAware: settings.oxlintTypeAware,
+    toRelative,
+    signal: options.signal,
+    onEvent: options.onEvent,
+  }));
+  throwIfCancelled(options.signal);
+  return { reports, outsideRoot };
+}
+
+/** Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. */
+function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults): CheckOutcome {
+  const { reports, outsideRoot } = results;
+  const raw = reports.flatMap(([, report]) => report.issues);
+  const kept: RawIssue[] = raw.filter((issue) => (issue.programWide || check.paths.some((path) => isWithin(issue.file, path))) && !check.ignored(issue.file));
+  const hash = (text: string) => rooms.runtime.sha256(text);
+  const issues = normalizeIssues(kept, hash);
+  const last = rooms.store.latest();
+  const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
+  const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
+  const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
+  return { issues, groups, engines, cache, filteredOut: raw.length - kept.length + outsideRoot };
+}
+
+/** Step 4: loop memory, the response, the check store and the snapshot. */
+async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOutcome, tool: string): Promise<CheckResponse> {
+  const { issues, groups, engines, cache } = outcome;
+  const event = loopEventFromIssues(issues, check.paths, check.incremental);
+  const checkId = rooms.nextCheckId();
+  const elapsed = () => Math.round(performance.now() - check.started);
+  // Loop memory must include this check before its warning is computed.
+  await rooms.session.record(event, {
+    checkId,
+    kind: check.incremental ? "files" : "project",
+    durationMs: elapsed(),
+    totalIssues: issues.length,
+    cache: cache as CheckRecord["cache"],
+  });
+  const response = buildCheckResponse({
+    checkId,
+    projectRoot: rooms.project.root,
+    engines,
+    issues,
+    groups,
+    filteredOutIssueCount: outcome.filteredOut,
+    loopWarning: rooms.session.tracker.warningFor(event),
+    maxClusters: check.settings.maxClusters,
+    maxRemainingIssues: check.settings.maxRemainingIssues,
+    // check_files reports cache use; check_project keeps its payload lean (stats are in lastTiming and the CLI).
+    ...(check.incremental ? { cache } : {}),
+  });
+  rooms.store.add({ checkId, issues, groups, response, scope: check.paths });
+  const clusters = groups.map((group) => group.cluster);
+  const scope = check.paths;
+  await rooms.snapshots.record({ checkId, observedAtMs: check.observedAtMs, tool, scope, engines, clusters, issues, cache, durationMs: elapsed() });
+  rooms.changes.startSoon();
+  return response;
+}
+
+/**
+ * One check: prepare → run → post-process → record. `incremental` marks check_files. A cancelled check
+ * (options.signal) kills its engines, records nothing and throws CheckCancelledError.
+ */
+export async function runCheck(
+  rooms: CheckRooms,
+  requested: readonly string[],
+  options: CheckOptions & { incremental: boolean },
+): Promise<{ response: CheckResponse; timing: CheckTiming }> {
+  throwIfCancelled(options.signal);
+  const check = await prepare(rooms, requested, options.incremental);
+  const results = await runAll(rooms, check, options);
+  const outcome = postProcess(rooms, check, results);
+  const response = await record(rooms, check, outcome, options.tool ?? (options.incremental ? "check_files" : "check_project"));
+  const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));
+  return { response, timing: { durationMs: Math.round(performance.now() - check.started), engines, cache: outcome.cache } };
+}

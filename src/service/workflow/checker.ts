@@ -1,0 +1,16 @@
+import type { CheckResponse } from "../../core/contracts.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { CheckOptions } from "../check/check-events.ts";
+import type { SessionLog } from "../history/session-log.ts";
+import type { SnapshotStore } from "../history/snapshots.ts";
+import type { Project } from "../project/project.ts";
+
+/** What the workflow and fix rooms need of the service: the project, its history and a way to run a check. */
+export interface Checker {
+  readonly runtime: Runtime;
+  readonly project: Project;
+  readonly snapshots: SnapshotStore;
+  readonly session: SessionLog;
+  /** Run every enabled engine on the paths (`incremental` marks check_files) and record the check. */
+  check(requested: readonly string[], incremental: boolean, options?: CheckOptions): Promise<CheckResponse>;
+}
