@@ -4,6 +4,11 @@ import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIo } from "./io.ts";
 
+/** stat, or null for any path it fails on: refusing a bad path (too long, a loop) is the check's job, with its message. */
+function statOrNull(runtime: Runtime, path: string) {
+  return runtime.stat(path).catch(() => null);
+}
+
 /**
  * The root for `check <paths…>` without --root: when every path lies outside the working directory's project (a
  * check of another project), the project those paths are in, if they share one; else undefined (the usual search
@@ -17,7 +22,12 @@ export async function rootOfPaths(runtime: Runtime, positionals: readonly string
   const absolute = positionals.map((path) => resolve(cwd, path));
   if (absolute.some((path) => relativeToRoot(here, path) !== null)) return undefined;
   const roots = new Set<string>();
-  for (const path of absolute) roots.add(await projectRootAt(runtime, (await runtime.stat(path))?.isDirectory ? path : dirname(path)));
+  try {
+    for (const path of absolute) roots.add(await projectRootAt(runtime, (await statOrNull(runtime, path))?.isDirectory ? path : dirname(path)));
+  } catch {
+    // A path the file system refuses (too long): the check refuses it with its own message.
+    return undefined;
+  }
   return roots.size === 1 ? [...roots][0] : undefined;
 }
 
@@ -29,7 +39,7 @@ export async function noteRoot(io: CliIo, root: string, paths: readonly string[]
   const { join } = pathApi(io.runtime);
   if (from === "paths") io.runtime.writeStderr(`signalint-mcp: checking the project at ${root} (the paths are outside the working directory's project)\n`);
   for (const path of paths) {
-    if (path === "." || !(await io.runtime.stat(join(root, path, CONFIG_FILE)))) continue;
+    if (path === "." || !(await statOrNull(io.runtime, join(root, path, CONFIG_FILE)))) continue;
     io.runtime.writeStderr(
       `signalint-mcp: ${path} has its own ${CONFIG_FILE}, but it is checked as part of the project at ${root}, whose settings apply; ` +
         `to check it as a project of its own, run: signalint-mcp check --root ${path}\n`,
