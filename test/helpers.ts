@@ -181,6 +181,14 @@ export function errorOf(result: CallToolResult): { code: string; message: string
   return envelope;
 }
 
+/**
+ * A fixture file's path as CI formats name it: relative to the repository root (this checkout, when it is a git
+ * checkout; else the fixture is its own root).
+ */
+export function ciPath(fixtureName: string, file: string): string {
+  return existsSync(join(REPO, ".git")) ? `fixtures/${fixtureName}/${file}` : file;
+}
+
 /** Run the bundle's CLI synchronously, with a state directory of its own (removed after) unless `env` names one. */
 export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): { status: number | null; stdout: string; stderr: string } {
   const stateDir = options.env?.SIGNALINT_STATE_DIR === undefined ? tempDir("signalint-state-") : undefined;
