@@ -1,4 +1,6 @@
 import { runCli } from "./cli/cli.ts";
+import { DAEMON_MODE } from "./daemon/protocol.ts";
+import { runDaemon } from "./daemon/server.ts";
 import { embeddedScriptArgs, runEmbeddedScript } from "./cli/embedded-node.ts";
 import { selectRuntime } from "./runtime/select.ts";
 import { WARM_HOST_MODE } from "./typescript/host-protocol.ts";
@@ -22,6 +24,15 @@ async function main(): Promise<void> {
       () => runtime.rssBytes(),
       () => (isDeno ? Deno.exit(0) : process.exit(0)),
     );
+  }
+  if (argv[0] === DAEMON_MODE && argv.length === 1 && runtime.daemon) {
+    const write = (text: string) => (isDeno ? Deno.stdout.writeSync(new TextEncoder().encode(text)) : process.stdout.write(text));
+    const pid: number = isDeno ? Deno.pid : process.pid;
+    return runDaemon(runtime, runtime.daemon, {
+      pid,
+      announce: (line) => void write(`${line}\n`),
+      exit: (code) => (isDeno ? Deno.exit(code) : process.exit(code)),
+    });
   }
   const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
   const stderrIsTty = isDeno ? Deno.stderr.isTerminal() : Boolean(process.stderr.isTTY);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
+import { denoDaemonSupport } from "./daemon-deno.ts";
+import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
@@ -250,6 +251,7 @@ export function createDenoRuntime(): Runtime {
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),
     selfChannel: selfChannelDeno,
+    daemon: denoDaemonSupport(() => ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule]),
     readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {
       const info = await orNull(() => Deno.stat(path), ["symlink_loop"]);

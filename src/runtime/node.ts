@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { nodeDaemonSupport } from "./daemon-node.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
@@ -212,6 +213,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     spawnSelf: (mode, cwd) =>
       spawnSelfNode(isStandalone ? [mode] : [...HOST_STACK, options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
     selfChannel: selfChannelNode,
+    daemon: nodeDaemonSupport(isStandalone ? [] : [options.selfScript ?? (process.argv[1] as string)]),
     readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {
       const stats = await orNull(fs.stat(path), ["symlink_loop"]);

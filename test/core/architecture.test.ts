@@ -51,8 +51,9 @@ const LAYERS: Record<string, readonly string[]> = {
   engines: ["core", "runtime"],
   typescript: ["core", "engines", "runtime"],
   service: ["core", "engines", "runtime", "typescript"],
-  mcp: ["core", "runtime", "service"],
-  cli: ["core", "engines", "mcp", "runtime", "service"],
+  daemon: ["core", "runtime", "service"],
+  mcp: ["core", "daemon", "runtime", "service"],
+  cli: ["core", "daemon", "engines", "mcp", "runtime", "service"],
 };
 
 /** Every relative import of every source file (type-only imports included), as repository paths. */
