@@ -27,12 +27,14 @@ async function main(): Promise<void> {
   }
   if (argv[0] === DAEMON_MODE && argv.length === 1 && runtime.daemon) {
     const write = (text: string) => (isDeno ? Deno.stdout.writeSync(new TextEncoder().encode(text)) : process.stdout.write(text));
-    const pid: number = isDeno ? Deno.pid : process.pid;
-    return runDaemon(runtime, runtime.daemon, {
-      pid,
+    const stop = await runDaemon(runtime, runtime.daemon, {
       announce: (line) => void write(`${line}\n`),
       exit: (code) => (isDeno ? Deno.exit(code) : process.exit(code)),
     });
+    // `daemon stop` (and a system shutdown) send SIGTERM: release the lock, record and socket before exiting.
+    if (isDeno) Deno.addSignalListener("SIGTERM", stop);
+    else process.once("SIGTERM", stop);
+    return;
   }
   const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
   const stderrIsTty = isDeno ? Deno.stderr.isTerminal() : Boolean(process.stderr.isTTY);

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
 import { API_METHODS, type CallContext, type ServiceApi } from "../service/api.ts";
@@ -6,7 +7,7 @@ import type { Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "./framing.ts";
 import { DAEMON_MODE, DAEMON_PROTOCOL, readDaemonMessage, type ClientMessage, type DaemonMessage } from "./protocol.ts";
-import { daemonFiles, readDaemonRecord, type DaemonRecord } from "./record.ts";
+import { readDaemonRecord, type DaemonRecord } from "./record.ts";
 
 /** How long a daemon may take to answer hello before it is taken for hung (killed and replaced). */
 export const HELLO_TIMEOUT_MS = 5_000;
@@ -114,27 +115,33 @@ export interface NoDaemon {
   reason: string;
 }
 
-async function waitForExit(support: DaemonSupport, pid: number, ms: number): Promise<boolean> {
+async function waitForExit(runtime: Runtime, pid: number, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += 50) {
-    if (!support.alive(pid)) return true;
+    if (!runtime.processAlive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return !support.alive(pid);
+  return !runtime.processAlive(pid);
 }
 
 /** Try the recorded daemon: a connection, or what to do about the record (replace it, or wait for its owner). */
-async function tryRecorded(support: DaemonSupport, record: DaemonRecord, project: Project, session?: string): Promise<DaemonConnection | "start" | "retry"> {
+async function tryRecorded(
+  runtime: Runtime,
+  support: DaemonSupport,
+  record: DaemonRecord,
+  project: Project,
+  session?: string,
+): Promise<DaemonConnection | "start" | "retry"> {
   const opened = await DaemonConnection.open(support, record.socket, project.root, session);
   if (opened instanceof DaemonConnection) return opened;
   if (opened && "refused" in opened) {
     // Another version drains and exits; then this client starts its own.
-    await waitForExit(support, record.pid, 60_000);
+    await waitForExit(runtime, record.pid, 60_000);
     return "start";
   }
-  if (!support.alive(record.pid)) return "start"; // a stale record: its daemon died
+  if (!runtime.processAlive(record.pid)) return "start"; // a stale record: its daemon died
   // Alive but silent: a hung daemon (it accepted on our private socket, or holds it): kill it and replace it.
   support.kill(record.pid, "SIGKILL");
-  await waitForExit(support, record.pid, 5_000);
+  await waitForExit(runtime, record.pid, 5_000);
   return "start";
 }
 
@@ -148,12 +155,15 @@ export async function connectDaemon(runtime: Runtime, support: DaemonSupport, pr
   for (let attempt = 0; attempt < 6; attempt++) {
     const record = await readDaemonRecord(runtime, project.stateDir);
     if (record && record.root === project.root) {
-      const outcome = await tryRecorded(support, record, project, session);
+      const outcome = await tryRecorded(runtime, support, record, project, session);
       if (outcome instanceof DaemonConnection) return outcome;
       if (outcome === "retry") continue;
     }
+    // Its messages go to a log in the cache directory (outside the tree; the state directory is the daemon's to write).
+    await runtime.mkdirp(project.cacheDir);
+    const logFile = join(project.cacheDir, "daemon.log");
     const started = await support
-      .startDetached(DAEMON_MODE, { cwd: project.root, logFile: daemonFiles(project.stateDir).log, env: { SIGNALINT_PROJECT_ROOT: project.root } })
+      .startDetached(DAEMON_MODE, { cwd: project.root, logFile, env: { SIGNALINT_PROJECT_ROOT: project.root } })
       .catch((error: Error) => ({ pid: -1, line: `failed ${error.message}` }));
     const line = started.line ?? "failed it exited before it was ready";
     if (line.startsWith("ready ")) {

@@ -6,12 +6,12 @@ import { openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "./framing.ts";
 import { DAEMON_PROTOCOL, readClientMessage, type DaemonMessage } from "./protocol.ts";
-import { daemonFiles, releaseOwnership, takeOwnership, type DaemonRecord } from "./record.ts";
+import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
+import { recordFile, type DaemonRecord } from "./record.ts";
 
-/** How the daemon is told to run: its project, its pid and how long it may idle. */
+/** How the daemon is told to run: its project, and how it talks to the process that started it. */
 export interface DaemonOptions {
   root?: string;
-  pid: number;
   /** Writes one line to the process that started it (stdout), which then lets go. */
   announce: (line: string) => void;
   /** Exits the process (after everything is released). */
@@ -139,24 +139,26 @@ class Daemon {
  * announce `ready <record>`. It exits when idle, when its project root disappears, or when a client of another
  * version replaces it, releasing the lock, record and socket.
  */
-export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<void> {
+export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<() => void> {
   const project = await openProject(runtime, { root: options.root, prepareState: true });
-  const holder = await takeOwnership(runtime, support, project.stateDir, options.pid);
+  const holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
   if (holder !== null) {
     options.announce(`busy ${holder}`);
-    return options.exit(0);
+    options.exit(0);
+    return () => {};
   }
   try {
-    await serve(runtime, support, options, project);
+    return await serve(runtime, support, options, project);
   } catch (error) {
     // Nothing bound or recorded: give the lock back and tell the starter why (it then runs in-process).
     await releaseOwnership(runtime, project.stateDir);
     options.announce(`failed ${(error as Error).message.replace(/\s+/g, " ")}`);
     options.exit(1);
+    return () => {};
   }
 }
 
-async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOptions, project: Project): Promise<void> {
+async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOptions, project: Project): Promise<() => void> {
   const socket = await support.socketPath(socketKey(runtime, project.realRoot));
   const service = await SignalintService.create(runtime, { root: project.root });
   await runtime.removeFile(socket).catch(() => {}); // a stale socket of a daemon that died; we hold the lock
@@ -171,10 +173,11 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     await runtime.removeFile(socket).catch(() => {});
     service.close();
     runtime.killSpawned();
+    await runtime.removeFile(recordFile(project.stateDir)).catch(() => {});
     await releaseOwnership(runtime, project.stateDir);
     options.exit(code);
   };
-  const daemon = new Daemon(options.pid, project.root, localApi(service, options.pid), () => void stop(0));
+  const daemon = new Daemon(runtime.pid, project.root, localApi(service, runtime.pid), () => void stop(0));
   const connections = new Set<LocalConnection>();
   const accept = (connection: LocalConnection) => {
     connections.add(connection);
@@ -186,14 +189,14 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     throw error;
   });
   const record: DaemonRecord = {
-    pid: options.pid,
+    pid: runtime.pid,
     startedAt: new Date().toISOString(),
     socket,
     version: VERSION,
     protocol: DAEMON_PROTOCOL,
     root: project.root,
   };
-  await runtime.writeFileAtomic(daemonFiles(project.stateDir).record, JSON.stringify(record));
+  await runtime.writeFileAtomic(recordFile(project.stateDir), JSON.stringify(record));
   // Idle: no call in flight and none made for daemonIdleMinutes (read at start; a restart applies a new value).
   const idleMs = project.settings.daemon.idleMinutes * 60_000;
   const timer = setInterval(
@@ -203,4 +206,5 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     Math.min(60_000, Math.max(1_000, idleMs / 4)),
   );
   options.announce(`ready ${JSON.stringify(record)}`);
+  return () => void stop(0);
 }

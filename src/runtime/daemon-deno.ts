@@ -58,6 +58,26 @@ async function privateDir(): Promise<string> {
   return dir;
 }
 
+/** Whether a process exists (`kill -0`: Deno has no signal 0). */
+export function processAliveDeno(pid: number): boolean {
+  if (Deno.build.os === "windows") {
+    const out = new Deno.Command("tasklist", { args: ["/FI", `PID eq ${pid}`, "/NH"], stdout: "piped", stderr: "null" }).outputSync();
+    return new TextDecoder().decode(out.stdout).includes(String(pid));
+  }
+  return new Deno.Command("kill", { args: ["-0", String(pid)], stdout: "null", stderr: "null" }).outputSync().success;
+}
+
+/** Create a file only if nothing is there, mode 0600; false when something is. */
+export async function createExclusiveDeno(path: string, data: string): Promise<boolean> {
+  try {
+    await Deno.writeTextFile(path, data, { createNew: true, mode: 0o600 });
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return false;
+    throw error;
+  }
+}
+
 /** The Deno implementation of DaemonSupport (`runArgs`: `deno run` flags and the module, before the mode); null on Windows. */
 export function denoDaemonSupport(runArgs: () => string[]): DaemonSupport | null {
   if (Deno.build.os === "windows") return null;
@@ -100,21 +120,11 @@ export function denoDaemonSupport(runArgs: () => string[]): DaemonSupport | null
       child.unref();
       return { pid: child.pid, line };
     },
-    alive: (pid) => new Deno.Command("kill", { args: ["-0", String(pid)], stdout: "null", stderr: "null" }).outputSync().success,
     kill: (pid, signal) => {
       try {
         Deno.kill(pid, signal);
       } catch {
         // Already gone.
-      }
-    },
-    createExclusive: async (path, data) => {
-      try {
-        await Deno.writeTextFile(path, data, { createNew: true, mode: 0o600 });
-        return true;
-      } catch (error) {
-        if (error instanceof Deno.errors.AlreadyExists) return false;
-        throw error;
       }
     },
     socketPath: async (key) => `${await privateDir()}/${key}.sock`,

@@ -39,6 +39,30 @@ async function privateDir(): Promise<string> {
   return dir;
 }
 
+/** Whether a process exists (signal 0: EPERM means it exists but belongs to another user). */
+export function processAliveNode(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Create a file only if nothing is there (O_EXCL), mode 0600, flushed; false when something is. */
+export async function createExclusiveNode(path: string, data: string): Promise<boolean> {
+  try {
+    const handle = await fs.open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
 /** The Node implementation of DaemonSupport (`selfArgs`: how this program re-runs itself, before the mode). */
 export function nodeDaemonSupport(selfArgs: readonly string[]): DaemonSupport {
   const windows = process.platform === "win32";
@@ -97,31 +121,11 @@ export function nodeDaemonSupport(selfArgs: readonly string[]): DaemonSupport {
         child.once("exit", () => finish(null));
         child.once("error", () => finish(null));
       }),
-    alive: (pid) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch (error) {
-        return (error as NodeJS.ErrnoException).code === "EPERM";
-      }
-    },
     kill: (pid, signal) => {
       try {
         process.kill(pid, signal);
       } catch {
         // Already gone.
-      }
-    },
-    createExclusive: async (path, data) => {
-      try {
-        const handle = await fs.open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-        await handle.writeFile(data);
-        await handle.sync();
-        await handle.close();
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-        throw error;
       }
     },
     socketPath: async (key) => (windows ? `\\\\.\\pipe\\signalint-${userInfo().username}-${key}` : join(await privateDir(), `${key}.sock`)),

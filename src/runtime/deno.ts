@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { denoDaemonSupport } from "./daemon-deno.ts";
+import { createExclusiveDeno, denoDaemonSupport, processAliveDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import {
@@ -251,6 +251,9 @@ export function createDenoRuntime(): Runtime {
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),
     selfChannel: selfChannelDeno,
+    pid: Deno.pid,
+    processAlive: processAliveDeno,
+    createExclusive: createExclusiveDeno,
     daemon: denoDaemonSupport(() => ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule]),
     readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {

@@ -148,6 +148,12 @@ export interface Runtime {
   /** Resident memory of this process, in bytes. */
   rssBytes(): number;
   writeStderr(text: string): void;
+  /** Whether a process with this pid exists (and may be signalled by this user). */
+  processAlive(pid: number): boolean;
+  /** This process's id. */
+  readonly pid: number;
+  /** Create `path` with `data` only if nothing exists there (mode 0600); false when something does. */
+  createExclusive(path: string, data: string): Promise<boolean>;
   /** Local sockets and detached processes for the per-project daemon; null where this runtime has none. */
   readonly daemon: DaemonSupport | null;
 }
@@ -178,11 +184,7 @@ export interface DaemonSupport {
    * `logFile`; resolves with its pid and the first line it writes to stdout (null when it exited before writing).
    */
   startDetached(mode: string, options: { cwd: string; logFile: string; env?: Record<string, string> }): Promise<{ pid: number; line: string | null }>;
-  /** Whether a process with this pid exists (and may be signalled by this user). */
-  alive(pid: number): boolean;
   kill(pid: number, signal: "SIGTERM" | "SIGKILL"): void;
-  /** Create `path` with `data` only if nothing exists there (mode 0600); false when something does. */
-  createExclusive(path: string, data: string): Promise<boolean>;
   /**
    * The socket path for a key: in a directory only this user can enter (created 0700; refused when another user owns
    * it or others may enter it), or a user-named pipe on Windows.
