@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { argumentGuard } from "../mcp/argument-guard.ts";
 import { quoteInput, SignalintError } from "../core/errors.ts";
+import { openApi } from "../client/open.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { diagnose, formatDoctor } from "../service/project/doctor.ts";
 import { openProject } from "../service/project/project.ts";
@@ -61,20 +62,23 @@ function keepServingOnStrayErrors(runtime: Runtime): void {
  */
 async function serve(io: CliIo): Promise<number | null> {
   keepServingOnStrayErrors(io.runtime);
-  const service = await SignalintService.create(io.runtime);
-  const server = createMcpServer(service);
+  // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
+  const opened = await openApi(io.runtime, { session: `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}` });
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
+  const { settings, projectRoot } = opened;
+  const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });
   const client = watchClientPipes();
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
   await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
   io.runtime.writeStderr(
-    `signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`,
+    `signalint-mcp ${VERSION}: serving ${projectRoot} on stdio (payload ${settings.payloadMode}${settings.compact ? ", compact" : ""}; ${opened.mode === "daemon" ? "through the project's daemon" : "in this process"})\n`,
   );
   const reason = await client.gone;
   io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
   // Closing the server aborts every request in flight (their engines are killed through the abort signal).
   await server.close().catch(() => {});
   io.runtime.killSpawned();
-  service.close();
+  opened.close();
   io.exit(0);
   return null;
 }

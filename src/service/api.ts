@@ -1,4 +1,4 @@
-import type { CheckResponse, Compare, DetailIssue, Live, LoopStatus, PreviewResult, Stale, WorkflowStale } from "../core/contracts.ts";
+import type { CheckResponse, Compare, DetailIssue, Live, LoopStatus, PreviewResult, Snapshot, Stale, WorkflowStale } from "../core/contracts.ts";
 import type { Settings } from "../core/config.ts";
 import type { Issue } from "../core/issues.ts";
 import type { CheckEvent } from "./check/check-events.ts";
@@ -37,13 +37,16 @@ export interface ServiceApi {
   check(params: { paths: readonly string[]; incremental: boolean; tool?: string }, context?: CallContext): Promise<CheckAnswer>;
   issueDetail(query: DetailQuery): Promise<{ issues: DetailIssue[] } | Stale>;
   loopStatus(): Promise<LoopStatus>;
-  snapshot(params: { checkId: string; compact: boolean }): Promise<Record<string, unknown> | WorkflowStale>;
+  snapshot(params: { checkId: string }): Promise<Snapshot | WorkflowStale>;
   compare(params: { baselineCheckId: string; currentCheckId: string }): Promise<Compare | WorkflowStale>;
   afterEdit(params: { files: readonly string[]; baselineCheckId?: string; tool?: string }, context?: CallContext): Promise<AfterEdit | WorkflowStale>;
   ingest(request: IngestRequest): Promise<IngestResult>;
   live(query: LiveQuery): Promise<Live>;
   preview(params: { patches: readonly Patch[] }): Promise<PreviewResult>;
-  apply(params: { transactionId: string; confirm?: boolean; baselineCheckId?: string }): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale>;
+  apply(
+    params: { transactionId: string; confirm?: boolean; baselineCheckId?: string },
+    context?: CallContext,
+  ): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale>;
   discard(params: { transactionId: string }): Promise<{ discarded: true } | WorkflowStale>;
   saveArtifact(params: { json: string }): Promise<string>;
   readArtifact(params: { artifactId: string; offset: number; maxBytes: number }): Promise<ArtifactChunk>;
@@ -87,9 +90,9 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     },
     issueDetail: async (query) => service.issueDetail(query),
     loopStatus: async () => service.loopStatus(),
-    snapshot: async ({ checkId, compact }) => {
+    snapshot: async ({ checkId }) => {
       const found = service.snapshots.find(checkId);
-      return "status" in found ? found : publicSnapshot(found, compact);
+      return "status" in found ? found : publicSnapshot(found);
     },
     compare: async ({ baselineCheckId, currentCheckId }) => compareSnapshots(service, baselineCheckId, currentCheckId),
     afterEdit: ({ files, baselineCheckId, tool }, context = {}) =>
@@ -97,7 +100,7 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     ingest: (request) => ingestDiagnostics(service, request),
     live: (query) => liveDiagnostics(service, query),
     preview: ({ patches }) => service.transactions.preview(patches),
-    apply: ({ transactionId, ...options }) => service.transactions.apply(transactionId, options),
+    apply: ({ transactionId, ...options }, context = {}) => service.transactions.apply(transactionId, { ...options, session: context.session }),
     discard: async ({ transactionId }) => service.transactions.discard(transactionId),
     saveArtifact: ({ json }) => artifacts.save(json),
     readArtifact: ({ artifactId, offset, maxBytes }) => artifacts.read(artifactId, offset, maxBytes),

@@ -52,8 +52,9 @@ const LAYERS: Record<string, readonly string[]> = {
   typescript: ["core", "engines", "runtime"],
   service: ["core", "engines", "runtime", "typescript"],
   daemon: ["core", "runtime", "service"],
-  mcp: ["core", "daemon", "runtime", "service"],
-  cli: ["core", "daemon", "engines", "mcp", "runtime", "service"],
+  client: ["core", "daemon", "runtime", "service"],
+  mcp: ["core", "runtime", "service"],
+  cli: ["client", "core", "daemon", "engines", "mcp", "runtime", "service"],
 };
 
 /** Every relative import of every source file (type-only imports included), as repository paths. */

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
-import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/daemon/client.ts";
+import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/client/connection.ts";
 import { encodeFrame } from "../../src/daemon/framing.ts";
 import { readDaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";

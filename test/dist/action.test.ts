@@ -69,7 +69,16 @@ async function runAction(inputs: Record<string, string>, workspace: string, serv
     const env = Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, expand(value)]));
     const result = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
       cwd: workspace,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", RUNNER_OS: RUNNER.OS, RUNNER_ARCH: RUNNER.ARCH, RUNNER_TEMP: temp, GITHUB_OUTPUT: output, ...env },
+      env: {
+        PATH: CLEAN_PATH,
+        HOME: process.env.HOME ?? "",
+        SIGNALINT_DAEMON: "0",
+        RUNNER_OS: RUNNER.OS,
+        RUNNER_ARCH: RUNNER.ARCH,
+        RUNNER_TEMP: temp,
+        GITHUB_OUTPUT: output,
+        ...env,
+      },
     });
     logs.push({ name: step.name, status: result.status, stdout: result.stdout, stderr: result.stderr });
     if (step.id)

@@ -127,7 +127,13 @@ describe("init", () => {
 
     // The written Claude Code entry starts a working server.
     const entry = JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint;
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: dir, env: { PATH: CLEAN_PATH, HOME: dir }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      cwd: dir,
+      env: { PATH: CLEAN_PATH, HOME: dir, SIGNALINT_DAEMON: "0" },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "init-test", version: "1.0.0" });
     await client.connect(transport);
     try {

@@ -5,9 +5,9 @@ import { API_METHODS, type CallContext, type ServiceApi } from "../service/api.t
 import type { CheckEvent } from "../service/check/check-events.ts";
 import type { Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
-import { encodeFrame, frameReader } from "./framing.ts";
-import { DAEMON_MODE, DAEMON_PROTOCOL, readDaemonMessage, type ClientMessage, type DaemonMessage } from "./protocol.ts";
-import { readDaemonRecord, type DaemonRecord } from "./record.ts";
+import { encodeFrame, frameReader } from "../daemon/framing.ts";
+import { DAEMON_MODE, DAEMON_PROTOCOL, readDaemonMessage, type ClientMessage, type DaemonMessage } from "../daemon/protocol.ts";
+import { readDaemonRecord, type DaemonRecord } from "../daemon/record.ts";
 
 /** How long a daemon may take to answer hello before it is taken for hung (killed and replaced). */
 export const HELLO_TIMEOUT_MS = 5_000;
