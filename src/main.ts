@@ -1,4 +1,6 @@
 import { runCli } from "./cli/cli.ts";
+import { DAEMON_MODE } from "./daemon/protocol.ts";
+import { runDaemon } from "./daemon/server.ts";
 import { embeddedScriptArgs, runEmbeddedScript } from "./cli/embedded-node.ts";
 import { cliIo } from "./cli/io.ts";
 import { explainFatal, selectRuntime } from "./runtime/select.ts";
@@ -19,6 +21,15 @@ async function main(runtime: Runtime): Promise<void> {
       writeStderr: (text) => runtime.writeStderr(text),
       exit: (code) => runtime.shell.exit(code),
     });
+  }
+  if (argv[0] === DAEMON_MODE && argv.length === 1 && runtime.daemon) {
+    const stop = await runDaemon(runtime, runtime.daemon, {
+      announce: (line) => runtime.shell.writeStdout(`${line}\n`),
+      exit: (code) => runtime.shell.exit(code),
+    });
+    // `daemon stop` (and a system shutdown) send SIGTERM: release the lock, record and socket before exiting.
+    runtime.shell.onTerminate(stop);
+    return;
   }
   const code = await runCli(cliIo(runtime), argv);
   if (code !== null) runtime.shell.finish(code);

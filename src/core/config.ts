@@ -31,6 +31,7 @@ export const ConfigFileSchema = z
     artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
     warmTypeScript: z.boolean().optional(),
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
+    daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
   })
   .strict();
@@ -59,6 +60,8 @@ export interface Settings {
   warmTypeScript: boolean;
   /** Bound on one warm program's host process (resident MB after a check); over it, tsc runs cold for that config. */
   warmTypeScriptMemoryMB: number;
+  /** Whether clients share the project's daemon, how long it idles before it exits, and why it is off. */
+  daemon: { enabled: boolean; idleMinutes: number; off?: string };
   /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
   oxlintTypeAware: boolean;
 }
@@ -118,6 +121,25 @@ export function clampStructuredMaxBytes(value: number): number {
   return Math.min(STRUCTURED_MAX_BYTES.max, Math.max(STRUCTURED_MAX_BYTES.min, value));
 }
 
+/** Default idle time of the project's daemon before it exits, in minutes. */
+export const DEFAULT_DAEMON_IDLE_MINUTES = 30;
+
+/** The daemon is off in CI (`CI` set to anything but false/0), with SIGNALINT_DAEMON=0, or daemonIdleMinutes 0. */
+function daemonSettings(config: ConfigFile, readEnv: EnvReader): Settings["daemon"] {
+  const idleMinutes = config.daemonIdleMinutes ?? DEFAULT_DAEMON_IDLE_MINUTES;
+  const switchEnv = envValue(readEnv, "SIGNALINT_DAEMON");
+  const ci = envValue(readEnv, "CI");
+  const off =
+    switchEnv !== undefined && !parseBooleanEnv("SIGNALINT_DAEMON", switchEnv)
+      ? "SIGNALINT_DAEMON=0"
+      : switchEnv === undefined && ci !== undefined && !/^(0|false)$/i.test(ci)
+        ? "CI is set"
+        : idleMinutes === 0
+          ? "daemonIdleMinutes is 0"
+          : undefined;
+  return { enabled: off === undefined, idleMinutes, ...(off ? { off } : {}) };
+}
+
 /** Resolve settings from the config file and the environment (environment wins when non-empty). */
 export function resolveSettings(config: ConfigFile, readEnv: EnvReader, overrides: { compact?: boolean } = {}): Settings {
   const payloadEnv = envValue(readEnv, "SIGNALINT_MCP_PAYLOAD");
@@ -137,6 +159,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
       : (config.warmTypeScript ?? true),
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? DEFAULT_WARM_MEMORY_MB,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
+    daemon: daemonSettings(config, readEnv),
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
+import { createExclusiveDeno, denoDaemonSupport, processAliveDeno } from "./daemon-deno.ts";
+import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import {
@@ -252,6 +253,10 @@ export function createDenoRuntime(): Runtime {
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),
     selfChannel: selfChannelDeno,
+    pid: Deno.pid,
+    processAlive: processAliveDeno,
+    createExclusive: createExclusiveDeno,
+    daemon: denoDaemonSupport(() => ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule]),
     readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {
       const info = await orNull(() => Deno.stat(path), ["symlink_loop"]);

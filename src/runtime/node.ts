@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { createExclusiveNode, nodeDaemonSupport, processAliveNode } from "./daemon-node.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { nodeShell } from "./shell-node.ts";
@@ -214,6 +215,10 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     spawnSelf: (mode, cwd) =>
       spawnSelfNode(isStandalone ? [mode] : [...HOST_STACK, options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
     selfChannel: selfChannelNode,
+    pid: process.pid,
+    processAlive: processAliveNode,
+    createExclusive: createExclusiveNode,
+    daemon: nodeDaemonSupport(isStandalone ? [] : [options.selfScript ?? (process.argv[1] as string)]),
     readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {
       const stats = await orNull(fs.stat(path), ["symlink_loop"]);

@@ -22,5 +22,6 @@ export function nodeShell(): ProcessShell {
     enableCompileCache: () => {
       (process.getBuiltinModule?.("node:module") as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
     },
+    onTerminate: (listener) => void process.once("SIGTERM", listener),
   };
 }

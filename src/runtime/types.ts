@@ -103,6 +103,8 @@ export interface ProcessShell {
   onStrayError(report: (error: unknown) => void): void;
   /** Keep compiled code between runs where the runtime can (Node's module compile cache); a no-op elsewhere. */
   enableCompileCache(): void;
+  /** Run `listener` once when the process is asked to terminate (SIGTERM where the platform has it). */
+  onTerminate(listener: () => void): void;
 }
 
 /**
@@ -172,6 +174,48 @@ export interface Runtime {
   /** Resident memory of this process, in bytes. */
   rssBytes(): number;
   writeStderr(text: string): void;
+  /** Whether a process with this pid exists (and may be signalled by this user). */
+  processAlive(pid: number): boolean;
+  /** This process's id. */
+  readonly pid: number;
+  /** Create `path` with `data` only if nothing exists there (mode 0600); false when something does. */
+  createExclusive(path: string, data: string): Promise<boolean>;
+  /** Local sockets and detached processes for the per-project daemon; null where this runtime has none. */
+  readonly daemon: DaemonSupport | null;
+}
+
+/** One end of a local connection (Unix domain socket, Windows named pipe): bytes in, bytes out. */
+export interface LocalConnection {
+  write(data: Uint8Array): void;
+  /** Called with each chunk as it arrives. */
+  onData(listener: (chunk: Uint8Array) => void): void;
+  /** Called once when the connection is closed, by either end or by an error. */
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
+/** A listening local socket. */
+export interface LocalServer {
+  close(): Promise<void>;
+}
+
+/** What the per-project daemon needs of the platform (src/daemon/); null on a runtime without local sockets. */
+export interface DaemonSupport {
+  /** Listen on a Unix domain socket (mode 0600) or named pipe; throws when it cannot be bound. */
+  listen(path: string, onConnection: (connection: LocalConnection) => void): Promise<LocalServer>;
+  /** Connect to a listening socket; rejects when nothing listens there. */
+  connect(path: string): Promise<LocalConnection>;
+  /**
+   * Start Signalint in `mode`, detached (own session, outliving this process), stdin closed and stderr appended to
+   * `logFile`; resolves with its pid and the first line it writes to stdout (null when it exited before writing).
+   */
+  startDetached(mode: string, options: { cwd: string; logFile: string; env?: Record<string, string> }): Promise<{ pid: number; line: string | null }>;
+  kill(pid: number, signal: "SIGTERM" | "SIGKILL"): void;
+  /**
+   * The socket path for a key: in a directory only this user can enter (created 0700; refused when another user owns
+   * it or others may enter it), or a user-named pipe on Windows.
+   */
+  socketPath(key: string): Promise<string>;
 }
 
 /** The result of a spawn asked for after its abort signal fired: nothing was started. */

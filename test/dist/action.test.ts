@@ -71,6 +71,7 @@ async function runAction(inputs: Record<string, string>, workspace: string, serv
       env: {
         PATH: CLEAN_PATH,
         HOME: process.env.HOME ?? "",
+        SIGNALINT_DAEMON: "0",
         RUNNER_OS: RUNNER.OS,
         RUNNER_ARCH: RUNNER.ARCH,
         RUNNER_TEMP: temp,

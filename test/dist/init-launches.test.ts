@@ -16,7 +16,7 @@ function runAsync(command: string, args: string[], cwd: string): Promise<{ statu
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd,
-      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: stateDir },
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

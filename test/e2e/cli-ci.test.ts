@@ -125,7 +125,7 @@ describe("check for CI", () => {
         encoding: "utf8",
         cwd: fixture("sparse"),
         timeout: 60_000,
-        env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...env },
+        env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...env },
       });
     const shown = onTty({});
     assert.match(shown.stdout, /\r\x1b\[Ksignalint: tsc (started|finished)/);

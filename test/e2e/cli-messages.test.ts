@@ -29,7 +29,7 @@ function sarifValidator(): (value: unknown) => boolean {
 function runCliWithInput(args: string[], input: string) {
   const result = spawnSync(process.execPath, [BUNDLE, ...args], {
     cwd: fixture("clean"),
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
     encoding: "utf8",
     input,
   });
@@ -122,7 +122,7 @@ describe("messages say what happened and what to do", () => {
       cwd: fixture("clean"),
       encoding: "utf8",
       input: "",
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "" },
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0" },
     });
     assert.equal(result.status, 70);
     assert.match(

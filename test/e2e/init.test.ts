@@ -70,7 +70,7 @@ function run(command: string, args: string[], cwd: string, options: { input?: st
     cwd,
     encoding: "utf8",
     input: options.input ?? "",
-    env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
+    env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -88,7 +88,7 @@ function runAsync(command: string, args: string[], cwd: string): Promise<{ statu
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd,
-      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -206,7 +206,13 @@ describe("init", () => {
       tool_timeout_sec: 300,
     });
     const entry = JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint;
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: dir, env: { PATH: CLEAN_PATH, HOME: dir }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      cwd: dir,
+      env: { PATH: CLEAN_PATH, HOME: dir, SIGNALINT_DAEMON: "0" },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "init-test", version: "1.0.0" });
     await client.connect(transport);
     try {

@@ -139,7 +139,7 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
 }
 
 /** Step 4: loop memory, the response, the check store and the snapshot. */
-async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOutcome, tool: string): Promise<CheckResponse> {
+async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOutcome, by: { tool: string; session?: string }): Promise<CheckResponse> {
   const { issues, groups, engines, cache } = outcome;
   const event = loopEventFromIssues(issues, check.paths, check.incremental);
   const checkId = rooms.nextCheckId();
@@ -168,7 +168,19 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths });
   const clusters = groups.map((group) => group.cluster);
   const scope = check.paths;
-  await rooms.snapshots.record({ checkId, observedAtMs: check.observedAtMs, tool, scope, engines, clusters, issues, cache, durationMs: elapsed() });
+  const { tool, session } = by;
+  await rooms.snapshots.record({
+    checkId,
+    observedAtMs: check.observedAtMs,
+    tool,
+    ...(session ? { session } : {}),
+    scope,
+    engines,
+    clusters,
+    issues,
+    cache,
+    durationMs: elapsed(),
+  });
   rooms.changes.startSoon();
   return response;
 }
@@ -186,7 +198,8 @@ export async function runCheck(
   const check = await prepare(rooms, requested, options.incremental);
   const results = await runAll(rooms, check, options);
   const outcome = postProcess(rooms, check, results);
-  const response = await record(rooms, check, outcome, options.tool ?? (options.incremental ? "check_files" : "check_project"));
+  const tool = options.tool ?? (options.incremental ? "check_files" : "check_project");
+  const response = await record(rooms, check, outcome, { tool, session: options.session });
   const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));
   return { response, timing: { durationMs: Math.round(performance.now() - check.started), engines, cache: outcome.cache } };
 }

@@ -13,6 +13,8 @@ export interface Project {
   stateDir: string;
   /** Generated files engines must never see (tsc -b configs, declarations, build info; the inferred program's config). */
   cacheDir: string;
+  /** True when this process holds the state directory's ownership lock (service/project/ownership.ts). */
+  owned?: boolean;
   settings: Settings;
 }
 
