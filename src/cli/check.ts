@@ -5,7 +5,7 @@ import { parseShard } from "../core/shards.ts";
 import { describeEvent } from "../mcp/progress.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
 import { shardPaths } from "../service/project/shards.ts";
-import { SignalintService } from "../service/signalint.ts";
+import { openApi, type OpenedApi } from "../client/open.ts";
 import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
@@ -56,12 +56,16 @@ function emptyShardReport(root: string, shard: Shard): CliReport {
 }
 
 /** Run one check for the CLI and build its report from the service's result (every issue, not the MCP payload). */
-export async function cliCheck(io: CliIo, service: SignalintService, paths: readonly string[], shard: Shard | null): Promise<CliReport> {
+export async function cliCheck(
+  io: CliIo,
+  opened: OpenedApi,
+  paths: readonly string[],
+  shard: Shard | null,
+): Promise<{ report: CliReport; response: CheckResponse }> {
   const progress = progressLine(io);
   try {
-    const response = await service.check(paths, false, { onEvent: progress.onEvent, tool: "cli" });
-    const issues = service.store.latest()?.issues ?? [];
-    return buildCliReport(response, issues, { version: VERSION, projectRoot: service.project.root, shard });
+    const { response, issues } = await opened.api.check({ paths, incremental: false, tool: "cli" }, { onEvent: progress.onEvent });
+    return { report: buildCliReport(response, issues, { version: VERSION, projectRoot: opened.projectRoot, shard }), response };
   } finally {
     progress.done();
   }
@@ -116,29 +120,32 @@ function cliResponse(response: CheckResponse, compact: boolean): CheckResponse {
 /** `signalint-mcp check`. */
 async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Promise<number> {
   const fromPaths = options.root === undefined && !options.shard ? await rootOfPaths(io.runtime, options.positionals) : undefined;
-  const service = await SignalintService.create(io.runtime, { root: options.root ?? fromPaths, ...(options.compact ? { compact: true } : {}) });
+  // The project's daemon answers when one may run (a second check is then warm); else a service in this process.
+  const opened = await openApi(io.runtime, { root: options.root ?? fromPaths, ...(options.compact ? { compact: true } : {}) });
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
+  const root = opened.projectRoot;
   let report: CliReport;
   let suggested = new Map<string, string>();
   let response: CheckResponse | null = null;
   try {
     const paths = options.shard
-      ? (await shardPaths(io.runtime, service.project.root, options.shard.index, options.shard.count)).paths
+      ? (await shardPaths(io.runtime, root, options.shard.index, options.shard.count)).paths
       : fromPaths
         ? options.positionals.map((path) => pathApi(io.runtime).resolve(io.runtime.cwd(), path))
-        : cliPaths(io.runtime, service.project, options.positionals);
-    await noteRoot(io, service.project.root, paths, fromPaths ? "paths" : options.root ? "option" : "cwd");
-    report = paths.length ? await cliCheck(io, service, paths, options.shard) : emptyShardReport(service.project.root, options.shard as Shard);
-    const latest = service.store.latest();
-    response = latest?.response ?? null;
-    if (latest) suggested = new Map(latest.response.clusters.map((cluster) => [cluster.clusterId, cluster.suggestedAction]));
+        : cliPaths(io.runtime, opened.project, options.positionals);
+    await noteRoot(io, root, paths, fromPaths ? "paths" : options.root ? "option" : "cwd");
+    if (paths.length) {
+      ({ report, response } = await cliCheck(io, opened, paths, options.shard));
+      suggested = new Map(response.clusters.map((cluster) => [cluster.clusterId, cluster.suggestedAction]));
+    } else report = emptyShardReport(root, options.shard as Shard);
   } finally {
-    service.close();
+    opened.close();
   }
-  if (response) response = cliResponse(response, service.project.settings.compact);
+  if (response) response = cliResponse(response, opened.settings.compact);
   if (options.format === "response") io.stdout(`${JSON.stringify(response ?? report, null, 2)}\n`);
   else if (options.format === "json") io.stdout(formatJsonReport(report));
-  else if (options.format === "sarif") io.stdout(formatSarif(report, await repositoryBase(io.runtime, service.project.root)));
-  else if (options.format === "github") io.stdout(formatGithub(report, (await repositoryBase(io.runtime, service.project.root)).prefix));
+  else if (options.format === "sarif") io.stdout(formatSarif(report, await repositoryBase(io.runtime, root)));
+  else if (options.format === "github") io.stdout(formatGithub(report, (await repositoryBase(io.runtime, root)).prefix));
   else io.stdout(formatText(report, suggested));
   const code = exitCode(report, options.maxWarnings);
   if (code === 1 && report.errorCount === 0 && failedEngines(report).length === 0)

@@ -1,6 +1,6 @@
 import { relativeToRoot } from "../core/paths.ts";
 import { pathApi } from "../runtime/path-api.ts";
-import { SignalintService } from "../service/signalint.ts";
+import { openApi } from "../client/open.ts";
 import { failedEngines } from "./report.ts";
 import { cliCheck } from "./check.ts";
 import type { CliIo } from "./io.ts";
@@ -43,12 +43,14 @@ async function runHook(io: CliIo): Promise<number> {
   const { isAbsolute, resolve } = pathApi(io.runtime);
   const base = target.cwd ?? io.runtime.cwd();
   const absolute = isAbsolute(target.file) ? target.file : resolve(base, target.file);
-  const service = await SignalintService.create(io.runtime, { root: target.cwd ?? undefined });
+  // After every edit: the project's daemon answers warm when one may run (started on the first hook).
+  const opened = await openApi(io.runtime, { root: target.cwd ?? undefined });
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   try {
-    const relative = relativeToRoot(service.project.root, absolute) ?? relativeToRoot(service.project.realRoot, absolute);
+    const relative = relativeToRoot(opened.project.root, absolute) ?? relativeToRoot(opened.project.realRoot, absolute);
     if (relative === null) return 0;
     if (!(await io.runtime.stat(absolute))?.isFile) return 0;
-    const report = await cliCheck({ ...io, stderrIsTty: false }, service, [relative], null);
+    const { report } = await cliCheck({ ...io, stderrIsTty: false }, opened, [relative], null);
     const failed = failedEngines(report);
     const lines = report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`);
     for (const [engine, status] of failed) lines.push(`signalint: ${engine} failed: ${status.message ?? "error"}`);
@@ -62,7 +64,7 @@ async function runHook(io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
-    service.close();
+    opened.close();
   }
 }
 

@@ -9,6 +9,8 @@ import { connectDaemon, DaemonConnection, DaemonLostError } from "./connection.t
 export interface OpenedApi {
   api: ServiceApi;
   projectRoot: string;
+  /** The project's root and real root (paths given on a command line are resolved against them). */
+  project: { root: string; realRoot: string };
   settings: Settings;
   mode: "daemon" | "in-process";
   /** One line for stderr when a daemon was wanted but could not be used (the check still runs, in-process). */
@@ -64,14 +66,15 @@ export async function openApi(runtime: Runtime, options: { root?: string; compac
     const outcome = await connectDaemon(runtime, support, project, options.session);
     if (outcome instanceof DaemonConnection) {
       const { api, close } = resilient(outcome, connect);
-      return { api, projectRoot: project.root, settings, mode: "daemon", notice: null, close };
+      return { api, projectRoot: project.root, project, settings, mode: "daemon", notice: null, close };
     }
     notice = `signalint: no daemon for ${project.root} (${outcome.reason}); checking in this process`;
   }
   const service = await SignalintService.create(runtime, { root: project.root, compact: options.compact });
   const api = localApi(service, runtime.pid);
   const withSession: ServiceApi = options.session ? sessionBound(api, options.session) : api;
-  return { api: withSession, projectRoot: service.project.root, settings: service.project.settings, mode: "in-process", notice, close: () => service.close() };
+  const { root, settings: own } = service.project;
+  return { api: withSession, projectRoot: root, project: service.project, settings: own, mode: "in-process", notice, close: () => service.close() };
 }
 
 /** Every call of `api` made in `session` (in-process, as the daemon does for its clients). */
