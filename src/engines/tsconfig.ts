@@ -2,13 +2,16 @@ import { dirname, join, resolve } from "node:path";
 import { parseJsonc } from "../core/jsonc.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { tscBuildArgs, tscProjectArgs } from "./tsc.ts";
+import { TSC_OVERLAY_LAUNCHER } from "./tsc-overlay.ts";
 
 /** One tsc invocation: its argv and the project-relative config file it checks. */
 export interface TscRun {
   args: string[];
   configFile: string;
-  /** True for `tsc -b` over generated configs (project references). */
+  /** True for `tsc -b` (project references). */
   buildMode: boolean;
+  /** A script run (like the compiler's entry, through node) instead of the compiler's entry: the output overlay. */
+  entry?: string;
 }
 
 interface ConfigInfo {
@@ -70,22 +73,84 @@ async function writeIfChanged(runtime: Runtime, path: string, text: string): Pro
   if (current !== text) await runtime.writeFileAtomic(path, text);
 }
 
+/** Compiler options that write files of their own wherever the config says (a trace directory, a CPU profile). */
+const PROFILE_OPTIONS = ["generateTrace", "generateCpuProfile"] as const;
+
 /**
- * Plan the tsc run for one tsconfig. A config with project references is checked in build mode through generated
- * configs in the project's cache directory (outside the project tree, so no engine or user tool sees them) that
- * extend the user's and redirect every output (declarations and build info) there, so the user's tree is never
- * written to and references resolve exactly as `tsc -b` resolves them.
+ * `--generateTrace`/`--generateCpuProfile` into the work directory when the config or a config it extends by relative
+ * path sets them (they would write into the tree; passing them otherwise would make every run trace).
  */
-export async function planTscRun(runtime: Runtime, options: { root: string; tsconfig: string; cacheDir: string }): Promise<TscRun> {
+async function profileRedirects(runtime: Runtime, tsconfig: string, workDir: string): Promise<string[]> {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [tsconfig];
+  while (queue.length && seen.size < 16) {
+    const path = queue.shift() as string;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    let raw: { extends?: unknown; compilerOptions?: Record<string, unknown> } | null;
+    try {
+      raw = parseJsonc(await runtime.readText(path)) as typeof raw;
+    } catch {
+      continue; // tsc reports an unreadable config itself
+    }
+    for (const option of PROFILE_OPTIONS) if (raw?.compilerOptions && raw.compilerOptions[option] != null) found.add(option);
+    const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
+    for (const target of extended) {
+      if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
+      const file = resolve(dirname(path), target);
+      queue.push(/\.json$/.test(file) ? file : `${file}.json`);
+    }
+  }
+  return [...found].flatMap((option) => [`--${option}`, join(workDir, option === "generateTrace" ? "trace" : "profile.cpuprofile")]);
+}
+
+/** The overlay launcher (tsc-overlay.ts) in the cache directory, named by its content. */
+async function overlayLauncher(runtime: Runtime, cacheDir: string): Promise<string> {
+  const path = join(cacheDir, "tsc", `overlay-${runtime.sha256(TSC_OVERLAY_LAUNCHER).slice(0, 12)}.cjs`);
+  await writeIfChanged(runtime, path, TSC_OVERLAY_LAUNCHER);
+  return path;
+}
+
+/** Options for planning one tsc run. */
+export interface PlanOptions {
+  root: string;
+  tsconfig: string;
+  cacheDir: string;
+  /**
+   * The compiler module (lib/typescript.js) of a TypeScript 5.x/6.x run through node: build mode then runs the user's
+   * own `tsc -b <tsconfig>` through the output overlay. null: generated configs (TypeScript 7, no node).
+   */
+  overlayCompiler?: string | null;
+}
+
+/**
+ * Plan the tsc run for one tsconfig; nothing it runs writes inside the project tree. A plain config is `tsc --noEmit
+ * -p <the user's tsconfig>` with build info moved to the cache directory. A config with project references is the
+ * user's own `tsc -b <tsconfig>` through the output overlay (TypeScript 5.x/6.x: every output path lives in the cache
+ * directory), else `tsc -b` over generated configs in the cache directory that extend the user's and redirect every
+ * output there (TypeScript 7, whose compiler cannot be given another file system; configs that resolve `types` or
+ * default `rootDir` from their own directory can differ there).
+ */
+export async function planTscRun(runtime: Runtime, options: PlanOptions): Promise<TscRun> {
   const configFile = options.tsconfig.slice(options.root.length + 1).replace(/\\/g, "/");
   const top = await readConfig(runtime, options.tsconfig);
   const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
+  const profiles = await profileRedirects(runtime, options.tsconfig, workDir);
   if (!top || top.references.length === 0) {
-    // A plain cold run: --incremental would make this run slower (it computes every file's declaration signature)
-    // and the warm program serves the runs after it.
-    return { args: tscProjectArgs(options.tsconfig), configFile, buildMode: false };
+    return { args: tscProjectArgs(options.tsconfig, join(workDir, "project.tsbuildinfo"), profiles), configFile, buildMode: false };
   }
+  if (options.overlayCompiler) {
+    const entry = await overlayLauncher(runtime, options.cacheDir);
+    const args = [options.overlayCompiler, join(workDir, "overlay"), options.tsconfig, ...tscBuildArgs(options.tsconfig, profiles)];
+    return { args, configFile, buildMode: true, entry };
+  }
+  return { args: tscBuildArgs(await writeGenerated(runtime, top, workDir), profiles), configFile, buildMode: true };
+}
+
+/** Generated configs for `tsc -b` (one per project of the graph, extending the user's) and their solution; its path. */
+async function writeGenerated(runtime: Runtime, top: ConfigInfo, workDir: string): Promise<string> {
   const graph = await collectGraph(runtime, top);
   const names = new Map(graph.map((info, index) => [info.path, join(workDir, `p${index}.json`)]));
   const projects: string[] = [];
@@ -111,5 +176,5 @@ export async function planTscRun(runtime: Runtime, options: { root: string; tsco
   }
   const solution = join(workDir, "solution.json");
   await writeIfChanged(runtime, solution, `${JSON.stringify({ files: [], references: projects.map((path) => ({ path })) }, null, 2)}\n`);
-  return { args: tscBuildArgs(solution), configFile, buildMode: true };
+  return solution;
 }

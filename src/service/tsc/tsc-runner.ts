@@ -144,6 +144,16 @@ function solutionsWarm(version: string | null): boolean {
   return (major === 5 && minor >= 6) || major === 6;
 }
 
+/**
+ * The compiler module the output overlay loads (tsconfig.ts): TypeScript 5.x/6.x (JavaScript, with the build API the
+ * overlay uses) run through node; null otherwise (TypeScript 7 is native: generated configs serve).
+ */
+function overlayCompiler(resolved: ResolvedEngine): string | null {
+  const major = Number((resolved.version ?? "").split(".")[0]);
+  const throughNode = resolved.prefixArgs.at(-1) === resolved.path;
+  return resolved.packageDir && throughNode && (major === 5 || major === 6) ? join(resolved.packageDir, "lib", "typescript.js") : null;
+}
+
 /** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
 export async function tscApplies(job: TscJob): Promise<boolean> {
   return (await configsFor(job)).size > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
@@ -174,7 +184,7 @@ function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: 
 export async function runTsc(
   job: TscJob,
   resolved: ResolvedEngine,
-  spawn: (args: string[], configFile: string) => Promise<ParseOutcome>,
+  spawn: (args: string[], configFile: string, entry?: string) => Promise<ParseOutcome>,
 ): Promise<RunnerOutcome> {
   const base = [...(await configsFor(job))];
   // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
@@ -196,7 +206,7 @@ export async function runTsc(
     const plan =
       tsconfig === inferred
         ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
-        : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
+        : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir, overlayCompiler: overlayCompiler(resolved) });
     // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
     const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
     const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan.configFile, plan.buildMode ? "solution" : "project") : null;
@@ -210,7 +220,7 @@ export async function runTsc(
     if (warm) return warm;
     throwIfCancelled(job.signal);
     job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-    const parsed = await spawn(plan.args, plan.configFile);
+    const parsed = await spawn(plan.args, plan.configFile, plan.entry);
     if (!parsed.ok) return parsed;
     // A solution's programs are the configs its references reach.
     if (tsconfig !== inferred) listLater.push(...(plan.buildMode ? [] : [tsconfig]));
