@@ -55,11 +55,26 @@ export function tscBuildArgs(solution: string, extra: readonly string[] = []): s
   return ["-b", solution, ...TSC_OUTPUT_NEUTRAL, ...extra];
 }
 
+/** For a config file outside the root (as tsc printed it): the in-root config that leads to it and how to name it. */
+export type OutsideConfigs = (reported: string) => { file: string; shown: string };
+
+/**
+ * A diagnostic located in a config file outside the root (a shared base a tsconfig extends): a config diagnostic
+ * breaks the program, so it is reported on the in-root config that leads to it, its own location in the message
+ * (paths stay project-relative). null for any other file.
+ */
+export function outsideConfigIssue(issue: RawIssue, reported: string, outside: OutsideConfigs | undefined): RawIssue | null {
+  if (!outside || !isConfigDiagnosticFile(reported)) return null;
+  const { file, shown } = outside(reported);
+  return { ...issue, file, line: 1, col: 1, programWide: true, message: `${shown}(${issue.line},${issue.col}): ${issue.message}` };
+}
+
 /**
  * Parse `tsc --pretty false` output strictly: every non-blank line is a diagnostic header or an indented
- * continuation of one. A diagnostic without a location is attached to the tsconfig it came from.
+ * continuation of one. A diagnostic without a location is attached to the tsconfig it came from; one in a config
+ * file outside the root to the in-root config that leads to it (`outside`).
  */
-export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string): ParseOutcome {
+export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string, outside?: OutsideConfigs): ParseOutcome {
   const issues: RawIssue[] = [];
   let last: RawIssue | null = null;
   let lastKept = false;
@@ -84,7 +99,8 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
         fixable: false,
       };
       if (file !== null && isConfigDiagnosticFile(file)) last.programWide = true;
-      lastKept = file !== null;
+      if (file === null) last = outsideConfigIssue(last, path as string, outside) ?? last;
+      lastKept = file !== null || last.programWide === true;
       if (lastKept) issues.push(last);
     } else if (global) {
       const [, category, code, message] = global as unknown as string[];

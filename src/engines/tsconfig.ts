@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../core/jsonc.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { tscBuildArgs, tscProjectArgs } from "./tsc.ts";
@@ -12,6 +12,8 @@ export interface TscRun {
   buildMode: boolean;
   /** A script run (like the compiler's entry, through node) instead of the compiler's entry: the output overlay. */
   entry?: string;
+  /** Configs outside the root extended by the run's configs → the in-root config that extends them. */
+  leadsTo: Map<string, string>;
 }
 
 interface ConfigInfo {
@@ -76,25 +78,25 @@ async function writeIfChanged(runtime: Runtime, path: string, text: string): Pro
 /** Compiler options that write files of their own wherever the config says (a trace directory, a CPU profile). */
 const PROFILE_OPTIONS = ["generateTrace", "generateCpuProfile"] as const;
 
+type RawConfig = { extends?: unknown; compilerOptions?: Record<string, unknown> } | null;
+
 /**
- * `--generateTrace`/`--generateCpuProfile` into the work directory when the config or a config it extends by relative
- * path sets them (they would write into the tree; passing them otherwise would make every run trace).
+ * A config and the configs it extends by relative path, in the order tsc reads them (at most 16; an unreadable or
+ * malformed one ends its branch: tsc reports it). Package specifiers are not followed.
  */
-async function profileRedirects(runtime: Runtime, tsconfig: string, workDir: string): Promise<string[]> {
-  const found = new Set<string>();
-  const seen = new Set<string>();
+async function extendsChain(runtime: Runtime, tsconfig: string): Promise<{ path: string; raw: RawConfig }[]> {
+  const chain: { path: string; raw: RawConfig }[] = [];
   const queue = [tsconfig];
-  while (queue.length && seen.size < 16) {
+  while (queue.length && chain.length < 16) {
     const path = queue.shift() as string;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    let raw: { extends?: unknown; compilerOptions?: Record<string, unknown> } | null;
+    if (chain.some((entry) => entry.path === path)) continue;
+    let raw: RawConfig;
     try {
-      raw = parseJsonc(await runtime.readText(path)) as typeof raw;
+      raw = parseJsonc(await runtime.readText(path)) as RawConfig;
     } catch {
-      continue; // tsc reports an unreadable config itself
+      raw = null;
     }
-    for (const option of PROFILE_OPTIONS) if (raw?.compilerOptions && raw.compilerOptions[option] != null) found.add(option);
+    chain.push({ path, raw });
     const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
     for (const target of extended) {
       if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
@@ -102,7 +104,29 @@ async function profileRedirects(runtime: Runtime, tsconfig: string, workDir: str
       queue.push(/\.json$/.test(file) ? file : `${file}.json`);
     }
   }
-  return [...found].flatMap((option) => [`--${option}`, join(workDir, option === "generateTrace" ? "trace" : "profile.cpuprofile")]);
+  return chain;
+}
+
+/**
+ * `--generateTrace`/`--generateCpuProfile` into the work directory when the config or a config it extends sets them
+ * (they would write into the tree; passing them otherwise would make every run trace).
+ */
+function profileRedirects(chain: readonly { raw: RawConfig }[], workDir: string): string[] {
+  const set = (option: string) => chain.some(({ raw }) => raw?.compilerOptions && raw.compilerOptions[option] != null);
+  return PROFILE_OPTIONS.filter(set).flatMap((option) => [`--${option}`, join(workDir, option === "generateTrace" ? "trace" : "profile.cpuprofile")]);
+}
+
+/**
+ * For each config outside the root that a config of the run extends, the in-root config that leads to it: a
+ * diagnostic located there (an unknown option in a shared base) is reported on that config.
+ */
+async function outsideLeads(runtime: Runtime, root: string, configs: readonly string[]): Promise<Map<string, string>> {
+  const leads = new Map<string, string>();
+  const inside = (path: string) => !relative(root, path).startsWith("..") && !isAbsolute(relative(root, path));
+  for (const config of configs) {
+    for (const { path } of await extendsChain(runtime, config)) if (!inside(path) && !leads.has(path)) leads.set(path, config);
+  }
+  return leads;
 }
 
 /** The overlay launcher (tsc-overlay.ts) in the cache directory, named by its content. */
@@ -137,21 +161,27 @@ export async function planTscRun(runtime: Runtime, options: PlanOptions): Promis
   const top = await readConfig(runtime, options.tsconfig);
   const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
-  const profiles = await profileRedirects(runtime, options.tsconfig, workDir);
+  const profiles = profileRedirects(await extendsChain(runtime, options.tsconfig), workDir);
   if (!top || top.references.length === 0) {
-    return { args: tscProjectArgs(options.tsconfig, join(workDir, "project.tsbuildinfo"), profiles), configFile, buildMode: false };
+    const leadsTo = await outsideLeads(runtime, options.root, [options.tsconfig]);
+    return { args: tscProjectArgs(options.tsconfig, join(workDir, "project.tsbuildinfo"), profiles), configFile, buildMode: false, leadsTo };
   }
+  const graph = await collectGraph(runtime, top);
+  const leadsTo = await outsideLeads(
+    runtime,
+    options.root,
+    graph.map((info) => info.path),
+  );
   if (options.overlayCompiler) {
     const entry = await overlayLauncher(runtime, options.cacheDir);
     const args = [options.overlayCompiler, join(workDir, "overlay"), options.tsconfig, ...tscBuildArgs(options.tsconfig, profiles)];
-    return { args, configFile, buildMode: true, entry };
+    return { args, configFile, buildMode: true, entry, leadsTo };
   }
-  return { args: tscBuildArgs(await writeGenerated(runtime, top, workDir), profiles), configFile, buildMode: true };
+  return { args: tscBuildArgs(await writeGenerated(runtime, graph, workDir), profiles), configFile, buildMode: true, leadsTo };
 }
 
 /** Generated configs for `tsc -b` (one per project of the graph, extending the user's) and their solution; its path. */
-async function writeGenerated(runtime: Runtime, top: ConfigInfo, workDir: string): Promise<string> {
-  const graph = await collectGraph(runtime, top);
+async function writeGenerated(runtime: Runtime, graph: readonly ConfigInfo[], workDir: string): Promise<string> {
   const names = new Map(graph.map((info, index) => [info.path, join(workDir, `p${index}.json`)]));
   const projects: string[] = [];
   for (const [index, info] of graph.entries()) {

@@ -81,11 +81,11 @@ function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[])
 async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   job.onEvent?.({ kind: "engine-started", engine });
   if (engine === "tsc") {
-    return runTsc(job, resolved, async (args, configFile, entry) => {
+    return runTsc(job, resolved, async (args, configFile, { entry, outside }) => {
       // A script of Signalint's own (the output overlay) runs in place of the compiler's entry, through the same node.
       const launch = entry ? { ...resolved, prefixArgs: [...resolved.prefixArgs.slice(0, -1), entry] } : resolved;
       const result = await spawnEngine(job, launch, args);
-      return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
+      return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile, outside);
     });
   }
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
