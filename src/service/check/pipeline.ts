@@ -6,6 +6,7 @@ import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts
 import { loopEventFromIssues } from "../../core/loops.ts";
 import { isWithin } from "../../core/paths.ts";
 import { buildCheckResponse } from "../../core/response.ts";
+import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { NodeCommand } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
@@ -96,7 +97,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   const baseMapper = pathMapper(project.root, project.realRoot);
   const toRelative = (reported: string) => {
     const relative = baseMapper(reported);
-    if (relative === null) outsideRoot++;
+    // A config file outside the root is not dropped: tsc's diagnostic there is reported on the config extending it.
+    if (relative === null && !isConfigDiagnosticFile(reported)) outsideRoot++;
     return relative;
   };
   const reports = await runEngines(check.enabled, (engine) => ({
