@@ -11,7 +11,8 @@ export const TSC_OVERLAY_LAUNCHER = `"use strict";
 // Written by Signalint: the project's own tsc -b, its outputs moved outside the project tree (see tsc-overlay.ts).
 const fs = require("fs");
 const path = require("path");
-const [typescript, overlay, config, ...args] = process.argv.slice(2);
+const proc = require("node:process");
+const [typescript, overlay, config, ...args] = proc.argv.slice(2);
 const ts = require(typescript);
 const sys = ts.sys;
 const key = (file) => (sys.useCaseSensitiveFileNames ? path.resolve(file) : path.resolve(file).toLowerCase());
@@ -41,7 +42,7 @@ const overlaid = {
   writeFile(file, data, writeByteOrderMark) {
     const target = moved(file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    const temporary = target + ".tmp-" + process.pid + "-" + counter++;
+    const temporary = target + ".tmp-" + proc.pid + "-" + counter++;
     fs.writeFileSync(temporary, (writeByteOrderMark ? "\\uFEFF" : "") + data);
     fs.renameSync(temporary, target);
     written.add(key(file));
