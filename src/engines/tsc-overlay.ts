@@ -56,6 +56,9 @@ const overlaid = {
   deleteFile(file) {
     if (sys.fileExists(moved(file))) sys.deleteFile(moved(file));
   },
+  // Module resolution asks whether a directory exists before probing its files (a package's own exports into its
+  // build output): an output directory built only here exists.
+  directoryExists: (directory) => sys.directoryExists(directory) || sys.directoryExists(moved(directory)),
   createDirectory(directory) {
     fs.mkdirSync(moved(directory), { recursive: true });
   },
