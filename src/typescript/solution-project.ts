@@ -152,6 +152,11 @@ export class SolutionProject {
     return { diagnostics, info: { reuse, changedFiles: changed, programFiles: program.getSourceFiles().length } };
   }
 
+  /** The current program (for the causes of its diagnostics). */
+  program(): TS.Program | undefined {
+    return this.builder?.getProgram();
+  }
+
   /** The SourceFiles of the current program. */
   sourceFiles(): readonly TS.SourceFile[] {
     return this.builder?.getProgram().getSourceFiles() ?? [];

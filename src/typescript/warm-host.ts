@@ -4,6 +4,7 @@ import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { HostReply, HostRequest } from "./host-protocol.ts";
+import { loadTs7CauseModules, ts7CauseReader, type Ts7Project } from "./diagnostic-cause7.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import { loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
@@ -47,10 +48,14 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       const Api = await loadTs7Api(request.typescriptDir);
       if (!Api) return null;
       const program = new WarmTs7Program(Api, request.configPath, request.cwd);
+      const causeModules = await loadTs7CauseModules(request.typescriptDir);
       return {
         check: (asked) => {
           const result = program.check(asked.hint ?? null);
-          return { issues: ts7DiagnosticsToIssues(result.diagnostics, absolute, asked.configFile), info: result.info, files: program.fileNames(), covers: [] };
+          const project = program.currentProject() as Ts7Project | undefined;
+          const causesOf = causeModules && project ? ts7CauseReader(causeModules, project, absolute) : undefined;
+          const issues = ts7DiagnosticsToIssues(result.diagnostics, absolute, asked.configFile, causesOf as Parameters<typeof ts7DiagnosticsToIssues>[3]);
+          return { issues, info: result.info, files: program.fileNames(), covers: [] };
         },
         invalidateResolutions: () => program.invalidateResolutions(),
         close: () => program.close(),
@@ -66,7 +71,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
           const target = view ? solution.view(view) : solution;
           const result = target.check();
           if (!result) return null;
-          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile);
+          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile, (diagnostic) => target.programOf(diagnostic));
           return { issues, info: result.info, files: target.fileNames(), covers: solution.coveredConfigs() };
         },
         invalidateResolutions: () => solution.invalidateResolutions(),

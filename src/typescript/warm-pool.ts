@@ -180,8 +180,8 @@ export class WarmTsPool {
       );
     }
     const issues = answer.issues.flatMap((issue) => {
+      // Empty causes stay: the program was asked and named none (absent means tsc's command line, see RawIssue).
       const mapped = issue.causes ? { ...issue, causes: relativeCauses(issue.causes, request.toRelative) } : issue;
-      if (!mapped.causes?.length) delete mapped.causes;
       if (!isAbsolute(issue.file)) return [mapped];
       const file = request.toRelative(issue.file);
       return file === null ? (request.outside?.(mapped, issue.file) ?? []) : [{ ...mapped, file }];

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { RawIssue } from "../core/issues.ts";
+import type { IssueCause, RawIssue } from "../core/issues.ts";
 import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
 import { type ChangeHint, recheckFilter } from "./change-hint.ts";
@@ -141,6 +141,11 @@ export class WarmTs7Program {
   /** Every file of the current program (roots and what they import). */
   fileNames(): string[] {
     return [...this.programFiles];
+  }
+
+  /** The current snapshot's project (its program and checker name the causes of its diagnostics), if any. */
+  currentProject(): unknown {
+    return this.snapshot?.getProject(this.configPath);
   }
 
   get isWarm(): boolean {
@@ -278,7 +283,12 @@ function flatten(diagnostic: Ts7Diagnostic, depth = 0): string {
 }
 
 /** Convert TypeScript 7 API diagnostics (UTF-16 offsets) into raw issues with 1-based line and column. */
-export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], toRelative: (path: string) => string | null, configFile: string): RawIssue[] {
+export function ts7DiagnosticsToIssues(
+  diagnostics: readonly Ts7Diagnostic[],
+  toRelative: (path: string) => string | null,
+  configFile: string,
+  causesOf?: (diagnostic: Ts7Diagnostic) => IssueCause[] | undefined,
+): RawIssue[] {
   const texts = new Map<string, string>();
   const seen = new Set<string>();
   const issues: RawIssue[] = [];
@@ -301,6 +311,8 @@ export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], to
       const before = text.slice(0, diagnostic.pos);
       const line = before.split("\n").length;
       issue = { ...base, file, line, col: diagnostic.pos - before.lastIndexOf("\n"), ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}) };
+      const causes = causesOf?.(diagnostic);
+      if (causes) issue.causes = causes;
     }
     const key = `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
     if (!seen.has(key)) issues.push(issue);

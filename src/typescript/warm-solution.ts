@@ -58,6 +58,11 @@ export class WarmTsSolution {
     return this.build.fileNames(this.configPath);
   }
 
+  /** The project program that reported a diagnostic of the last check (for its causes). */
+  programOf(diagnostic: TS.Diagnostic): TS.Program | undefined {
+    return this.build.programs.get(diagnostic);
+  }
+
   /** After a package install or lockfile change, every project redoes its module resolutions. */
   invalidateResolutions(): void {
     this.build.invalidateResolutions();
@@ -80,6 +85,7 @@ class SolutionBuild {
   private readonly projects = new Map<string, SolutionProject>();
   private readonly orders = new Map<string, string[]>();
   private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
+  readonly programs = new WeakMap<TS.Diagnostic, TS.Program>();
   private outputDirs: Set<string> | null = null;
   private hidden = new Set<string>();
   private hiddenFrom: (TS.ParsedCommandLine | undefined)[] = [];
@@ -126,6 +132,8 @@ class SolutionBuild {
       const references = (commandLine.projectReferences ?? []).map((ref) => this.parse(this.ts.resolveProjectReferencePath(ref)).commandLine);
       const result = project.check(commandLine, references);
       diagnostics.push(...result.diagnostics);
+      const program = project.program();
+      if (program) for (const diagnostic of result.diagnostics) this.programs.set(diagnostic, program);
       info.projects.push({ config, reuse: result.info.reuse, changedFiles: result.info.changedFiles });
       info.changedFiles += result.info.changedFiles;
       info.programFiles += result.info.programFiles;
