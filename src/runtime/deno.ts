@@ -19,6 +19,20 @@ import {
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
 
+/**
+ * Total memory: Deno.systemMemoryInfo needs --allow-sys, asked first so that a terminal never gets a permission
+ * prompt; without it, or on an older Deno: unknown.
+ */
+function denoTotalMemory(): number | null {
+  try {
+    if (Deno.permissions?.querySync?.({ name: "sys", kind: "systemMemoryInfo" })?.state !== "granted") return null;
+    const total = Deno.systemMemoryInfo?.().total;
+    return typeof total === "number" && total > 0 ? total : null;
+  } catch {
+    return null;
+  }
+}
+
 const PIPE_GRACE_MS = 2000;
 
 function killTree(child: { pid: number; kill(signal?: string): void }): void {
@@ -245,6 +259,7 @@ export function createDenoRuntime(): Runtime {
     name: "deno",
     platform: os === "windows" ? "win32" : os,
     arch: ({ x86_64: "x64", aarch64: "arm64" } as Record<string, string>)[Deno.build.arch] ?? Deno.build.arch,
+    totalMemoryBytes: denoTotalMemory(),
     execPath: Deno.execPath(),
     isStandalone: false,
     mainScript: Deno.mainModule,

@@ -116,6 +116,8 @@ export interface Runtime {
   readonly platform: string;
   /** CPU architecture in Node's names (x64, arm64), as npm platform packages are named. */
   readonly arch: string;
+  /** The machine's total memory in bytes (null when the runtime cannot tell): the default warm memory bound. */
+  readonly totalMemoryBytes: number | null;
   /** Absolute path of the running executable (node, deno, or the standalone binary). */
   readonly execPath: string;
   /** True inside a standalone binary: JS engine entries can then run on the embedded runtime. */

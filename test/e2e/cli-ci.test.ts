@@ -7,6 +7,7 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { CliReport } from "../../src/cli/report.ts";
 import { BUNDLE, ciPath, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { guardTrees } from "../helpers/tree.ts";
 
 /**
  * The official SARIF 2.1.0 schema (OASIS, via SchemaStore), as @microsoft/jest-sarif ships it (MIT). It is draft-04;
@@ -31,6 +32,7 @@ function warningsOnly(): string {
 }
 
 describe("check for CI", () => {
+  guardTrees(() => ["bad-config", "clean", "sparse", "systemic-ts"].map(fixture));
   it("--format sarif is valid SARIF 2.1.0 with every issue located and fingerprinted", () => {
     const result = runCli(["check", "--format", "sarif"], { cwd: fixture("systemic-ts") });
     assert.equal(result.status, 1, result.stderr);

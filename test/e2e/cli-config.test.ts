@@ -6,8 +6,10 @@ import { describe, it } from "node:test";
 import type { CliReport } from "../../src/cli/report.ts";
 import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
 import { BUNDLE, call, ciPath, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { guardTrees } from "../helpers/tree.ts";
 
 describe("CLI", () => {
+  guardTrees(() => ["bad-config", "clean", "sparse", "systemic-ts"].map(fixture));
   it("--version prints the package version", () => {
     const result = runCli(["--version"], { cwd: fixture("clean") });
     assert.equal(result.status, 0);

@@ -1,11 +1,12 @@
 import type { CheckResponse, EngineName, Engines } from "../../core/contracts.ts";
-import { resolveSettings, type Settings } from "../../core/config.ts";
+import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
 import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts";
 import { loopEventFromIssues } from "../../core/loops.ts";
 import { isWithin } from "../../core/paths.ts";
 import { buildCheckResponse } from "../../core/response.ts";
+import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { NodeCommand } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
@@ -96,7 +97,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   const baseMapper = pathMapper(project.root, project.realRoot);
   const toRelative = (reported: string) => {
     const relative = baseMapper(reported);
-    if (relative === null) outsideRoot++;
+    // A config file outside the root is not dropped: tsc's diagnostic there is reported on the config extending it.
+    if (relative === null && !isConfigDiagnosticFile(reported)) outsideRoot++;
     return relative;
   };
   const reports = await runEngines(check.enabled, (engine) => ({
@@ -114,7 +116,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     warm: rooms.warm,
     changeHint: check.changeHint,
     warmTypeScript: settings.warmTypeScript,
-    warmMemoryMB: settings.warmTypeScriptMemoryMB,
+    warmMemoryMB: settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(runtime.totalMemoryBytes),
     oxlintTypeAware: settings.oxlintTypeAware,
     toRelative,
     signal: options.signal,
@@ -124,11 +126,14 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   return { reports, outsideRoot };
 }
 
-/** Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. */
+/**
+ * Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. Program-wide and config
+ * diagnostics are kept whatever the paths and `ignore` say: a broken config breaks the whole program's check.
+ */
 function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults): CheckOutcome {
   const { reports, outsideRoot } = results;
   const raw = reports.flatMap(([, report]) => report.issues);
-  const kept: RawIssue[] = raw.filter((issue) => (issue.programWide || check.paths.some((path) => isWithin(issue.file, path))) && !check.ignored(issue.file));
+  const kept: RawIssue[] = raw.filter((issue) => issue.programWide || (check.paths.some((path) => isWithin(issue.file, path)) && !check.ignored(issue.file)));
   const hash = (text: string) => rooms.runtime.sha256(text);
   const issues = normalizeIssues(kept, hash);
   const last = rooms.store.latest();
