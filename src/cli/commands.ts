@@ -1,5 +1,6 @@
 import { VERSION } from "../version.ts";
 import { checkCommand } from "./check.ts";
+import { daemonCommand } from "./daemon.ts";
 import type { Command } from "./command.ts";
 import { hookCommand } from "./hook.ts";
 import { doctorCommand, statsCommand } from "./info.ts";
@@ -7,7 +8,7 @@ import { initCommand } from "./init.ts";
 import { serveCommand } from "./serve.ts";
 
 /** Every verb, in the order the top-level help lists them. */
-export const COMMANDS: readonly Command[] = [serveCommand, checkCommand, initCommand, hookCommand, doctorCommand, statsCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, checkCommand, initCommand, hookCommand, daemonCommand, doctorCommand, statsCommand];
 
 /** The words that are not verbs but still Signalint's own (not a script for the embedded runtime). */
 export const TOP_LEVEL_FLAGS = ["help", "--help", "-h", "--version", "-v"] as const;
@@ -21,6 +22,7 @@ export const ENVIRONMENT: readonly [string, string][] = [
   ["SIGNALINT_COMPACT", "1: compact keys in check responses"],
   ["SIGNALINT_STRUCTURED_MAX_BYTES", "the size above which a result becomes an artifact"],
   ["SIGNALINT_WARM_TYPESCRIPT", "0: always run tsc's command line (no warm programs)"],
+  ["SIGNALINT_DAEMON", "0: no daemon, every process checks on its own (default: on, except when CI is set); 1: on, also in CI"],
   ["SIGNALINT_PROGRESS_HEARTBEAT_MS", "how often a long engine run reports progress to MCP clients (default 5000)"],
 ];
 

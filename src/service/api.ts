@@ -22,6 +22,16 @@ export interface CallContext {
   session?: string;
 }
 
+/** Who answers: the project, its settings, the answering process and its memory (daemon status, doctor). */
+export interface ServiceInfo {
+  projectRoot: string;
+  settings: Settings;
+  pid: number;
+  /** Resident memory of the answering process and of its warm TypeScript hosts, in bytes. */
+  rssBytes: number;
+  hostsRssBytes: number;
+}
+
 /** A check as the shells need it: the response, and every issue (the CLI lists them all). */
 export interface CheckAnswer {
   response: CheckResponse;
@@ -33,7 +43,7 @@ export interface CheckAnswer {
  * in-process (localApi) or by the project's daemon over its socket (daemon/client.ts), the same either way.
  */
 export interface ServiceApi {
-  info(): Promise<{ projectRoot: string; settings: Settings; pid: number }>;
+  info(): Promise<ServiceInfo>;
   check(params: { paths: readonly string[]; incremental: boolean; tool?: string }, context?: CallContext): Promise<CheckAnswer>;
   issueDetail(query: DetailQuery): Promise<{ issues: DetailIssue[] } | Stale>;
   loopStatus(): Promise<LoopStatus>;
@@ -82,7 +92,7 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
   const { runtime, project } = service;
   const artifacts = new ArtifactStore(runtime, project.stateDir, project.settings.artifactRetentionSeconds * 1000);
   return {
-    info: async () => ({ projectRoot: project.root, settings: project.settings, pid }),
+    info: async () => ({ projectRoot: project.root, settings: project.settings, pid, rssBytes: runtime.rssBytes(), hostsRssBytes: service.warmRssBytes() }),
     check: async ({ paths, incremental, tool }, context = {}) => {
       const response = await service.check(paths, incremental, { ...context, ...(tool ? { tool } : {}) });
       const stored = service.store.latest();

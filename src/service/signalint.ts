@@ -76,6 +76,11 @@ export class SignalintService implements Checker {
     };
   }
 
+  /** Resident memory of the warm TypeScript hosts, in bytes (as each last reported it). */
+  warmRssBytes(): number {
+    return this.warm.rssBytes();
+  }
+
   /** Resolves once every warm TypeScript check started so far has answered (tests await it instead of polling). */
   warmSettled(): Promise<void> {
     return this.warm.settled();
