@@ -9,7 +9,8 @@ declare const Deno: any;
 /** Deno's permission names whose grant the child inherits as `--allow-<name>` (only whole grants are passed on). */
 const PERMISSIONS = ["read", "write", "run", "env", "net", "sys", "ffi", "import"];
 
-function grantedFlags(): string[] {
+/** The `--allow-*` flags for the permissions this process holds (a re-run of Signalint gets the same). */
+export function grantedFlags(): string[] {
   const flags: string[] = [];
   for (const name of PERMISSIONS) {
     try {
@@ -84,9 +85,15 @@ export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, 
   };
 }
 
-/** The child's end: stdin lines in, stdout lines out. */
+/**
+ * The child's end: stdin lines in, stdout lines out. The channel takes stdout for itself: console output and writes
+ * to Node's process.stdout go to stderr, never between its messages.
+ */
 export function selfChannelDeno(): SelfChannel {
   const encoder = new TextEncoder();
+  console.log = console.info = console.debug = console.error;
+  const node = (globalThis as { process?: { stdout?: { write: unknown }; stderr?: { write: (...args: unknown[]) => unknown } } }).process;
+  if (node?.stdout && node.stderr) node.stdout.write = node.stderr.write.bind(node.stderr);
   return {
     listen: (onLine, onEnd) => {
       const split = lineSplitter(onLine);

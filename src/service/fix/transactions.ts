@@ -122,7 +122,7 @@ export class TransactionStore {
   /** apply_diagnostic_fix: all-or-nothing write, then an after-edit check of the touched files. */
   async apply(
     transactionId: string,
-    options: { confirm?: boolean; baselineCheckId?: string },
+    options: { confirm?: boolean; baselineCheckId?: string; session?: string },
   ): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale> {
     const transaction = this.find(transactionId);
     if ("status" in transaction) return transaction;
@@ -155,7 +155,11 @@ export class TransactionStore {
     }
     this.expire(transactionId);
     const files = transaction.patches.map((patch) => patch.file);
-    const result = await afterEditCheck(this.service, files, { baselineCheckId: options.baselineCheckId, tool: "apply_diagnostic_fix" });
+    const result = await afterEditCheck(this.service, files, {
+      baselineCheckId: options.baselineCheckId,
+      session: options.session,
+      tool: "apply_diagnostic_fix",
+    });
     if ("status" in result) throw new SignalintError("internal_error", `The fix was applied but the baseline vanished: ${result.message}`);
     return { files, result };
   }

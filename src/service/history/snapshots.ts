@@ -25,6 +25,8 @@ export interface StoredSnapshot {
   tool: string;
   /** ingest_diagnostics: which server or editor the diagnostics came from (the live view keeps one observation per provider). */
   provider?: string;
+  /** The client session that asked for the check (an MCP connection); after_edit_check's default baseline is that session's. */
+  session?: string;
   scope: string[];
   engines: Engines;
   clusters: Cluster[];

@@ -25,9 +25,14 @@ export interface AfterEdit {
  * The baseline of an after-edit check: the named snapshot, else the previous check that covered every one of the
  * files (a check of other files has nothing to compare), else the previous check. Taken before the check runs.
  */
-function baselineFor(service: Checker, files: readonly string[], baselineCheckId: string | undefined): StoredSnapshot | WorkflowStale | null {
-  if (baselineCheckId !== undefined) return service.snapshots.find(baselineCheckId);
-  const all = service.snapshots.all();
+function baselineFor(
+  service: Checker,
+  files: readonly string[],
+  options: { baselineCheckId?: string; session?: string },
+): StoredSnapshot | WorkflowStale | null {
+  if (options.baselineCheckId !== undefined) return service.snapshots.find(options.baselineCheckId);
+  // A client's session compares with its own checks, never with another session's (two agents on one daemon).
+  const all = service.snapshots.all().filter((snapshot) => options.session === undefined || snapshot.session === options.session);
   let wanted: string[];
   try {
     wanted = normalizePathList(files.map((file) => insideRoot(service.project, file)));
@@ -47,9 +52,10 @@ export async function afterEditCheck(
   files: readonly string[],
   options: CheckOptions & { baselineCheckId?: string } = {},
 ): Promise<AfterEdit | WorkflowStale> {
-  const baseline = baselineFor(service, files, options.baselineCheckId);
+  const baseline = baselineFor(service, files, options);
   if (baseline && "status" in baseline) return baseline;
-  const response = await service.check(files, true, { signal: options.signal, onEvent: options.onEvent, tool: options.tool ?? "after_edit_check" });
+  const { signal, onEvent, session } = options;
+  const response = await service.check(files, true, { signal, onEvent, session, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
   return { response, delta: baseline ? compareChecks(baseline, current) : null };
