@@ -207,6 +207,6 @@ export class SnapshotStore {
 
 /** The public form of a snapshot (get_diagnostic_snapshot); compact keys are the MCP layer's business. */
 export function publicSnapshot(snapshot: StoredSnapshot): Snapshot {
-  const { seq: _seq, observedAtMs: _observed, provider: _provider, issues, cache, ...rest } = snapshot;
+  const { seq: _seq, observedAtMs: _observed, provider: _provider, session: _session, issues, cache, ...rest } = snapshot;
   return { ...rest, totalIssues: issues.length, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }
