@@ -33,6 +33,10 @@ export const ConfigFileSchema = z
     warmTypeScript: z.boolean().optional(),
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
     oxlintTypeAware: z.boolean().optional(),
+    typescript: z
+      .object({ projects: z.array(z.string().min(1)).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -62,6 +66,8 @@ export interface Settings {
   warmTypeScriptMemoryMB: number;
   /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
   oxlintTypeAware: boolean;
+  /** tsconfigs checked besides the ones the project's root config and scripts name (root-relative; typescript.projects). */
+  typescriptProjects: string[];
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -138,6 +144,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
       : (config.warmTypeScript ?? true),
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? DEFAULT_WARM_MEMORY_MB,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
+    typescriptProjects: config.typescript?.projects ?? [],
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

@@ -103,11 +103,21 @@ export const EngineCacheSchema = z
   })
   .strict();
 
+/** Files under the checked paths that a check did not fully check, counted by reason. */
+export const NotCheckedSchema = z
+  .object({
+    reason: z.string().describe("Why, e.g. 'not type-checked: .vue files (…)' or 'not linted: the project lints with xo'"),
+    count: z.number().int().min(1).describe("How many files"),
+    sample: z.array(z.string()).describe("Up to 3 of them (project-relative)"),
+  })
+  .strict();
+export type NotChecked = z.infer<typeof NotCheckedSchema>;
+
 const checkCore = {
   status: z
     .enum(["clean", "issues_found", "error"])
     .describe(
-      "error: an engine that applies failed or is missing (other engines' issues are still listed); clean: every applicable engine ran and found nothing",
+      "error: an engine that applies failed or is missing, or nothing type-checked any checked file (see notChecked); other engines' issues are still listed. clean: every applicable engine ran and found nothing",
     ),
   checkId: z.string().describe("Unique per check; pass to get_issue_detail as checkId"),
   engines: EnginesSchema,
@@ -125,6 +135,10 @@ const checkCore = {
     .strict()
     .optional()
     .describe("check_files only: cache use per engine that ran"),
+  notChecked: z
+    .array(NotCheckedSchema)
+    .optional()
+    .describe("Coverage: files under the checked paths no engine (or not every applicable engine) checked, by reason; absent when none"),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */

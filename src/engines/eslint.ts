@@ -17,6 +17,18 @@ export function eslintArgs(paths: readonly string[]): string[] {
   return ["--format", "json", "--no-warn-ignored", "--no-error-on-unmatched-pattern", "--", ...paths];
 }
 
+/**
+ * eslint's argv for a legacy `.eslintrc*` project (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): no
+ * `--no-warn-ignored` (flat-only); directories are linted with the extensions that version lints by default, as the
+ * project's own `eslint .` does.
+ */
+export function eslintLegacyArgs(paths: readonly string[]): string[] {
+  return ["--format", "json", "--no-error-on-unmatched-pattern", "--", ...paths];
+}
+
+/** The warning eslintrc mode gives for an ignored file named on the command line: not a finding. */
+const IGNORED_WARNING = /^File ignored (because|by default)/;
+
 /** Parse `eslint --format json` output strictly (exit 2 is a configuration or crash error). */
 export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
   let report: unknown;
@@ -39,6 +51,7 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
       if (!isRecord(message) || typeof message.message !== "string") {
         return { ok: false, code: "engine_output_invalid", message: `eslint message without text: ${excerpt(JSON.stringify(message))}` };
       }
+      if (message.ruleId == null && !message.fatal && IGNORED_WARNING.test(message.message)) continue;
       issues.push({
         file,
         line: position(message.line),

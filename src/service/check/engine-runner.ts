@@ -3,7 +3,7 @@ import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import { biomeAccepts, biomeArgs, parseBiomeOutput } from "../../engines/biome.ts";
-import { eslintAccepts, eslintArgs, parseEslintOutput } from "../../engines/eslint.ts";
+import { eslintAccepts, eslintArgs, eslintLegacyArgs, parseEslintOutput } from "../../engines/eslint.ts";
 import { oxlintAccepts, oxlintArgs, oxlintTypeAwareEnv, parseOxlintOutput } from "../../engines/oxlint.ts";
 import { installHint, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import { parseTscOutput } from "../../engines/tsc.ts";
@@ -22,7 +22,7 @@ import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
 import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
 
 /** Everything any engine of a check may need: the lint room's and the tsc room's inputs. */
-export type CheckJob = LintJob & TscJob;
+export type CheckJob = LintJob & TscJob & { /** ESLint runs a legacy .eslintrc* config (no flat config in the root). */ eslintLegacy?: boolean };
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
@@ -81,17 +81,37 @@ function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[])
 async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   job.onEvent?.({ kind: "engine-started", engine });
   if (engine === "tsc") {
-    return runTsc(job, resolved, async (args, configFile) => {
-      const result = await spawnEngine(job, resolved, args);
+    return runTsc(job, resolved, async (args, configFile, checker) => {
+      const result = await spawnEngine(job, checker ?? resolved, args);
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
     });
   }
+  if (engine === "eslint" && job.eslintLegacy) return runLegacyEslint(job, resolved);
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
   return runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
+  });
+}
+
+/**
+ * ESLint on a legacy `.eslintrc*` project, the way its version runs it: ESLint 8 natively, ESLint 9 with
+ * ESLINT_USE_FLAT_CONFIG=false; ESLint 10 no longer reads such configs, so the project's own eslint fails as well.
+ */
+async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+  const major = Number((resolved.version ?? "0").split(".")[0]);
+  if (major >= 10)
+    return {
+      ok: false,
+      code: "engine_failed",
+      message: `the project configures ESLint with .eslintrc*, which ESLint ${resolved.version} no longer reads (ESLint 8 or 9 does)`,
+    };
+  const spec: LinterSpec = { ...LINTERS.eslint, argsFor: eslintLegacyArgs };
+  return runCachedLinter(spec, job, resolved, async (args) => {
+    const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), { ESLINT_USE_FLAT_CONFIG: "false" });
+    return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
 }
 
@@ -139,7 +159,8 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
     const status: EngineStatus = outcome.failures?.length
       ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
       : { status: "ok", ...message, ...version };
-    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
+    const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

@@ -3,12 +3,22 @@ import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
 import { BIOME_CONFIGS } from "../../engines/biome.ts";
 import { ESLINT_FLAT_CONFIGS } from "../../engines/eslint.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { hasLegacyEslintConfig } from "../lint/linter-choice.ts";
 import type { EngineReport } from "./engine-job.ts";
 import { runEngine, type CheckJob } from "./engine-runner.ts";
 
 async function anyExists(runtime: Runtime, root: string, names: readonly string[]): Promise<boolean> {
   const found = await Promise.all(names.map(async (name) => (await runtime.stat(join(root, name)))?.isFile === true));
   return found.includes(true);
+}
+
+/** True when the project root has no flat config but a legacy one: ESLint runs the way ESLint 8 runs it. */
+export async function eslintLegacy(runtime: Runtime, root: string): Promise<boolean> {
+  return !(await anyExists(runtime, root, ESLINT_FLAT_CONFIGS)) && (await hasLegacyEslintConfig(runtime, root));
+}
+
+async function hasEslintConfig(runtime: Runtime, root: string): Promise<boolean> {
+  return (await anyExists(runtime, root, ESLINT_FLAT_CONFIGS)) || (await hasLegacyEslintConfig(runtime, root));
 }
 
 /** Which engines run: explicit config switches, else what the project has; a string says why one is off. */
@@ -19,12 +29,12 @@ export async function enabledEngines(
 ): Promise<Record<EngineName, boolean | string>> {
   const explicit = (engine: EngineName, fallback: boolean | string): boolean | string =>
     switches[engine] === undefined ? fallback : switches[engine] || "disabled in signalint.config.json";
-  const [hasBiome, hasEslint] = await Promise.all([anyExists(runtime, root, BIOME_CONFIGS), anyExists(runtime, root, ESLINT_FLAT_CONFIGS)]);
+  const [hasBiome, hasEslint] = await Promise.all([anyExists(runtime, root, BIOME_CONFIGS), hasEslintConfig(runtime, root)]);
   return {
     oxlint: explicit("oxlint", true),
     tsc: explicit("tsc", true),
     biome: explicit("biome", hasBiome || "off by default; enable with a biome.json or engines.biome in signalint.config.json"),
-    eslint: explicit("eslint", hasEslint || "no ESLint flat config (eslint.config.*) in the project root"),
+    eslint: explicit("eslint", hasEslint || "no ESLint config (eslint.config.* or .eslintrc*) in the project root"),
   };
 }
 
