@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
-import { BIOME_CONFIGS } from "../../engines/biome.ts";
 import { ESLINT_FLAT_CONFIGS } from "../../engines/eslint.ts";
+import { ENGINES } from "../../engines/registry.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { hasLegacyEslintConfig } from "../lint/linter-choice.ts";
 import type { EngineReport } from "./engine-job.ts";
@@ -17,10 +17,6 @@ export async function eslintLegacy(runtime: Runtime, root: string): Promise<bool
   return !(await anyExists(runtime, root, ESLINT_FLAT_CONFIGS)) && (await hasLegacyEslintConfig(runtime, root));
 }
 
-async function hasEslintConfig(runtime: Runtime, root: string): Promise<boolean> {
-  return (await anyExists(runtime, root, ESLINT_FLAT_CONFIGS)) || (await hasLegacyEslintConfig(runtime, root));
-}
-
 /** Which engines run: explicit config switches, else what the project has; a string says why one is off. */
 export async function enabledEngines(
   runtime: Runtime,
@@ -29,13 +25,16 @@ export async function enabledEngines(
 ): Promise<Record<EngineName, boolean | string>> {
   const explicit = (engine: EngineName, fallback: boolean | string): boolean | string =>
     switches[engine] === undefined ? fallback : switches[engine] || "disabled in signalint.config.json";
-  const [hasBiome, hasEslint] = await Promise.all([anyExists(runtime, root, BIOME_CONFIGS), hasEslintConfig(runtime, root)]);
-  return {
-    oxlint: explicit("oxlint", true),
-    tsc: explicit("tsc", true),
-    biome: explicit("biome", hasBiome || "off by default; enable with a biome.json or engines.biome in signalint.config.json"),
-    eslint: explicit("eslint", hasEslint || "no ESLint config (eslint.config.* or .eslintrc*) in the project root"),
-  };
+  const entries = await Promise.all(
+    ENGINE_NAMES.map(async (engine) => {
+      const { enabledBy, offReason } = ENGINES[engine];
+      // ESLint also reads a legacy config (package.json eslintConfig is no file the registry can name).
+      const legacy = engine === "eslint" && (await hasLegacyEslintConfig(runtime, root));
+      const fallback = enabledBy === null || legacy || (await anyExists(runtime, root, enabledBy)) || (offReason ?? "off by default");
+      return [engine, explicit(engine, fallback)] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<EngineName, boolean | string>;
 }
 
 /**
