@@ -133,7 +133,9 @@ async function reachedConfigs(runtime: Runtime, programs: readonly ChosenProgram
       queue.push(...(await referencesOf(runtime, next)));
     }
   }
-  return [...seen].map(([config, from]) => ({ config, from }));
+  // A chosen program is listed once, with its own reasons (its run is dropped when another reaches it).
+  const chosen = new Set(programs.map((program) => program.config));
+  return [...seen].filter(([config]) => !chosen.has(config)).map(([config, from]) => ({ config, from }));
 }
 
 /** One line per program for doctor and engines.tsc: `tsconfig.json (root tsconfig.json)`. */
