@@ -21,7 +21,7 @@ import { liveDiagnosticsTool } from "./tools/live-diagnostics.ts";
 import { previewFixTool } from "./tools/preview-fix.ts";
 import { applyFixTool } from "./tools/apply-fix.ts";
 import { discardFixTool } from "./tools/discard-fix.ts";
-import { progressReporter } from "./progress.ts";
+import { heartbeatMs, progressReporter } from "./progress.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -89,11 +89,13 @@ export function createMcpServer(service: SignalintService): Server {
     },
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));
+  const heartbeat = heartbeatMs(service.runtime.env("SIGNALINT_PROGRESS_HEARTBEAT_MS"));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.
     const token = request.params._meta?.progressToken;
-    const progress = token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }));
+    const progress =
+      token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }), heartbeat);
     try {
       return await callTool(
         { ...context, signal: extra.signal, onEvent: progress?.onEvent },

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
+import { denoShell } from "./shell-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
@@ -246,6 +247,7 @@ export function createDenoRuntime(): Runtime {
     execPath: Deno.execPath(),
     isStandalone: false,
     mainScript: Deno.mainModule,
+    shell: denoShell(),
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),

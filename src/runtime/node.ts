@@ -7,6 +7,7 @@ import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
+import { nodeShell } from "./shell-node.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
@@ -207,6 +208,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     execPath: process.execPath,
     isStandalone,
     mainScript: isStandalone || !process.argv[1] ? null : resolve(process.argv[1]),
+    shell: nodeShell(),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) =>

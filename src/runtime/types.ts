@@ -84,6 +84,28 @@ export interface TreeWatch {
 }
 
 /**
+ * The process as its command line sees it: arguments, terminals, stdin/stdout and how it ends. Mapped once per
+ * runtime (shell-node.ts, shell-deno.ts) so the entry and the CLI never ask which runtime they are on.
+ */
+export interface ProcessShell {
+  /** The command-line arguments after the script (or after the standalone binary). */
+  readonly args: readonly string[];
+  readonly stdinIsTerminal: boolean;
+  readonly stderrIsTerminal: boolean;
+  /** The whole of stdin as UTF-8. */
+  readStdin(): Promise<string>;
+  writeStdout(text: string): void;
+  /** End the process now (a server whose client is gone must not be kept alive by anything pending). */
+  exit(code: number): void;
+  /** End with this code once pending output is written (a CLI verb that finished). */
+  finish(code: number): void;
+  /** Report an error nobody awaited (a background task's) instead of dying from it: a long-lived server. */
+  onStrayError(report: (error: unknown) => void): void;
+  /** Keep compiled code between runs where the runtime can (Node's module compile cache); a no-op elsewhere. */
+  enableCompileCache(): void;
+}
+
+/**
  * Everything outside pure logic goes through this interface; core never touches `process` or `Deno`. File-system
  * failures are thrown as FsError (core/errors.ts) with a runtime-independent kind, so callers write one check.
  */
@@ -98,6 +120,8 @@ export interface Runtime {
   readonly isStandalone: boolean;
   /** The script this process runs: the bundle's absolute path (node), Deno.mainModule (a file: or https: URL); null in a standalone binary. */
   readonly mainScript: string | null;
+  /** Arguments, terminals, stdin/stdout and exit of this process. */
+  readonly shell: ProcessShell;
   /**
    * Run a process in its own process group (POSIX). Until the run is over the group is registered with a watchdog
    * process that kills it if this process dies without doing so (kill -9 included; see process-groups.ts).

@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { CliReport } from "../../src/cli/report.ts";
-import { BUNDLE, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, ciPath, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 /**
  * The official SARIF 2.1.0 schema (OASIS, via SchemaStore), as @microsoft/jest-sarif ships it (MIT). It is draft-04;
@@ -43,7 +43,9 @@ describe("check for CI", () => {
     assert.equal(run.automationDetails.id, "signalint/");
     const first = run.results.find((result: { ruleId: string }) => result.ruleId === "tsc/TS2304");
     assert.equal(first.level, "error");
-    assert.deepEqual(first.locations[0].physicalLocation.artifactLocation, { uri: "src/search.ts", uriBaseId: "PROJECTROOT" });
+    // Locations are relative to the repository root, where code scanning resolves them (issue 19: they were
+    // relative to the project root, misplaced whenever the two differ).
+    assert.deepEqual(first.locations[0].physicalLocation.artifactLocation, { uri: ciPath("systemic-ts", "src/search.ts"), uriBaseId: "SRCROOT" });
     assert.equal(first.locations[0].physicalLocation.region.startLine, 10);
     assert.match(first.partialFingerprints["signalintIssueId/v1"], /^[0-9a-f]{16,}$/);
     assert.equal(run.tool.driver.rules[first.ruleIndex].id, "tsc/TS2304");

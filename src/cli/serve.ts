@@ -1,0 +1,46 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { argumentGuard } from "../mcp/argument-guard.ts";
+import { createMcpServer } from "../mcp/server.ts";
+import { SignalintService } from "../service/signalint.ts";
+import { VERSION } from "../version.ts";
+import { watchClientPipes } from "./client-pipes.ts";
+import { defineCommand } from "./command.ts";
+import type { CliIo } from "./io.ts";
+
+/**
+ * Serve until the client is gone (stdin closed, or stdout failed), then stop: running checks are aborted, every
+ * engine process group still alive is killed, warm TypeScript processes are stopped, and the process exits.
+ */
+export async function serve(io: CliIo): Promise<number | null> {
+  // A long-lived server reports a stray error from a background task on stderr instead of dying with it.
+  io.runtime.shell.onStrayError((error) =>
+    io.runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  );
+  const service = await SignalintService.create(io.runtime);
+  const server = createMcpServer(service);
+  const client = watchClientPipes();
+  // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
+  await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
+  io.runtime.writeStderr(
+    `signalint-mcp ${VERSION}: serving ${service.project.root} on stdio (payload ${service.project.settings.payloadMode}${service.project.settings.compact ? ", compact" : ""})\n`,
+  );
+  const reason = await client.gone;
+  io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
+  // Closing the server aborts every request in flight (their engines are killed through the abort signal).
+  await server.close().catch(() => {});
+  io.runtime.killSpawned();
+  service.close();
+  io.exit(0);
+  return null;
+}
+
+/** The serve verb (also what a bare signalint-mcp does when stdin is not a terminal). */
+export const serveCommand = defineCommand({
+  name: "serve",
+  summary: "start the MCP server on stdio",
+  description:
+    "Start the MCP server on stdio (also what a bare signalint-mcp does when stdin is not a terminal). The project is " +
+    "SIGNALINT_PROJECT_ROOT, else the one the working directory is in.",
+  options: {},
+  run: (io) => serve(io),
+});
