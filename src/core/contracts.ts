@@ -275,16 +275,46 @@ export type Snapshot = z.infer<typeof SnapshotSchema>;
 /** The same with the compact count key. */
 export const CompactSnapshotSchema = z.object({ ...snapshotCore, total: z.number().int().min(0) }).strict();
 
+/** What a comparison left out, and why: only what both checks checked is compared. */
+export const NotComparedSchema = z
+  .object({
+    reason: z
+      .enum(["engine_not_ok", "outside_baseline"])
+      .describe("engine_not_ok: the engine did not run cleanly (ok) in both checks; outside_baseline: the baseline did not check these paths"),
+    engine: ProvenanceSchema.optional().describe("engine_not_ok: the engine whose issues were left out"),
+    paths: z.array(z.string()).optional().describe("outside_baseline: the current check's paths the baseline did not cover"),
+    message: z.string(),
+  })
+  .strict();
+export type NotCompared = z.infer<typeof NotComparedSchema>;
+
 const deltaShape = {
-  introduced: z.array(WorkflowIssueSchema).describe("In the current check, not matched in the baseline"),
-  resolved: z.array(WorkflowIssueSchema).describe("In the baseline, not matched in the current check"),
+  introduced: z.array(WorkflowIssueSchema).describe("In the current check, not matched in the baseline (compared engines and paths only)"),
+  resolved: z.array(WorkflowIssueSchema).describe("In the baseline, not matched in the current check (compared engines and paths only)"),
   unchangedCount: z.number().int().min(0).describe("Matched one-to-one (same id, or same file/rule/message/severity at the nearest line)"),
-  netErrorDelta: z.number().int().describe("Errors now minus errors then, within the narrower scope"),
+  netErrorDelta: z.number().int().describe("Errors now minus errors then, over what was compared"),
   netWarningDelta: z.number().int(),
+  notCompared: z
+    .array(NotComparedSchema)
+    .optional()
+    .describe(
+      "Engines and paths left out of the comparison (an engine not ok in both checks, paths the baseline did not check); absent when everything was compared",
+    ),
 };
 /** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
 export const DeltaSchema = z.object(deltaShape).strict();
 export type Delta = z.infer<typeof DeltaSchema>;
+/** An after-edit delta when no earlier check covered the files: nothing was compared, and it says so. */
+export const NoBaselineSchema = z
+  .object({
+    status: z.literal("no_baseline"),
+    message: z.string().describe("Which files no earlier check covered; this check is the baseline of the next after_edit_check"),
+  })
+  .strict();
+export type NoBaseline = z.infer<typeof NoBaselineSchema>;
+/** The delta of after_edit_check and apply_diagnostic_fix: a comparison, or no_baseline. */
+export const AfterEditDeltaSchema = z.union([DeltaSchema, NoBaselineSchema]);
+export type AfterEditDelta = z.infer<typeof AfterEditDeltaSchema>;
 /** compare_diagnostics. */
 export const CompareSchema = z.object({ baselineCheckId: z.string(), currentCheckId: z.string(), ...deltaShape }).strict();
 export type Compare = z.infer<typeof CompareSchema>;

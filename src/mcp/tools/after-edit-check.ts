@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckResponseSchema, CompactCheckResponseSchema, DeltaSchema, WorkflowStaleSchema, withSizeBound } from "../../core/contracts.ts";
+import { AfterEditDeltaSchema, CheckResponseSchema, CompactCheckResponseSchema, WorkflowStaleSchema, withSizeBound } from "../../core/contracts.ts";
 import { MAX_PATHS } from "../../core/paths.ts";
 import { compactCheckResponse } from "../../core/response.ts";
 import type { AfterEdit } from "../../service/workflow/after-edit.ts";
@@ -8,7 +8,7 @@ import { summarizeCheck } from "../summary.ts";
 import { defineTool, READ_ONLY, type ToolOutput } from "../tool.ts";
 import { summarizeDelta } from "./compare-diagnostics.ts";
 
-const delta = DeltaSchema.nullable().describe("Changes against the baseline (null when there was no earlier check)");
+const delta = AfterEditDeltaSchema.nullable().describe("Changes against the baseline, or no_baseline when no earlier check covered the files");
 const DATA_FIELDS = ["clusters", "remainingIssues", "delta"] as const;
 const COMPACT_DATA_FIELDS = ["clusters", "remaining", "delta"] as const;
 
@@ -24,7 +24,7 @@ export const checkWithDeltaFields = (compact: boolean) => [...(compact ? COMPACT
 /** The structured value of a check plus its delta. */
 export function checkWithDelta(result: AfterEdit, compact: boolean): ToolOutput {
   const value = compact ? compactCheckResponse(result.response) : result.response;
-  const summary = `${summarizeCheck(value)}\nDelta: ${result.delta ? summarizeDelta(result.delta) : "no earlier check to compare with."}`;
+  const summary = `${summarizeCheck(value)}\nDelta: ${result.delta ? summarizeDelta(result.delta) : "not available."}`;
   return { structured: { ...value, delta: result.delta }, summary };
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckResponseSchema, CompactCheckResponseSchema, DeltaSchema, WorkflowStaleSchema, withSizeBound } from "../../core/contracts.ts";
+import { AfterEditDeltaSchema, CheckResponseSchema, CompactCheckResponseSchema, WorkflowStaleSchema, withSizeBound } from "../../core/contracts.ts";
 import { compactCheckResponse } from "../../core/response.ts";
 import { summarizeCheck } from "../summary.ts";
 import { defineTool } from "../tool.ts";
@@ -13,7 +13,9 @@ const applied = (compact: boolean) =>
         applied: z.literal(true),
         files: z.array(z.string()).describe("Files written"),
         check: (compact ? CompactCheckResponseSchema : CheckResponseSchema).describe("after_edit_check of the touched files"),
-        delta: DeltaSchema.nullable().describe("Against baselineCheckId, default the previous check covering these files (null when there was none)"),
+        delta: AfterEditDeltaSchema.nullable().describe(
+          "Against baselineCheckId, default the previous check covering these files (no_baseline when there was none)",
+        ),
       })
       .strict(),
     DATA_FIELDS,
@@ -44,7 +46,7 @@ export const applyFixTool = defineTool({
     const check = compact ? compactCheckResponse(response) : response;
     return {
       structured: { applied: true, files: outcome.files, check, delta },
-      summary: `Applied ${outcome.files.length} file(s).\n${summarizeCheck(check)}\nDelta: ${delta ? summarizeDelta(delta) : "no earlier check."}`,
+      summary: `Applied ${outcome.files.length} file(s).\n${summarizeCheck(check)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`,
     };
   },
 });
