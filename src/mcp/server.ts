@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { SignalintService } from "../service/signalint.ts";
 import { VERSION } from "../version.ts";
-import { prototypeKey, REFUSED_KEY_META } from "./argument-guard.ts";
+import { quoteKey, REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
 import { boundStructured, toCallToolResult, toErrorResult } from "./payload.ts";
 import { toJsonSchema, type ToolContext, type ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
@@ -42,10 +42,6 @@ export const TOOLS: readonly ToolDefinition[] = [
 ];
 
 /** A property name as error messages show it: 'name', at most 60 characters of it. */
-function quoteKey(key: string): string {
-  return `'${key.length > 60 ? `${key.slice(0, 60)}…` : key}'`;
-}
-
 function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
@@ -71,14 +67,14 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
 }
 
 /**
- * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is a prototype key
- * the argument guard saw in the raw arguments (the SDK's parsing drops `__proto__` before it gets here).
+ * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is why the argument
+ * guard refused the raw arguments (the SDK's parsing drops `__proto__` before it gets here; deep ones it replaced).
  */
 export async function callTool(context: ToolContext, name: string, args: unknown, refusedKey?: unknown): Promise<CallToolResult> {
   const tool = TOOLS.find((candidate) => candidate.name === name);
   if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
-  const pollution = typeof refusedKey === "string" ? refusedKey : prototypeKey(args);
-  if (pollution) return toErrorResult("invalid_arguments", `${name}: unknown property ${quoteKey(pollution)}`);
+  const refused = typeof refusedKey === "string" ? refusedKey : refusedArguments(args);
+  if (refused) return toErrorResult("invalid_arguments", `${name}: ${refused}`);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
   try {
