@@ -359,5 +359,12 @@ export const PreviewResultSchema = z
   .strict();
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;
 
+/** apply_diagnostic_fix: why the check after a written fix did not run (the files stay written). */
+export const PostCheckErrorSchema = z
+  .object({ code: z.string(), message: z.string() })
+  .strict()
+  .describe("Present when the check after the write failed (check and delta are then null); the fix is applied");
+export type PostCheckError = z.infer<typeof PostCheckErrorSchema>;
+
 /** discard_diagnostic_fix. */
 export const DiscardResultSchema = z.object({ discarded: z.literal(true) }).strict();

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { AfterEditDeltaSchema, CheckResponseSchema, CompactCheckResponseSchema, WorkflowStaleSchema, withSizeBound } from "../../core/contracts.ts";
+import {
+  AfterEditDeltaSchema,
+  CheckResponseSchema,
+  CompactCheckResponseSchema,
+  PostCheckErrorSchema,
+  WorkflowStaleSchema,
+  withSizeBound,
+} from "../../core/contracts.ts";
 import { compactCheckResponse } from "../../core/response.ts";
 import { summarizeCheck } from "../summary.ts";
 import { defineTool } from "../tool.ts";
@@ -16,6 +23,7 @@ const applied = (compact: boolean) =>
         delta: AfterEditDeltaSchema.nullable().describe(
           "Against baselineCheckId, default the previous check covering these files (no_baseline when there was none)",
         ),
+        postCheckError: PostCheckErrorSchema.optional(),
       })
       .strict(),
     DATA_FIELDS,
@@ -42,6 +50,10 @@ export const applyFixTool = defineTool({
   handle: async (args, { service, compact }) => {
     const outcome = await service.transactions.apply(args.transactionId, args);
     if ("status" in outcome) return { structured: outcome, summary: outcome.message };
+    if (!outcome.result) {
+      const structured = { applied: true, files: outcome.files, check: null, delta: null, postCheckError: outcome.postCheckError };
+      return { structured, summary: `Applied ${outcome.files.length} file(s). ${outcome.postCheckError?.message ?? ""}` };
+    }
     const { response, delta } = outcome.result;
     const check = compact ? compactCheckResponse(response) : response;
     return {

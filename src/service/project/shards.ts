@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { shardUnits, unitsOfShard, type ShardUnit } from "../../core/shards.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** Directories never part of a shard (the engines do not walk into them either). */
 const SKIPPED = new Set(["node_modules"]);
@@ -14,7 +15,7 @@ async function walk(runtime: Runtime, root: string): Promise<{ files: string[]; 
   const queue = ["."];
   while (queue.length) {
     const current = queue.pop() as string;
-    for (const entry of await runtime.readDir(current === "." ? root : join(root, current)).catch(() => [])) {
+    for (const entry of await runtime.readDir(current === "." ? root : join(root, current)).catch(ifMissing([]))) {
       if (entry.name.startsWith(".") || SKIPPED.has(entry.name)) continue;
       const path = current === "." ? entry.name : `${current}/${entry.name}`;
       if (entry.isDirectory) queue.push(path);

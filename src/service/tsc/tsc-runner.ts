@@ -10,6 +10,7 @@ import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import type { WarmKind } from "../../typescript/host-protocol.ts";
 import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
 export interface TscJob extends EngineJob {
@@ -37,7 +38,7 @@ async function nestedTsconfigs(job: TscJob, dir: string): Promise<string[]> {
   for (let depth = 0; depth < 4 && level.length; depth++) {
     const next: string[] = [];
     for (const current of level) {
-      const entries = await job.runtime.readDir(current).catch(() => []);
+      const entries = await job.runtime.readDir(current).catch(ifMissing([]));
       if (depth > 0 && entries.some((entry) => entry.isFile && entry.name === "tsconfig.json")) {
         found.push(join(current, "tsconfig.json"));
         continue;
