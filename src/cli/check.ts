@@ -7,7 +7,7 @@ import { compactCheckResponse } from "../core/response.ts";
 import { parseShard } from "../core/shards.ts";
 import { describeEvent } from "../mcp/progress.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
-import { shardPaths } from "../service/project/shards.ts";
+import { ownShare, shardPaths } from "../service/project/shards.ts";
 import { SignalintService } from "../service/signalint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
@@ -57,8 +57,9 @@ function emptyShardReport(root: string, shard: Shard): CliReport {
 export async function cliCheck(io: CliIo, service: SignalintService, paths: readonly string[], shard: Shard | null): Promise<CliReport> {
   const progress = progressLine(io);
   try {
-    const response = await service.check(paths, false, { onEvent: progress.onEvent, tool: "cli" });
-    const issues = service.store.latest()?.issues ?? [];
+    const checked = await service.check(paths, false, { onEvent: progress.onEvent, tool: "cli" });
+    const all = service.store.latest()?.issues ?? [];
+    const { response, issues } = shard ? ownShare(checked, all, paths) : { response: checked, issues: all };
     return buildCliReport(response, issues, { version: VERSION, projectRoot: service.project.root, shard });
   } finally {
     progress.done();
