@@ -280,26 +280,21 @@ export const NotComparedSchema = z
   .object({
     reason: z
       .enum(["engine_not_ok", "outside_baseline"])
-      .describe("engine_not_ok: the engine did not run cleanly (ok) in both checks; outside_baseline: the baseline did not check these paths"),
-    engine: ProvenanceSchema.optional().describe("engine_not_ok: the engine whose issues were left out"),
-    paths: z.array(z.string()).optional().describe("outside_baseline: the current check's paths the baseline did not cover"),
+      .describe("engine_not_ok: `engine` was not ok in both; outside_baseline: the baseline did not check `paths`"),
+    engine: ProvenanceSchema.optional(),
+    paths: z.array(z.string()).optional(),
     message: z.string(),
   })
   .strict();
 export type NotCompared = z.infer<typeof NotComparedSchema>;
 
 const deltaShape = {
-  introduced: z.array(WorkflowIssueSchema).describe("In the current check, not matched in the baseline (compared engines and paths only)"),
-  resolved: z.array(WorkflowIssueSchema).describe("In the baseline, not matched in the current check (compared engines and paths only)"),
+  introduced: z.array(WorkflowIssueSchema).describe("In the current check, not matched in the baseline"),
+  resolved: z.array(WorkflowIssueSchema).describe("In the baseline, not matched in the current check"),
   unchangedCount: z.number().int().min(0).describe("Matched one-to-one (same id, or same file/rule/message/severity at the nearest line)"),
   netErrorDelta: z.number().int().describe("Errors now minus errors then, over what was compared"),
   netWarningDelta: z.number().int(),
-  notCompared: z
-    .array(NotComparedSchema)
-    .optional()
-    .describe(
-      "Engines and paths left out of the comparison (an engine not ok in both checks, paths the baseline did not check); absent when everything was compared",
-    ),
+  notCompared: z.array(NotComparedSchema).optional().describe("What was left out of the comparison; absent when nothing was"),
 };
 /** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
 export const DeltaSchema = z.object(deltaShape).strict();
@@ -308,7 +303,7 @@ export type Delta = z.infer<typeof DeltaSchema>;
 export const NoBaselineSchema = z
   .object({
     status: z.literal("no_baseline"),
-    message: z.string().describe("Which files no earlier check covered; this check is the baseline of the next after_edit_check"),
+    message: z.string(),
   })
   .strict();
 export type NoBaseline = z.infer<typeof NoBaselineSchema>;
