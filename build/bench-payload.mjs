@@ -87,16 +87,23 @@ for (const row of rows) {
   );
 }
 
-/** The tools/list response line (what a client loads once per session), per payload mode. */
-async function toolsListBytes(mode) {
+/** The tools/list result (what a client loads once per session): JSON.stringify(result) and the response line. */
+async function toolsListBytes(mode, compact) {
   const server = startServer(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], {
     cwd: join(ROOT, "fixtures", "clean"),
-    env: { SIGNALINT_MCP_PAYLOAD: mode },
+    env: { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" },
   });
   await server.request(1, "initialize", INITIALIZE);
   server.notify("notifications/initialized");
   const line = await server.request(2, "tools/list", {});
   server.stop();
-  return Buffer.byteLength(line) + 1;
+  return { result: Buffer.byteLength(JSON.stringify(JSON.parse(line).result)), line: Buffer.byteLength(line) + 1 };
 }
-console.log(`\ntools/list JSON-RPC line (B): both/structured ${await toolsListBytes("both")}, text (no output schemas) ${await toolsListBytes("text")}`);
+console.log("\ntools/list bytes (DESIGN §11: <= 24 KB in both, <= 9 KB in text)\n");
+console.log("| mode | compact | result (B) | JSON-RPC line (B) |\n|---|---|---:|---:|");
+for (const mode of ["both", "text", "structured"]) {
+  for (const compact of [false, true]) {
+    const bytes = await toolsListBytes(mode, compact);
+    console.log(`| ${mode} | ${compact ? "on" : "off"} | ${bytes.result} | ${bytes.line} |`);
+  }
+}

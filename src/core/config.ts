@@ -1,19 +1,18 @@
 import { z } from "zod";
 import { ConfigError, quoteInput } from "./errors.ts";
 import { parseJsonc } from "./jsonc.ts";
-import type { EngineName } from "./contracts.ts";
+import { ENGINE_NAMES, type EngineName } from "./contracts.ts";
 
 export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
 export type PayloadMode = (typeof PAYLOAD_MODES)[number];
 
-const engineFlags = z
-  .object({
-    oxlint: z.boolean().optional(),
-    tsc: z.boolean().optional(),
-    biome: z.boolean().optional(),
-    eslint: z.boolean().optional(),
-  })
-  .strict();
+/** A strict object with one optional key per engine name: config keys follow ENGINE_NAMES. */
+function perEngine<T extends z.ZodType>(value: T) {
+  const shape = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, value.optional()]));
+  return z.object(shape as Record<EngineName, z.ZodOptional<T>>).strict();
+}
+
+const engineFlags = perEngine(z.boolean());
 
 const timeout = z.number().int().min(100).max(3_600_000);
 
@@ -23,7 +22,7 @@ export const ConfigFileSchema = z
     $schema: z.string().optional(),
     engines: engineFlags.optional(),
     ignore: z.array(z.string().min(1)).optional(),
-    timeoutsMs: z.object({ oxlint: timeout.optional(), tsc: timeout.optional(), biome: timeout.optional(), eslint: timeout.optional() }).strict().optional(),
+    timeoutsMs: perEngine(timeout).optional(),
     mcpPayload: z.enum(PAYLOAD_MODES).optional(),
     compact: z.boolean().optional(),
     maxClusters: z.number().int().min(1).max(100).optional(),

@@ -2,8 +2,12 @@ import { z } from "zod";
 
 /** Engines Signalint runs itself. */
 export const ENGINE_NAMES = ["oxlint", "tsc", "biome", "eslint"] as const;
-export const EngineNameSchema = z.enum(ENGINE_NAMES).describe("Engine that reported the issue");
+export const EngineNameSchema = z.enum(ENGINE_NAMES);
 export type EngineName = z.infer<typeof EngineNameSchema>;
+
+/** Issue provenance: a real engine, or "lsp" for diagnostics ingested from an editor or language server. */
+export const ProvenanceSchema = z.enum([...ENGINE_NAMES, "lsp"]);
+export type Provenance = z.infer<typeof ProvenanceSchema>;
 
 export const SeveritySchema = z.enum(["error", "warning"]);
 export type Severity = z.infer<typeof SeveritySchema>;
@@ -11,30 +15,41 @@ export type Severity = z.infer<typeof SeveritySchema>;
 /** One diagnostic after normalization. */
 export const NormalizedIssueSchema = z
   .object({
-    issueId: z.string().describe("Stable id (short hex prefix; get_issue_detail accepts it)"),
-    file: z.string().describe("Project-relative POSIX path"),
+    issueId: z.string().describe("Stable hex id prefix"),
+    file: z.string().describe("Project-relative"),
     line: z.number().int().min(1),
     col: z.number().int().min(1),
     engine: EngineNameSchema,
     rule: z.string(),
     severity: SeveritySchema,
-    message: z.string().max(120).describe("Whitespace-collapsed, at most 120 characters"),
-    fixable: z.boolean().describe("True only when the engine supplied a structured fix"),
-    clusterId: z.string().nullable().describe("Cluster this issue belongs to, or null"),
+    message: z.string().max(120),
+    fixable: z.boolean().describe("The engine supplied a structured fix"),
+    clusterId: z.string().nullable(),
     alsoReportedBy: z
       .array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict())
       .optional()
-      .describe("Other engines that reported the same problem at the same place (deduplicated)"),
+      .describe("Other engines that reported the same problem here"),
   })
   .strict();
 export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
 
-/** An issue as a check response lists it: default-valued fields left out (get_issue_detail and snapshots keep them). */
-export const CheckIssueSchema = NormalizedIssueSchema.extend({
-  fixable: z.literal(true).optional().describe("Present (true) only when the engine supplied a structured fix"),
-  clusterId: z.string().optional().describe("The issue's cluster when it is not among the returned ones; absent otherwise"),
-}).strict();
-export type CheckIssue = z.infer<typeof CheckIssueSchema>;
+/**
+ * An issue as every tool lists it (check responses, detail, deltas, snapshots, the live view): one shape, defined
+ * once in each output schema; default-valued fields are left out (fixable false, clusterId null or implied).
+ */
+export const IssueSchema = NormalizedIssueSchema.extend({
+  engine: ProvenanceSchema.describe("lsp: ingested"),
+  source: z.string().optional().describe("lsp: the diagnostic's source or server"),
+  fixable: z.literal(true).optional(),
+  clusterId: z.string().optional().describe("Absent when none or implied (a returned cluster; detail by clusterId)"),
+  fullMessage: z.string().optional().describe("The whole message, when `message` cut it"),
+})
+  .strict()
+  .meta({ id: "Issue" });
+export type PublicIssue = z.infer<typeof IssueSchema>;
+
+/** An issue of a check response (from a real engine). */
+export type CheckIssue = PublicIssue & { engine: EngineName };
 
 export const EngineStatusSchema = z
   .object({
@@ -43,7 +58,8 @@ export const EngineStatusSchema = z
     message: z.string().optional(),
     version: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: "EngineStatus" });
 export type EngineStatus = z.infer<typeof EngineStatusSchema>;
 
 export const EnginesSchema = z
@@ -53,7 +69,8 @@ export const EnginesSchema = z
     biome: EngineStatusSchema,
     eslint: EngineStatusSchema,
   })
-  .strict();
+  .strict()
+  .meta({ id: "Engines" });
 export type Engines = z.infer<typeof EnginesSchema>;
 
 export const ClusterSchema = z
@@ -63,11 +80,12 @@ export const ClusterSchema = z
     ruleIds: z.array(z.string()),
     issueCount: z.number().int().min(2),
     fileCount: z.number().int().min(1),
-    priority: z.number().int().min(1).max(5).describe("1 = systemic errors … 5 = fixable or systemic warnings"),
+    priority: z.number().int().min(1).max(5).describe("1 systemic errors … 5 fixable or systemic warnings"),
     suggestedAction: z.string(),
     sampleIssueIds: z.array(z.string()),
   })
-  .strict();
+  .strict()
+  .meta({ id: "Cluster" });
 export type Cluster = z.infer<typeof ClusterSchema>;
 
 export const LoopSignatureSchema = z
@@ -92,29 +110,27 @@ export const LoopWarningSchema = z
     signatures: z.array(LoopSignatureSchema),
     fileRuleChurns: z.array(FileRuleChurnSchema),
   })
-  .strict();
+  .strict()
+  .meta({ id: "LoopWarning" });
 export type LoopWarning = z.infer<typeof LoopWarningSchema>;
 
 export const EngineCacheSchema = z
   .object({
-    hits: z.number().int().min(0).describe("Inputs whose previous result was reused (files, or tsc program files)"),
-    misses: z.number().int().min(0).describe("Inputs examined again"),
-    mode: z.string().optional().describe("tsc: warm-reused | warm-incremental | warm-full | cli | build-incremental"),
+    hits: z.number().int().min(0),
+    misses: z.number().int().min(0),
+    mode: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: "EngineCache" });
 
 const checkCore = {
-  status: z
-    .enum(["clean", "issues_found", "error"])
-    .describe(
-      "error: an engine that applies failed or is missing (other engines' issues are still listed); clean: every applicable engine ran and found nothing",
-    ),
-  checkId: z.string().describe("Unique per check; pass to get_issue_detail as checkId"),
+  status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed (other engines' issues still listed)"),
+  checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema).describe("Priority ascending"),
-  truncated: z.boolean().describe("True when more clusters existed than were returned"),
+  truncated: z.boolean().describe("More clusters existed than returned"),
   loopWarning: LoopWarningSchema.nullable(),
-  nextStep: z.string().optional().describe("What to do first; absent on a clean check"),
+  nextStep: z.string().optional(),
   cache: z
     .object({
       oxlint: EngineCacheSchema.optional(),
@@ -123,8 +139,8 @@ const checkCore = {
       eslint: EngineCacheSchema.optional(),
     })
     .strict()
-    .optional()
-    .describe("check_files only: cache use per engine that ran"),
+    .meta({ id: "Cache" })
+    .optional(),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */
@@ -133,18 +149,15 @@ export const CheckResponseSchema = z
     schemaVersion: z.literal("1.2"),
     ...checkCore,
     projectRoot: z.string(),
-    totalIssues: z.number().int().min(0).describe("Normalized issue count before truncation"),
-    remainingIssues: z.array(CheckIssueSchema).optional().describe("Issues not in a returned cluster (capped); absent when none"),
-    omittedIssueCount: z.number().int().min(0).optional().describe("Issues in neither clusters nor remainingIssues; absent when 0"),
-    filteredOutIssueCount: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe("Issues outside the requested paths or the project root, or ignored by config; absent when 0"),
+    totalIssues: z.number().int().min(0),
+    remainingIssues: z.array(IssueSchema).optional().describe("Issues in no returned cluster (capped)"),
+    omittedIssueCount: z.number().int().min(0).optional().describe("Issues listed nowhere"),
+    filteredOutIssueCount: z.number().int().min(0).optional().describe("Issues outside the paths or ignored"),
   })
-  .strict();
-export type CheckResponse = z.infer<typeof CheckResponseSchema>;
+  .strict()
+  .meta({ id: "CheckResponse" });
+/** The schema admits every issue provenance; a check response only ever lists real engines' issues. */
+export type CheckResponse = Omit<z.infer<typeof CheckResponseSchema>, "remainingIssues"> & { remainingIssues?: CheckIssue[] };
 
 /** The same response with compact keys and no projectRoot. */
 export const CompactCheckResponseSchema = z
@@ -152,12 +165,13 @@ export const CompactCheckResponseSchema = z
     v: z.literal("1.2"),
     ...checkCore,
     total: z.number().int().min(0),
-    remaining: z.array(CheckIssueSchema).optional(),
+    remaining: z.array(IssueSchema).optional(),
     omitted: z.number().int().min(0).optional(),
     filteredOut: z.number().int().min(0).optional(),
   })
-  .strict();
-export type CompactCheckResponse = z.infer<typeof CompactCheckResponseSchema>;
+  .strict()
+  .meta({ id: "CompactCheckResponse" });
+export type CompactCheckResponse = Omit<z.infer<typeof CompactCheckResponseSchema>, "remaining"> & { remaining?: CheckIssue[] };
 
 export const PingResultSchema = z.object({ pong: z.literal(true), projectRoot: z.string() }).strict();
 
@@ -167,7 +181,8 @@ export const StaleSchema = z
     code: z.enum(["no_check", "check_unknown", "check_expired", "cluster_not_found", "issue_not_found"]),
     message: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: "Stale" });
 export type Stale = z.infer<typeof StaleSchema>;
 
 export const LoopStatusSchema = z
@@ -183,12 +198,12 @@ export type LoopStatus = z.infer<typeof LoopStatusSchema>;
 export const IncompleteSchema = z
   .object({
     reason: z.literal("size"),
-    bytes: z.number().int().min(0).describe("Serialized size of the full value"),
-    limitBytes: z.number().int().min(0).describe("The structuredMaxBytes bound in force"),
-    artifactId: z.string().describe("Read the full value with artifact_read"),
+    bytes: z.number().int().min(0),
+    limitBytes: z.number().int().min(0),
+    artifactId: z.string().describe("For artifact_read"),
   })
   .strict()
-  .describe("Present only when data fields are null because the value was too large");
+  .meta({ id: "Incomplete", description: "Data fields are null: the value was too large" });
 export type Incomplete = z.infer<typeof IncompleteSchema>;
 
 /**
@@ -197,21 +212,18 @@ export type Incomplete = z.infer<typeof IncompleteSchema>;
  */
 export function withSizeBound<T extends z.ZodRawShape>(schema: z.ZodObject<T>, dataFields: readonly (keyof T & string)[]): z.ZodObject {
   const nullable: Record<string, z.ZodType> = {};
-  for (const field of dataFields) nullable[field] = (schema.shape[field] as z.ZodType).nullable();
+  for (const field of dataFields) {
+    const value = schema.shape[field] as z.ZodType;
+    // A field that may already be null (after_edit_check's delta) keeps its one null branch.
+    nullable[field] = value.safeParse(null).success ? value : value.nullable();
+  }
   return schema.extend({ ...nullable, incomplete: IncompleteSchema.optional() }).strict();
 }
 
-/**
- * An issue in get_issue_detail: lean like a check response's (default-valued fields left out) plus the whole text
- * when the 120-character message had to cut it.
- */
-export const DetailIssueSchema = CheckIssueSchema.extend({
-  clusterId: z.string().optional().describe("The issue's cluster; absent when it has none or when detail was asked by clusterId"),
-  fullMessage: z.string().optional().describe("The engine's whole message (lines kept, e.g. TypeScript's message chain), present when `message` had to cut it"),
-}).strict();
-export type DetailIssue = z.infer<typeof DetailIssueSchema>;
+/** An issue in get_issue_detail: the lean issue plus the whole text when the 120-character message had to cut it. */
+export type DetailIssue = CheckIssue;
 
-export const IssueDetailSchema = z.object({ issues: z.array(DetailIssueSchema) }).strict();
+export const IssueDetailSchema = z.object({ issues: z.array(IssueSchema) }).strict();
 
 export const IssueDetailResultSchema = z.union([withSizeBound(IssueDetailSchema, ["issues"]), StaleSchema]);
 
@@ -221,9 +233,9 @@ export const ArtifactChunkSchema = z
     mimeType: z.literal("application/json"),
     offset: z.number().int().min(0),
     totalBytes: z.number().int().min(0),
-    nextOffset: z.number().int().min(0).nullable().describe("Offset of the next chunk; null at the end"),
+    nextOffset: z.number().int().min(0).nullable(),
     eof: z.boolean(),
-    data: z.string().describe("Base64 of this chunk's bytes; concatenate decoded chunks in order"),
+    data: z.string().describe("Base64"),
   })
   .strict();
 
@@ -243,28 +255,24 @@ export const WorkflowStaleSchema = z
     code: z.enum(["no_check", "check_unknown", "check_expired", "transaction_not_found", "transaction_expired"]),
     message: z.string(),
   })
-  .strict();
+  .strict()
+  .meta({ id: "WorkflowStale" });
 export type WorkflowStale = z.infer<typeof WorkflowStaleSchema>;
 
-/** Issue provenance: a real engine, or "lsp" for diagnostics ingested from an editor or language server. */
-export const ProvenanceSchema = z.enum([...ENGINE_NAMES, "lsp"]).describe("Engine that reported the issue; lsp = ingested");
-export type Provenance = z.infer<typeof ProvenanceSchema>;
-
-/** A NormalizedIssue that may come from ingest (engine "lsp" plus the diagnostic's source). */
-export const WorkflowIssueSchema = NormalizedIssueSchema.extend({
-  engine: ProvenanceSchema,
-  source: z.string().optional().describe("lsp issues: the diagnostic's source, else the server name"),
-}).strict();
-export type WorkflowIssue = z.infer<typeof WorkflowIssueSchema>;
+/** A NormalizedIssue that may come from ingest (engine "lsp" plus the diagnostic's source), as snapshots store it. */
+export const StoredIssueSchema = NormalizedIssueSchema.extend({ engine: ProvenanceSchema, source: z.string().optional() }).strict();
+export type StoredIssue = z.infer<typeof StoredIssueSchema>;
+/** An issue of the workflow tools' answers (deltas, snapshots, the live view): the public lean form. */
+export type WorkflowIssue = PublicIssue;
 
 const snapshotCore = {
   checkId: z.string(),
-  createdAt: z.string().describe("ISO time the snapshot was recorded"),
-  tool: z.string().describe("The tool that made this check"),
-  scope: z.array(z.string()).describe("Project-relative paths the check covered"),
+  createdAt: z.string(),
+  tool: z.string(),
+  scope: z.array(z.string()),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema),
-  issues: z.array(WorkflowIssueSchema).describe("Every issue of that check"),
+  issues: z.array(IssueSchema),
   cache: CheckResponseSchema.shape.cache,
   durationMs: z.number().int().min(0),
 };
@@ -274,14 +282,13 @@ export const SnapshotSchema = z.object({ ...snapshotCore, totalIssues: z.number(
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 /** The same with the compact count key. */
 export const CompactSnapshotSchema = z.object({ ...snapshotCore, total: z.number().int().min(0) }).strict();
+export type CompactSnapshot = z.infer<typeof CompactSnapshotSchema>;
 
 /** What a comparison left out, and why: only what both checks checked is compared. */
 export const NotComparedSchema = z
   .object({
-    reason: z
-      .enum(["engine_not_ok", "outside_baseline"])
-      .describe("engine_not_ok: `engine` was not ok in both; outside_baseline: the baseline did not check `paths`"),
-    engine: ProvenanceSchema.optional(),
+    reason: z.enum(["engine_not_ok", "outside_baseline"]),
+    engine: z.string().optional(),
     paths: z.array(z.string()).optional(),
     message: z.string(),
   })
@@ -289,15 +296,15 @@ export const NotComparedSchema = z
 export type NotCompared = z.infer<typeof NotComparedSchema>;
 
 const deltaShape = {
-  introduced: z.array(WorkflowIssueSchema).describe("In the current check, not matched in the baseline"),
-  resolved: z.array(WorkflowIssueSchema).describe("In the baseline, not matched in the current check"),
-  unchangedCount: z.number().int().min(0).describe("Matched one-to-one (same id, or same file/rule/message/severity at the nearest line)"),
-  netErrorDelta: z.number().int().describe("Errors now minus errors then, over what was compared"),
+  introduced: z.array(IssueSchema),
+  resolved: z.array(IssueSchema),
+  unchangedCount: z.number().int().min(0),
+  netErrorDelta: z.number().int(),
   netWarningDelta: z.number().int(),
-  notCompared: z.array(NotComparedSchema).optional().describe("What was left out of the comparison; absent when nothing was"),
+  notCompared: z.array(NotComparedSchema).optional().describe("Left out: engines not ok in both, paths the baseline did not check"),
 };
 /** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
-export const DeltaSchema = z.object(deltaShape).strict();
+export const DeltaSchema = z.object(deltaShape).strict().meta({ id: "Delta" });
 export type Delta = z.infer<typeof DeltaSchema>;
 /** An after-edit delta when no earlier check covered the files: nothing was compared, and it says so. */
 export const NoBaselineSchema = z
@@ -317,9 +324,9 @@ export type Compare = z.infer<typeof CompareSchema>;
 /** ingest_diagnostics. */
 export const IngestResultSchema = z
   .object({
-    checkId: z.string().describe("Snapshot id of this ingest (usable with get_diagnostic_snapshot and compare_diagnostics)"),
-    ingested: z.number().int().min(0).describe("Diagnostics kept as issues"),
-    rejected: z.array(z.object({ index: z.number().int().min(0), reason: z.string() }).strict()).describe("Refused items, by index in diagnostics"),
+    checkId: z.string(),
+    ingested: z.number().int().min(0),
+    rejected: z.array(z.object({ index: z.number().int().min(0), reason: z.string() }).strict()),
   })
   .strict();
 
@@ -327,16 +334,18 @@ export const IngestResultSchema = z
 export const LiveSchema = z
   .object({
     issues: z.array(
-      WorkflowIssueSchema.extend({
-        checkId: z.string().describe("The check or ingest that observed it"),
-        observedAt: z.string().describe("ISO time of that observation"),
-      }).strict(),
+      IssueSchema.extend({
+        checkId: z.string(),
+        observedAt: z.string(),
+      })
+        .strict()
+        .meta({ id: "LiveIssue" }),
     ),
     files: z.array(
       z
         .object({
           file: z.string(),
-          stale: z.boolean().describe("True when the file changed (or vanished) after its newest observation, or was never observed"),
+          stale: z.boolean().describe("Changed since observed, or never observed"),
         })
         .strict(),
     ),
@@ -347,8 +356,8 @@ export type Live = z.infer<typeof LiveSchema>;
 /** preview_diagnostic_fix. */
 export const PreviewResultSchema = z
   .object({
-    transactionId: z.string().describe("Pass to apply_diagnostic_fix (with confirm: true) or discard_diagnostic_fix"),
-    expiresAt: z.string().describe("ISO time after which the transaction answers transaction_expired"),
+    transactionId: z.string(),
+    expiresAt: z.string(),
     files: z.array(z.object({ file: z.string(), addedLines: z.number().int().min(0), removedLines: z.number().int().min(0) }).strict()),
   })
   .strict();

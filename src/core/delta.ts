@@ -1,8 +1,17 @@
-import { ENGINE_NAMES, type Delta, type EngineStatus, type Engines, type NotCompared, type Provenance, type WorkflowIssue } from "./contracts.ts";
+import {
+  ENGINE_NAMES,
+  type Delta,
+  type EngineStatus,
+  type Engines,
+  type NotCompared,
+  type Provenance,
+  type PublicIssue,
+  type StoredIssue,
+} from "./contracts.ts";
 import { isWithin } from "./paths.ts";
 
 /** An issue with its full-length id, as snapshots keep it. */
-export type SnapshotIssue = WorkflowIssue & { fullId: string };
+export type SnapshotIssue = StoredIssue & { fullId: string };
 
 /** One side of a comparison: the issues of a check, the paths it covered and how each engine fared. */
 export interface CompareSide {
@@ -26,10 +35,23 @@ function looseKey(issue: SnapshotIssue): string {
   return [issue.file, issue.engine, issue.rule, issue.message, issue.severity].join("\0");
 }
 
-/** Strip the internal full id (and the service-only fields a check's issues may carry). */
-export function publicWorkflowIssue(issue: SnapshotIssue): WorkflowIssue {
-  const { fullId: _fullId, causes: _causes, fullMessage: _fullMessage, ...rest } = issue as SnapshotIssue & { causes?: unknown; fullMessage?: unknown };
-  return rest;
+/**
+ * The public form of a stored issue: the internal full id and service-only fields stripped, and default-valued
+ * fields (fixable false, clusterId null) left out as in check responses.
+ */
+export function publicWorkflowIssue(issue: SnapshotIssue): PublicIssue {
+  const {
+    fullId: _fullId,
+    causes: _causes,
+    fullMessage: _fullMessage,
+    fixable,
+    clusterId,
+    ...rest
+  } = issue as SnapshotIssue & {
+    causes?: unknown;
+    fullMessage?: unknown;
+  };
+  return { ...rest, ...(fixable ? { fixable: true as const } : {}), ...(clusterId !== null ? { clusterId } : {}) };
 }
 
 /** Pair same-key issues nearest line first (one-to-one); returns the indexes matched on each side. */

@@ -1,4 +1,4 @@
-import type { CheckIssue, CheckResponse, CompactCheckResponse, Engines, LoopWarning } from "./contracts.ts";
+import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Engines, LoopWarning, Snapshot } from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
 
@@ -80,6 +80,27 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
     ...(nextStep ? { nextStep } : {}),
     ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
   };
+}
+
+/** The keys compact mode renames (spec 000), in every value that has them; projectRoot is dropped. */
+export const COMPACT_KEYS: Readonly<Record<string, string>> = {
+  schemaVersion: "v",
+  totalIssues: "total",
+  remainingIssues: "remaining",
+  omittedIssueCount: "omitted",
+  filteredOutIssueCount: "filteredOut",
+};
+
+/** A field's name in the active key style. */
+export function keyIn(field: string, compact: boolean): string {
+  return compact ? (COMPACT_KEYS[field] ?? field) : field;
+}
+
+/** A snapshot in compact keys: `total` for `totalIssues`, and engine versions left out as in check responses. */
+export function compactSnapshot(snapshot: Snapshot): CompactSnapshot {
+  const { totalIssues, engines, ...rest } = snapshot;
+  const lean = Object.fromEntries(Object.entries(engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
+  return { ...rest, engines: lean, total: totalIssues };
 }
 
 /** Compact keys: v, total, remaining, omitted, filteredOut; no projectRoot (absent fields stay absent). */

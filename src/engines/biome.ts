@@ -1,6 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, position, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type EngineAdapter, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
 
 /** Biome configuration file names. */
 export const BIOME_CONFIGS = ["biome.json", "biome.jsonc"];
@@ -104,3 +104,12 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
   }
   return { ok: true, issues, ...(failures.length ? { failures } : {}) };
 }
+
+/** Biome: off unless the project has a Biome config (or the config file enables it). */
+export const BIOME: EngineAdapter = {
+  pkg: "@biomejs/biome",
+  bin: "biome",
+  enabledBy: BIOME_CONFIGS,
+  offReason: "off by default; enable with a biome.json or engines.biome in signalint.config.json",
+  linter: { accepts: biomeAccepts, argsFor: biomeArgs, parse: parseBiomeOutput },
+};

@@ -1,6 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, position, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type EngineAdapter, type ParseOutcome, type PathMapper } from "./types.ts";
 
 /** Flat config file names ESLint looks for. */
 export const ESLINT_FLAT_CONFIGS = ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts"];
@@ -53,3 +53,12 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
   }
   return { ok: true, issues };
 }
+
+/** ESLint: on when the project root has a flat config. */
+export const ESLINT: EngineAdapter = {
+  pkg: "eslint",
+  bin: "eslint",
+  enabledBy: ESLINT_FLAT_CONFIGS,
+  offReason: "no ESLint flat config (eslint.config.*) in the project root",
+  linter: { accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
+};

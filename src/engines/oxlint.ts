@@ -1,6 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, position, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, position, type EngineAdapter, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
 
 // What oxlint prints (without a filename) for a file it cannot read or decode, then it lints every other file.
 const FAILED_FILE = /^Failed to open file (.+) with error "(.*)"$/s;
@@ -83,3 +83,11 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
   }
   return { ok: true, issues, ...(failures.length ? { failures } : {}) };
 }
+
+/** oxlint: on by default; `--type-aware` is added by the lint room when oxlint-tsgolint resolves. */
+export const OXLINT: EngineAdapter = {
+  pkg: "oxlint",
+  bin: "oxlint",
+  enabledBy: null,
+  linter: { accepts: oxlintAccepts, argsFor: oxlintArgs, parse: parseOxlintOutput },
+};

@@ -1,19 +1,12 @@
 import { basename, dirname, join, resolve } from "node:path";
 import type { EngineName } from "../core/contracts.ts";
 import type { Runtime } from "../runtime/types.ts";
+import { ENGINES } from "./registry.ts";
 import type { NodeCommand, ResolvedEngine } from "./types.ts";
-
-/** npm package and executable name of each engine. */
-export const ENGINE_PACKAGES: Record<EngineName, { pkg: string; bin: string }> = {
-  oxlint: { pkg: "oxlint", bin: "oxlint" },
-  tsc: { pkg: "typescript", bin: "tsc" },
-  biome: { pkg: "@biomejs/biome", bin: "biome" },
-  eslint: { pkg: "eslint", bin: "eslint" },
-};
 
 /** How to install a missing engine. */
 export function installHint(engine: EngineName): string {
-  const { pkg, bin } = ENGINE_PACKAGES[engine];
+  const { pkg, bin } = ENGINES[engine];
   return `${bin} not found in the project's node_modules or on PATH; install it with \`npm i -D ${pkg}\``;
 }
 
@@ -172,7 +165,7 @@ function launch(entry: string, js: boolean, node: NodeCommand | null): Pick<Reso
  * only when no package is installed, the executable on PATH. `node_modules/.bin` shims are never read or run.
  */
 export async function resolveEngine(runtime: Runtime, engine: EngineName, options: ResolveOptions): Promise<ResolvedEngine | null> {
-  const { pkg, bin } = ENGINE_PACKAGES[engine];
+  const { pkg, bin } = ENGINES[engine];
   const found = await findPackage(runtime, resolve(options.start), pkg, bin);
   const typeAware = async () => (engine === "oxlint" ? { typeAware: await resolveTsgolint(runtime, resolve(options.start)) } : {});
   const js = found ? await isJsEntry(runtime, found.entry) : false;

@@ -1,6 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, type EngineAdapter, type ParseOutcome, type PathMapper } from "./types.ts";
 
 const LOCATED = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
@@ -95,3 +95,6 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
   }
   return { ok: true, issues };
 }
+
+/** tsc: on by default; its runner (the tsc room) chooses programs and keeps them warm. */
+export const TSC: EngineAdapter = { pkg: "typescript", bin: "tsc", enabledBy: null, linter: null };

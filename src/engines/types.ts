@@ -1,5 +1,6 @@
 import type { EngineName, EngineStatus } from "../core/contracts.ts";
 import type { RawIssue } from "../core/issues.ts";
+import type { SpawnResult } from "../runtime/types.ts";
 
 /** A file the engine reported it could not check (unreadable, not UTF-8): the run is partial. */
 export interface FileFailure {
@@ -36,6 +37,26 @@ export interface ResolvedEngine {
   source: "package bin" | "PATH";
   /** oxlint only: the oxlint-tsgolint executable `--type-aware` runs (null when that package is not installed). */
   typeAware?: { path: string; version: string | null } | null;
+}
+
+/** A file-local linter's driving: which paths it takes, its argv and its strict output parser. */
+export interface LinterDriver {
+  accepts: (path: string) => boolean;
+  argsFor: (paths: readonly string[]) => string[];
+  parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
+}
+
+/** Everything Signalint knows of one engine (one entry of engines/registry.ts per engine). */
+export interface EngineAdapter {
+  /** npm package and the executable its `package.json` `bin` declares. */
+  pkg: string;
+  bin: string;
+  /** Root files whose presence turns a default-off engine on; null: on by default. */
+  enabledBy: readonly string[] | null;
+  /** Why a default-off engine is off when none of `enabledBy` exists. */
+  offReason?: string;
+  /** File-local linters are driven through the lint room; null: the engine has a runner of its own (tsc). */
+  linter: LinterDriver | null;
 }
 
 /** Bytes an engine may print before it is killed. */

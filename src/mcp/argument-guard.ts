@@ -1,5 +1,6 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { quoteKey } from "./tool.ts";
 
 /** The `_meta` key the guard adds to a tools/call whose arguments it refused (the reason); callTool refuses it. */
 export const REFUSED_KEY_META = "signalint/refusedKey";
@@ -9,11 +10,6 @@ const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Deepest nesting of a tools/call message (arguments need a handful of levels): deeper is refused before any walk. */
 export const MAX_MESSAGE_DEPTH = 64;
-
-/** A key as refusal messages quote it (at most 60 characters). */
-export function quoteKey(key: string): string {
-  return `'${key.length > 60 ? `${key.slice(0, 60)}…` : key}'`;
-}
 
 /**
  * Why parsed arguments are refused before any schema sees them, or null: a prototype key anywhere (with its dotted

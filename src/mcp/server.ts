@@ -1,12 +1,12 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
 import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { SignalintService } from "../service/signalint.ts";
 import { VERSION } from "../version.ts";
-import { quoteKey, REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
-import { boundStructured, toCallToolResult, toErrorResult } from "./payload.ts";
-import { toJsonSchema, type ToolContext, type ToolDefinition } from "./tool.ts";
+import { REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
+import { toJsonSchema } from "./json-schema.ts";
+import { toErrorResult } from "./respond.ts";
+import type { ToolContext, ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
 import { issueDetailTool } from "./tools/detail.ts";
 import { loopStatusTool } from "./tools/loop-status.ts";
@@ -41,19 +41,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   discardFixTool,
 ];
 
-/** A property name as error messages show it: 'name', at most 60 characters of it. */
-function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
-      if (issue.code === "unrecognized_keys")
-        return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map(quoteKey).join(", ")}`;
-      return `${at.length > 100 ? `${at.slice(0, 100)}…` : at}: ${issue.message.slice(0, 200)}`;
-    })
-    .slice(0, 5)
-    .join("; ");
-}
-
 /** The tools/list entry of a tool; output schemas are omitted in text mode. */
 export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode" | "compact">): Tool {
   return {
@@ -62,7 +49,7 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
     description: tool.description,
     inputSchema: toJsonSchema(tool.input, "input") as Tool["inputSchema"],
     ...(context.mode === "text" ? {} : { outputSchema: toJsonSchema(tool.output(context.compact), "output") as Tool["outputSchema"] }),
-    annotations: { title: tool.title, ...tool.annotations },
+    annotations: tool.annotations,
   };
 }
 
@@ -75,17 +62,8 @@ export async function callTool(context: ToolContext, name: string, args: unknown
   if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
   const refused = typeof refusedKey === "string" ? refusedKey : refusedArguments(args);
   if (refused) return toErrorResult("invalid_arguments", `${name}: ${refused}`);
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) return toErrorResult("invalid_arguments", `${name}: ${describeZodError(parsed.error)}`);
   try {
-    const output = await tool.handle(parsed.data as never, context);
-    if (context.mode === "text" || !tool.dataFields) return toCallToolResult(output, context.mode);
-    const bounded = await boundStructured(output, {
-      limitBytes: context.structuredMaxBytes,
-      dataFields: tool.dataFields(context.compact),
-      save: (json) => context.artifacts.save(json),
-    });
-    return toCallToolResult(bounded, context.mode);
+    return await tool.call(args, context);
   } catch (error) {
     if (error instanceof SignalintError) return toErrorResult(error.code, error.message);
     const message = error instanceof Error ? error.message : String(error);

@@ -1,20 +1,11 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
+import type { Stale, WorkflowStale } from "../core/contracts.ts";
 import type { ArtifactStore } from "../service/history/artifacts.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
 import type { SignalintService } from "../service/signalint.ts";
-
-/** What a tool handler returns; the payload layer turns it into a CallToolResult for the active mode. */
-export interface ToolOutput {
-  /** The structuredContent value (already in compact form when compact is on). */
-  structured: Record<string, unknown>;
-  /** The value text mode serializes, when it differs from `structured` (detail: a bare array). */
-  textValue?: unknown;
-  /** A literal first text block in every mode (ping's "pong"). */
-  literalText?: string;
-  /** The short human summary added as a second block in structured mode. */
-  summary: string;
-}
+import { advertisedSchema, respond, toErrorResult, type ResultShape } from "./respond.ts";
 
 /** Server-wide facts a handler may need. */
 export interface ToolContext {
@@ -29,67 +20,73 @@ export interface ToolContext {
   onEvent?: (event: CheckEvent) => void;
 }
 
-/** A tool declared schema-first: input and output schemas are the zod contracts the code uses. */
+/** MCP tool annotations, set truthfully per tool. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A tool as its file declares it: arguments, result shape, and the handler between them. */
+export interface ToolSpec<Input extends z.ZodType, Output> {
+  name: string;
+  title: string;
+  description: string;
+  input: Input;
+  result: ResultShape<Output>;
+  /** The stale answer the tool may give instead of a result (a normal result, not an error). */
+  stale?: z.ZodType<Stale | WorkflowStale>;
+  annotations: ToolAnnotations;
+  handle: (args: z.output<Input>, context: ToolContext) => Promise<Output | Stale | WorkflowStale>;
+}
+
+/** A tool in the registry: its argument and result types are closed over, so a list of tools needs no casts. */
 export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
   input: z.ZodType;
+  annotations: ToolAnnotations;
   /** The advertised output contract (size-bound form), given the compact setting. */
   output: (compact: boolean) => z.ZodType;
-  /** Fields that become null when the value exceeds structuredMaxBytes. */
-  dataFields?: (compact: boolean) => string[];
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-  handle: (args: never, context: ToolContext) => Promise<ToolOutput>;
+  /** Parse the arguments, run the handler and present its answer for the context's payload mode. */
+  call: (args: unknown, context: ToolContext) => Promise<CallToolResult>;
 }
 
 /** Annotations of a tool that reads the project and writes only Signalint's own state directory. */
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** Declare a tool with its argument type inferred from the input schema. */
-export function defineTool<S extends z.ZodType>(
-  tool: Omit<ToolDefinition, "input" | "handle"> & { input: S; handle: (args: z.infer<S>, context: ToolContext) => Promise<ToolOutput> },
-): ToolDefinition {
-  return tool as unknown as ToolDefinition;
+/** Declare a tool: the handler's argument type comes from the input schema, its answer type from the result shape. */
+export function defineTool<Input extends z.ZodType, Output>(spec: ToolSpec<Input, Output>): ToolDefinition {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    annotations: spec.annotations,
+    output: (compact) => advertisedSchema(spec.result, compact, spec.stale),
+    call: async (args, context) => {
+      const parsed = spec.input.safeParse(args ?? {});
+      if (!parsed.success) return toErrorResult("invalid_arguments", `${spec.name}: ${describeZodError(parsed.error)}`);
+      return respond(spec.result, await spec.handle(parsed.data, context), context);
+    },
+  };
 }
 
-/** Keywords that describe a schema rather than constrain it: they stay on a node whose `type` array is split. */
-const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"]);
-
-/**
- * Rewrite every `type: [a, b]` (zod's spelling of a nullable string, number or boolean) as `anyOf` branches with one
- * `type` each: legal either way, but single-type dialects (Gemini's OpenAPI subset, MCP Inspector's portability
- * check) reject or warn about type arrays. Also drops zod's default safe-integer bounds.
- */
-export function singleTypes(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(singleTypes);
-  if (typeof node !== "object" || node === null) return node;
-  const entries = Object.entries(node).map(
-    ([key, value]) => [key, key === "properties" || key === "definitions" || key === "$defs" ? mapValues(value) : singleTypes(value)] as const,
-  );
-  const rewritten = Object.fromEntries(entries) as Record<string, unknown>;
-  // zod bounds every int by ±Number.MAX_SAFE_INTEGER: no information, ~26 bytes each (146 of them in tools/list).
-  if (rewritten.maximum === Number.MAX_SAFE_INTEGER) delete rewritten.maximum;
-  if (rewritten.minimum === Number.MIN_SAFE_INTEGER) delete rewritten.minimum;
-  if (!Array.isArray(rewritten.type)) return rewritten;
-  const kept: Record<string, unknown> = {};
-  const constraints: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rewritten)) {
-    if (key === "type") continue;
-    (ANNOTATIONS.has(key) ? kept : constraints)[key] = value;
-  }
-  const branches = (rewritten.type as string[]).map((type) => (type === "null" ? { type } : { type, ...constraints }));
-  return { ...kept, anyOf: branches };
+/** A property name as error messages show it: 'name', at most 60 characters of it. */
+export function quoteKey(key: string): string {
+  return `'${key.length > 60 ? `${key.slice(0, 60)}…` : key}'`;
 }
 
-function mapValues(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, singleTypes(inner)]));
-}
-
-/** JSON Schema (draft-07, as the SDK's Ajv validates) for a zod contract; the root is always type "object". */
-export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...raw } = z.toJSONSchema(schema, { target: "draft-07", io, unrepresentable: "any" }) as Record<string, unknown>;
-  const json = singleTypes(raw) as Record<string, unknown>;
-  return json.type === "object" ? json : { type: "object", ...json };
+function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const at = issue.path.length ? issue.path.map(String).join(".") : "arguments";
+      if (issue.code === "unrecognized_keys")
+        return `unknown propert${issue.keys.length === 1 ? "y" : "ies"} ${issue.keys.slice(0, 5).map(quoteKey).join(", ")}`;
+      return `${at.length > 100 ? `${at.slice(0, 100)}…` : at}: ${issue.message.slice(0, 200)}`;
+    })
+    .slice(0, 5)
+    .join("; ");
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { it } from "node:test";
 import { REPO } from "../helpers.ts";
 
@@ -54,6 +54,57 @@ it('service code never turns a failed read into "nothing there": only not_found 
     assert.equal(line, -1, `${file}:${line + 1} swallows every failure; use .catch(ifMissing(…)) or handle the error`);
     assert.doesNotMatch(text.replace(/\s+/g, " "), bare, file);
   }
+});
+
+/** Which layers each layer may import (DESIGN.md §2: dependencies point down; the runtime is passed in). */
+const LAYERS: Record<string, readonly string[]> = {
+  core: [],
+  runtime: ["core"],
+  engines: ["core", "runtime"],
+  typescript: ["core", "engines", "runtime"],
+  service: ["core", "engines", "runtime", "typescript"],
+  mcp: ["core", "runtime", "service"],
+  cli: ["core", "engines", "mcp", "runtime", "service"],
+};
+
+/** Every relative import of every source file (type-only imports included), as repository paths. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources("src")) {
+    const text = readFileSync(join(REPO, file), "utf8");
+    const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => join(dirname(file), match[1] as string));
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+it("layers import only the layers below them (service never imports mcp or cli)", () => {
+  const layerOf = (file: string) => file.split("/")[1] as string;
+  for (const [file, targets] of importGraph()) {
+    const allowed = LAYERS[layerOf(file)];
+    if (!allowed) continue; // src/main.ts and src/version.ts
+    for (const target of targets) {
+      const layer = layerOf(target);
+      if (layer === layerOf(file) || target === "src/version.ts") continue;
+      assert.ok(allowed.includes(layer), `${file} imports ${target}: ${layerOf(file)} may import only ${allowed.join(", ") || "itself"}`);
+    }
+  }
+});
+
+it("no import cycles anywhere in src (type-only imports count)", () => {
+  const graph = importGraph();
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const visit = (file: string): void => {
+    const open = onPath.indexOf(file);
+    assert.ok(open < 0, `import cycle: ${[...onPath.slice(open), file].join(" -> ")}`);
+    if (done.has(file)) return;
+    onPath.push(file);
+    for (const target of graph.get(file) ?? []) visit(target);
+    onPath.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file);
 });
 
 it("no source file exceeds 400 lines", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
-import { toJsonSchema } from "../../src/mcp/tool.ts";
+import { toJsonSchema } from "../../src/mcp/json-schema.ts";
 import { TOOLS } from "../../src/mcp/server.ts";
 import { REPO } from "../helpers.ts";
 

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { Ajv } from "ajv";
 import type { CheckResponse } from "../../src/core/contracts.ts";
+import { listEntry, TOOLS } from "../../src/mcp/server.ts";
 import { call, connect, errorOf, everyIssue, removeDir, scratchCopy, structured, type Connected } from "../helpers.ts";
 
 /** Every schema node where MCP Inspector's portability check warns: a `type` array, or a node with no keyword at all. */
@@ -51,6 +53,29 @@ describe("MCP surface", () => {
       "a nullable field is anyOf with one type per branch",
     );
     assert.ok(!JSON.stringify(tools).includes("9007199254740991"), "no default safe-integer bounds");
+  });
+
+  it("tools/list is lean: shared shapes are written once per output schema ($defs + $ref) and Ajv compiles every schema", async () => {
+    const { tools } = await session.client.listTools();
+    const ajv = new Ajv({ strict: false, validateSchema: false });
+    for (const tool of tools) {
+      const { $defs, ...body } = (tool.outputSchema ?? {}) as { $defs?: Record<string, { type?: string }> };
+      for (const [shape, marker] of [
+        ["Issue", '"issueId"'],
+        ["Cluster", '"rootCauseSummary"'],
+        ["EngineStatus", '"engine_output_exceeded"'],
+      ] as const) {
+        assert.ok(!JSON.stringify(body).includes(marker), `${tool.name}: ${shape} only under $defs`);
+      }
+      if (tool.name.startsWith("check_")) assert.deepEqual([$defs?.Issue?.type, $defs?.Cluster?.type], ["object", "object"]);
+      assert.doesNotThrow(() => ajv.compile(tool.outputSchema as object), tool.name);
+    }
+    for (const compact of [false, true]) {
+      const bytes = (mode: "both" | "text") => JSON.stringify({ tools: TOOLS.map((tool) => listEntry(tool, { mode, compact })) }).length;
+      assert.ok(bytes("text") <= 9 * 1024, `text mode tools/list ${bytes("text")} B`);
+      // 71,868 B before shapes were shared; a guard against the repetition coming back.
+      assert.ok(bytes("both") <= 46 * 1024, `both mode tools/list ${bytes("both")} B`);
+    }
   });
 
   it("accepts absolute paths inside the root, normalized to project-relative (the SDK client validates every output)", async () => {

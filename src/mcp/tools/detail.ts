@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { IssueDetailResultSchema } from "../../core/contracts.ts";
+import { IssueDetailSchema, StaleSchema } from "../../core/contracts.ts";
 import { InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
+import { plainShape } from "../respond.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const reference = z.string().min(1).max(200);
@@ -9,18 +10,18 @@ const reference = z.string().min(1).max(200);
 export const issueDetailTool = defineTool({
   name: "get_issue_detail",
   title: "Issue detail",
-  description:
-    "Expand exactly one of clusterId or issueId (a prefix of at least 4 hex characters works) from the latest check, or from checkId. " +
-    'Answers {status:"stale", code} when the reference no longer exists.',
-  input: z
-    .object({
-      clusterId: reference.optional().describe("A clusterId from a check response"),
-      issueId: reference.optional().describe("An issueId or a unique prefix of one"),
-      checkId: reference.optional().describe("Which check to read (default: the latest)"),
-    })
-    .strict(),
-  output: () => IssueDetailResultSchema,
-  dataFields: () => ["issues"],
+  description: 'Expand exactly one of clusterId or issueId (a 4+ hex prefix works) of the latest check or checkId. {status:"stale"} when gone.',
+  input: z.object({ clusterId: reference.optional(), issueId: reference.optional(), checkId: reference.optional() }).strict(),
+  result: plainShape(IssueDetailSchema, {
+    dataFields: ["issues"],
+    // Text mode keeps the original's bare array.
+    text: (detail) => detail.issues,
+    summary: ({ issues }) => {
+      const first = issues[0];
+      return `${issues.length} issue${issues.length === 1 ? "" : "s"}${first ? `, first ${first.file}:${first.line} ${first.rule}: ${first.message}` : ""}`;
+    },
+  }),
+  stale: StaleSchema,
   annotations: READ_ONLY,
   handle: async (args, { service }) => {
     if ((args.clusterId === undefined) === (args.issueId === undefined)) {
@@ -29,14 +30,6 @@ export const issueDetailTool = defineTool({
     if (args.issueId !== undefined && !/^[0-9a-f]{4,64}$/i.test(args.issueId)) {
       throw new InvalidArgumentsError(`issueId ${quoteInput(args.issueId)} is not a hex id or prefix (at least 4 characters)`);
     }
-    const result = service.issueDetail(args);
-    if ("status" in result) return { structured: result, summary: result.message };
-    const count = result.issues.length;
-    const first = result.issues[0];
-    return {
-      structured: result,
-      textValue: result.issues,
-      summary: `${count} issue${count === 1 ? "" : "s"}${first ? `, first ${first.file}:${first.line} ${first.rule}: ${first.message}` : ""}`,
-    };
+    return service.issueDetail(args);
   },
 });

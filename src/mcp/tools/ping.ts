@@ -1,18 +1,15 @@
 import { z } from "zod";
 import { PingResultSchema } from "../../core/contracts.ts";
+import { plainShape } from "../respond.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 /** ping: confirms the handshake; its first block is the literal "pong" in every mode. */
 export const pingTool = defineTool({
   name: "ping",
   title: "Ping",
-  description: "Check that the Signalint server is up. Returns the literal text pong (structured: {pong, projectRoot}).",
+  description: "Is the server up? Text: pong.",
   input: z.object({}).strict(),
-  output: () => PingResultSchema,
+  result: plainShape(PingResultSchema, { literalText: "pong", summary: (value) => `pong (${value.projectRoot})` }),
   annotations: READ_ONLY,
-  handle: async (_args, { service }) => ({
-    structured: { pong: true, projectRoot: service.project.root },
-    literalText: "pong",
-    summary: `pong (${service.project.root})`,
-  }),
+  handle: async (_args, { service }) => ({ pong: true as const, projectRoot: service.project.root }),
 });

@@ -2,9 +2,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import { biomeAccepts, biomeArgs, parseBiomeOutput } from "../../engines/biome.ts";
-import { eslintAccepts, eslintArgs, parseEslintOutput } from "../../engines/eslint.ts";
-import { oxlintAccepts, oxlintArgs, oxlintTypeAwareEnv, parseOxlintOutput } from "../../engines/oxlint.ts";
+import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
+import { ENGINES } from "../../engines/registry.ts";
 import { installHint, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import { parseTscOutput } from "../../engines/tsc.ts";
 import {
@@ -59,12 +58,6 @@ async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: strin
   });
 }
 
-const LINTERS: Record<Exclude<EngineName, "tsc">, LinterSpec> = {
-  oxlint: { engine: "oxlint", accepts: oxlintAccepts, argsFor: oxlintArgs, parse: parseOxlintOutput },
-  biome: { engine: "biome", accepts: biomeAccepts, argsFor: biomeArgs, parse: parseBiomeOutput },
-  eslint: { engine: "eslint", accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
-};
-
 /**
  * Linters never look at the state directory when it is inside the root (ESLint's flat config does not read
  * .gitignore): an ignore pattern is added before the `--` that precedes the paths. Biome has no such switch; what
@@ -80,7 +73,8 @@ function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[])
 
 async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
   job.onEvent?.({ kind: "engine-started", engine });
-  if (engine === "tsc") {
+  const linter = ENGINES[engine].linter;
+  if (linter === null) {
     return runTsc(job, resolved, async (args, configFile) => {
       const result = await spawnEngine(job, resolved, args);
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
@@ -88,7 +82,7 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   }
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
-  const spec: LinterSpec = tsgolint ? { ...LINTERS.oxlint, argsFor: (paths) => oxlintArgs(paths, true), fileLocal: false } : LINTERS[engine];
+  const spec: LinterSpec = { engine, ...linter, ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}) };
   return runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
-import { BIOME_CONFIGS } from "../../engines/biome.ts";
-import { ESLINT_FLAT_CONFIGS } from "../../engines/eslint.ts";
+import { ENGINES } from "../../engines/registry.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineReport } from "./engine-job.ts";
 import { runEngine, type CheckJob } from "./engine-runner.ts";
@@ -19,13 +18,14 @@ export async function enabledEngines(
 ): Promise<Record<EngineName, boolean | string>> {
   const explicit = (engine: EngineName, fallback: boolean | string): boolean | string =>
     switches[engine] === undefined ? fallback : switches[engine] || "disabled in signalint.config.json";
-  const [hasBiome, hasEslint] = await Promise.all([anyExists(runtime, root, BIOME_CONFIGS), anyExists(runtime, root, ESLINT_FLAT_CONFIGS)]);
-  return {
-    oxlint: explicit("oxlint", true),
-    tsc: explicit("tsc", true),
-    biome: explicit("biome", hasBiome || "off by default; enable with a biome.json or engines.biome in signalint.config.json"),
-    eslint: explicit("eslint", hasEslint || "no ESLint flat config (eslint.config.*) in the project root"),
-  };
+  const entries = await Promise.all(
+    ENGINE_NAMES.map(async (engine) => {
+      const { enabledBy, offReason } = ENGINES[engine];
+      const fallback = enabledBy === null || (await anyExists(runtime, root, enabledBy)) || (offReason ?? "off by default");
+      return [engine, explicit(engine, fallback)] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<EngineName, boolean | string>;
 }
 
 /**

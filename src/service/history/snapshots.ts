@@ -214,10 +214,8 @@ export class SnapshotStore {
   }
 }
 
-/** The public form of a snapshot (get_diagnostic_snapshot), in either key style. */
-export function publicSnapshot(snapshot: StoredSnapshot, compact: boolean): Record<string, unknown> {
+/** The public form of a snapshot (get_diagnostic_snapshot); compact keys are the MCP layer's business. */
+export function publicSnapshot(snapshot: StoredSnapshot): Snapshot {
   const { seq: _seq, observedAtMs: _observed, provider: _provider, issues, cache, ...rest } = snapshot;
-  const engines = compact ? Object.fromEntries(Object.entries(rest.engines).map(([name, { version: _version, ...status }]) => [name, status])) : rest.engines;
-  const count = compact ? { total: issues.length } : { totalIssues: issues.length };
-  return { ...rest, engines, ...count, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
+  return { ...rest, totalIssues: issues.length, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }

@@ -1,8 +1,7 @@
 import { dirname, join } from "node:path";
 import type { EngineName } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
-import type { FileFailure, ParseOutcome, PathMapper, ResolvedEngine } from "../../engines/types.ts";
-import type { SpawnResult } from "../../runtime/types.ts";
+import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { configInputsHash } from "./config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
@@ -11,11 +10,8 @@ import type { LintCache } from "./lint-cache.ts";
 import { listFiles } from "../project/project-files.ts";
 
 /** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
-export interface LinterSpec {
+export interface LinterSpec extends LinterDriver {
   engine: EngineName;
-  accepts: (path: string) => boolean;
-  argsFor: (paths: readonly string[]) => string[];
-  parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
   fileLocal?: boolean;
 }

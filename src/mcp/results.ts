@@ -1,0 +1,110 @@
+import { z } from "zod";
+import {
+  CheckResponseSchema,
+  CompactCheckResponseSchema,
+  CompactSnapshotSchema,
+  AfterEditDeltaSchema,
+  PostCheckErrorSchema,
+  SnapshotSchema,
+  type AfterEditDelta,
+  type CheckResponse,
+  type PostCheckError,
+  type Snapshot,
+} from "../core/contracts.ts";
+import { compactCheckResponse, compactSnapshot, readCheckCounts } from "../core/response.ts";
+import type { AfterEdit } from "../service/workflow/after-edit.ts";
+import type { ResultShape } from "./respond.ts";
+
+// The result shapes several tools share: a check, a check plus its delta, an applied fix, a snapshot. Each says its
+// contract per key style and how compact mode renames it; respond.ts does the serialization and the size bound.
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/** A short human summary of a check (counts read from either key style, so compact mode counts correctly). */
+export function summarizeCheck(response: CheckResponse): string {
+  const counts = readCheckCounts(response);
+  const failures = Object.entries(response.engines)
+    .filter(([, status]) => status.status === "error")
+    .map(([name, status]) => `${name} failed: ${status.message ?? "error"}`);
+  const found = counts.total > 0;
+  const others = counts.remaining ? ` + ${counts.remaining} other${counts.remaining === 1 ? "" : "s"}` : "";
+  const head =
+    response.status === "clean"
+      ? "No issues found."
+      : response.status === "error" && !found
+        ? "No issues reported, but the check is incomplete (engine errors below)."
+        : `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${plural(counts.total, "issue")} found in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}.`;
+  const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
+  return [head, ...top, ...failures, ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
+}
+
+/** One line saying what a delta means (and what it left out), or that there was no baseline. */
+export function summarizeDelta(delta: AfterEditDelta): string {
+  if ("status" in delta) return delta.message;
+  const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
+  const left = delta.notCompared?.length ? ` Not compared: ${delta.notCompared.map((entry) => entry.message).join("; ")}.` : "";
+  return `${delta.introduced.length} introduced, ${delta.resolved.length} resolved, ${delta.unchangedCount} unchanged (errors ${signed(delta.netErrorDelta)}, warnings ${signed(delta.netWarningDelta)}).${left}`;
+}
+
+const checkIn = (response: CheckResponse, compact: boolean) => (compact ? compactCheckResponse(response) : response);
+const checkSchema = (compact: boolean) => (compact ? CompactCheckResponseSchema : CheckResponseSchema);
+const deltaField = AfterEditDeltaSchema.nullable().describe("Against the baseline; no_baseline when no earlier check covered the files");
+
+/** check_project and check_files. */
+export const CHECK_RESULT: ResultShape<CheckResponse> = {
+  schema: checkSchema,
+  wire: (response, compact) => ({ ...checkIn(response, compact) }),
+  dataFields: ["clusters", "remainingIssues"],
+  summary: summarizeCheck,
+};
+
+/** after_edit_check: a check plus its delta against the baseline. */
+export const CHECK_WITH_DELTA_RESULT: ResultShape<AfterEdit> = {
+  schema: (compact) => checkSchema(compact).extend({ delta: deltaField }),
+  wire: ({ response, delta }, compact) => ({ ...checkIn(response, compact), delta }),
+  dataFields: ["clusters", "remainingIssues", "delta"],
+  summary: ({ response, delta }) => `${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`,
+};
+
+/** apply_diagnostic_fix: the files written, their check and its delta (null, with postCheckError, when it failed). */
+export interface Applied {
+  files: string[];
+  response: CheckResponse | null;
+  delta: AfterEditDelta | null;
+  postCheckError?: PostCheckError;
+}
+
+/** apply_diagnostic_fix's answer. */
+export const APPLIED_RESULT: ResultShape<Applied> = {
+  schema: (compact) =>
+    z
+      .object({
+        applied: z.literal(true),
+        files: z.array(z.string()).describe("Files written"),
+        check: checkSchema(compact),
+        delta: deltaField,
+        postCheckError: PostCheckErrorSchema.optional(),
+      })
+      .strict(),
+  wire: ({ files, response, delta, postCheckError }, compact) => ({
+    applied: true,
+    files,
+    check: response && checkIn(response, compact),
+    delta,
+    ...(postCheckError ? { postCheckError } : {}),
+  }),
+  dataFields: ["check", "delta"],
+  summary: ({ files, response, delta, postCheckError }) =>
+    response
+      ? `Applied ${files.length} file(s).\n${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`
+      : `Applied ${files.length} file(s). ${postCheckError?.message ?? ""}`,
+};
+
+/** get_diagnostic_snapshot's answer. */
+export const SNAPSHOT_RESULT: ResultShape<Snapshot> = {
+  schema: (compact) => (compact ? CompactSnapshotSchema : SnapshotSchema),
+  wire: (snapshot, compact) => ({ ...(compact ? compactSnapshot(snapshot) : snapshot) }),
+  dataFields: ["clusters", "issues"],
+  summary: (found) =>
+    `Snapshot ${found.checkId} (${found.tool} of ${found.scope.join(", ")}, ${found.createdAt}): ${found.issues.length} issue(s) in ${found.clusters.length} cluster(s).`,
+};
