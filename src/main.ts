@@ -17,11 +17,11 @@ async function main(): Promise<void> {
   if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
     // Loading the project's compiler is most of a cold check: let Node keep its compiled code between hosts.
     if (!isDeno) (process.getBuiltinModule?.("node:module") as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
-    return runWarmHost(
-      runtime.selfChannel(),
-      () => runtime.rssBytes(),
-      () => (isDeno ? Deno.exit(0) : process.exit(0)),
-    );
+    return runWarmHost(runtime.selfChannel(), {
+      rssBytes: () => runtime.rssBytes(),
+      writeStderr: (text) => runtime.writeStderr(text),
+      exit: (code) => (isDeno ? Deno.exit(code) : process.exit(code)),
+    });
   }
   const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
   const stderrIsTty = isDeno ? Deno.stderr.isTerminal() : Boolean(process.stderr.isTTY);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,9 +28,16 @@ export function fixture(name: string): string {
   return join(REPO, "fixtures", name);
 }
 
-/** A fresh temporary directory, removed by the returned cleanup. */
+// Every temporary directory of a test process lives under one root, removed when the process exits: what a failed
+// test (or a server it started) leaves is gone too. Tests still remove their own as they finish.
+const TEMP_ROOT = mkdtempSync(join(tmpdir(), "signalint-tests-"));
+// Traversable by others (not listable), as a directory in tmpdir is: a test runs the CLI as another user in one.
+chmodSync(TEMP_ROOT, 0o711);
+process.on("exit", () => rmSync(TEMP_ROOT, { recursive: true, force: true }));
+
+/** A fresh temporary directory (under this process's root, removed at exit at the latest). */
 export function tempDir(prefix = "signalint-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(TEMP_ROOT, prefix));
 }
 
 /** Engine packages a scratch project links into its node_modules, as a project with its own installs has. */
@@ -41,7 +48,7 @@ const ENGINE_PACKAGES: Record<string, string> = { oxlint: "oxlint", tsc: "typesc
  * linters), with node_modules/<package> links to the engine packages installed here.
  */
 export function scratchCopy(name: string, label = name): string {
-  const target = mkdtempSync(join(tmpdir(), `signalint-${label}-`));
+  const target = tempDir(`signalint-${label}-`);
   // A state directory left in the fixture by a manual run is not part of it.
   cpSync(fixture(name), target, { recursive: true, filter: (source) => basename(source) !== ".signalint" });
   for (const pkg of Object.values(ENGINE_PACKAGES)) linkPackage(target, pkg, join(REPO, "node_modules", pkg));
@@ -174,15 +181,20 @@ export function errorOf(result: CallToolResult): { code: string; message: string
   return envelope;
 }
 
-/** Run the bundle's CLI synchronously. */
+/** Run the bundle's CLI synchronously, with a state directory of its own (removed after) unless `env` names one. */
 export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BUNDLE, ...args], {
-    cwd: options.cwd,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
-    encoding: "utf8",
-    input: "",
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const stateDir = options.env?.SIGNALINT_STATE_DIR === undefined ? tempDir("signalint-state-") : undefined;
+  try {
+    const result = spawnSync(process.execPath, [BUNDLE, ...args], {
+      cwd: options.cwd,
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", ...(stateDir ? { SIGNALINT_STATE_DIR: stateDir } : {}), ...options.env },
+      encoding: "utf8",
+      input: "",
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  } finally {
+    if (stateDir) removeDir(stateDir);
+  }
 }
 
 /** True once the process no longer exists (or is a zombie waiting for its new parent to reap it). */
@@ -206,16 +218,22 @@ export function flatMessage(message: string): string {
   return message.replace(/\s+/g, " ").trim();
 }
 
-/**
- * Every tsc issue of a check made in this process, as `file:line:col rule message` with the whole message
- * (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed; unsorted, repeats kept.
- */
-export function serviceTscKeys(service: SignalintService, response: CheckResponse): string[] {
+/** Every issue of a check made in this process: its remaining issues and each cluster's (issueDetail). */
+export function serviceIssues(service: SignalintService, response: CheckResponse): NormalizedIssue[] {
   const issues: NormalizedIssue[] = (response.remainingIssues ?? []).map(fullIssue);
   for (const cluster of response.clusters) {
     const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
     if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
   }
+  return issues;
+}
+
+/**
+ * Every tsc issue of a check made in this process, as `file:line:col rule message` with the whole message
+ * (get_issue_detail's fullMessage where the check's message was cut), whitespace collapsed; unsorted, repeats kept.
+ */
+export function serviceTscKeys(service: SignalintService, response: CheckResponse): string[] {
+  const issues = serviceIssues(service, response);
   const whole = (issue: NormalizedIssue) => {
     const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
     const found = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId) : undefined;

@@ -1,4 +1,4 @@
-import type { Issue, IssueCause } from "./issues.ts";
+import { causeKey, type Issue, type IssueCause } from "./issues.ts";
 import { quotedValues } from "./normalize.ts";
 
 const MAX_SUMMARY = 240;
@@ -40,6 +40,11 @@ function ruleAction(issues: readonly Issue[], rule: string): string {
   if (rule === "TS2307" || rule === "TS2792") {
     const module = mostCommon(issues.flatMap((issue) => quotedValues(issue.message).slice(0, 1)));
     return `Fix the import path or install the package${module ? ` '${module[0]}'` : ""}; every file importing it fails.`;
+  }
+  // TypeScript results from tsc's command line (a first check, a path without a warm program) carry no declarations:
+  // say the grouping is by rule for that reason, rather than imply the sites share nothing.
+  if (issues.every((issue) => issue.engine === "tsc") && issues.some((issue) => issue.causes === undefined)) {
+    return `Fix each of the ${issues.length} places; first at ${where}. Grouped by rule: tsc's command line names no declarations, so a shared cause is not known.`;
   }
   return `Fix each of the ${issues.length} places; first at ${where}.`;
 }
@@ -96,8 +101,9 @@ function suggestion(issues: readonly Issue[]): string | null {
  * message names the same pair: the target's type is the expected one, a source's type is the given one.
  */
 function sharedTypes(issues: readonly Issue[], cause: IssueCause): { declared: string; other: string } | null {
+  const assignments = issues.filter((issue) => issue.rule !== "TS2367");
   const pairs = new Set(
-    issues.map((issue) => {
+    assignments.map((issue) => {
       const values = quotedValues(issue.message);
       if ((issue.rule !== "TS2322" && issue.rule !== "TS2345") || values.length !== 2) return "";
       return JSON.stringify(chosenCause(issue, cause)?.role === "source" ? values : values.reverse());
@@ -106,7 +112,11 @@ function sharedTypes(issues: readonly Issue[], cause: IssueCause): { declared: s
   const [only] = pairs;
   if (pairs.size !== 1 || !only) return null;
   const [declared, other] = JSON.parse(only) as [string, string];
-  return { declared, other };
+  // A comparison of the two types ("'string' and 'number' have no overlap") is the same mismatch.
+  const compared = issues
+    .filter((issue) => issue.rule === "TS2367")
+    .every((issue) => new Set(quotedValues(issue.message)).size === 2 && quotedValues(issue.message).every((value) => value === declared || value === other));
+  return compared ? { declared, other } : null;
 }
 
 /**
@@ -169,7 +179,28 @@ export function causeClusterTexts(issues: readonly Issue[], cause: IssueCause, s
   };
 }
 
-/** The cause of an issue with the same key as `cause` (issues of one cluster may name different members of it). */
+/** The cause of an issue with the same key as `cause` (its role may differ: a target at one site, a source at another). */
 export function chosenCause(issue: Issue, cause: IssueCause): IssueCause | undefined {
-  return issue.causes?.find((candidate) => candidate.file === cause.file && candidate.name === cause.name);
+  return issue.causes?.find((candidate) => causeKey(candidate) === causeKey(cause));
+}
+
+/**
+ * Texts of one edit's errors: new issues whose causes are several declarations of one file (most reached first),
+ * named each with its own line, so the agent reviews that edit once rather than fixing each site.
+ */
+export function editClusterTexts(
+  issues: readonly Issue[],
+  causes: readonly { cause: IssueCause; count: number }[],
+  fileCount: number,
+): { summary: string; action: string } {
+  const n = issues.length;
+  const first = issues[0] as Issue;
+  const rules = [...new Set(issues.map((issue) => issue.rule))].sort().join("/");
+  const named = causes.map(({ cause }) => `\`${cause.member?.name ?? cause.name}\` (${cause.file}:${cause.member?.line ?? cause.line})`);
+  const listed = causes.map(({ count }, index) => `${named[index]} for ${count}`);
+  const file = causes[0]?.cause.file;
+  return {
+    summary: cut(`${n} errors (${rules}) at ${plural(n, "site")} in ${plural(fileCount, "file")} since the last check trace to ${file}: ${listed.join(", ")}`),
+    action: `Start at ${named.slice(0, 3).join(" and ")}: if that change to ${file} is wrong, fix it there once; else fix the ${n} sites; first at ${first.file}:${first.line}.`,
+  };
 }

@@ -1,5 +1,5 @@
 import type { Cluster } from "./contracts.ts";
-import { causeClusterTexts, ruleClusterTexts } from "./cluster-text.ts";
+import { causeClusterTexts, editClusterTexts, ruleClusterTexts } from "./cluster-text.ts";
 import { causeKey, type Issue, type IssueCause } from "./issues.ts";
 import { templateQuoted } from "./normalize.ts";
 import { isWithin } from "./paths.ts";
@@ -106,6 +106,38 @@ function causeGroup(members: Issue[], chosen: Map<Issue, IssueCause>, hash: (tex
   return makeGroup(`c${hash(`cause\0${causeKey(cause)}`).slice(0, 7)}`, members, ordered, causeClusterTexts(ordered, cause, sameMember, fileCount));
 }
 
+/** A declaration an edit can change (not a member a type lacks, not an export a module lacks). */
+const editable = (cause: IssueCause | undefined): cause is IssueCause => cause !== undefined && cause.absent === undefined && !cause.module;
+
+/**
+ * One edit's errors: issues new since the previous check whose causes are declarations of one file, reaching two or
+ * more of them (a hub edit changing `User.id` and `makeUser(id)` gives TS2322 at some sites and TS2345 at others).
+ * A cause group joins only when all its issues are new; an issue no other shares joins by its first cause. Returns
+ * the file's groups of issues by cause key, only for files with two or more causes.
+ */
+function editGroups(issues: readonly Issue[], chosen: Map<Issue, IssueCause>, byCause: Map<string, Issue[]>, isNew: (issue: Issue) => boolean) {
+  const byFile = new Map<string, Map<string, { cause: IssueCause; issues: Issue[] }>>();
+  for (const issue of issues) {
+    if (!isNew(issue)) continue;
+    const cause = chosen.get(issue) ?? issue.causes?.[0];
+    if (!editable(cause) || (chosen.has(issue) && !(byCause.get(causeKey(cause)) ?? []).every(isNew))) continue;
+    const groups = byFile.get(cause.file) ?? (byFile.set(cause.file, new Map()).get(cause.file) as Map<string, { cause: IssueCause; issues: Issue[] }>);
+    const group =
+      groups.get(causeKey(cause)) ?? (groups.set(causeKey(cause), { cause, issues: [] }).get(causeKey(cause)) as { cause: IssueCause; issues: Issue[] });
+    group.issues.push(issue);
+  }
+  return [...byFile].filter(([, groups]) => groups.size >= 2).map(([file, groups]) => ({ file, parts: [...groups.values()] }));
+}
+
+function editGroup(file: string, parts: { cause: IssueCause; issues: Issue[] }[], hash: (text: string) => string): ClusterGroup {
+  const sorted = [...parts].sort((a, b) => b.issues.length - a.issues.length || a.cause.line - b.cause.line);
+  const members = sorted.flatMap((part) => part.issues);
+  const ordered = nearestFirst(members, (sorted[0] as { cause: IssueCause }).cause);
+  const fileCount = new Set(members.map((issue) => issue.file)).size;
+  const causes = sorted.map((part) => ({ cause: part.cause, count: part.issues.length }));
+  return makeGroup(`c${hash(`edit\0${file}`).slice(0, 7)}`, members, ordered, editClusterTexts(ordered, causes, fileCount));
+}
+
 /**
  * Group issues into clusters of two or more: first by the declaration they are about (TypeScript issues that carry
  * causes), then the rest by engine-neutral rule, keeping issues new since `previous` apart from ones it already had.
@@ -124,9 +156,14 @@ export function clusterIssues(issues: Issue[], hash: (text: string) => string, p
     if (cause) add(byCause, causeKey(cause), issue);
   }
   const groups: ClusterGroup[] = [];
-  for (const members of byCause.values()) if (members.length >= 2) groups.push(causeGroup(members, chosen, hash));
+  const edited = new Set<Issue>();
+  for (const { file, parts } of editGroups(issues, chosen, byCause, isNew)) {
+    for (const part of parts) for (const issue of part.issues) edited.add(issue);
+    groups.push(editGroup(file, parts, hash));
+  }
+  for (const members of byCause.values()) if (members.length >= 2 && !edited.has(members[0] as Issue)) groups.push(causeGroup(members, chosen, hash));
   for (const issue of issues) {
-    if ((byCause.get(chosen.has(issue) ? causeKey(chosen.get(issue) as IssueCause) : "")?.length ?? 0) >= 2) continue;
+    if (edited.has(issue) || (byCause.get(chosen.has(issue) ? causeKey(chosen.get(issue) as IssueCause) : "")?.length ?? 0) >= 2) continue;
     add(byRule, `${canonicalRule(issue.engine, issue.rule)}${isNew(issue) ? "\0new" : ""}`, issue);
   }
   for (const [key, members] of byRule) {

@@ -14,15 +14,20 @@ export interface IssueCause {
   line: number;
   /** The property, parameter or export inside it, e.g. `AppConfig.retries` or `sendEmail(to)`. */
   member?: { name: string; line: number };
+  /** The member the declaration lacks (TS2339 `config.timeout` on `AppConfig`): a cause of its own per member. */
+  absent?: string;
   /** The cause is a module (an import names an export it lacks). */
   module?: true;
   /** The declaration the offending value comes from (not the one it is assigned or passed to). */
   role?: "source";
 }
 
-/** Identity of a cause for grouping: the top-level declaration, so every error one edited interface causes is one key. */
+/**
+ * Identity of a cause for grouping: the most specific declaration (a member when the issue names one, the missing
+ * member of a type), so errors about `AppConfig.port` and errors about a missing `AppConfig.timeout` are two causes.
+ */
 export function causeKey(cause: IssueCause): string {
-  return `${cause.file}\0${cause.name}`;
+  return `${cause.file}\0${cause.member?.name ?? cause.name}${cause.absent === undefined ? "" : `\0-${cause.absent}`}`;
 }
 
 /** What an engine adapter emits for one diagnostic, before ids and clustering. */
@@ -40,7 +45,8 @@ export interface RawIssue {
    * that covers its program, whatever paths were requested.
    */
   programWide?: boolean;
-  /** tsc with a program at hand: the declarations the error is about, most specific first (see IssueCause). */
+  /** tsc with a program at hand: the declarations the error is about, most specific first (see IssueCause); empty when
+   * the program names none, absent when no program was asked (tsc's command line). */
   causes?: IssueCause[];
 }
 
@@ -165,7 +171,7 @@ export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) =
       clusterId: null,
       fullId,
     };
-    if (issue.causes?.length) base.causes = issue.causes;
+    if (issue.causes) base.causes = issue.causes;
     const withFull = issue.fullMessage === undefined ? base : { ...base, fullMessage: issue.fullMessage };
     return issue.alsoReportedBy?.length ? { ...withFull, alsoReportedBy: issue.alsoReportedBy } : withFull;
   });

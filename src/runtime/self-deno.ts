@@ -84,9 +84,15 @@ export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, 
   };
 }
 
-/** The child's end: stdin lines in, stdout lines out. */
+/**
+ * The child's end: stdin lines in, stdout lines out. The channel takes stdout for itself: console output and writes
+ * to Node's process.stdout go to stderr, never between its messages.
+ */
 export function selfChannelDeno(): SelfChannel {
   const encoder = new TextEncoder();
+  console.log = console.info = console.debug = console.error;
+  const node = (globalThis as { process?: { stdout?: { write: unknown }; stderr?: { write: (...args: unknown[]) => unknown } } }).process;
+  if (node?.stdout && node.stderr) node.stdout.write = node.stderr.write.bind(node.stderr);
   return {
     listen: (onLine, onEnd) => {
       const split = lineSplitter(onLine);

@@ -68,8 +68,13 @@ export function spawnSelfNode(args: string[], cwd: string, groups: ProcessGroups
   };
 }
 
-/** The child's end: stdin lines in, stdout lines out. */
+/**
+ * The child's end: stdin lines in, stdout lines out. The channel takes stdout for itself: whatever else this process
+ * prints (console.log, a library writing to process.stdout) goes to stderr, never between its messages.
+ */
 export function selfChannelNode(): SelfChannel {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   return {
     listen: (onLine, onEnd) => {
       process.stdin.setEncoding("utf8");
@@ -78,7 +83,7 @@ export function selfChannelNode(): SelfChannel {
       process.stdin.on("error", onEnd);
     },
     send: (line) => {
-      process.stdout.write(`${line}\n`);
+      write(`${line}\n`);
     },
   };
 }

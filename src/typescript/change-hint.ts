@@ -57,3 +57,19 @@ export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: numb
     return listings.has(normal) || under(normal);
   };
 }
+
+/**
+ * What one consumer of hints (a program, a solution's project, a parsed config) last looked at everything through:
+ * each check hands it the new hint and gets back which paths to look at again.
+ */
+export class HintClock {
+  /** The hint sequence number its recorded answers are known fresh at (null: none, re-ask everything). */
+  private seq: number | null = null;
+
+  /** Which paths to ask about again for this check (null: all); the hint counts as seen from now on. */
+  advance(hint: ChangeHint | null | undefined): ((path: string) => boolean) | null {
+    const filter = recheckFilter(hint, this.seq);
+    this.seq = hint?.seq ?? null;
+    return filter;
+  }
+}

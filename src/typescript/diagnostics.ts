@@ -8,14 +8,15 @@ type Ts = typeof TS;
 
 /**
  * Convert TS diagnostics into raw issues the way the tsc output parser would read the CLI's text; with the program
- * that produced them, each issue also carries the declarations it is about (its causes).
+ * that produced them (or, for a solution, the project program that reported each), each issue also carries the
+ * declarations it is about (its causes).
  */
 export function diagnosticsToIssues(
   ts: Ts,
   diagnostics: readonly TS.Diagnostic[],
   toRelative: (path: string) => string | null,
   configFile: string,
-  program?: TS.Program,
+  program?: TS.Program | ((diagnostic: TS.Diagnostic) => TS.Program | undefined),
 ): RawIssue[] {
   const issues: RawIssue[] = [];
   for (const diagnostic of diagnostics) {
@@ -29,8 +30,11 @@ export function diagnosticsToIssues(
     const file = toRelative(diagnostic.file.fileName);
     if (file === null) continue;
     const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-    const causes = program ? diagnosticCauses(ts, program, diagnostic, toRelative) : [];
-    const extra = { ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}), ...(causes.length ? { causes } : {}) };
+    const from = typeof program === "function" ? program(diagnostic) : program;
+    const extra = {
+      ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}),
+      ...(from ? { causes: diagnosticCauses(ts, from, diagnostic, toRelative) } : {}),
+    };
     issues.push({ ...base, file, line: line + 1, col: character + 1, ...extra });
   }
   return issues;

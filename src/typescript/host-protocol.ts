@@ -1,7 +1,10 @@
-// The messages between the server and a warm TypeScript host (one JSON text per line; see warm-host.ts).
-import type { RawIssue } from "../core/issues.ts";
+// The messages between the server and a warm TypeScript host (see warm-host.ts and warm-host-client.ts): framed, one
+// per line, and validated on arrival by a schema per message kind. Anything else on the channel is a broken host.
+import { z } from "zod";
+import { EngineNameSchema, SeveritySchema } from "../core/contracts.ts";
+import type { IssueCause, RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import type { WarmCheckInfo } from "./warm-program.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -43,3 +46,123 @@ export interface HostRequest {
 export type HostReply =
   | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; rssBytes: number }
   | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number };
+
+const HintSchema: z.ZodType<ChangeHint> = z
+  .object({
+    seq: z.number(),
+    since: z.number(),
+    changes: z.array(z.tuple([z.string(), z.number()])),
+    root: z.string(),
+    uncovered: z.array(z.string()),
+    caseSensitive: z.boolean(),
+  })
+  .strict();
+
+const RequestSchema: z.ZodType<HostRequest> = z
+  .object({
+    id: z.number().int().positive(),
+    kind: z.enum(["project", "solution"]),
+    typescriptDir: z.string(),
+    configPath: z.string(),
+    cwd: z.string(),
+    configFile: z.string(),
+    invalidate: z.boolean(),
+    hint: HintSchema.nullable().optional(),
+    view: z.string().optional(),
+  })
+  .strict();
+
+const CauseSchema: z.ZodType<IssueCause> = z
+  .object({
+    file: z.string(),
+    name: z.string(),
+    line: z.number(),
+    member: z.object({ name: z.string(), line: z.number() }).strict().optional(),
+    module: z.literal(true).optional(),
+    role: z.literal("source").optional(),
+  })
+  .strict();
+
+const IssueSchema: z.ZodType<RawIssue> = z
+  .object({
+    file: z.string(),
+    line: z.number(),
+    col: z.number(),
+    engine: EngineNameSchema,
+    rule: z.string(),
+    severity: SeveritySchema,
+    message: z.string(),
+    fixable: z.boolean(),
+    programWide: z.boolean().optional(),
+    causes: z.array(CauseSchema).optional(),
+  })
+  .strict();
+
+const Id = z.number().int().positive();
+const Rss = z.number().nonnegative();
+const ReplySchema: z.ZodType<HostReply> = z.discriminatedUnion("ok", [
+  z
+    .object({
+      id: Id,
+      ok: z.literal(true),
+      issues: z.array(IssueSchema),
+      // A solution's answer also lists its projects; the server reads only these.
+      info: z.object({ reuse: z.enum(["reused", "incremental", "full"]), changedFiles: z.number(), programFiles: z.number() }),
+      files: z.array(z.string()),
+      covers: z.array(z.string()),
+      rssBytes: Rss,
+    })
+    .strict(),
+  z.object({ id: Id, ok: z.literal(false), unsupported: z.boolean(), error: z.string(), rssBytes: Rss }).strict(),
+]);
+
+/** A line on the host channel that is not a well-formed message of the kind expected there. */
+export class HostProtocolError extends Error {
+  readonly code = "host_protocol";
+  constructor(message: string) {
+    super(message);
+    this.name = "HostProtocolError";
+  }
+}
+
+/**
+ * One message as one line: the length of its JSON, a space, the JSON (which escapes every newline). A stray write
+ * glued to a frame, or a frame cut short, no longer matches its length.
+ */
+export function encodeFrame(message: HostRequest | HostReply): string {
+  const json = JSON.stringify(message);
+  return `${json.length} ${json}`;
+}
+
+/** The JSON value a frame carries; throws HostProtocolError for anything that is not a frame. */
+function decodeFrame(line: string): unknown {
+  const match = /^(\d{1,12}) /.exec(line);
+  const json = match ? line.slice(match[0].length) : "";
+  if (!match || json.length !== Number(match[1])) throw new HostProtocolError(`not a frame: ${excerpt(line)}`);
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new HostProtocolError(`a frame that is not JSON: ${excerpt(line)}`);
+  }
+}
+
+function validated<T>(schema: z.ZodType<T>, kind: string, line: string): T {
+  const parsed = schema.safeParse(decodeFrame(line));
+  if (!parsed.success) throw new HostProtocolError(`not a ${kind} (${parsed.error.issues[0]?.message ?? "invalid"}): ${excerpt(line)}`);
+  return parsed.data;
+}
+
+/** A request as the host reads it; throws HostProtocolError for anything else. */
+export function readRequest(line: string): HostRequest {
+  return validated(RequestSchema, "host request", line);
+}
+
+/** A reply as the server reads it; throws HostProtocolError for anything else. */
+export function readReply(line: string): HostReply {
+  return validated(ReplySchema, "host reply", line);
+}
+
+/** At most 200 characters of an offending line, for a message. */
+function excerpt(line: string): string {
+  return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+}

@@ -8,12 +8,33 @@ import type * as TS from "typescript";
 /** What one file-system question TypeScript asked while building a program answered: kind, path, answer. */
 export type Observation = "fileExists" | "directoryExists" | "readFile" | "getDirectories" | "realpath" | "missing";
 
+/** sha256 of a text, hex: the version of a SourceFile and the answer to a read. */
 export function hashText(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/** Same strings in the same order. */
 export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/**
+ * Ask recorded questions again (keys are `kind\0path`, see recordQuestions), skipping paths `recheck` leaves out; yields
+ * each whose answer is different now, with both answers.
+ */
+export function* changedAnswers<K extends string>(
+  observations: ReadonlyMap<string, string>,
+  recheck: ((path: string) => boolean) | null,
+  answer: (kind: K, path: string) => string,
+): Generator<{ key: string; kind: K; path: string; previous: string; now: string }> {
+  for (const [key, previous] of observations) {
+    const split = key.indexOf("\0");
+    const kind = key.slice(0, split) as K;
+    const path = key.slice(split + 1);
+    if (recheck && !recheck(path)) continue;
+    const now = answer(kind, path);
+    if (now !== previous) yield { key, kind, path, previous, now };
+  }
 }
 
 /**

@@ -1,14 +1,29 @@
 // The server's handle on one warm TypeScript host process (see warm-host.ts for the other end).
 import type { SelfProcess } from "../runtime/types.ts";
-import { WARM_HOST_MODE, type HostReply, type HostRequest } from "./host-protocol.ts";
+import { encodeFrame, type HostReply, type HostRequest, readReply, WARM_HOST_MODE } from "./host-protocol.ts";
 
-/** How one request to a host ended: its answer, or the host is gone (died, or killed for a timeout or a cancel). */
-export type HostResult = { status: "answer"; reply: HostReply } | { status: "died" } | { status: "timeout" } | { status: "cancelled" };
+/**
+ * How one request to a host ended: its answer, or the host is gone (died — `reason` when it broke the protocol —, or
+ * killed for a timeout or a cancel).
+ */
+export type HostResult = { status: "answer"; reply: HostReply } | { status: "died"; reason?: string } | { status: "timeout" } | { status: "cancelled" };
 
-/** One host process: requests are answered in order; killing it ends every request still waiting. */
+interface Pending {
+  settle(result: HostResult): void;
+  /** Start the request's timeout (once the host works on it). */
+  start(): void;
+  started: boolean;
+}
+
+/**
+ * One host process: requests are answered in order; killing it ends every request still waiting. A request's timeout
+ * runs from when the host takes it up — when every request before it has been answered — so a request queued behind
+ * a long build never times out (and kills the shared host) for time it spent waiting.
+ */
 export class WarmHost {
   private readonly child: SelfProcess;
-  private readonly waiting = new Map<number, (result: HostResult) => void>();
+  /** Requests sent and not yet settled, in the order the host answers them. */
+  private readonly waiting = new Map<number, Pending>();
   private nextId = 1;
   private gone = false;
   /** Set when module resolutions may have moved since its last check (sent with the next request). */
@@ -25,9 +40,14 @@ export class WarmHost {
     this.child.onLine((line) => this.receive(line));
     this.child.exited.then(() => {
       this.gone = true;
-      for (const settle of [...this.waiting.values()]) settle({ status: "died" });
+      this.settleAll({ status: "died" });
       onExit();
     });
+  }
+
+  /** The host's process id (undefined when it could not be started). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   get busy(): boolean {
@@ -41,34 +61,63 @@ export class WarmHost {
     const id = this.nextId++;
     this.lastUsed = Date.now();
     return new Promise<HostResult>((resolve) => {
-      const timer = setTimeout(() => settle({ status: "timeout" }), timeoutMs);
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const abort = () => settle({ status: "cancelled" });
       const settle = (result: HostResult) => {
         if (!this.waiting.delete(id)) return;
         clearTimeout(timer);
         signal?.removeEventListener("abort", abort);
         if (result.status === "timeout" || result.status === "cancelled") this.kill();
+        else this.startNext();
         this.child.hold(this.busy);
         resolve(result);
       };
-      this.waiting.set(id, settle);
+      const pending: Pending = {
+        settle,
+        started: false,
+        start: () => {
+          pending.started = true;
+          timer = setTimeout(() => settle({ status: "timeout" }), timeoutMs);
+        },
+      };
+      this.waiting.set(id, pending);
       signal?.addEventListener("abort", abort, { once: true });
       this.child.hold(true);
-      this.child.send(JSON.stringify({ ...message, id, invalidate: this.invalidate || message.invalidate }));
+      this.child.send(encodeFrame({ ...message, id, invalidate: this.invalidate || message.invalidate }));
       this.invalidate = false;
+      this.startNext();
     });
+  }
+
+  /** The host answers in order: the oldest request still waiting is the one it works on. */
+  private startNext(): void {
+    const head = this.waiting.values().next().value;
+    if (head && !head.started) head.start();
   }
 
   private receive(line: string): void {
     let reply: HostReply;
     try {
-      reply = JSON.parse(line) as HostReply;
-    } catch {
-      return;
+      reply = readReply(line);
+    } catch (error) {
+      return this.broken((error as Error).message);
     }
+    const pending = this.waiting.get(reply.id);
+    if (!pending) return this.broken(`a reply to request ${reply.id}, which is not waiting`);
     this.rssBytes = reply.rssBytes;
     this.lastUsed = Date.now();
-    this.waiting.get(reply.id)?.({ status: "answer", reply });
+    pending.settle({ status: "answer", reply });
+  }
+
+  /** A host that broke the protocol cannot be trusted with anything in flight: every request ends, the host is killed. */
+  private broken(reason: string): void {
+    this.gone = true;
+    this.settleAll({ status: "died", reason: `the warm TypeScript host broke the protocol: ${reason}` });
+    this.kill();
+  }
+
+  private settleAll(result: HostResult): void {
+    for (const pending of [...this.waiting.values()]) pending.settle(result);
   }
 
   /** Kill the process group (the host and a tsgo server it started); waiting requests end as "died". */

@@ -3,18 +3,20 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import type { HostReply, HostRequest } from "./host-protocol.ts";
+import { encodeFrame, type HostReply, type HostRequest, readRequest } from "./host-protocol.ts";
+import { loadTs7CauseModules, ts7CauseReader, type Ts7Project } from "./diagnostic-cause7.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
-import { loadTypeScript, WarmTsProgram, type WarmCheckInfo } from "./warm-program.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
+import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 
 /** One check's answer: issues with absolute file names, the files the program read, the configs a solution built. */
 type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[] };
 
-/** A hosted program of any kind: one check (null: this config is not one it serves), its release. */
+/** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
-  check(request: HostRequest): HostedAnswer | null;
+  check(request: HostRequest): HostedAnswer | { unserved: string };
   invalidateResolutions(): void;
   close(): void;
 }
@@ -32,7 +34,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         return {
           check: (asked) => {
             const result = program.check(asked.hint ?? null);
-            if (!result) return null;
+            if (!result) return { unserved: program.unserved };
             return {
               issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, program.currentProgram()),
               info: result.info,
@@ -47,10 +49,14 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       const Api = await loadTs7Api(request.typescriptDir);
       if (!Api) return null;
       const program = new WarmTs7Program(Api, request.configPath, request.cwd);
+      const causeModules = await loadTs7CauseModules(request.typescriptDir);
       return {
         check: (asked) => {
           const result = program.check(asked.hint ?? null);
-          return { issues: ts7DiagnosticsToIssues(result.diagnostics, absolute, asked.configFile), info: result.info, files: program.fileNames(), covers: [] };
+          const project = program.currentProject() as Ts7Project | undefined;
+          const causesOf = causeModules && project ? ts7CauseReader(causeModules, project, absolute) : undefined;
+          const issues = ts7DiagnosticsToIssues(result.diagnostics, absolute, asked.configFile, causesOf as Parameters<typeof ts7DiagnosticsToIssues>[3]);
+          return { issues, info: result.info, files: program.fileNames(), covers: [] };
         },
         invalidateResolutions: () => program.invalidateResolutions(),
         close: () => program.close(),
@@ -62,11 +68,11 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       if (!ts) return null;
       const solution = new WarmTsSolution(ts, request.configPath);
       return {
-        check: ({ view, configFile }) => {
+        check: ({ view, configFile, hint }) => {
           const target = view ? solution.view(view) : solution;
-          const result = target.check();
-          if (!result) return null;
-          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile);
+          const result = target.check(hint ?? null);
+          if (!result) return { unserved: "it is not a build this TypeScript serves warm" };
+          const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile, (diagnostic) => target.programOf(diagnostic));
           return { issues, info: result.info, files: target.fileNames(), covers: solution.coveredConfigs() };
         },
         invalidateResolutions: () => solution.invalidateResolutions(),
@@ -76,36 +82,53 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
   }
 }
 
+/** What the host needs from the process it runs in. */
+export interface HostProcess {
+  /** This process's resident memory, in bytes. */
+  rssBytes(): number;
+  writeStderr(text: string): void;
+  /** End the process (0: the server is gone; 1: the server broke the protocol). */
+  exit(code: number): void;
+}
+
 /**
  * Serve checks until stdin closes: each request is answered in order (the next waits while one builds or checks).
- * A failed check drops the program (the next request builds a new one); `exit` ends the process when the server is
- * gone.
+ * A failed check drops the program (the next request builds a new one). A line that is not a valid request ends the
+ * host loudly: the server then settles whatever it was waiting for.
  */
-export function runWarmHost(channel: SelfChannel, rssBytes: () => number, exit: () => void): void {
+export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   let program: HostedProgram | null = null;
   let queue = Promise.resolve();
+  const failure = (id: number, unsupported: boolean, error: string): HostReply => ({ id, ok: false, unsupported, error, rssBytes: host.rssBytes() });
   const answer = async (request: HostRequest): Promise<HostReply> => {
     try {
       program ??= await createProgram(request);
-      if (!program) return { id: request.id, ok: false, unsupported: true, error: "this TypeScript has no usable compiler API", rssBytes: rssBytes() };
+      if (!program) return failure(request.id, true, "this TypeScript has no usable compiler API");
       if (request.invalidate) program.invalidateResolutions();
       const result = program.check(request);
-      if (!result) return { id: request.id, ok: false, unsupported: false, error: "the config is not one a warm program serves", rssBytes: rssBytes() };
-      return { id: request.id, ok: true, ...result, rssBytes: rssBytes() };
+      if ("unserved" in result) return failure(request.id, false, `the config is not one a warm program serves: ${result.unserved}`);
+      return { id: request.id, ok: true, ...result, rssBytes: host.rssBytes() };
     } catch (error) {
       program?.close();
       program = null;
-      return { id: request.id, ok: false, unsupported: false, error: (error as Error).stack ?? String(error), rssBytes: rssBytes() };
+      return failure(request.id, false, (error as Error).stack ?? String(error));
     }
   };
   channel.listen(
     (line) => {
-      const request = JSON.parse(line) as HostRequest;
-      queue = queue.then(async () => channel.send(JSON.stringify(await answer(request))));
+      let request: HostRequest;
+      try {
+        request = readRequest(line);
+      } catch (error) {
+        host.writeStderr(`signalint warm host: ${(error as Error).message}\n`);
+        program?.close();
+        return host.exit(1);
+      }
+      queue = queue.then(async () => channel.send(encodeFrame(await answer(request))));
     },
     () => {
       program?.close();
-      exit();
+      host.exit(0);
     },
   );
 }

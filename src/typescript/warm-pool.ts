@@ -5,7 +5,8 @@ import type { Runtime } from "../runtime/types.ts";
 import { exactStamp } from "../engines/file-stamp.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
-import { typescriptIdentity, type WarmCheckInfo } from "./warm-program.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
+import { typescriptIdentity } from "./warm-program.ts";
 
 /** Warm programs kept at most (one host process per tsconfig); the least recently used idle one is released first. */
 export const MAX_WARM_PROGRAMS = 3;
@@ -152,7 +153,7 @@ export class WarmTsPool {
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
       this.forget(key, host);
-      this.failed(key, `the warm TypeScript host for ${configPath} exited`);
+      this.failed(key, reply.reason ? `${reply.reason} (${configPath})` : `the warm TypeScript host for ${configPath} exited`);
       return { status: "unavailable" };
     }
     if (reply.status !== "answer") {
@@ -179,8 +180,8 @@ export class WarmTsPool {
       );
     }
     const issues = answer.issues.flatMap((issue) => {
+      // Empty causes stay: the program was asked and named none (absent means tsc's command line, see RawIssue).
       const mapped = issue.causes ? { ...issue, causes: relativeCauses(issue.causes, request.toRelative) } : issue;
-      if (!mapped.causes?.length) delete mapped.causes;
       if (!isAbsolute(issue.file)) return [mapped];
       const file = request.toRelative(issue.file);
       return file === null ? [] : [{ ...mapped, file }];

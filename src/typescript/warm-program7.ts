@@ -7,11 +7,12 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { RawIssue } from "../core/issues.ts";
+import type { IssueCause, RawIssue } from "../core/issues.ts";
 import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
-import { type ChangeHint, recheckFilter } from "./change-hint.ts";
-import type { WarmCheckInfo } from "./warm-program.ts";
+import { type ChangeHint, HintClock } from "./change-hint.ts";
+import { changedAnswers } from "./host-questions.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
 interface Ts7Diagnostic {
@@ -127,8 +128,7 @@ export class WarmTs7Program {
   private programFiles = new Set<string>();
   private diagnostics: readonly Ts7Diagnostic[] = [];
   private resolutionsSuspect = false;
-  /** The change-hint sequence number the recorded answers are known fresh at (null: re-ask them all). */
-  private hintSeq: number | null = null;
+  private readonly clock = new HintClock();
   lastUsed = Date.now();
 
   constructor(
@@ -137,16 +137,22 @@ export class WarmTs7Program {
     private readonly cwd: string,
   ) {}
 
-  /** True once tsgo has loaded the project and can answer incrementally. */
   /** Every file of the current program (roots and what they import). */
   fileNames(): string[] {
     return [...this.programFiles];
   }
 
+  /** The current snapshot's project (its program and checker name the causes of its diagnostics), if any. */
+  currentProject(): unknown {
+    return this.snapshot?.getProject(this.configPath);
+  }
+
+  /** True once tsgo has loaded the project and can answer incrementally. */
   get isWarm(): boolean {
     return this.snapshot !== null;
   }
 
+  /** After a package install or lockfile change, start a new tsgo (module resolutions redone). */
   invalidateResolutions(): void {
     this.resolutionsSuspect = true;
   }
@@ -157,19 +163,12 @@ export class WarmTs7Program {
    */
   check(hint?: ChangeHint | null): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
     this.lastUsed = Date.now();
-    const recheck = recheckFilter(hint, this.hintSeq);
-    this.hintSeq = hint?.seq ?? null;
+    const recheck = this.clock.advance(hint);
     if (!this.api) return this.start();
     const changes = { changed: new Set<string>(), created: new Set<string>(), deleted: new Set<string>() };
     const differences: [string, string][] = [];
     let restart = this.resolutionsSuspect;
-    for (const [key, previous] of this.observations) {
-      const split = key.indexOf("\0");
-      const kind = key.slice(0, split) as Question;
-      const path = key.slice(split + 1);
-      if (recheck && !recheck(path)) continue;
-      const now = answer(kind, path);
-      if (now === previous) continue;
+    for (const { key, kind, path, previous, now } of changedAnswers<Question>(this.observations, recheck, answer)) {
       differences.push([key, now]);
       if (!this.classify(kind, path, previous, now, changes)) restart = true;
     }
@@ -278,7 +277,12 @@ function flatten(diagnostic: Ts7Diagnostic, depth = 0): string {
 }
 
 /** Convert TypeScript 7 API diagnostics (UTF-16 offsets) into raw issues with 1-based line and column. */
-export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], toRelative: (path: string) => string | null, configFile: string): RawIssue[] {
+export function ts7DiagnosticsToIssues(
+  diagnostics: readonly Ts7Diagnostic[],
+  toRelative: (path: string) => string | null,
+  configFile: string,
+  causesOf?: (diagnostic: Ts7Diagnostic) => IssueCause[] | undefined,
+): RawIssue[] {
   const texts = new Map<string, string>();
   const seen = new Set<string>();
   const issues: RawIssue[] = [];
@@ -301,6 +305,8 @@ export function ts7DiagnosticsToIssues(diagnostics: readonly Ts7Diagnostic[], to
       const before = text.slice(0, diagnostic.pos);
       const line = before.split("\n").length;
       issue = { ...base, file, line, col: diagnostic.pos - before.lastIndexOf("\n"), ...(isConfigDiagnosticFile(file) ? { programWide: true } : {}) };
+      const causes = causesOf?.(diagnostic);
+      if (causes) issue.causes = causes;
     }
     const key = `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
     if (!seen.has(key)) issues.push(issue);

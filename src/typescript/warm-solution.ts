@@ -1,11 +1,13 @@
 // A warm `tsc -b`: the project-references graph of one tsconfig, each referenced project a warm builder program
 // (solution-project.ts), built in tsc -b's order with the declarations they emit kept in memory.
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
-import { hashText, subdirectories } from "./host-questions.ts";
+import type { ChangeHint } from "./change-hint.ts";
+import { hashText } from "./host-questions.ts";
 import { type EmitAndReport, SolutionProject, type SolutionFiles } from "./solution-project.ts";
-import type { WarmCheckInfo } from "./warm-program.ts";
+import { type TsconfigParse, WatchedTsconfig } from "./tsconfig.ts";
+import type { WarmCheckInfo } from "./warm-builder.ts";
 
 type Ts = typeof TS;
 
@@ -22,11 +24,12 @@ export interface SolutionCheckInfo extends WarmCheckInfo {
   projects: { config: string; reuse: WarmCheckInfo["reuse"] | "config-only"; changedFiles: number }[];
 }
 
-interface ParsedConfig {
-  commandLine: TS.ParsedCommandLine | undefined;
-  /** tsc -b's report for a config it cannot read. */
-  failure: TS.Diagnostic | undefined;
-  stamps: Map<string, string | null>;
+/** A config of the build, kept between checks, and its parse in the current check. */
+interface BuildConfig {
+  watched: WatchedTsconfig;
+  parse: TsconfigParse;
+  /** The check (see SolutionBuild.checks) `parse` is from: within one check a config is looked at once. */
+  checked: number;
 }
 
 /**
@@ -47,15 +50,23 @@ export class WarmTsSolution {
     private readonly build = new SolutionBuild(ts, configPath),
   ) {}
 
-  /** Re-check and return diagnostics exactly as a cold `tsc -b <config>` reports them; null when unsupported. */
-  check(): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+  /**
+   * Re-check and return diagnostics exactly as a cold `tsc -b <config>` reports them; null when unsupported. With a
+   * change hint only what it names (or what the watch cannot see, or what lives in memory) is looked at again.
+   */
+  check(hint?: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
     this.lastUsed = Date.now();
-    return this.build.check(this.configPath);
+    return this.build.check(this.configPath, hint ?? null);
   }
 
   /** Every file of the programs this config builds (each project's roots and what they import). */
   fileNames(): string[] {
     return this.build.fileNames(this.configPath);
+  }
+
+  /** The project program that reported a diagnostic of the last check (for its causes). */
+  programOf(diagnostic: TS.Diagnostic): TS.Program | undefined {
+    return this.build.programs.get(diagnostic);
   }
 
   /** After a package install or lockfile change, every project redoes its module resolutions. */
@@ -76,12 +87,18 @@ export class WarmTsSolution {
 
 /** The projects, parsed configs and in-memory declarations a solution and its views share. */
 class SolutionBuild {
-  private readonly configs = new Map<string, ParsedConfig>();
+  private readonly configs = new Map<string, BuildConfig>();
   private readonly projects = new Map<string, SolutionProject>();
   private readonly orders = new Map<string, string[]>();
   private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
+  readonly programs = new WeakMap<TS.Diagnostic, TS.Program>();
   private outputDirs: Set<string> | null = null;
   private hidden = new Set<string>();
+  /** Every output path hidden or held in memory so far, and the directories of the latter: no watch sees them. */
+  private readonly unwatched = new Set<string>();
+  /** The current check's hint, and its number (parses are reused within a check). */
+  private hint: ChangeHint | null = null;
+  private checks = 0;
   private hiddenFrom: (TS.ParsedCommandLine | undefined)[] = [];
   private readonly internals: BuildInternals;
   private readonly files: SolutionFiles;
@@ -96,7 +113,9 @@ class SolutionBuild {
     this.files = this.createFiles();
   }
 
-  check(rootConfig: string): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+  check(rootConfig: string, hint: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+    this.hint = hint;
+    this.checks++;
     const { emitFilesAndReportErrors, createCompilerDiagnostic, Diagnostics, isSolutionConfig } = this.internals;
     const circularMessage = Diagnostics?.Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0;
     if (!emitFilesAndReportErrors || !createCompilerDiagnostic || !circularMessage || !isSolutionConfig) return null;
@@ -123,9 +142,10 @@ class SolutionBuild {
       }
       let project = this.projects.get(config);
       if (!project) this.projects.set(config, (project = new SolutionProject(this.ts, config, this.files, emitFilesAndReportErrors)));
-      const references = (commandLine.projectReferences ?? []).map((ref) => this.parse(this.ts.resolveProjectReferencePath(ref)).commandLine);
-      const result = project.check(commandLine, references);
+      const result = project.check(commandLine, this.referenced(commandLine), hint);
       diagnostics.push(...result.diagnostics);
+      const program = project.program();
+      if (program) for (const diagnostic of result.diagnostics) this.programs.set(diagnostic, program);
       info.projects.push({ config, reuse: result.info.reuse, changedFiles: result.info.changedFiles });
       info.changedFiles += result.info.changedFiles;
       info.programFiles += result.info.programFiles;
@@ -178,33 +198,42 @@ class SolutionBuild {
     return { order, cycles };
   }
 
-  /**
-   * Parse a config as tsc -b does, or reuse the last parse when neither it (nor a config it extends) nor a directory
-   * its include patterns cover changed.
-   */
-  private parse(config: string): ParsedConfig {
-    const cached = this.configs.get(config);
-    if (cached && [...cached.stamps].every(([path, stamp]) => fileStamp(path) === stamp)) return cached;
-    const ts = this.ts;
-    let failure: TS.Diagnostic | undefined;
-    const commandLine = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (failure = d) });
-    const watched = new Set<string>([config]);
-    for (const file of (commandLine?.options.configFile as { extendedSourceFiles?: string[] } | undefined)?.extendedSourceFiles ?? []) watched.add(file);
-    for (const [dir, flags] of Object.entries(commandLine?.wildcardDirectories ?? {})) {
-      watched.add(dir);
-      if (flags & ts.WatchDirectoryFlags.Recursive) for (const sub of subdirectories(dir)) watched.add(sub);
+  /** A config as tsc -b parses it, parsed again only when one of its inputs changed (see WatchedTsconfig). */
+  private parse(config: string): TsconfigParse {
+    let entry = this.configs.get(config);
+    if (!entry)
+      this.configs.set(config, (entry = { watched: new WatchedTsconfig(this.ts, config), parse: { commandLine: undefined, failure: undefined }, checked: 0 }));
+    if (entry.checked !== this.checks) {
+      entry.parse = entry.watched.current(this.hint);
+      entry.checked = this.checks;
     }
-    for (const file of commandLine?.fileNames ?? []) watched.add(dirname(file));
-    const parsed = { commandLine, failure, stamps: new Map([...watched].map((path) => [path, fileStamp(path)])) };
-    // The same files, options, references and diagnostics as before (a touched but unchanged config): same parse.
-    if (cached?.commandLine && commandLine && signature(ts, cached.commandLine) === signature(ts, commandLine)) parsed.commandLine = cached.commandLine;
-    this.configs.set(config, parsed);
-    return parsed;
+    return entry.parse;
+  }
+
+  /**
+   * The parses of every config `commandLine` references, directly or through other references, in a fixed order: a
+   * program resolves them all (their errors and outputs are part of it), so a change in any of them rebuilds it.
+   */
+  private referenced(commandLine: TS.ParsedCommandLine): (TS.ParsedCommandLine | undefined)[] {
+    const seen = new Set<string>();
+    const out: (TS.ParsedCommandLine | undefined)[] = [];
+    const visit = (from: TS.ParsedCommandLine | undefined) => {
+      for (const ref of from?.projectReferences ?? []) {
+        const path = this.ts.resolveProjectReferencePath(ref);
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const parsed = this.parse(path).commandLine;
+        out.push(parsed);
+        visit(parsed);
+      }
+    };
+    visit(commandLine);
+    return out;
   }
 
   /** Hide every output path of every project parsed so far on disk (recomputed when a config was parsed anew). */
   private hideOutputs(): void {
-    const parsed = [...this.configs.values()].map((config) => config.commandLine);
+    const parsed = [...this.configs.values()].map((config) => config.parse.commandLine);
     if (parsed.length === this.hiddenFrom.length && parsed.every((commandLine, i) => commandLine === this.hiddenFrom[i])) return;
     const ignoreCase = !this.ts.sys.useCaseSensitiveFileNames;
     const hidden = new Set<string>();
@@ -216,6 +245,7 @@ class SolutionBuild {
     }
     this.hidden = hidden;
     this.hiddenFrom = parsed;
+    for (const path of hidden) this.unwatched.add(path);
   }
 
   private forgetProjects(inOrder: ReadonlySet<string>): void {
@@ -244,6 +274,8 @@ class SolutionBuild {
         if (!/\.d\.[cm]?ts$/.test(path)) return;
         this.outputs.set(path, { text, hash: hashText(text), project });
         this.outputDirs = null;
+        this.unwatched.add(path);
+        for (let dir = dirname(path); !this.unwatched.has(dir) && dir !== dirname(dir); dir = dirname(dir)) this.unwatched.add(dir);
       },
       prune: (project, keep) => {
         for (const [path, output] of this.outputs) if (output.project === project && !keep?.has(path)) this.outputs.delete(path);
@@ -251,6 +283,7 @@ class SolutionBuild {
       },
       parsedConfig: (path) => this.parse(path).commandLine,
       declarations: new Map(),
+      unwatched: (path) => this.unwatched.has(path),
     };
   }
 
@@ -264,9 +297,4 @@ class SolutionBuild {
     this.outputDirs = dirs;
     return dirs;
   }
-}
-
-function signature(ts: Ts, commandLine: TS.ParsedCommandLine): string {
-  const diagnostics = ts.getConfigFileParsingDiagnostics(commandLine).map((d) => [d.code, d.start, d.messageText]);
-  return JSON.stringify([commandLine.fileNames, commandLine.options, commandLine.projectReferences, diagnostics]);
 }

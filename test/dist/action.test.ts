@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -155,9 +154,7 @@ describe("the GitHub Action's shell steps, against a local release directory", (
     }
   });
 
-  const sarif = spawnSync(HOST_BINARY, ["check", "--help"], { encoding: "utf8" });
-  const hasSarif = /sarif/.test(sarif.stdout + sarif.stderr);
-  it("format sarif writes a SARIF 2.1.0 file for the upload step", { skip: hasSarif ? false : "this branch's CLI has no --format sarif yet" }, async () => {
+  it("format sarif writes a SARIF 2.1.0 file for the upload step", async () => {
     const workspace = scratchCopy("systemic-ts", "action");
     const action = await runAction({ ...INPUTS, format: "sarif", "fail-on-error": "false" }, workspace, served);
     cleanup.push(workspace, action.temp);

@@ -4,22 +4,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { call, CLEAN_PATH, connect, DENO, everyIssue, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
-
-const TYPE_ERROR = 'const n: number = "oops";\nexport {};\n';
-
-/** A scratch project (package.json only) with the given files and engine links; generated files go to `cache`. */
-function project(files: Record<string, string>, engines: string[] = []): { dir: string; cache: string } {
-  const dir = tempDir("signalint-coverage-");
-  writeFileSync(join(dir, "package.json"), '{ "name": "scratch", "private": true, "type": "module" }\n');
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  const entries: Record<string, string> = { tsc: "typescript/bin/tsc", oxlint: "oxlint/bin/oxlint", eslint: "eslint/bin/eslint.js" };
-  for (const engine of engines) linkBin(dir, engine, join(REPO, "node_modules", entries[engine] as string));
-  return { dir, cache: tempDir("signalint-cache-") };
-}
+import { call, CLEAN_PATH, connect, everyIssue, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { coverageProject as project, subdirectoryServerTest, TYPE_ERROR } from "./coverage-project.ts";
 
 function check(
   dir: string,
@@ -245,28 +231,5 @@ describe("the state directory is only at the project root", () => {
     assert.ok(!existsSync(join(dir, "packages", "app", ".signalint")));
   });
 
-  for (const runtime of ["node", "deno"] as const) {
-    it(`the server started in a subdirectory (${runtime}) uses the root and type-checks uncovered files`, {
-      skip: runtime === "deno" && !existsSync(DENO) ? "deno not fetched" : false,
-    }, async () => {
-      const { dir, cache } = project({ "src/a.ts": TYPE_ERROR }, ["tsc"]);
-      dirs.push(dir, cache);
-      // A blank SIGNALINT_STATE_DIR means the default (helpers' connect would otherwise pick a temporary one).
-      const session = await connect(join(dir, "src"), { SIGNALINT_STATE_DIR: " ", SIGNALINT_CACHE_DIR: cache }, runtime);
-      try {
-        const response = structured<CheckResponse>(await call(session.client, "check_project"));
-        assert.equal(response.projectRoot, dir);
-        assert.equal(response.status, "issues_found");
-        assert.deepEqual(
-          (response.remainingIssues ?? []).map((issue) => `${issue.file} ${issue.rule}`),
-          ["src/a.ts TS2322"],
-        );
-        assert.match(response.engines.tsc.message ?? "", /inferred program/);
-      } finally {
-        await session.close();
-      }
-      assert.ok(!existsSync(join(dir, "src", ".signalint")));
-      assert.ok(existsSync(join(dir, ".signalint")));
-    });
-  }
+  subdirectoryServerTest("node", dirs);
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
 import { call, connect, everyIssue, fixture, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
+import { writeProjectFile } from "../helpers/project.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 const key = (file: string, line: number, rule: string) => `${file}:${line}:${rule}`;
@@ -14,10 +15,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   let session: Connected;
   let countFile: string;
   let env: Record<string, string>;
-  const write = (path: string, text: string) => {
-    mkdirSync(join(project, path, ".."), { recursive: true });
-    writeFileSync(join(project, path), text);
-  };
+  const write = (path: string, text: string) => writeProjectFile(project, path, text);
   const checkFiles = async (...files: string[]) => structured<CheckResponse>(await call(session.client, "check_files", { files }));
   const checkProject = async () => structured<CheckResponse>(await call(session.client, "check_project"));
   const oxlintRuns = () => readFileSync(countFile, "utf8").trim().split("\n").filter(Boolean).length;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CliReport } from "../../src/cli/report.ts";
 import { shardUnits, unitsOfShard } from "../../src/core/shards.ts";
 import { linkPackage, removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { writeProjectFile } from "../helpers/project.ts";
 
 /**
  * A workspace: a root tsconfig for scripts/, packages a–e (b without a tsconfig, c with a nested plugin package), each
@@ -12,10 +12,7 @@ import { linkPackage, removeDir, REPO, runCli, scratchCopy, tempDir } from "../h
  */
 function workspace(options: { sharedBase?: boolean } = {}): string {
   const root = tempDir("signalint-shards-");
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
+  const write = (path: string, text: string) => writeProjectFile(root, path, text);
   const tsconfig = '{ "compilerOptions": { "strict": true, "noEmit": true, "skipLibCheck": true }, "include": ["src"] }\n';
   write("package.json", '{ "name": "ws", "private": true, "workspaces": ["packages/*"] }\n');
   // sharedBase: every package extends the root config, whose unknown option is a program-wide error in each program.

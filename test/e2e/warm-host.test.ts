@@ -3,15 +3,15 @@
 // builds, the server answers while a program builds, and a program over its memory bound is released.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { CheckEvent } from "../../src/service/check/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
-import { BUNDLE, call, connect, REPO, removeDir, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, connect, REPO, removeDir, serviceIssues, structured, tempDir } from "../helpers.ts";
+import { warmHosts } from "../helpers/processes.ts";
 
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 
@@ -51,38 +51,17 @@ function coldTsc(dir: string): string[] {
 }
 
 function tscKeys(service: SignalintService, response: CheckResponse): string[] {
-  const issues = [...(response.remainingIssues ?? [])];
-  for (const cluster of response.clusters) {
-    const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-    if ("issues" in detail) issues.push(...detail.issues);
-  }
-  return issues
+  return serviceIssues(service, response)
     .filter((issue) => issue.engine === "tsc")
     .map((issue) => `${issue.file}:${issue.line} ${issue.rule}`)
     .sort();
 }
 
-/** Live warm hosts started from this test process (their command line names the host mode). */
-function hosts(): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"))?.[1]);
-      if (cmdline.includes(WARM_HOST_MODE) && ppid === process.pid) found.push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
-
 /** Poll /proc (there is no event for another process's death) until no warm host of ours is alive. */
 async function hostsGone(): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (hosts().length) {
-    if (Date.now() > deadline) assert.fail(`warm hosts still alive: ${hosts().join(", ")}`);
+  while (warmHosts().length) {
+    if (Date.now() > deadline) assert.fail(`warm hosts still alive: ${warmHosts().join(", ")}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -128,7 +107,7 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
     const service = await open(dir);
     try {
       await service.check(["."], false);
-      const running = hosts();
+      const running = warmHosts();
       assert.ok(running.length > 0, "a warm host is running");
       for (const pid of running)
         assert.ok(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("--stack-size=3800"), `host ${pid} has the bigger stack`);
@@ -180,7 +159,7 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
     const service = await open(dir);
     try {
       await service.check(["."], false);
-      const [host] = hosts();
+      const [host] = warmHosts();
       assert.ok(host, "a warm host runs");
       process.kill(host, "SIGKILL");
       writeFileSync(join(dir, "src", "m10.ts"), readFileSync(join(dir, "src", "m10.ts"), "utf8").replace("value9 + 1", `"ten"`));
@@ -193,7 +172,7 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
       const again = await service.check(["."], false);
       assert.deepEqual(tscKeys(service, again), coldTsc(dir));
       assert.match(service.lastTiming?.cache?.tsc?.mode ?? "", /^warm-/, "a new host serves");
-      assert.ok(!hosts().includes(host), "the killed host is not reused");
+      assert.ok(!warmHosts().includes(host), "the killed host is not reused");
     } finally {
       service.close();
     }

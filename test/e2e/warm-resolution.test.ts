@@ -3,13 +3,14 @@
 // tsconfig.json with a syntax error. Each check is compared with `tsc --noEmit -p` run directly.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, fullIssue, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, REPO, removeDir, serviceIssues, tempDir } from "../helpers.ts";
+import { writeFiles, writeProjectFile } from "../helpers/project.ts";
 
 const TSCONFIG =
   '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": true, "types": [] }, "include": ["src"] }';
@@ -27,15 +28,12 @@ interface Scratch {
 
 async function scratch(files: Record<string, string>, typescript: "link" | "copy" = "link", version = "typescript"): Promise<Scratch> {
   const project = tempDir("signalint-warm-res-");
-  const write = (path: string, text: string) => {
-    mkdirSync(join(project, path, ".."), { recursive: true });
-    writeFileSync(join(project, path), text);
-  };
+  const write = (path: string, text: string) => writeProjectFile(project, path, text);
   let service: SignalintService;
   try {
     write("signalint.config.json", '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }');
     write("tsconfig.json", TSCONFIG);
-    for (const [path, text] of Object.entries(files)) write(path, text);
+    writeFiles(project, files);
     mkdirSync(join(project, "node_modules"), { recursive: true });
     if (typescript === "copy") cpSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"), { recursive: true });
     else symlinkSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"));
@@ -53,17 +51,11 @@ async function scratch(files: Record<string, string>, typescript: "link" | "copy
     await Promise.all([service.warmSettled(), service.changes.ready()]).finally(() => clearInterval(hold));
     return service.check(paths.length ? paths : ["."], paths.length > 0);
   };
-  const tscKeys = (response: CheckResponse) => {
-    const issues = (response.remainingIssues ?? []).map(fullIssue);
-    for (const cluster of response.clusters) {
-      const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-      if ("issues" in detail) issues.push(...detail.issues.map(fullIssue));
-    }
-    return issues
+  const tscKeys = (response: CheckResponse) =>
+    serviceIssues(service, response)
       .filter((issue) => issue.engine === "tsc")
       .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
       .sort();
-  };
   const cold = (...paths: string[]) => {
     const result = spawnSync(
       process.execPath,

@@ -11,7 +11,8 @@ import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { MAX_WATCHED_DIRS } from "../../src/runtime/node-watch.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, REPO, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, REPO, removeDir, serviceIssues, tempDir } from "../helpers.ts";
+import { writeFiles, writeProjectFile } from "../helpers/project.ts";
 
 const TSCONFIG =
   '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": true, "types": [] }, "include": ["src"] }';
@@ -39,11 +40,8 @@ interface Scratch {
 async function scratch(version: string): Promise<Scratch> {
   const project = tempDir("signalint-watch-");
   const outside = tempDir("signalint-watch-outside-");
-  const write = (path: string, text: string) => {
-    mkdirSync(join(project, path, ".."), { recursive: true });
-    writeFileSync(join(project, path), text);
-  };
-  for (const [path, text] of Object.entries(FILES)) write(path, text);
+  const write = (path: string, text: string) => writeProjectFile(project, path, text);
+  writeFiles(project, FILES);
   mkdirSync(join(project, "node_modules"), { recursive: true });
   symlinkSync(join(REPO, "node_modules", version), join(project, "node_modules", "typescript"));
   // A program file that is a symlink to a file outside the root: the watch cannot see its target change.
@@ -52,17 +50,11 @@ async function scratch(version: string): Promise<Scratch> {
   // The state directory inside the project (the default), where the fence's marker goes.
   delete process.env.SIGNALINT_STATE_DIR;
   const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
-  const tscKeys = (response: CheckResponse) => {
-    const issues = [...(response.remainingIssues ?? [])];
-    for (const cluster of response.clusters) {
-      const detail = service.issueDetail({ clusterId: cluster.clusterId, checkId: response.checkId });
-      if ("issues" in detail) issues.push(...detail.issues);
-    }
-    return issues
+  const tscKeys = (response: CheckResponse) =>
+    serviceIssues(service, response)
       .filter((issue) => issue.engine === "tsc")
       .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
       .sort();
-  };
   const cold = () => {
     const result = spawnSync(
       process.execPath,

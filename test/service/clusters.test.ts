@@ -1,8 +1,8 @@
 // Root-cause clusters on generated projects with the real TypeScript: errors group by the declaration they are about
 // (read from the warm program), not by rule code; "fix it once" only where the issues share a declaration.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { clusterIssues } from "../../src/core/cluster.ts";
@@ -10,7 +10,8 @@ import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { normalizeMessage } from "../../src/core/normalize.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, linkPackage, REPO, removeDir, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, linkPackage, REPO, removeDir, scratchCopy } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const created: string[] = [];
@@ -18,20 +19,18 @@ after(() => created.forEach(removeDir));
 
 /** A TypeScript-only project (oxlint off) with these files, linked to this repository's TypeScript. */
 function project(files: Record<string, string>): string {
-  const root = tempDir("signalint-clusters-");
+  const root = projectFrom(
+    {
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+        include: ["src"],
+      }),
+      "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+      ...files,
+    },
+    "signalint-clusters-",
+  );
   created.push(root);
-  const all = {
-    "tsconfig.json": JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
-      include: ["src"],
-    }),
-    "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
-    ...files,
-  };
-  for (const [file, text] of Object.entries(all)) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
-  }
   linkPackage(root, "typescript", join(REPO, "node_modules", "typescript"));
   return root;
 }
@@ -190,6 +189,53 @@ describe("rule clusters", () => {
       hash,
     );
     assert.match(clusterIssues(other, hash)[0]?.cluster.rootCauseSummary ?? "", /^2 issues in 2 files/, "two modules are two causes: a rule cluster");
+  });
+
+  it("TypeScript issues grouped by rule say when no program was asked (tsc's command line), not when one named no cause", () => {
+    const mismatch = (file: string) => ({ ...raw(file, 2, "Type 'string' is not assignable to type 'number'.", "TS2322"), engine: "tsc" as const });
+    const cold = clusterIssues(normalizeIssues([mismatch("src/a.ts"), mismatch("src/b.ts")], hash), hash);
+    assert.match(cold[0]?.cluster.suggestedAction ?? "", /Grouped by rule: tsc's command line names no declarations, so a shared cause is not known\.$/);
+    const warm = clusterIssues(
+      normalizeIssues(
+        [mismatch("src/a.ts"), mismatch("src/b.ts")].map((issue) => ({ ...issue, causes: [] })),
+        hash,
+      ),
+      hash,
+    );
+    assert.equal(warm[0]?.cluster.suggestedAction, "Fix each of the 2 places; first at src/a.ts:2.");
+  });
+
+  it("one edit's new errors reaching several declarations of one file form one cluster; a cause with older errors stays apart", () => {
+    const id = { file: "src/user.ts", name: "User", line: 1, member: { name: "User.id", line: 2 }, role: "source" as const };
+    const param = { file: "src/user.ts", name: "makeUser", line: 6, member: { name: "makeUser(id)", line: 6 } };
+    const site = (file: string, rule: string, cause: typeof id | typeof param) => ({
+      ...raw(
+        file,
+        3,
+        rule === "TS2345" ? "Argument of type 'number' is not assignable to parameter of type 'string'." : "Type 'string' is not assignable to type 'number'.",
+        rule,
+      ),
+      engine: "tsc" as const,
+      causes: [cause],
+    });
+    const edit = [site("src/a.ts", "TS2322", id), site("src/b.ts", "TS2322", id), site("src/c.ts", "TS2345", param), site("src/d.ts", "TS2345", param)];
+    const groups = clusterIssues(normalizeIssues(edit, hash), hash, { scope: ["."], issues: [] });
+    assert.equal(groups.length, 1);
+    assert.equal(
+      groups[0]?.cluster.rootCauseSummary,
+      "4 errors (TS2322/TS2345) at 4 sites in 4 files since the last check trace to src/user.ts: `User.id` (src/user.ts:2) for 2, `makeUser(id)` (src/user.ts:6) for 2",
+    );
+    const older = normalizeIssues([site("src/a.ts", "TS2322", id)], hash);
+    const apart = clusterIssues(normalizeIssues(edit, hash), hash, { scope: ["."], issues: older });
+    assert.deepEqual(
+      apart.map((group) => group.cluster.issueCount),
+      [2, 2],
+    );
+    assert.deepEqual(
+      clusterIssues(normalizeIssues(edit, hash), hash).map((group) => group.cluster.issueCount),
+      [2, 2],
+      "no previous check: two causes",
+    );
   });
 
   it("issues new since the previous check are not merged with ones it already had", () => {

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../../core/jsonc.ts";
+import { parseTsconfig } from "../../typescript/tsconfig.ts";
 import { loadTypeScript } from "../../typescript/warm-program.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -116,7 +117,7 @@ export class TsconfigCoverage {
   private listInProcess(job: CoverageJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): ParsedConfig | null {
     const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
     if (!ts) return null;
-    const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    const parsed = parseTsconfig(ts, config).commandLine;
     if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
     const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
     return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };

@@ -1,0 +1,249 @@
+// What every warm TypeScript 5.x/6.x builder program shares — a single tsconfig's (warm-program.ts) and each project
+// of a warm solution (solution-project.ts): SourceFiles reused by stamp, then by content hash; every file-system
+// question the compiler host asked recorded and asked again; and the choice between reusing the last answer,
+// re-checking incrementally and building afresh.
+import type * as TS from "typescript";
+import { type ChangeHint, HintClock } from "./change-hint.ts";
+import { changedAnswers, hashText, type Observation, recordQuestions, sameStrings } from "./host-questions.ts";
+
+type Ts = typeof TS;
+
+/** How one warm check went (reported in stats). */
+export interface WarmCheckInfo {
+  /** "reused": nothing the program reads changed; "incremental": only changed files re-checked; "full": no reuse. */
+  reuse: "reused" | "incremental" | "full";
+  changedFiles: number;
+  programFiles: number;
+}
+
+/** A SourceFile kept between checks: the stamp of its file when read (null: unknown) and the hash of its text. */
+export interface CachedSource {
+  stamp: string | null;
+  hash: string;
+  sourceFile: TS.SourceFile;
+}
+
+/**
+ * The file system as a program sees it: the disk for a single program; for a solution's projects, the disk with the
+ * declarations their references emitted in memory (see warm-solution.ts).
+ */
+export interface ProgramFiles {
+  readFile(path: string): string | undefined;
+  fileExists(path: string): boolean;
+  directoryExists(path: string): boolean;
+  /** A stamp of the file's current state (null: missing). */
+  stamp(path: string): string | null;
+  /** Paths whose answers no file watch can vouch for (in memory): asked again at every check, whatever the hint. */
+  unwatched?(path: string): boolean;
+  /** A referenced config as the build parsed it (tsc -b hands its programs the same parse). */
+  parsedConfig?(path: string): TS.ParsedCommandLine | undefined;
+  /** Declaration files shared between programs (a solution's projects), as tsc -b shares them within a build. */
+  readonly declarations?: Map<string, CachedSource>;
+}
+
+/** The disk as TypeScript's own `sys` reads it, stamped with `stamp`. */
+export function diskFiles(ts: Ts, stamp: (path: string) => string | null): ProgramFiles {
+  return {
+    readFile: (path) => ts.sys.readFile(path),
+    fileExists: (path) => ts.sys.fileExists(path),
+    directoryExists: (path) => ts.sys.directoryExists(path),
+    stamp,
+  };
+}
+
+/**
+ * A warm builder program. A check first reconciles with the file system (`reconcile`): a SourceFile whose file's
+ * stamp changed is dropped when its text's hash changed too; every recorded question (file and directory existence —
+ * which covers every failed lookup location —, non-source reads, listings, real paths, missing files) is asked again,
+ * and any different answer rebuilds with fresh module resolutions. With a change hint only the paths it names, or
+ * that no watch can see, are looked at again.
+ */
+export abstract class WarmBuilder<B extends TS.BuilderProgram> {
+  protected readonly sources = new Map<string, CachedSource>();
+  protected builder: B | undefined;
+  protected lastDiagnostics: readonly TS.Diagnostic[] = [];
+  /** The parsed config the current program was built from. */
+  protected builtFrom: TS.ParsedCommandLine | undefined;
+  /** Module resolutions may have changed in ways a reused program would not see. */
+  resolutionsSuspect = true;
+  private optionsKey = "";
+  /** Every file-system answer the programs built since the last full build relied on, keyed `kind\0path`. */
+  private observations = new Map<string, string>();
+  private readonly clock = new HintClock();
+  /** Which paths this check looks at again (null: all); see change-hint.ts. */
+  private recheck: ((path: string) => boolean) | null = null;
+
+  constructor(
+    readonly ts: Ts,
+    readonly configPath: string,
+    protected readonly files: ProgramFiles,
+  ) {}
+
+  /**
+   * Bring the kept SourceFiles and recorded answers up to date for a check of `parsed`: "reused" when nothing the
+   * last program read changed, it was built from this very parse and `sameInputs` (the caller's own inputs, such as
+   * referenced configs) holds; else "incremental" (when `incrementalAllowed`) or "full", with the changed file count.
+   */
+  protected reconcile(
+    parsed: TS.ParsedCommandLine,
+    hint: ChangeHint | null | undefined,
+    sameInputs: boolean,
+    incrementalAllowed = true,
+  ): { reuse: WarmCheckInfo["reuse"]; changed: number } {
+    const filter = this.clock.advance(hint);
+    const unwatched = this.files.unwatched?.bind(this.files);
+    this.recheck = filter && unwatched ? (path) => unwatched(path) || filter(path) : filter;
+    const optionsKey = JSON.stringify(parsed.options);
+    if (optionsKey !== this.optionsKey) {
+      this.sources.clear();
+      this.builder = undefined;
+      this.optionsKey = optionsKey;
+    }
+    const changed = this.dropChangedSources();
+    if (!this.resolutionsSuspect && this.observationsChanged()) this.resolutionsSuspect = true;
+    const previous = this.builder?.getProgram();
+    const sameRoots = previous && sameStrings(previous.getRootFileNames(), parsed.fileNames);
+    if (previous && changed === 0 && sameRoots && sameInputs && !this.resolutionsSuspect && this.builtFrom === parsed) return { reuse: "reused", changed };
+    const reuse = this.builder && !this.resolutionsSuspect && incrementalAllowed ? "incremental" : "full";
+    // A full build starts a new record; an incremental one keeps the answers its reused resolutions relied on.
+    if (reuse === "full") this.observations = new Map();
+    return { reuse, changed };
+  }
+
+  /** Forget each kept SourceFile whose file's text changed (a new stamp with the same content only updates the stamp). */
+  private dropChangedSources(): number {
+    let changed = 0;
+    for (const [key, cached] of this.sources) {
+      const name = cached.sourceFile.fileName;
+      if (this.recheck && !this.recheck(name)) continue;
+      const stamp = this.files.stamp(name);
+      if (stamp !== null && stamp === cached.stamp) continue;
+      const text = stamp === null ? undefined : this.files.readFile(name);
+      if (text === undefined || hashText(text) !== cached.hash) {
+        this.sources.delete(key);
+        changed++;
+      } else {
+        cached.stamp = stamp;
+      }
+    }
+    return changed;
+  }
+
+  /** The last answer again, for a check that `reconcile` found nothing to re-check for. */
+  protected reused(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } {
+    return { diagnostics: this.lastDiagnostics, info: { reuse: "reused", changedFiles: 0, programFiles: this.sourceFiles().length } };
+  }
+
+  /** Build the next program of `parsed` with a recording host (`create` gets the old builder for an incremental build). */
+  protected rebuild(parsed: TS.ParsedCommandLine, reuse: "incremental" | "full", create: (host: TS.CompilerHost, old: B | undefined) => B): B {
+    const host = this.createHost(parsed.options);
+    this.builder = create(host, reuse === "incremental" ? this.builder : undefined);
+    this.builtFrom = parsed;
+    this.resolutionsSuspect = false;
+    return this.builder;
+  }
+
+  /** Ask the file system each recorded question again: true when any answer differs. */
+  private observationsChanged(): boolean {
+    for (const _ of changedAnswers(this.observations, this.recheck, (kind: Observation, path) => this.answer(kind, path))) return true;
+    return false;
+  }
+
+  /** The current answer to one recorded question (hashes for reads, listings as text: any change counts). */
+  private answer(kind: Observation, path: string): string {
+    const sys = this.ts.sys;
+    switch (kind) {
+      case "fileExists":
+      case "missing":
+        return this.files.fileExists(path) ? "1" : "0";
+      case "directoryExists":
+        return this.files.directoryExists(path) ? "1" : "0";
+      case "realpath":
+        return sys.realpath?.(path) ?? path;
+      case "getDirectories":
+        return sys.directoryExists(path) ? sys.getDirectories(path).join("\n") : "-";
+      default: {
+        const text = this.files.readFile(path);
+        return text === undefined ? "-" : hashText(text);
+      }
+    }
+  }
+
+  private observe(kind: Observation, path: string, answer: string): void {
+    this.observations.set(`${kind}\0${path}`, answer);
+  }
+
+  /** A compiler host over `files` that reuses kept SourceFiles and records every other question it answers. */
+  private createHost(options: TS.CompilerOptions): TS.CompilerHost {
+    const host = this.ts.createCompilerHost(options);
+    host.readFile = (path) => this.files.readFile(path);
+    host.fileExists = (path) => this.files.fileExists(path);
+    host.directoryExists = (path) => this.files.directoryExists(path);
+    if (this.files.parsedConfig) host.getParsedCommandLine = this.files.parsedConfig.bind(this.files);
+    // `traceResolution` would have TypeScript print every lookup with sys.write: nothing here is traced.
+    host.trace = undefined;
+    let readingSource = false;
+    const original = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+      const key = `${fileName}\0${JSON.stringify(languageVersionOrOptions)}`;
+      const cached = this.sources.get(key);
+      if (cached) return cached.sourceFile;
+      // Stamped before reading: a write in between makes the next check compare contents.
+      const stamp = this.files.stamp(fileName);
+      const shared = this.files.declarations?.get(key);
+      if (shared && stamp !== null && shared.stamp === stamp) {
+        this.sources.set(key, { ...shared });
+        return shared.sourceFile;
+      }
+      readingSource = true;
+      let sourceFile: TS.SourceFile | undefined;
+      try {
+        sourceFile = original(fileName, languageVersionOrOptions, onError, shouldCreate);
+      } finally {
+        readingSource = false;
+      }
+      if (sourceFile) {
+        const hash = hashText(sourceFile.text);
+        // The builder compares versions to find changed files; the content hash is the version.
+        (sourceFile as TS.SourceFile & { version?: string }).version = hash;
+        this.sources.set(key, { stamp, hash, sourceFile });
+        if (sourceFile.isDeclarationFile) this.files.declarations?.set(key, { stamp, hash, sourceFile });
+      } else {
+        // A root or referenced file that does not exist (yet): its creation must rebuild the program.
+        this.observe("missing", fileName, "0");
+      }
+      return sourceFile;
+    };
+    const directoryGone = (path: string) => !this.ts.sys.directoryExists(path);
+    recordQuestions(
+      host,
+      (kind, path, answer) => this.observe(kind, path, answer),
+      () => readingSource,
+      directoryGone,
+    );
+    // Resolutions of unchanged files are reused unless this says otherwise.
+    host.hasInvalidatedResolutions = () => this.resolutionsSuspect;
+    return host;
+  }
+
+  /** Drop kept SourceFiles the current program no longer uses (deleted or no longer imported files). */
+  protected forgetUnused(): void {
+    const used = new Set(this.sourceFiles());
+    for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
+  }
+
+  /** The SourceFiles of the current program (none before the first build). */
+  sourceFiles(): readonly TS.SourceFile[] {
+    return this.builder?.getProgram().getSourceFiles() ?? [];
+  }
+
+  /** Every file of the current program (roots and what they import), as TypeScript names them. */
+  fileNames(): string[] {
+    return this.sourceFiles().map((file) => file.fileName);
+  }
+
+  /** After a package install or lockfile change, module resolutions are redone (a cheap extra safety net). */
+  invalidateResolutions(): void {
+    this.resolutionsSuspect = true;
+  }
+}

@@ -1,0 +1,176 @@
+// The channel between the server and a warm TypeScript host (src/typescript/host-protocol.ts): TypeScript's own
+// output (a tsconfig with traceResolution, extendedDiagnostics, listFiles) never reaches it; a host that writes
+// anything but a valid reply to a waiting request is failed loudly and every request settles; a request's timeout
+// runs from when the host takes it up, not while it waits behind another.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { encodeFrame, type HostRequest, WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
+import { WarmHost } from "../../src/typescript/warm-host-client.ts";
+import { BUNDLE, fixture, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
+
+const TYPESCRIPT = join(REPO, "node_modules", "typescript");
+
+/** A project whose tsconfig asks tsc to print resolution traces, statistics and the file list, with two errors. */
+function tracingProject(): string {
+  const dir = tempDir("signalint-trace-");
+  mkdirSync(join(dir, "src"));
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(TYPESCRIPT, join(dir, "node_modules", "typescript"));
+  writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }');
+  const compilerOptions = { strict: true, noEmit: true, skipLibCheck: true, traceResolution: true, extendedDiagnostics: true, listFiles: true };
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src"] }));
+  writeFileSync(join(dir, "src", "lib.ts"), "export const value = 1;\n");
+  writeFileSync(join(dir, "src", "main.ts"), 'import { value } from "./lib";\nimport { gone } from "./missing";\nexport const a: string = value;\n');
+  return dir;
+}
+
+/** The errors of a cold `tsc -p` (its traces, statistics and file list are not diagnostics): file:line:col rule. */
+function coldTsc(dir: string): string[] {
+  const result = spawnSync(process.execPath, [join(TYPESCRIPT, "bin", "tsc"), "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
+  return result.stdout
+    .split("\n")
+    .flatMap((line) => {
+      const found = /^(.+)\((\d+),(\d+)\): error (TS\d+)/.exec(line);
+      return found ? [`${found[1]}:${found[2]}:${found[3]} ${found[4]}`] : [];
+    })
+    .sort();
+}
+
+describe("TypeScript's own output never reaches the host channel", () => {
+  it("a tsconfig with traceResolution, extendedDiagnostics and listFiles: the warm answer equals a cold tsc, twice from one host", async () => {
+    const project = tracingProject();
+    const stateDir = tempDir("signalint-trace-state-");
+    process.env.SIGNALINT_STATE_DIR = stateDir;
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const stderr: string[] = [];
+    const writeStderr = runtime.writeStderr.bind(runtime);
+    runtime.writeStderr = (text) => (stderr.push(text), writeStderr(text));
+    const service = await SignalintService.create(runtime, { root: project });
+    try {
+      const cold = coldTsc(project);
+      assert.equal(cold.length, 2, "the cold run reports both errors (and prints its traces)");
+      const keys = (response: Awaited<ReturnType<SignalintService["check"]>>) =>
+        serviceTscKeys(service, response)
+          .map((key) => key.split(" ").slice(0, 2).join(" "))
+          .sort();
+      const first = await service.check(["."], false);
+      assert.deepEqual(keys(first), cold);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-full", "the host built the program and answered");
+      writeFileSync(join(project, "src", "lib.ts"), 'export const value = "one";\n');
+      const second = await service.check(["src/main.ts"], true);
+      const coldAfter = coldTsc(project);
+      assert.deepEqual(keys(second), coldAfter);
+      assert.equal(coldAfter.length, 1);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-incremental", "the same host answered again: its channel is intact");
+      assert.deepEqual(
+        stderr.filter((text) => /warm TypeScript/.test(text)),
+        [],
+        "no host failed",
+      );
+    } finally {
+      service.close();
+      removeDir(project);
+      removeDir(stateDir);
+    }
+  });
+});
+
+/** A host started from `script` (a real process that misbehaves) instead of Signalint. */
+function fakeHost(script: string): { host: WarmHost; cleanup: () => void } {
+  const dir = tempDir("signalint-fake-host-");
+  const path = join(dir, "host.mjs");
+  writeFileSync(path, script);
+  const runtime = createNodeRuntime({ selfScript: path });
+  const host = new WarmHost(runtime.spawnSelf.bind(runtime), dir, () => {});
+  return { host, cleanup: () => (host.kill(), removeDir(dir)) };
+}
+
+const REQUEST: Omit<HostRequest, "id"> = {
+  kind: "project",
+  typescriptDir: TYPESCRIPT,
+  configPath: "/nowhere/tsconfig.json",
+  cwd: "/nowhere",
+  configFile: "tsconfig.json",
+  invalidate: false,
+};
+
+/** A fake host script: on its first request line, print `reply(id)` (a line); then keep running. */
+const replying = (reply: string) =>
+  `process.stdin.setEncoding("utf8");\nprocess.stdin.once("data", (chunk) => {\n  const line = chunk.split("\\n")[0];\n  const id = JSON.parse(line.slice(line.indexOf(" ") + 1)).id;\n  process.stdout.write((${reply})(id) + "\\n");\n});\nsetInterval(() => {}, 1000);\n`;
+
+describe("a host that breaks the protocol fails loudly", () => {
+  const cases: [string, string, RegExp][] = [
+    ["a line that is not a frame", "() => 'error TS2322: not a frame'", /not a frame: "error TS2322: not a frame"/],
+    ["a frame whose length is wrong", "(id) => '999 ' + JSON.stringify({ id })", /not a frame/],
+    [
+      "a reply of the wrong shape",
+      "(id) => { const json = JSON.stringify({ id, ok: true, issues: 'none' }); return json.length + ' ' + json; }",
+      /not a host reply/,
+    ],
+    [
+      "a reply to a request nobody sent",
+      "(id) => { const json = JSON.stringify({ id: id + 41, ok: false, unsupported: false, error: 'x', rssBytes: 1 }); return json.length + ' ' + json; }",
+      /a reply to request 42, which is not waiting/,
+    ],
+  ];
+  for (const [label, reply, reason] of cases) {
+    it(`${label}: every waiting request settles with the reason and the host is killed`, async () => {
+      const { host, cleanup } = fakeHost(replying(reply));
+      try {
+        const [first, queued] = await Promise.all([host.request(REQUEST, 60_000), host.request(REQUEST, 60_000)]);
+        for (const result of [first, queued]) {
+          assert.equal(result.status, "died");
+          assert.match((result as { reason?: string }).reason ?? "", reason);
+        }
+        assert.equal((await host.request(REQUEST, 60_000)).status, "died", "a broken host takes no more requests");
+      } finally {
+        cleanup();
+      }
+    });
+  }
+
+  it("the host side: a line that is not a valid request ends the host with an error", async () => {
+    const child = spawn(process.execPath, [BUNDLE, WARM_HOST_MODE], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const malformed = JSON.stringify({ id: 1, kind: "project" });
+    child.stdin.write(`${encodeFrame(JSON.parse(malformed))}\n`);
+    const [code] = (await once(child, "exit")) as [number];
+    assert.equal(code, 1);
+    assert.match(stderr, /not a host request/);
+  });
+});
+
+describe("a request's timeout runs from when the host takes it up", { skip: process.platform === "win32" && "stops the host with SIGSTOP" }, () => {
+  it("a view queued behind a check of its solution does not time out while it waits (and so does not kill the shared host)", async () => {
+    const root = fixture("references");
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const host = new WarmHost(runtime.spawnSelf.bind(runtime), root, () => {});
+    const solution = { ...REQUEST, kind: "solution" as const, configPath: join(root, "tsconfig.json"), cwd: root };
+    const view = { ...solution, configFile: "packages/app/tsconfig.json", view: join(root, "packages/app/tsconfig.json") };
+    const timeoutMs = 1_000;
+    try {
+      const built = await host.request(solution, 120_000);
+      assert.ok(built.status === "answer" && built.reply.ok, "the solution is built");
+      // The host cannot answer anything until it is continued: the solution's check is taken up, the view waits.
+      process.kill(host.pid as number, "SIGSTOP");
+      const checked = host.request(solution, 120_000);
+      const viewed = host.request(view, timeoutMs);
+      // Longer than the view's timeout: a timer started when the view was queued would have fired by now.
+      await new Promise((resolve) => setTimeout(resolve, 2 * timeoutMs));
+      process.kill(host.pid as number, "SIGCONT");
+      const [solutionResult, viewResult] = await Promise.all([checked, viewed]);
+      assert.equal(solutionResult.status, "answer", "the solution's check was answered (the host was not killed)");
+      assert.equal(viewResult.status, "answer", "the view was answered within its own timeout once the host took it up");
+      assert.ok(viewResult.status === "answer" && viewResult.reply.ok && viewResult.reply.info.reuse === "reused");
+    } finally {
+      host.kill();
+    }
+  });
+});
