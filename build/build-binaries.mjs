@@ -118,6 +118,29 @@ const pkgTarget = (target) => {
   return `node${PINNED.version}-${os === "darwin" ? "macos" : os}-${arch}`;
 };
 
+/**
+ * The tools the requested targets need beyond `npm ci`, checked before anything is fetched: one message lists every
+ * missing tool and how to install it. (Node >= 22 for pkg is not among them: the build fetches its pinned Node.)
+ */
+function missingTools() {
+  const needs = new Map([["tar", "every target"]]);
+  if (targets.some((target) => !target.startsWith("win"))) needs.set("gzip", "Linux and macOS base archives");
+  const linuxOther = targets.some((target) => target.startsWith("linux") && (target !== HOST || !onPath("strip")));
+  if (linuxOther) needs.set("llvm-strip", "stripping Linux bases (Debian/Ubuntu: apt-get install llvm)");
+  if (targets.some((target) => target.startsWith("win"))) {
+    needs.set("osslsigncode", "removing the Windows base's signature (Debian/Ubuntu: apt-get install osslsigncode)");
+    needs.set("zip", "the Windows base archive (Debian/Ubuntu: apt-get install zip)");
+  }
+  return [...needs].filter(([tool]) => !onPath(tool)).map(([tool, why]) => `  ${tool}: ${why}`);
+}
+
+const missing = missingTools();
+if (missing.length) {
+  console.error(`build:binaries (${targets.join(", ")}) needs tools that are not on PATH:\n${missing.join("\n")}`);
+  console.error("Build fewer targets with --targets=host (or e.g. --targets=linux-x64), or install them.");
+  process.exit(1);
+}
+
 // pkg needs Node >= 22 and generates the SEA blob with a Node of exactly the targets' version: run it on the pinned
 // host binary (pkg then uses that same binary, or the seeded host base, as the blob generator).
 if (!PINNED.targets[HOST]) throw new Error(`building needs a ${PINNED.version} host binary; no pinned target for ${HOST}`);

@@ -1,50 +1,50 @@
 import { runCli } from "./cli/cli.ts";
+import { DAEMON_MODE } from "./daemon/protocol.ts";
+import { runDaemon } from "./daemon/server.ts";
 import { embeddedScriptArgs, runEmbeddedScript } from "./cli/embedded-node.ts";
-import { selectRuntime } from "./runtime/select.ts";
+import { cliIo } from "./cli/io.ts";
+import { explainFatal, selectRuntime } from "./runtime/select.ts";
+import type { Runtime } from "./runtime/types.ts";
 import { WARM_HOST_MODE } from "./typescript/host-protocol.ts";
 import { runWarmHost } from "./typescript/warm-host.ts";
 
-// deno-lint-ignore no-explicit-any
-declare const Deno: any;
-
 /** Entry: verbs go to the CLI; no verb and non-TTY stdin starts the stdio server. */
-async function main(): Promise<void> {
-  const runtime = selectRuntime();
-  const isDeno = "Deno" in globalThis;
-  const argv: string[] = isDeno ? [...Deno.args] : process.argv.slice(2);
-  const script = isDeno ? null : embeddedScriptArgs(argv);
+async function main(runtime: Runtime): Promise<void> {
+  const argv = runtime.shell.args;
+  const script = embeddedScriptArgs(runtime, argv);
   if (script) return runEmbeddedScript(script);
   if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
     // Loading the project's compiler is most of a cold check: let Node keep its compiled code between hosts.
-    if (!isDeno) (process.getBuiltinModule?.("node:module") as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
+    runtime.shell.enableCompileCache();
     return runWarmHost(runtime.selfChannel(), {
       rssBytes: () => runtime.rssBytes(),
       writeStderr: (text) => runtime.writeStderr(text),
-      exit: (code) => (isDeno ? Deno.exit(code) : process.exit(code)),
+      exit: (code) => runtime.shell.exit(code),
     });
   }
-  const stdinIsTty = isDeno ? Deno.stdin.isTerminal() : Boolean(process.stdin.isTTY);
-  const stderrIsTty = isDeno ? Deno.stderr.isTerminal() : Boolean(process.stderr.isTTY);
-  const readStdin = async (): Promise<string> => {
-    if (isDeno) return await new Response(Deno.stdin.readable).text();
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  };
-  const stdout = (text: string) => {
-    if (isDeno) Deno.stdout.writeSync(new TextEncoder().encode(text));
-    else process.stdout.write(text);
-  };
-  const exit = (code: number) => (isDeno ? Deno.exit(code) : process.exit(code));
-  const code = await runCli({ runtime, stdout, stdinIsTty, stderrIsTty, readStdin, exit }, argv);
-  if (code !== null) {
-    if (isDeno) Deno.exit(code);
-    process.exitCode = code;
+  if (argv[0] === DAEMON_MODE && argv.length === 1 && runtime.daemon) {
+    const stop = await runDaemon(runtime, runtime.daemon, {
+      announce: (line) => runtime.shell.writeStdout(`${line}\n`),
+      exit: (code) => runtime.shell.exit(code),
+    });
+    // `daemon stop` (and a system shutdown) send SIGTERM: release the lock, record and socket before exiting.
+    runtime.shell.onTerminate(stop);
+    return;
   }
+  const code = await runCli(cliIo(runtime), argv);
+  if (code !== null) runtime.shell.finish(code);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  if ("Deno" in globalThis) Deno.exit(70);
+/** The last resort: say what went wrong, and what to do when the runtime knows; exit 70. */
+function fatal(error: unknown): void {
+  const explained = explainFatal(error);
+  console.error(explained ? `signalint-mcp: ${explained}` : error instanceof Error ? (error.stack ?? error.message) : String(error));
+  // Both runtimes have `process.exit` (Deno's Node compatibility), also before a Runtime could be created.
   process.exit(70);
-});
+}
+
+try {
+  main(selectRuntime()).catch(fatal);
+} catch (error) {
+  fatal(error);
+}

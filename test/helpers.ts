@@ -19,6 +19,9 @@ function findRepo(start: string): string {
   return dir;
 }
 
+// Tests run checks in-process unless they ask for the daemon (SIGNALINT_DAEMON=1): a daemon outlives its test.
+process.env.SIGNALINT_DAEMON ??= "0";
+
 /** Repository root (tests run from dist/test/…, bundled). */
 export const REPO = findRepo(dirname(fileURLToPath(import.meta.url)));
 export const BUNDLE = join(REPO, "dist", "signalint-mcp.mjs");
@@ -114,7 +117,7 @@ export async function connect(cwd: string, env: Record<string, string> = {}, run
     command: runtime === "node" ? process.execPath : DENO,
     args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, ...env },
     stderr: "pipe",
   });
   let stderr = "";
@@ -181,13 +184,21 @@ export function errorOf(result: CallToolResult): { code: string; message: string
   return envelope;
 }
 
+/**
+ * A fixture file's path as CI formats name it: relative to the repository root (this checkout, when it is a git
+ * checkout; else the fixture is its own root).
+ */
+export function ciPath(fixtureName: string, file: string): string {
+  return existsSync(join(REPO, ".git")) ? `fixtures/${fixtureName}/${file}` : file;
+}
+
 /** Run the bundle's CLI synchronously, with a state directory of its own (removed after) unless `env` names one. */
 export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): { status: number | null; stdout: string; stderr: string } {
   const stateDir = options.env?.SIGNALINT_STATE_DIR === undefined ? tempDir("signalint-state-") : undefined;
   try {
     const result = spawnSync(process.execPath, [BUNDLE, ...args], {
       cwd: options.cwd,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", ...(stateDir ? { SIGNALINT_STATE_DIR: stateDir } : {}), ...options.env },
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", ...(stateDir ? { SIGNALINT_STATE_DIR: stateDir } : {}), ...options.env },
       encoding: "utf8",
       input: "",
     });

@@ -1,19 +1,20 @@
-import { isAbsolute } from "node:path";
-import { parseArgs } from "node:util";
 import { ENGINE_NAMES, type CheckResponse, type Engines } from "../core/contracts.ts";
 import { quoteInput } from "../core/errors.ts";
 import { relativeToRoot } from "../core/paths.ts";
-import { compactCheckResponse } from "../core/response.ts";
 import { parseShard } from "../core/shards.ts";
 import { describeEvent } from "../mcp/progress.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
 import { ownShare, shardPaths } from "../service/project/shards.ts";
-import { SignalintService } from "../service/signalint.ts";
+import { openApi, type OpenedApi } from "../client/open.ts";
+import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { VERSION } from "../version.ts";
 import { formatGithub, formatText } from "./format.ts";
 import type { CliIo } from "./io.ts";
-import { buildCliReport, exitCode, formatJsonReport, type CliReport, type Shard } from "./report.ts";
+import { buildCliReport, exitCode, failedEngines, formatJsonReport, type CliReport, type Shard } from "./report.ts";
+import { defineCommand, ROOT_OPTION, type OptionValues } from "./command.ts";
+import { noteRoot, repositoryBase, rootOfPaths } from "./roots.ts";
+import { compactCheckResponse } from "../core/response.ts";
 import { formatSarif } from "./sarif.ts";
 import { UsageError } from "./usage.ts";
 
@@ -28,6 +29,7 @@ export function cliPaths(runtime: Runtime, project: { root: string; realRoot: st
   const base = relativeToRoot(project.root, cwd) ?? relativeToRoot(project.realRoot, cwd);
   if (base === null) return positionals.length ? [...positionals] : ["."];
   if (!positionals.length) return [base];
+  const { isAbsolute } = pathApi(runtime);
   return positionals.map((path) => (base === "." || isAbsolute(path) || /^[A-Za-z]:/.test(path) ? path : `${base}/${path}`));
 }
 
@@ -54,64 +56,118 @@ function emptyShardReport(root: string, shard: Shard): CliReport {
 }
 
 /** Run one check for the CLI and build its report from the service's result (every issue, not the MCP payload). */
-export async function cliCheck(io: CliIo, service: SignalintService, paths: readonly string[], shard: Shard | null): Promise<CliReport> {
+export async function cliCheck(
+  io: CliIo,
+  opened: OpenedApi,
+  paths: readonly string[],
+  shard: Shard | null,
+): Promise<{ report: CliReport; response: CheckResponse }> {
   const progress = progressLine(io);
   try {
-    const checked = await service.check(paths, false, { onEvent: progress.onEvent, tool: "cli" });
-    const all = service.store.latest()?.issues ?? [];
-    const { response, issues } = shard ? ownShare(checked, all, paths) : { response: checked, issues: all };
-    return buildCliReport(response, issues, { version: VERSION, projectRoot: service.project.root, shard });
+    const answer = await opened.api.check({ paths, incremental: false, tool: "cli" }, { onEvent: progress.onEvent });
+    const { response, issues } = shard ? ownShare(answer.response, answer.issues, paths) : answer;
+    return { report: buildCliReport(response, issues, { version: VERSION, projectRoot: opened.projectRoot, shard }), response };
   } finally {
     progress.done();
   }
 }
 
-function parseCheckArgs(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      format: { type: "string", default: "text" },
-      "max-warnings": { type: "string" },
-      shard: { type: "string" },
-      root: { type: "string" },
-      compact: { type: "boolean", default: false },
-    },
-  });
-  const format = values.format as (typeof FORMATS)[number];
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not ${quoteInput(values.format)}`);
+/** The check's options, as the parser takes them and `check --help` prints them. */
+const CHECK_OPTIONS = {
+  format: {
+    type: "string",
+    value: "FORMAT",
+    help:
+      "text (default: every issue grouped by cluster), json (every issue with its location), sarif (SARIF 2.1.0), " +
+      "github (workflow annotations) or response (the MCP server's CheckResponse)",
+  },
+  compact: { type: "boolean", help: "compact keys in the response format (v, total, remaining, omitted, filteredOut)" },
+  "max-warnings": { type: "string", value: "N", help: "exit 1 when there are more than N warnings (default: warnings alone exit 0)" },
+  shard: {
+    type: "string",
+    value: "I/N",
+    help:
+      "check only the I-th of N slices of the project, split by package and tsconfig project (for a CI matrix; the " +
+      "shards' issues add up to the whole check; no paths with --shard)",
+  },
+  root: ROOT_OPTION,
+} as const;
+
+function checkOptions(values: OptionValues<typeof CHECK_OPTIONS>, positionals: string[]) {
+  const format = (values.format ?? "text") as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not ${quoteInput(values.format ?? "")}`);
   const rawMax = values["max-warnings"];
   if (rawMax !== undefined && !/^-?\d{1,9}$/.test(rawMax)) throw new UsageError(`--max-warnings must be a whole number, not ${quoteInput(rawMax)}`);
   const shard = values.shard === undefined ? null : parseShard(values.shard);
   if (values.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N, not ${quoteInput(values.shard)}`);
   if (shard && positionals.length) throw new UsageError("--shard splits the whole project; give no paths with it");
-  return { format, maxWarnings: rawMax === undefined ? -1 : Number(rawMax), shard, root: values.root, compact: values.compact === true, positionals };
+  return { format, maxWarnings: rawMax === undefined ? -1 : Number(rawMax), shard, root: values.root, compact: values.compact, positionals };
+}
+
+/** The MCP tools the response's advice may name, and what the command line offers instead. */
+const CLI_ADVICE: [RegExp, string][] = [
+  [/\(get_issue_detail lists its (\d+) locations\)/, "(signalint-mcp check --format json lists its $1 locations)"],
+  [/then check_files the files you changed/, "then run signalint-mcp check on the files you changed"],
+];
+
+/** The CheckResponse as `--format response` prints it: compact keys when asked, advice naming the CLI, not MCP tools. */
+function cliResponse(response: CheckResponse, compact: boolean): CheckResponse {
+  const nextStep = response.nextStep && CLI_ADVICE.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), response.nextStep);
+  const shaped = nextStep ? { ...response, nextStep } : response;
+  // Compact keys (--compact, SIGNALINT_COMPACT, config `compact`) apply to the MCP response the CLI prints.
+  return compact ? (compactCheckResponse(shaped) as unknown as CheckResponse) : shaped;
 }
 
 /** `signalint-mcp check`. */
-export async function runCheck(io: CliIo, argv: string[]): Promise<number> {
-  const options = parseCheckArgs(argv);
-  const service = await SignalintService.create(io.runtime, { root: options.root, ...(options.compact ? { compact: true } : {}) });
+async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Promise<number> {
+  const fromPaths = options.root === undefined && !options.shard ? await rootOfPaths(io.runtime, options.positionals) : undefined;
+  // The project's daemon answers when one may run (a second check is then warm); else a service in this process.
+  const opened = await openApi(io.runtime, { root: options.root ?? fromPaths, ...(options.compact ? { compact: true } : {}) });
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
+  const root = opened.projectRoot;
   let report: CliReport;
   let suggested = new Map<string, string>();
   let response: CheckResponse | null = null;
   try {
     const paths = options.shard
-      ? (await shardPaths(io.runtime, service.project.root, options.shard.index, options.shard.count)).paths
-      : cliPaths(io.runtime, service.project, options.positionals);
-    report = paths.length ? await cliCheck(io, service, paths, options.shard) : emptyShardReport(service.project.root, options.shard as Shard);
-    const latest = service.store.latest();
-    response = latest?.response ?? null;
-    if (latest) suggested = new Map(latest.response.clusters.map((cluster) => [cluster.clusterId, cluster.suggestedAction]));
+      ? (await shardPaths(io.runtime, root, options.shard.index, options.shard.count)).paths
+      : fromPaths
+        ? options.positionals.map((path) => pathApi(io.runtime).resolve(io.runtime.cwd(), path))
+        : cliPaths(io.runtime, opened.project, options.positionals);
+    await noteRoot(io, root, paths, fromPaths ? "paths" : options.root ? "option" : "cwd");
+    if (paths.length) {
+      ({ report, response } = await cliCheck(io, opened, paths, options.shard));
+      suggested = new Map(response.clusters.map((cluster) => [cluster.clusterId, cluster.suggestedAction]));
+    } else report = emptyShardReport(root, options.shard as Shard);
   } finally {
-    service.close();
+    opened.close();
   }
-  // Compact keys (--compact, SIGNALINT_COMPACT, config `compact`) apply to the MCP response the CLI prints.
-  if (response && service.project.settings.compact) response = compactCheckResponse(response) as unknown as CheckResponse;
+  if (response) response = cliResponse(response, opened.settings.compact);
   if (options.format === "response") io.stdout(`${JSON.stringify(response ?? report, null, 2)}\n`);
   else if (options.format === "json") io.stdout(formatJsonReport(report));
-  else if (options.format === "sarif") io.stdout(formatSarif(report));
-  else if (options.format === "github") io.stdout(formatGithub(report));
+  else if (options.format === "sarif") io.stdout(formatSarif(report, await repositoryBase(io.runtime, root)));
+  else if (options.format === "github") io.stdout(formatGithub(report, (await repositoryBase(io.runtime, root)).prefix));
   else io.stdout(formatText(report, suggested));
-  return exitCode(report, options.maxWarnings);
+  const code = exitCode(report, options.maxWarnings);
+  if (code === 1 && report.errorCount === 0 && failedEngines(report).length === 0)
+    io.runtime.writeStderr(
+      `signalint-mcp: ${report.warningCount} warnings are more than --max-warnings ${options.maxWarnings}, so the check fails (exit 1): fix some, or raise the limit\n`,
+    );
+  return code;
 }
+
+/** The check verb, declared once for its parser and its help. */
+export const checkCommand = defineCommand({
+  name: "check",
+  summary: "check the project and print the result (text, json, sarif, github, response)",
+  positionals: "[paths…]",
+  description:
+    "Check the project with its own Oxlint, tsc, Biome and ESLint. Paths are relative to the working directory (default: " +
+    "the working directory). The project root is found from the working directory; when every path lies outside that " +
+    "project, it is found from the paths instead (--root overrides both).",
+  options: CHECK_OPTIONS,
+  notes:
+    "Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, too many warnings, or an engine failed (the\n" +
+    "check is incomplete); 2 usage or configuration error.\nA progress line is shown on stderr when it is a terminal (not under CI).",
+  run: (io, values, positionals) => runCheck(io, checkOptions(values, positionals)),
+});

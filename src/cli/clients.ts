@@ -1,13 +1,7 @@
-import { applyEdits, modify } from "jsonc-parser";
 import { parseJsonc } from "../core/jsonc.ts";
+import { setJsoncValue } from "../core/jsonc-edit.ts";
 
-/** How to start this signalint-mcp again, as it was launched now. */
-export interface Launch {
-  command: string;
-  args: string[];
-  /** How it was launched, for the plan's first line. */
-  how: string;
-}
+import type { Launch } from "./launch.ts";
 
 /** What one file change would do. */
 export type Change = { kind: "create"; text: string } | { kind: "merge"; text: string } | { kind: "unchanged" } | { kind: "refused"; reason: string };
@@ -35,28 +29,40 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Merge `value` at `path` into a JSON(C) document, keeping its comments and layout (jsonc-parser's edits). An entry
- * already there with other content is refused unless `force`.
+ * Merge `value` at `path` into a JSON(C) document with the smallest edit (core/jsonc-edit.ts): comments, other
+ * entries and their layout stay where they were. An entry already there with other content is refused unless `force`.
  */
 export function mergeJson(current: string | null, path: string[], value: unknown, force: boolean): Change {
   if (current === null || current.trim() === "") {
-    const created = applyEdits("{}", modify("{}", path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
-    return { kind: "create", text: `${JSON.stringify(JSON.parse(created), null, 2)}\n` };
+    return {
+      kind: "create",
+      text: `${JSON.stringify(
+        path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value),
+        null,
+        2,
+      )}\n`,
+    };
   }
+  const bom = current.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = current.slice(bom.length);
   let document: unknown;
   try {
-    document = parseJsonc(current);
+    document = parseJsonc(text);
   } catch (error) {
     return { kind: "refused", reason: `not valid JSON (${(error as Error).message}); fix it or add the entry by hand (--print shows it)` };
   }
   if (typeof document !== "object" || document === null || Array.isArray(document)) return { kind: "refused", reason: "its top level is not an object" };
   let existing: unknown = document;
-  for (const key of path) existing = typeof existing === "object" && existing !== null ? (existing as Record<string, unknown>)[key] : undefined;
+  for (const [depth, key] of path.entries()) {
+    if (existing !== undefined && (typeof existing !== "object" || existing === null || Array.isArray(existing)))
+      return { kind: "refused", reason: `its "${path.slice(0, depth).join(".")}" is not an object; fix it or add the entry by hand (--print shows it)` };
+    existing = (existing as Record<string, unknown> | undefined)?.[key];
+  }
   if (existing !== undefined && sameJson(existing, value)) return { kind: "unchanged" };
   if (existing !== undefined && !force)
     return { kind: "refused", reason: `it already has a different "${path.join(".")}" entry; remove it or re-run with --force` };
-  const text = applyEdits(current, modify(current, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
-  return { kind: "merge", text: text.endsWith("\n") ? text : `${text}\n` };
+  const merged = `${bom}${setJsoncValue(text, path, value)}`;
+  return { kind: "merge", text: merged.endsWith("\n") ? merged : `${merged}\n` };
 }
 
 /** A TOML basic string (JSON's escapes are TOML's). */
@@ -64,14 +70,18 @@ function tomlString(text: string): string {
   return JSON.stringify(text);
 }
 
-/** Codex's table for our server. */
-export function codexTable(launch: Launch, root: string): string {
+/**
+ * Codex's table for our server. Codex starts a project's servers in the project directory, so the portable form
+ * names no `cwd`; `root` (the absolute form) pins it.
+ */
+export function codexTable(launch: Launch, root: string | null): string {
   return [
     `[mcp_servers.${SERVER_NAME}]`,
     `command = ${tomlString(launch.command)}`,
     `args = [${launch.args.map(tomlString).join(", ")}]`,
-    `cwd = ${tomlString(root)}`,
-    "startup_timeout_sec = 30",
+    ...(root === null ? [] : [`cwd = ${tomlString(root)}`]),
+    // npx may fetch the package on a first start; a long check needs more than Codex's default tool timeout.
+    "startup_timeout_sec = 60",
     "tool_timeout_sec = 300",
     "",
   ].join("\n");
@@ -86,11 +96,17 @@ function mergeToml(current: string | null, table: string): Change {
   return { kind: "merge", text: `${current}${current.endsWith("\n") ? "" : "\n"}\n${table}` };
 }
 
-/** The MCP client config targets for a project. */
+/**
+ * The MCP client config targets for a project. Portable (the default) entries name no absolute path: the project
+ * root is each client's workspace variable (`${workspaceFolder}` in VS Code and Cursor) or the directory the client
+ * starts project servers in (Claude Code, Codex, Zed); Windsurf's user-level file names the root, as it is not
+ * committed. `launch.portable` false (--absolute) pins the root everywhere.
+ */
 export function clientTargets(launch: Launch, root: string, home: string | null, options: { windsurfGlobal: boolean; codexGlobal: boolean }) {
   const join = (...parts: string[]) => parts.join("/");
   const stdio = { command: launch.command, args: launch.args };
-  const rooted = { ...stdio, env: { SIGNALINT_PROJECT_ROOT: root } };
+  const rootedAt = (value: string) => ({ ...stdio, env: { SIGNALINT_PROJECT_ROOT: value } });
+  const rooted = rootedAt(root);
   const json = (label: string, path: string, keys: string[], value: unknown, printOnly?: string): Target => ({
     label,
     path,
@@ -102,25 +118,25 @@ export function clientTargets(launch: Launch, root: string, home: string | null,
       2,
     )}\n`,
   });
+  const portable = launch.portable;
+  // A user-level Codex config serves every project: it needs the root, as the portable form's cwd is the project's.
+  const codexRoot = portable && !options.codexGlobal ? null : root;
   const codexPath = options.codexGlobal ? join(home ?? "~", ".codex", "config.toml") : join(root, ".codex", "config.toml");
   const windsurfPath = join(home ?? "~", ".codeium", "windsurf", "mcp_config.json");
   const targets: Record<Client, Target> = {
     // Claude Code starts project servers in the project directory.
     claude: json("Claude Code", join(root, ".mcp.json"), ["mcpServers", SERVER_NAME], { type: "stdio", ...stdio }),
-    cursor: json("Cursor", join(root, ".cursor", "mcp.json"), ["mcpServers", SERVER_NAME], rooted),
-    vscode: json("VS Code", join(root, ".vscode", "mcp.json"), ["servers", SERVER_NAME], {
-      type: "stdio",
-      ...stdio,
-      env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" },
-    }),
+    cursor: json("Cursor", join(root, ".cursor", "mcp.json"), ["mcpServers", SERVER_NAME], portable ? rootedAt("${workspaceFolder}") : rooted),
+    vscode: json("VS Code", join(root, ".vscode", "mcp.json"), ["servers", SERVER_NAME], { type: "stdio", ...rootedAt("${workspaceFolder}") }),
     codex: {
       label: "Codex",
       path: codexPath,
       printOnly: options.codexGlobal ? "Codex's user config is outside the project: add this table to it (or run without --codex-global)" : undefined,
-      change: (current) => mergeToml(current, codexTable(launch, root)),
-      snippet: codexTable(launch, root),
+      change: (current) => mergeToml(current, codexTable(launch, codexRoot)),
+      snippet: codexTable(launch, codexRoot),
     },
-    zed: json("Zed", join(root, ".zed", "settings.json"), ["context_servers", SERVER_NAME], rooted),
+    // Zed starts a project's context servers in the project's root directory.
+    zed: json("Zed", join(root, ".zed", "settings.json"), ["context_servers", SERVER_NAME], portable ? stdio : rooted),
     windsurf: json(
       "Windsurf",
       windsurfPath,

@@ -1,7 +1,9 @@
 import { EMBEDDED_NODE_FLAG } from "../engines/resolve.ts";
-import { isStandaloneBinary } from "../runtime/node.ts";
+import type { Runtime } from "../runtime/types.ts";
+import { COMMANDS, TOP_LEVEL_FLAGS } from "./commands.ts";
 
-const VERBS = new Set(["serve", "check", "init", "hook", "doctor", "stats", "help", "--help", "-h", "--version", "-v"]);
+/** Signalint's own first words: never taken for a script, even when a file of that name exists. */
+const VERBS = new Set<string>([...COMMANDS.map((command) => command.name), ...TOP_LEVEL_FLAGS]);
 
 function isExistingFile(path: string): boolean {
   try {
@@ -17,8 +19,8 @@ function isExistingFile(path: string): boolean {
  * either our own `__signalint-node <script> …` (how JS engines run when no node is on PATH), or an engine that
  * re-spawned `process.execPath` with a script. Returns the script argv, or null for a normal Signalint command.
  */
-export function embeddedScriptArgs(argv: readonly string[]): string[] | null {
-  if (!isStandaloneBinary() || argv.length === 0) return null;
+export function embeddedScriptArgs(runtime: Runtime, argv: readonly string[]): string[] | null {
+  if (!runtime.isStandalone || argv.length === 0) return null;
   if (argv[0] === EMBEDDED_NODE_FLAG) return argv.length > 1 ? argv.slice(1) : null;
   const first = argv[0] as string;
   return !VERBS.has(first) && !first.startsWith("-") && isExistingFile(first) ? [...argv] : null;

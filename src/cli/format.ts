@@ -16,6 +16,15 @@ export function summaryLine(report: CliReport): string {
   return failed.length ? `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.` : `${counts}.`;
 }
 
+/**
+ * What filteredOutCount means: engines also report on files outside the checked paths (tsc checks the whole program)
+ * and on files the config ignores; those are counted, not listed.
+ */
+export function filteredOutLine(count: number): string {
+  const them = count === 1 ? "it" : "them";
+  return `(${plural(count, "more issue")} outside the checked paths or in files signalint.config.json ignores: not listed; check the whole project to see ${them})`;
+}
+
 /** `check --format text`: every issue, grouped by cluster, then engine failures and the summary. */
 export function formatText(report: CliReport, suggestedActions: ReadonlyMap<string, string> = new Map()): string {
   const lines: string[] = [];
@@ -31,6 +40,7 @@ export function formatText(report: CliReport, suggestedActions: ReadonlyMap<stri
   const rest = report.issues.filter((issue) => issue.clusterId === null || !clustered.has(issue.clusterId));
   if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
   for (const [engine, status] of failedEngines(report)) lines.push(`! ${engine}: ${status.message ?? "failed"}`);
+  if (report.filteredOutCount > 0) lines.push(filteredOutLine(report.filteredOutCount));
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
 }
@@ -43,11 +53,14 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-/** `check --format github`: one workflow command per issue, plus one `::error` per failed engine. */
-export function formatGithub(report: CliReport): string {
+/**
+ * `check --format github`: one workflow command per issue, plus one `::error` per failed engine. GitHub resolves
+ * `file=` against the repository root: `prefix` is the project root's path there ("" or "app/").
+ */
+export function formatGithub(report: CliReport, prefix = ""): string {
   const lines = report.issues.map(
     (issue) =>
-      `::${issue.severity} file=${escapeProperty(issue.file)},line=${issue.line},col=${issue.col},title=${escapeProperty(`${issue.engine} ${issue.rule}`)}::${escapeData(issue.message)}`,
+      `::${issue.severity} file=${escapeProperty(`${prefix}${issue.file}`)},line=${issue.line},col=${issue.col},title=${escapeProperty(`${issue.engine} ${issue.rule}`)}::${escapeData(issue.message)}`,
   );
   for (const [engine, status] of failedEngines(report)) {
     lines.push(`::error title=${escapeProperty(`signalint ${engine}`)}::${escapeData(status.message ?? "failed")}`);

@@ -1,23 +1,29 @@
-import { isAbsolute, resolve } from "node:path";
 import { relativeToRoot } from "../core/paths.ts";
-import { SignalintService } from "../service/signalint.ts";
+import { pathApi } from "../runtime/path-api.ts";
+import { openApi } from "../client/open.ts";
 import { failedEngines } from "./report.ts";
 import { cliCheck } from "./check.ts";
 import type { CliIo } from "./io.ts";
+import { defineCommand } from "./command.ts";
 
 /** Files worth a check after an edit (what the engines look at). */
 const CHECKED = /\.(?:[cm]?[jt]sx?|json|jsonc|vue|svelte|astro)$/;
 
+/** What a hook's stdin named: the edited file and the project directory, or why it names none. */
+export type HookInput = { file: string; cwd: string | null } | { problem: string };
+
 /** The edited file and the project directory named by a hook's JSON (Claude Code's PostToolUse, Cursor's afterFileEdit). */
-export function hookTarget(input: string): { file: string; cwd: string | null } | null {
+export function hookTarget(input: string): HookInput {
   let value: { cwd?: unknown; tool_input?: { file_path?: unknown; notebook_path?: unknown }; file_path?: unknown; workspace_roots?: unknown };
   try {
     value = JSON.parse(input);
   } catch {
-    return null;
+    const what = input.trim() === "" ? "stdin was empty" : "stdin is not JSON";
+    return { problem: `${what}; this verb reads the JSON an editor hook sends (Claude Code PostToolUse, Cursor afterFileEdit)` };
   }
   const file = value?.tool_input?.file_path ?? value?.file_path;
-  if (typeof file !== "string" || file === "") return null;
+  if (typeof file !== "string" || file === "")
+    return { problem: "the hook's JSON names no edited file (Claude Code: tool_input.file_path; Cursor: file_path), so nothing was checked" };
   const roots = Array.isArray(value.workspace_roots) ? value.workspace_roots : [];
   const cwd = typeof value.cwd === "string" ? value.cwd : typeof roots[0] === "string" ? (roots[0] as string) : null;
   return { file, cwd };
@@ -27,21 +33,24 @@ export function hookTarget(input: string): { file: string; cwd: string | null } 
  * `signalint-mcp hook`: check the file an editor hook names on stdin. Exit 2 with its problems on stderr (Claude Code
  * shows them to the model), 0 when clean or not a file Signalint checks, 1 when the check could not be completed.
  */
-export async function runHook(io: CliIo, _argv: string[]): Promise<number> {
+async function runHook(io: CliIo): Promise<number> {
   const target = hookTarget(await io.readStdin());
-  if (!target) {
-    io.runtime.writeStderr("signalint-mcp hook: no file_path in the hook input on stdin\n");
+  if ("problem" in target) {
+    io.runtime.writeStderr(`signalint-mcp hook: ${target.problem}. Add it as a hook with signalint-mcp init --hooks; see signalint-mcp hook --help\n`);
     return 1;
   }
   if (!CHECKED.test(target.file)) return 0;
+  const { isAbsolute, resolve } = pathApi(io.runtime);
   const base = target.cwd ?? io.runtime.cwd();
   const absolute = isAbsolute(target.file) ? target.file : resolve(base, target.file);
-  const service = await SignalintService.create(io.runtime, { root: target.cwd ?? undefined });
+  // After every edit: the project's daemon answers warm when one may run (started on the first hook).
+  const opened = await openApi(io.runtime, { root: target.cwd ?? undefined });
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   try {
-    const relative = relativeToRoot(service.project.root, absolute) ?? relativeToRoot(service.project.realRoot, absolute);
+    const relative = relativeToRoot(opened.project.root, absolute) ?? relativeToRoot(opened.project.realRoot, absolute);
     if (relative === null) return 0;
     if (!(await io.runtime.stat(absolute))?.isFile) return 0;
-    const report = await cliCheck({ ...io, stderrIsTty: false }, service, [relative], null);
+    const { report } = await cliCheck({ ...io, stderrIsTty: false }, opened, [relative], null);
     const failed = failedEngines(report);
     const lines = report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`);
     for (const [engine, status] of failed) lines.push(`signalint: ${engine} failed: ${status.message ?? "error"}`);
@@ -55,6 +64,18 @@ export async function runHook(io: CliIo, _argv: string[]): Promise<number> {
     }
     return 0;
   } finally {
-    service.close();
+    opened.close();
   }
 }
+
+/** The hook verb, declared once for its parser and its help. */
+export const hookCommand = defineCommand({
+  name: "hook",
+  summary: "check the file an editor hook names on stdin (exit 2 with its problems)",
+  description:
+    "For editor hooks (Claude Code PostToolUse, Cursor afterFileEdit): reads the hook's JSON from stdin, checks the edited " +
+    "file, and exits 2 with its problems on stderr (Claude Code feeds them back to the model), 0 when clean or when the " +
+    "file is not one Signalint checks, 1 when stdin names no file or the check could not be completed.",
+  options: {},
+  run: (io) => runHook(io),
+});

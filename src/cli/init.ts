@@ -1,24 +1,12 @@
 import { dirname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { quoteInput } from "../core/errors.ts";
 import { openProject } from "../service/project/project.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { CLIENTS, claudeHook, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Launch, type Target } from "./clients.ts";
+import { CLIENTS, claudeHook, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Target } from "./clients.ts";
+import { defineCommand, ROOT_OPTION, type OptionValues } from "./command.ts";
 import type { CliIo } from "./io.ts";
+import { absoluteLaunch, portableLaunch, type Launch } from "./launch.ts";
 import { UsageError } from "./usage.ts";
-
-/** Deno permissions the server needs (the same as the README's deno line). */
-const DENO_FLAGS = ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env"];
-
-/** How this signalint-mcp was launched: a standalone binary, node + the bundle, or deno + the bundle's URL or path. */
-export function detectLaunch(runtime: Runtime): Launch {
-  if (runtime.isStandalone || runtime.mainScript === null) return { command: runtime.execPath, args: [], how: `standalone binary ${runtime.execPath}` };
-  if (runtime.name === "deno") {
-    const script = runtime.mainScript.startsWith("file://") ? decodeURIComponent(new URL(runtime.mainScript).pathname) : runtime.mainScript;
-    return { command: runtime.execPath, args: [...DENO_FLAGS, script], how: `deno running ${script}` };
-  }
-  return { command: runtime.execPath, args: [runtime.mainScript], how: `node running ${runtime.mainScript}` };
-}
 
 /** The project-level files: config (when missing) and the .gitignore entry. */
 function projectTargets(root: string): Target[] {
@@ -61,24 +49,26 @@ const indent = (text: string) =>
     .split("\n")
     .map((line) => `      ${line}`);
 
-function parseInitArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: {
-      client: { type: "string" },
-      print: { type: "boolean", default: false },
-      yes: { type: "boolean", default: false },
-      force: { type: "boolean", default: false },
-      hooks: { type: "boolean", default: false },
-      "windsurf-global": { type: "boolean", default: false },
-      "codex-global": { type: "boolean", default: false },
-      root: { type: "string" },
-    },
-  }).values;
-}
+/** init's options, as the parser takes them and `init --help` prints them. */
+const INIT_OPTIONS = {
+  client: { type: "string", value: "NAMES", help: `comma-separated: ${CLIENTS.join(", ")} (default: all but windsurf)` },
+  print: { type: "boolean", help: "print the configs instead of writing them" },
+  yes: { type: "boolean", help: "write without asking (required when stdin is not a terminal or under CI)" },
+  force: { type: "boolean", help: "replace a different signalint entry already in a client config (otherwise it is refused)" },
+  absolute: {
+    type: "boolean",
+    help: "point the configs at this signalint-mcp's absolute path and the project's absolute root (works on this machine only)",
+  },
+  hooks: { type: "boolean", help: "also add a Claude Code PostToolUse hook that checks each edited file" },
+  "windsurf-global": { type: "boolean", help: "write ~/.codeium/windsurf/mcp_config.json (Windsurf has no project config)" },
+  "codex-global": { type: "boolean", help: "print the entry for ~/.codex/config.toml instead of writing .codex/config.toml" },
+  root: ROOT_OPTION,
+} as const;
+
+type InitValues = OptionValues<typeof INIT_OPTIONS>;
 
 /** Every file init may touch, for these options. */
-function initTargets(runtime: Runtime, launch: Launch, root: string, values: ReturnType<typeof parseInitArgs>): Target[] {
+function initTargets(runtime: Runtime, launch: Launch, root: string, values: InitValues): Target[] {
   const home = runtime.env("HOME")?.trim() || runtime.env("USERPROFILE")?.trim() || null;
   const all = clientTargets(launch, root, home, { windsurfGlobal: values["windsurf-global"], codexGlobal: values["codex-global"] });
   const targets = [...projectTargets(root), ...parseClients(values.client).map((client) => all[client])];
@@ -102,14 +92,20 @@ function planLines(planned: readonly { target: Target; change: Change }[]): stri
   );
 }
 
+/** The plan's first line: the project, and what the configs will run. */
+function headline(root: string, launch: Launch, launched: Launch): string {
+  const runs = launch.portable ? `configs run ${launch.how}; --absolute writes ${launched.how} instead` : `configs run ${launch.how}`;
+  return `signalint-mcp init: ${root} (launched as ${launched.how}; ${runs})`;
+}
+
 /** `signalint-mcp init`: show the plan; write it with --yes; print the snippets with --print. */
-export async function runInit(io: CliIo, argv: string[]): Promise<number> {
-  const values = parseInitArgs(argv);
+async function runInit(io: CliIo, values: InitValues): Promise<number> {
   const { runtime } = io;
-  const launch = detectLaunch(runtime);
   const project = await openProject(runtime, { root: values.root });
+  const launched = absoluteLaunch(runtime);
+  const launch = values.absolute ? launched : await portableLaunch(runtime, project.root);
   const targets = initTargets(runtime, launch, project.root, values);
-  const lines = [`signalint-mcp init: ${project.root} (launched as ${launch.how})`];
+  const lines = [headline(project.root, launch, launched)];
   if (values.print) {
     for (const target of targets) lines.push("", `# ${target.label}: ${target.path}`, target.snippet.trimEnd());
     if (values.hooks) lines.push("", `# Cursor hook (documentation): ${join(project.root, ".cursor", "hooks.json")}`, cursorHooksSnippet(launch).trimEnd());
@@ -134,3 +130,17 @@ export async function runInit(io: CliIo, argv: string[]): Promise<number> {
   io.stdout(`Wrote ${writes.length} file(s).${refused ? " Some files were refused (see above)." : ""}\n`);
   return refused ? 1 : 0;
 }
+
+/** The init verb, declared once for its parser and its help. */
+export const initCommand = defineCommand({
+  name: "init",
+  summary: "write signalint.config.json, a .gitignore entry and MCP client configs",
+  description:
+    "Set a project up for Signalint: signalint.config.json (when missing), a .gitignore entry for .signalint/, and the MCP " +
+    "client configs. The configs are portable by default: they run npx -y signalint-mcp (or the project's own installed " +
+    "signalint-mcp through its package manager) and find the project through each client's workspace variable or " +
+    "working directory, so they can be committed. Shows every change first; existing files are merged where their " +
+    "format allows (our server entry added, comments kept), never silently overwritten.",
+  options: INIT_OPTIONS,
+  run: (io, values) => runInit(io, values),
+});

@@ -11,3 +11,16 @@ export interface CliIo {
   /** End the process now: a server whose client is gone must not be kept alive by anything still pending. */
   exit: (code: number) => void;
 }
+
+/** The CLI's view of a runtime's process shell. */
+export function cliIo(runtime: Runtime): CliIo {
+  const { shell } = runtime;
+  return {
+    runtime,
+    stdout: (text) => shell.writeStdout(text),
+    stdinIsTty: shell.stdinIsTerminal,
+    stderrIsTty: shell.stderrIsTerminal,
+    readStdin: () => shell.readStdin(),
+    exit: (code) => shell.exit(code),
+  };
+}

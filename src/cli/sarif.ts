@@ -1,4 +1,5 @@
 import type { CliIssue, CliReport, Shard } from "./report.ts";
+import type { RepositoryBase } from "./roots.ts";
 import { failedEngines } from "./report.ts";
 
 /** The SARIF rule id of an issue: engine and rule, so two engines' rules of one name stay apart. */
@@ -11,11 +12,23 @@ function relativeUri(file: string): string {
   return file.split("/").map(encodeURIComponent).join("/");
 }
 
-/** A directory path as a file: URI ending in "/" (what originalUriBaseIds requires). */
-function directoryUri(path: string): string {
+/**
+ * A directory path as a file: URI ending in "/" (what originalUriBaseIds requires): `/repo` → `file:///repo/`,
+ * `C:\\repo` → `file:///C:/repo/` (the drive's colon kept), `\\\\server\\share` → `file://server/share/`.
+ */
+export function directoryUri(path: string): string {
   const slashed = path.replace(/\\/g, "/");
+  const encode = (segments: string) =>
+    segments
+      .split("/")
+      .map((segment, index) => (index === 1 && /^[A-Za-z]:$/.test(segment) ? segment : encodeURIComponent(segment)))
+      .join("/");
+  if (slashed.startsWith("//")) {
+    const [host = "", ...rest] = slashed.slice(2).split("/");
+    return `file://${host}${encode(`/${rest.join("/")}`).replace(/\/?$/, "/")}`;
+  }
   const absolute = slashed.startsWith("/") ? slashed : `/${slashed}`;
-  return `file://${absolute.split("/").map(encodeURIComponent).join("/").replace(/\/?$/, "/")}`;
+  return `file://${encode(absolute).replace(/\/?$/, "/")}`;
 }
 
 /**
@@ -26,8 +39,12 @@ export function automationId(shard: Shard | null): string {
   return shard ? `signalint/shard-${shard.index}-of-${shard.count}/` : "signalint/";
 }
 
-/** `check --format sarif`: a SARIF 2.1.0 log with one run. */
-export function toSarif(report: CliReport): Record<string, unknown> {
+/**
+ * `check --format sarif`: a SARIF 2.1.0 log with one run. Locations are relative to the repository root (`SRCROOT`,
+ * where code scanning resolves them), whatever directory the project root is; `PROJECTROOT` names the project's
+ * directory inside it. Without a repository both are the project root.
+ */
+export function toSarif(report: CliReport, base: RepositoryBase = { root: report.projectRoot, prefix: "" }): Record<string, unknown> {
   const ids = [...new Set(report.issues.map(ruleId))].sort();
   const index = new Map(ids.map((id, position) => [id, position]));
   const rules = ids.map((id) => {
@@ -42,7 +59,7 @@ export function toSarif(report: CliReport): Record<string, unknown> {
     locations: [
       {
         physicalLocation: {
-          artifactLocation: { uri: relativeUri(issue.file), uriBaseId: "PROJECTROOT" },
+          artifactLocation: { uri: relativeUri(`${base.prefix}${issue.file}`), uriBaseId: "SRCROOT" },
           region: { startLine: issue.line, startColumn: issue.col },
         },
       },
@@ -63,7 +80,10 @@ export function toSarif(report: CliReport): Record<string, unknown> {
       {
         tool: { driver: { name: "signalint", version: report.version, rules } },
         automationDetails: { id: automationId(report.shard) },
-        originalUriBaseIds: { PROJECTROOT: { uri: directoryUri(report.projectRoot) } },
+        originalUriBaseIds: {
+          SRCROOT: { uri: directoryUri(base.root) },
+          PROJECTROOT: base.prefix ? { uri: relativeUri(base.prefix), uriBaseId: "SRCROOT" } : { uri: directoryUri(report.projectRoot) },
+        },
         columnKind: "utf16CodeUnits",
         invocations: [{ executionSuccessful: failures.length === 0, toolExecutionNotifications: failures }],
         results,
@@ -73,6 +93,6 @@ export function toSarif(report: CliReport): Record<string, unknown> {
 }
 
 /** The SARIF log as text. */
-export function formatSarif(report: CliReport): string {
-  return `${JSON.stringify(toSarif(report), null, 2)}\n`;
+export function formatSarif(report: CliReport, base?: RepositoryBase): string {
+  return `${JSON.stringify(toSarif(report, base), null, 2)}\n`;
 }

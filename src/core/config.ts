@@ -31,14 +31,24 @@ export const ConfigFileSchema = z
     artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
     warmTypeScript: z.boolean().optional(),
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
+    daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 30_000, tsc: 120_000, biome: 30_000, eslint: 60_000 };
-/** Default bound on one warm TypeScript program's host process, in MB (see warmTypeScriptMemoryMB). */
+/** Bound on one warm TypeScript program's host process, in MB, when the machine's memory is unknown. */
 export const DEFAULT_WARM_MEMORY_MB = 2048;
+
+/**
+ * The default bound on one warm program (warmTypeScriptMemoryMB unset): a quarter of the machine's memory, at least
+ * 1,024 MB (a large program on a large machine stays warm; a small machine keeps room for its other work).
+ */
+export function machineWarmMemoryMB(totalMemoryBytes: number | null): number {
+  if (!totalMemoryBytes) return DEFAULT_WARM_MEMORY_MB;
+  return Math.max(1024, Math.floor(totalMemoryBytes / 1024 ** 2 / 4));
+}
 /** How long an oversized result stays readable through artifact_read, by default. */
 export const DEFAULT_ARTIFACT_RETENTION_SECONDS = 3600;
 export const STRUCTURED_MAX_BYTES = { default: 262_144, min: 16_384, max: 16_777_216 };
@@ -58,7 +68,10 @@ export interface Settings {
   /** Keep warm TypeScript programs in host processes (default true; SIGNALINT_WARM_TYPESCRIPT=0 turns it off). */
   warmTypeScript: boolean;
   /** Bound on one warm program's host process (resident MB after a check); over it, tsc runs cold for that config. */
-  warmTypeScriptMemoryMB: number;
+  /** null: unset, the machine's default (machineWarmMemoryMB). */
+  warmTypeScriptMemoryMB: number | null;
+  /** Whether clients share the project's daemon, how long it idles before it exits, and why it is off. */
+  daemon: { enabled: boolean; idleMinutes: number; off?: string };
   /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
   oxlintTypeAware: boolean;
 }
@@ -118,6 +131,25 @@ export function clampStructuredMaxBytes(value: number): number {
   return Math.min(STRUCTURED_MAX_BYTES.max, Math.max(STRUCTURED_MAX_BYTES.min, value));
 }
 
+/** Default idle time of the project's daemon before it exits, in minutes. */
+export const DEFAULT_DAEMON_IDLE_MINUTES = 30;
+
+/** The daemon is off in CI (`CI` set to anything but false/0), with SIGNALINT_DAEMON=0, or daemonIdleMinutes 0. */
+function daemonSettings(config: ConfigFile, readEnv: EnvReader): Settings["daemon"] {
+  const idleMinutes = config.daemonIdleMinutes ?? DEFAULT_DAEMON_IDLE_MINUTES;
+  const switchEnv = envValue(readEnv, "SIGNALINT_DAEMON");
+  const ci = envValue(readEnv, "CI");
+  const off =
+    switchEnv !== undefined && !parseBooleanEnv("SIGNALINT_DAEMON", switchEnv)
+      ? "SIGNALINT_DAEMON=0"
+      : switchEnv === undefined && ci !== undefined && !/^(0|false)$/i.test(ci)
+        ? "CI is set"
+        : idleMinutes === 0
+          ? "daemonIdleMinutes is 0"
+          : undefined;
+  return { enabled: off === undefined, idleMinutes, ...(off ? { off } : {}) };
+}
+
 /** Resolve settings from the config file and the environment (environment wins when non-empty). */
 export function resolveSettings(config: ConfigFile, readEnv: EnvReader, overrides: { compact?: boolean } = {}): Settings {
   const payloadEnv = envValue(readEnv, "SIGNALINT_MCP_PAYLOAD");
@@ -135,8 +167,9 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT")
       ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string)
       : (config.warmTypeScript ?? true),
-    warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? DEFAULT_WARM_MEMORY_MB,
+    warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
+    daemon: daemonSettings(config, readEnv),
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

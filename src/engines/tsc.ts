@@ -13,9 +13,36 @@ export function isConfigDiagnosticFile(file: string): boolean {
   return file.endsWith(".json");
 }
 
-/** argv for a plain project: `--noEmit --pretty false -p <tsconfig>`. */
-export function tscProjectArgs(tsconfig: string): string[] {
-  return ["--noEmit", "--pretty", "false", "-p", tsconfig];
+/**
+ * Options that change what tsc prints, not what it finds (resolution traces, timings, file lists, colour): a
+ * tsconfig may set them, and the parser reads only diagnostics. Set off on the command line, which wins over the
+ * config, in `-p` and `-b` mode alike (TypeScript 5.x, 6.x and 7 accept each of them in both).
+ */
+export const TSC_OUTPUT_NEUTRAL = [
+  "--pretty",
+  "false",
+  "--traceResolution",
+  "false",
+  "--extendedDiagnostics",
+  "false",
+  "--diagnostics",
+  "false",
+  "--listFiles",
+  "false",
+  "--explainFiles",
+  "false",
+  "--listEmittedFiles",
+  "false",
+];
+
+/**
+ * argv for a plain project: `--noEmit -p <tsconfig>` with output-format options off, and the build info of an
+ * `incremental` or `composite` config (which `--noEmit` still writes) moved to `buildInfo`, outside the project tree.
+ * `--tsBuildInfoFile` is accepted (and writes nothing) for a config that is neither; none of these changes which
+ * files the program has or how they resolve. `extra`: further redirections (profiles, traces).
+ */
+export function tscProjectArgs(tsconfig: string, buildInfo?: string, extra: readonly string[] = []): string[] {
+  return ["--noEmit", ...TSC_OUTPUT_NEUTRAL, ...(buildInfo ? ["--tsBuildInfoFile", buildInfo] : []), ...extra, "-p", tsconfig];
 }
 
 /** argv that lists every file of a tsconfig's program (roots and what they import), one absolute path per line. */
@@ -23,16 +50,31 @@ export function tscListFilesArgs(tsconfig: string): string[] {
   return ["--listFilesOnly", "-p", tsconfig];
 }
 
-/** argv for build mode over a generated solution config (project references). */
-export function tscBuildArgs(solution: string): string[] {
-  return ["-b", solution, "--pretty", "false"];
+/** argv for build mode over a solution config (the user's own, or a generated one), output-format options off. */
+export function tscBuildArgs(solution: string, extra: readonly string[] = []): string[] {
+  return ["-b", solution, ...TSC_OUTPUT_NEUTRAL, ...extra];
+}
+
+/** For a config file outside the root (as tsc printed it): the in-root config that leads to it and how to name it. */
+export type OutsideConfigs = (reported: string) => { file: string; shown: string };
+
+/**
+ * A diagnostic located in a config file outside the root (a shared base a tsconfig extends): a config diagnostic
+ * breaks the program, so it is reported on the in-root config that leads to it, its own location in the message
+ * (paths stay project-relative). null for any other file.
+ */
+export function outsideConfigIssue(issue: RawIssue, reported: string, outside: OutsideConfigs | undefined): RawIssue | null {
+  if (!outside || !isConfigDiagnosticFile(reported)) return null;
+  const { file, shown } = outside(reported);
+  return { ...issue, file, line: 1, col: 1, programWide: true, message: `${shown}(${issue.line},${issue.col}): ${issue.message}` };
 }
 
 /**
  * Parse `tsc --pretty false` output strictly: every non-blank line is a diagnostic header or an indented
- * continuation of one. A diagnostic without a location is attached to the tsconfig it came from.
+ * continuation of one. A diagnostic without a location is attached to the tsconfig it came from; one in a config
+ * file outside the root to the in-root config that leads to it (`outside`).
  */
-export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string): ParseOutcome {
+export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string, outside?: OutsideConfigs): ParseOutcome {
   const issues: RawIssue[] = [];
   let last: RawIssue | null = null;
   let lastKept = false;
@@ -57,7 +99,8 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
         fixable: false,
       };
       if (file !== null && isConfigDiagnosticFile(file)) last.programWide = true;
-      lastKept = file !== null;
+      if (file === null) last = outsideConfigIssue(last, path as string, outside) ?? last;
+      lastKept = file !== null || last.programWide === true;
       if (lastKept) issues.push(last);
     } else if (global) {
       const [, category, code, message] = global as unknown as string[];

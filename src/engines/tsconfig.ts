@@ -1,14 +1,19 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../core/jsonc.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { tscBuildArgs, tscProjectArgs } from "./tsc.ts";
+import { TSC_OVERLAY_LAUNCHER } from "./tsc-overlay.ts";
 
 /** One tsc invocation: its argv and the project-relative config file it checks. */
 export interface TscRun {
   args: string[];
   configFile: string;
-  /** True for `tsc -b` over generated configs (project references). */
+  /** True for `tsc -b` (project references). */
   buildMode: boolean;
+  /** A script run (like the compiler's entry, through node) instead of the compiler's entry: the output overlay. */
+  entry?: string;
+  /** Configs outside the root extended by the run's configs → the in-root config that extends them. */
+  leadsTo: Map<string, string>;
 }
 
 interface ConfigInfo {
@@ -70,23 +75,113 @@ async function writeIfChanged(runtime: Runtime, path: string, text: string): Pro
   if (current !== text) await runtime.writeFileAtomic(path, text);
 }
 
+/** Compiler options that write files of their own wherever the config says (a trace directory, a CPU profile). */
+const PROFILE_OPTIONS = ["generateTrace", "generateCpuProfile"] as const;
+
+type RawConfig = { extends?: unknown; compilerOptions?: Record<string, unknown> } | null;
+
 /**
- * Plan the tsc run for one tsconfig. A config with project references is checked in build mode through generated
- * configs in the project's cache directory (outside the project tree, so no engine or user tool sees them) that
- * extend the user's and redirect every output (declarations and build info) there, so the user's tree is never
- * written to and references resolve exactly as `tsc -b` resolves them.
+ * A config and the configs it extends by relative path, in the order tsc reads them (at most 16; an unreadable or
+ * malformed one ends its branch: tsc reports it). Package specifiers are not followed.
  */
-export async function planTscRun(runtime: Runtime, options: { root: string; tsconfig: string; cacheDir: string }): Promise<TscRun> {
+async function extendsChain(runtime: Runtime, tsconfig: string): Promise<{ path: string; raw: RawConfig }[]> {
+  const chain: { path: string; raw: RawConfig }[] = [];
+  const queue = [tsconfig];
+  while (queue.length && chain.length < 16) {
+    const path = queue.shift() as string;
+    if (chain.some((entry) => entry.path === path)) continue;
+    let raw: RawConfig;
+    try {
+      raw = parseJsonc(await runtime.readText(path)) as RawConfig;
+    } catch {
+      raw = null;
+    }
+    chain.push({ path, raw });
+    const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
+    for (const target of extended) {
+      if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
+      const file = resolve(dirname(path), target);
+      queue.push(/\.json$/.test(file) ? file : `${file}.json`);
+    }
+  }
+  return chain;
+}
+
+/**
+ * `--generateTrace`/`--generateCpuProfile` into the work directory when the config or a config it extends sets them
+ * (they would write into the tree; passing them otherwise would make every run trace).
+ */
+function profileRedirects(chain: readonly { raw: RawConfig }[], workDir: string): string[] {
+  const set = (option: string) => chain.some(({ raw }) => raw?.compilerOptions && raw.compilerOptions[option] != null);
+  return PROFILE_OPTIONS.filter(set).flatMap((option) => [`--${option}`, join(workDir, option === "generateTrace" ? "trace" : "profile.cpuprofile")]);
+}
+
+/**
+ * For each config outside the root that a config of the run extends, the in-root config that leads to it: a
+ * diagnostic located there (an unknown option in a shared base) is reported on that config.
+ */
+async function outsideLeads(runtime: Runtime, root: string, configs: readonly string[]): Promise<Map<string, string>> {
+  const leads = new Map<string, string>();
+  const inside = (path: string) => !relative(root, path).startsWith("..") && !isAbsolute(relative(root, path));
+  for (const config of configs) {
+    for (const { path } of await extendsChain(runtime, config)) if (!inside(path) && !leads.has(path)) leads.set(path, config);
+  }
+  return leads;
+}
+
+/** The overlay launcher (tsc-overlay.ts) in the cache directory, named by its content. */
+async function overlayLauncher(runtime: Runtime, cacheDir: string): Promise<string> {
+  const path = join(cacheDir, "tsc", `overlay-${runtime.sha256(TSC_OVERLAY_LAUNCHER).slice(0, 12)}.cjs`);
+  await writeIfChanged(runtime, path, TSC_OVERLAY_LAUNCHER);
+  return path;
+}
+
+/** Options for planning one tsc run. */
+export interface PlanOptions {
+  root: string;
+  tsconfig: string;
+  cacheDir: string;
+  /**
+   * The compiler module (lib/typescript.js) of a TypeScript 5.x/6.x run through node: build mode then runs the user's
+   * own `tsc -b <tsconfig>` through the output overlay. null: generated configs (TypeScript 7, no node).
+   */
+  overlayCompiler?: string | null;
+}
+
+/**
+ * Plan the tsc run for one tsconfig; nothing it runs writes inside the project tree. A plain config is `tsc --noEmit
+ * -p <the user's tsconfig>` with build info moved to the cache directory. A config with project references is the
+ * user's own `tsc -b <tsconfig>` through the output overlay (TypeScript 5.x/6.x: every output path lives in the cache
+ * directory), else `tsc -b` over generated configs in the cache directory that extend the user's and redirect every
+ * output there (TypeScript 7, whose compiler cannot be given another file system; configs that resolve `types` or
+ * default `rootDir` from their own directory can differ there).
+ */
+export async function planTscRun(runtime: Runtime, options: PlanOptions): Promise<TscRun> {
   const configFile = options.tsconfig.slice(options.root.length + 1).replace(/\\/g, "/");
   const top = await readConfig(runtime, options.tsconfig);
   const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
+  const profiles = profileRedirects(await extendsChain(runtime, options.tsconfig), workDir);
   if (!top || top.references.length === 0) {
-    // A plain cold run: --incremental would make this run slower (it computes every file's declaration signature)
-    // and the warm program serves the runs after it.
-    return { args: tscProjectArgs(options.tsconfig), configFile, buildMode: false };
+    const leadsTo = await outsideLeads(runtime, options.root, [options.tsconfig]);
+    return { args: tscProjectArgs(options.tsconfig, join(workDir, "project.tsbuildinfo"), profiles), configFile, buildMode: false, leadsTo };
   }
   const graph = await collectGraph(runtime, top);
+  const leadsTo = await outsideLeads(
+    runtime,
+    options.root,
+    graph.map((info) => info.path),
+  );
+  if (options.overlayCompiler) {
+    const entry = await overlayLauncher(runtime, options.cacheDir);
+    const args = [options.overlayCompiler, join(workDir, "overlay"), options.tsconfig, ...tscBuildArgs(options.tsconfig, profiles)];
+    return { args, configFile, buildMode: true, entry, leadsTo };
+  }
+  return { args: tscBuildArgs(await writeGenerated(runtime, graph, workDir), profiles), configFile, buildMode: true, leadsTo };
+}
+
+/** Generated configs for `tsc -b` (one per project of the graph, extending the user's) and their solution; its path. */
+async function writeGenerated(runtime: Runtime, graph: readonly ConfigInfo[], workDir: string): Promise<string> {
   const names = new Map(graph.map((info, index) => [info.path, join(workDir, `p${index}.json`)]));
   const projects: string[] = [];
   for (const [index, info] of graph.entries()) {
@@ -111,5 +206,5 @@ export async function planTscRun(runtime: Runtime, options: { root: string; tsco
   }
   const solution = join(workDir, "solution.json");
   await writeIfChanged(runtime, solution, `${JSON.stringify({ files: [], references: projects.map((path) => ({ path })) }, null, 2)}\n`);
-  return { args: tscBuildArgs(solution), configFile, buildMode: true };
+  return solution;
 }

@@ -1,7 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { quoteInput, SignalintError } from "../core/errors.ts";
-import type { SignalintService } from "../service/signalint.ts";
+import type { Settings } from "../core/config.ts";
+import type { ServiceApi } from "../service/api.ts";
 import { VERSION } from "../version.ts";
 import { REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
 import { toJsonSchema } from "./json-schema.ts";
@@ -12,7 +13,6 @@ import { issueDetailTool } from "./tools/detail.ts";
 import { loopStatusTool } from "./tools/loop-status.ts";
 import { pingTool } from "./tools/ping.ts";
 import { artifactReadTool } from "./tools/artifact-read.ts";
-import { ArtifactStore } from "../service/history/artifacts.ts";
 import { diagnosticSnapshotTool } from "./tools/diagnostic-snapshot.ts";
 import { compareDiagnosticsTool } from "./tools/compare-diagnostics.ts";
 import { afterEditCheckTool } from "./tools/after-edit-check.ts";
@@ -21,7 +21,7 @@ import { liveDiagnosticsTool } from "./tools/live-diagnostics.ts";
 import { previewFixTool } from "./tools/preview-fix.ts";
 import { applyFixTool } from "./tools/apply-fix.ts";
 import { discardFixTool } from "./tools/discard-fix.ts";
-import { progressReporter } from "./progress.ts";
+import { heartbeatMs, progressReporter } from "./progress.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -67,16 +67,27 @@ export async function callTool(context: ToolContext, name: string, args: unknown
   } catch (error) {
     if (error instanceof SignalintError) return toErrorResult(error.code, error.message);
     const message = error instanceof Error ? error.message : String(error);
-    context.service.runtime.writeStderr(`signalint: ${name} failed: ${error instanceof Error ? error.stack : message}\n`);
+    context.log(`signalint: ${name} failed: ${error instanceof Error ? error.stack : message}\n`);
     return toErrorResult("internal_error", `${name} failed: ${message}`);
   }
 }
 
+/** What the MCP front serves: the project's service (daemon or in-process), its root and settings, and a log. */
+export interface McpFront {
+  api: ServiceApi;
+  projectRoot: string;
+  settings: Settings;
+  log: (text: string) => void;
+  /** The front's environment (the progress heartbeat's interval). */
+  env: (name: string) => string | undefined;
+}
+
 /** Build the MCP server; the payload mode and compact setting are captured here, once. */
-export function createMcpServer(service: SignalintService): Server {
-  const { payloadMode: mode, compact, structuredMaxBytes, artifactRetentionSeconds } = service.project.settings;
-  const artifacts = new ArtifactStore(service.runtime, service.project.stateDir, artifactRetentionSeconds * 1000);
-  const context: ToolContext = { service, artifacts, mode, compact, structuredMaxBytes };
+export function createMcpServer(front: McpFront): Server {
+  const { payloadMode: mode, compact, structuredMaxBytes } = front.settings;
+  const { api, projectRoot, log } = front;
+  const artifacts = { save: (json: string) => api.saveArtifact({ json }) };
+  const context: ToolContext = { api, projectRoot, artifacts, log, mode, compact, structuredMaxBytes };
   const server = new Server(
     { name: "signalint", version: VERSION },
     {
@@ -89,11 +100,13 @@ export function createMcpServer(service: SignalintService): Server {
     },
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));
+  const heartbeat = heartbeatMs(front.env("SIGNALINT_PROGRESS_HEARTBEAT_MS"));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.
     const token = request.params._meta?.progressToken;
-    const progress = token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }));
+    const progress =
+      token === undefined ? null : progressReporter(token, (params) => extra.sendNotification({ method: "notifications/progress", params }), heartbeat);
     try {
       return await callTool(
         { ...context, signal: extra.signal, onEvent: progress?.onEvent },

@@ -2,15 +2,19 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
 import type { Stale, WorkflowStale } from "../core/contracts.ts";
-import type { ArtifactStore } from "../service/history/artifacts.ts";
+import type { ServiceApi } from "../service/api.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
-import type { SignalintService } from "../service/signalint.ts";
 import { advertisedSchema, respond, toErrorResult, type ResultShape } from "./respond.ts";
 
 /** Server-wide facts a handler may need. */
 export interface ToolContext {
-  service: SignalintService;
-  artifacts: ArtifactStore;
+  /** The project's service: its daemon's, or one in this process (the same answers either way). */
+  api: ServiceApi;
+  projectRoot: string;
+  /** Oversized results are saved here and read back in chunks by artifact_read. */
+  artifacts: { save: (json: string) => Promise<string> };
+  /** Where an unexpected failure's stack goes (stderr). */
+  log: (text: string) => void;
   mode: PayloadMode;
   compact: boolean;
   structuredMaxBytes: number;

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
+import { createExclusiveDeno, denoDaemonSupport, processAliveDeno } from "./daemon-deno.ts";
+import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
+import { denoShell } from "./shell-deno.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
@@ -16,6 +18,20 @@ import {
 // Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
+
+/**
+ * Total memory: Deno.systemMemoryInfo needs --allow-sys, asked first so that a terminal never gets a permission
+ * prompt; without it, or on an older Deno: unknown.
+ */
+function denoTotalMemory(): number | null {
+  try {
+    if (Deno.permissions?.querySync?.({ name: "sys", kind: "systemMemoryInfo" })?.state !== "granted") return null;
+    const total = Deno.systemMemoryInfo?.().total;
+    return typeof total === "number" && total > 0 ? total : null;
+  } catch {
+    return null;
+  }
+}
 
 const PIPE_GRACE_MS = 2000;
 
@@ -243,13 +259,19 @@ export function createDenoRuntime(): Runtime {
     name: "deno",
     platform: os === "windows" ? "win32" : os,
     arch: ({ x86_64: "x64", aarch64: "arm64" } as Record<string, string>)[Deno.build.arch] ?? Deno.build.arch,
+    totalMemoryBytes: denoTotalMemory(),
     execPath: Deno.execPath(),
     isStandalone: false,
     mainScript: Deno.mainModule,
+    shell: denoShell(),
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),
     selfChannel: selfChannelDeno,
+    pid: Deno.pid,
+    processAlive: processAliveDeno,
+    createExclusive: createExclusiveDeno,
+    daemon: denoDaemonSupport(() => ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule]),
     readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {
       const info = await orNull(() => Deno.stat(path), ["symlink_loop"]);

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { spawn as spawnChild } from "node:child_process";
 import { promises as fs } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { createExclusiveNode, nodeDaemonSupport, processAliveNode } from "./daemon-node.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
+import { nodeShell } from "./shell-node.ts";
 import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
@@ -204,14 +206,20 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     name: "node",
     platform: process.platform,
     arch: process.arch,
+    totalMemoryBytes: totalmem(),
     execPath: process.execPath,
     isStandalone,
     mainScript: isStandalone || !process.argv[1] ? null : resolve(process.argv[1]),
+    shell: nodeShell(),
     spawn: (command, args, options) => spawnNode(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) =>
       spawnSelfNode(isStandalone ? [mode] : [...HOST_STACK, options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
     selfChannel: selfChannelNode,
+    pid: process.pid,
+    processAlive: processAliveNode,
+    createExclusive: createExclusiveNode,
+    daemon: nodeDaemonSupport(isStandalone ? [] : [options.selfScript ?? (process.argv[1] as string)]),
     readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {
       const stats = await orNull(fs.stat(path), ["symlink_loop"]);

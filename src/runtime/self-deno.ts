@@ -9,7 +9,8 @@ declare const Deno: any;
 /** Deno's permission names whose grant the child inherits as `--allow-<name>` (only whole grants are passed on). */
 const PERMISSIONS = ["read", "write", "run", "env", "net", "sys", "ffi", "import"];
 
-function grantedFlags(): string[] {
+/** The `--allow-*` flags for the permissions this process holds (a re-run of Signalint gets the same). */
+export function grantedFlags(): string[] {
   const flags: string[] = [];
   for (const name of PERMISSIONS) {
     try {

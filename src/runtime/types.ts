@@ -84,6 +84,30 @@ export interface TreeWatch {
 }
 
 /**
+ * The process as its command line sees it: arguments, terminals, stdin/stdout and how it ends. Mapped once per
+ * runtime (shell-node.ts, shell-deno.ts) so the entry and the CLI never ask which runtime they are on.
+ */
+export interface ProcessShell {
+  /** The command-line arguments after the script (or after the standalone binary). */
+  readonly args: readonly string[];
+  readonly stdinIsTerminal: boolean;
+  readonly stderrIsTerminal: boolean;
+  /** The whole of stdin as UTF-8. */
+  readStdin(): Promise<string>;
+  writeStdout(text: string): void;
+  /** End the process now (a server whose client is gone must not be kept alive by anything pending). */
+  exit(code: number): void;
+  /** End with this code once pending output is written (a CLI verb that finished). */
+  finish(code: number): void;
+  /** Report an error nobody awaited (a background task's) instead of dying from it: a long-lived server. */
+  onStrayError(report: (error: unknown) => void): void;
+  /** Keep compiled code between runs where the runtime can (Node's module compile cache); a no-op elsewhere. */
+  enableCompileCache(): void;
+  /** Run `listener` once when the process is asked to terminate (SIGTERM where the platform has it). */
+  onTerminate(listener: () => void): void;
+}
+
+/**
  * Everything outside pure logic goes through this interface; core never touches `process` or `Deno`. File-system
  * failures are thrown as FsError (core/errors.ts) with a runtime-independent kind, so callers write one check.
  */
@@ -92,12 +116,16 @@ export interface Runtime {
   readonly platform: string;
   /** CPU architecture in Node's names (x64, arm64), as npm platform packages are named. */
   readonly arch: string;
+  /** The machine's total memory in bytes (null when the runtime cannot tell): the default warm memory bound. */
+  readonly totalMemoryBytes: number | null;
   /** Absolute path of the running executable (node, deno, or the standalone binary). */
   readonly execPath: string;
   /** True inside a standalone binary: JS engine entries can then run on the embedded runtime. */
   readonly isStandalone: boolean;
   /** The script this process runs: the bundle's absolute path (node), Deno.mainModule (a file: or https: URL); null in a standalone binary. */
   readonly mainScript: string | null;
+  /** Arguments, terminals, stdin/stdout and exit of this process. */
+  readonly shell: ProcessShell;
   /**
    * Run a process in its own process group (POSIX). Until the run is over the group is registered with a watchdog
    * process that kills it if this process dies without doing so (kill -9 included; see process-groups.ts).
@@ -148,6 +176,48 @@ export interface Runtime {
   /** Resident memory of this process, in bytes. */
   rssBytes(): number;
   writeStderr(text: string): void;
+  /** Whether a process with this pid exists (and may be signalled by this user). */
+  processAlive(pid: number): boolean;
+  /** This process's id. */
+  readonly pid: number;
+  /** Create `path` with `data` only if nothing exists there (mode 0600); false when something does. */
+  createExclusive(path: string, data: string): Promise<boolean>;
+  /** Local sockets and detached processes for the per-project daemon; null where this runtime has none. */
+  readonly daemon: DaemonSupport | null;
+}
+
+/** One end of a local connection (Unix domain socket, Windows named pipe): bytes in, bytes out. */
+export interface LocalConnection {
+  write(data: Uint8Array): void;
+  /** Called with each chunk as it arrives. */
+  onData(listener: (chunk: Uint8Array) => void): void;
+  /** Called once when the connection is closed, by either end or by an error. */
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
+/** A listening local socket. */
+export interface LocalServer {
+  close(): Promise<void>;
+}
+
+/** What the per-project daemon needs of the platform (src/daemon/); null on a runtime without local sockets. */
+export interface DaemonSupport {
+  /** Listen on a Unix domain socket (mode 0600) or named pipe; throws when it cannot be bound. */
+  listen(path: string, onConnection: (connection: LocalConnection) => void): Promise<LocalServer>;
+  /** Connect to a listening socket; rejects when nothing listens there. */
+  connect(path: string): Promise<LocalConnection>;
+  /**
+   * Start Signalint in `mode`, detached (own session, outliving this process), stdin closed and stderr appended to
+   * `logFile`; resolves with its pid and the first line it writes to stdout (null when it exited before writing).
+   */
+  startDetached(mode: string, options: { cwd: string; logFile: string; env?: Record<string, string> }): Promise<{ pid: number; line: string | null }>;
+  kill(pid: number, signal: "SIGTERM" | "SIGKILL"): void;
+  /**
+   * The socket path for a key: in a directory only this user can enter (created 0700; refused when another user owns
+   * it or others may enter it), or a user-named pipe on Windows.
+   */
+  socketPath(key: string): Promise<string>;
 }
 
 /** The result of a spawn asked for after its abort signal fired: nothing was started. */

@@ -13,11 +13,25 @@ import { CheckStore, type DetailQuery } from "./history/check-store.ts";
 import { SessionLog } from "./history/session-log.ts";
 import { SnapshotStore } from "./history/snapshots.ts";
 import { LintCache } from "./lint/lint-cache.ts";
+import { releaseOwnership, takeOwnership } from "./project/ownership.ts";
 import { openProject, type OpenOptions, type Project } from "./project/project.ts";
 import { TsconfigCoverage } from "./tsc/tsc-coverage.ts";
 import type { Checker } from "./workflow/checker.ts";
 
 export type { CheckTiming } from "./check/pipeline.ts";
+
+/**
+ * Only one process writes a state directory (the daemon, or one in-process service): this one takes its ownership
+ * lock, or keeps its history in a private temporary directory when another live process holds it.
+ */
+async function ownedProject(runtime: Runtime, project: Project, writes: boolean): Promise<Project> {
+  if (!writes) return project;
+  const holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
+  if (holder === null) return { ...project, owned: true };
+  const stateDir = await runtime.makeTempDir("signalint-state-");
+  runtime.writeStderr(`signalint: ${project.stateDir} belongs to another Signalint process (pid ${holder}); this one keeps its history in ${stateDir}\n`);
+  return { ...project, stateDir };
+}
 
 /**
  * The composition root of the service rooms: wires the check pipeline, history, freshness, lint, tsc, workflow and
@@ -62,20 +76,26 @@ export class SignalintService implements Checker {
     };
   }
 
+  /** Resident memory of the warm TypeScript hosts, in bytes (as each last reported it). */
+  warmRssBytes(): number {
+    return this.warm.rssBytes();
+  }
+
   /** Resolves once every warm TypeScript check started so far has answered (tests await it instead of polling). */
   warmSettled(): Promise<void> {
     return this.warm.settled();
   }
 
-  /** Release warm programs and timers. */
+  /** Release warm programs, timers and the state directory's ownership. */
   close(): void {
     this.warm.close();
     this.changes.close();
+    if (this.project.owned) void releaseOwnership(this.runtime, this.project.stateDir);
   }
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */
   static async create(runtime: Runtime, options: OpenOptions = {}): Promise<SignalintService> {
-    const project = await openProject(runtime, { prepareState: true, ...options });
+    const project = await ownedProject(runtime, await openProject(runtime, { prepareState: true, ...options }), options.prepareState !== false);
     const session = new SessionLog(runtime, project.stateDir);
     const skipped = await session.replay();
     if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);

@@ -56,8 +56,10 @@ export interface WarmRequest {
   timeoutMs: number;
   memoryLimitBytes: number;
   signal?: AbortSignal;
-  /** Maps an absolute file name to the project (null: outside it; the issue is dropped). */
+  /** Maps an absolute file name to the project (null: outside it; the issue is dropped unless `outside` keeps it). */
   toRelative: (path: string) => string | null;
+  /** An issue located outside the project as it is to be reported (a config extended from outside), or null. */
+  outside?: (issue: RawIssue, file: string) => RawIssue | null;
   /** What the file watch saw change (null: no watch to vouch for anything; the program re-asks everything). */
   hint?: ChangeHint | null;
 }
@@ -68,7 +70,7 @@ export interface WarmRequest {
  */
 export type WarmOutcome =
   | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[] }
-  | { status: "unavailable" }
+  | { status: "unavailable"; reason?: string }
   | { status: "timeout" }
   | { status: "cancelled" };
 
@@ -82,7 +84,7 @@ export class WarmTsPool {
   /** A started host not yet given a program (see prestart). */
   private spare: WarmHost | null = null;
   /** Programs that will not be warm in this server (no API, over the memory bound, or their host keeps dying). */
-  private readonly refused = new Set<string>();
+  private readonly refused = new Map<string, string>();
   private readonly deaths = new Map<string, number>();
   private readonly inflight = new Set<Promise<unknown>>();
   private stamp = "";
@@ -110,7 +112,8 @@ export class WarmTsPool {
   private async run(request: WarmRequest): Promise<WarmOutcome> {
     const { typescriptDir, configPath } = request;
     const key = programKey(typescriptDir, request.kind, configPath);
-    if (this.closed || this.refused.has(key)) return { status: "unavailable" };
+    const refusal = this.refused.get(key);
+    if (this.closed || refusal !== undefined) return { status: "unavailable", ...(refusal ? { reason: refusal } : {}) };
     const stamp = resolutionStamp(this.root);
     if (stamp !== this.stamp) {
       this.stamp = stamp;
@@ -184,7 +187,7 @@ export class WarmTsPool {
       const mapped = issue.causes ? { ...issue, causes: relativeCauses(issue.causes, request.toRelative) } : issue;
       if (!isAbsolute(issue.file)) return [mapped];
       const file = request.toRelative(issue.file);
-      return file === null ? [] : [{ ...mapped, file }];
+      return file === null ? (request.outside?.(mapped, issue.file) ?? []) : [{ ...mapped, file }];
     });
     return { status: "ok", issues, info: answer.info, files: answer.files };
   }
@@ -228,7 +231,7 @@ export class WarmTsPool {
   }
 
   private refuse(key: string, message: string): void {
-    this.refused.add(key);
+    this.refused.set(key, message);
     this.warn(message);
   }
 

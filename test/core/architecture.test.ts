@@ -63,8 +63,10 @@ const LAYERS: Record<string, readonly string[]> = {
   engines: ["core", "runtime"],
   typescript: ["core", "engines", "runtime"],
   service: ["core", "engines", "runtime", "typescript"],
+  daemon: ["core", "runtime", "service"],
+  client: ["core", "daemon", "runtime", "service"],
   mcp: ["core", "runtime", "service"],
-  cli: ["core", "engines", "mcp", "runtime", "service"],
+  cli: ["client", "core", "daemon", "engines", "mcp", "runtime", "service"],
 };
 
 /** Every relative import of every source file (type-only imports included), as repository paths. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CLEAN_PATH, removeDir, REPO, scratchCopy, tempDir } from "../helpers.ts";
@@ -68,7 +68,17 @@ async function runAction(inputs: Record<string, string>, workspace: string, serv
     const env = Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, expand(value)]));
     const result = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
       cwd: workspace,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", RUNNER_OS: RUNNER.OS, RUNNER_ARCH: RUNNER.ARCH, RUNNER_TEMP: temp, GITHUB_OUTPUT: output, ...env },
+      env: {
+        PATH: CLEAN_PATH,
+        HOME: process.env.HOME ?? "",
+        SIGNALINT_DAEMON: "0",
+        RUNNER_OS: RUNNER.OS,
+        RUNNER_ARCH: RUNNER.ARCH,
+        RUNNER_TEMP: temp,
+        GITHUB_OUTPUT: output,
+        GITHUB_WORKSPACE: workspace,
+        ...env,
+      },
     });
     logs.push({ name: step.name, status: result.status, stdout: result.stdout, stderr: result.stderr });
     if (step.id)
@@ -165,5 +175,29 @@ describe("the GitHub Action's shell steps, against a local release directory", (
     assert.equal(log.version, "2.1.0");
     assert.ok((log.runs[0]?.results.length ?? 0) > 0);
     assert.equal(action.outputOf("check", "exit-code"), "1");
+  });
+
+  it("root: app (the project below the repository root): annotations and SARIF locations name app/…", async () => {
+    const workspace = tempDir("signalint-action-monorepo-");
+    cleanup.push(workspace);
+    // The fixture with its engines linked, moved below a workspace that is not the project root.
+    renameSync(scratchCopy("systemic-ts", "action-app"), join(workspace, "app"));
+    const github = await runAction({ ...INPUTS, root: "app", "fail-on-error": "false" }, workspace, served);
+    cleanup.push(github.temp);
+    assert.equal(github.failed, undefined, github.failed?.stderr);
+    const annotations = String(github.logs[1]?.stdout)
+      .split("\n")
+      .filter((line) => line.startsWith("::error file="));
+    assert.ok(annotations.length > 0);
+    for (const line of annotations) assert.match(line, /^::error file=app\/src\//, "GitHub resolves annotation paths against the repository root");
+    const sarif = await runAction({ ...INPUTS, root: "app", format: "sarif", "fail-on-error": "false" }, workspace, served);
+    cleanup.push(sarif.temp);
+    const log = JSON.parse(readFileSync(String(sarif.outputOf("check", "sarif")), "utf8")) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string } } }[] }[]; originalUriBaseIds: unknown }[];
+    };
+    const run = log.runs[0];
+    assert.ok(run && run.results.length > 0);
+    for (const result of run.results) assert.match(result.locations[0]?.physicalLocation.artifactLocation.uri ?? "", /^app\/src\//);
+    assert.deepEqual(run.originalUriBaseIds, { SRCROOT: { uri: `file://${workspace}/` }, PROJECTROOT: { uri: "app/", uriBaseId: "SRCROOT" } });
   });
 });

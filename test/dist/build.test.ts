@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
@@ -26,4 +26,17 @@ it("the host binary is pkg's SEA build of the stripped pinned base: no debug sec
   writeFileSync(join(dir, "version.cjs"), "process.stdout.write(process.version);\n");
   assert.equal(execFileSync(HOST_BINARY, ["__signalint-node", join(dir, "version.cjs")], { encoding: "utf8" }), `v${PINNED.version}`);
   removeDir(dir);
+});
+
+it("build:binaries checks its toolchain first and names each missing tool with how to install it", () => {
+  const result = spawnSync(process.execPath, [join(REPO, "build", "build-binaries.mjs"), "--targets=win-x64,linux-arm64"], {
+    cwd: REPO,
+    encoding: "utf8",
+    env: { PATH: join(REPO, "no-such-dir") },
+  });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /needs tools that are not on PATH:/);
+  assert.match(result.stderr, /llvm-strip: .*apt-get install llvm/);
+  assert.match(result.stderr, /osslsigncode: .*apt-get install osslsigncode/);
+  assert.match(result.stderr, /--targets=host/);
 });

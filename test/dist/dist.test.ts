@@ -23,7 +23,7 @@ async function smoke(command: string, args: string[], cwd: string, env: Record<s
       command,
       args,
       cwd,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir, ...env },
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, ...env },
       stderr: "ignore",
     }),
   );

@@ -16,7 +16,7 @@ function runAsync(command: string, args: string[], cwd: string): Promise<{ statu
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd,
-      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: stateDir },
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -34,10 +34,10 @@ describe("init from other launches", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
-  it("under deno, points the configs at deno run with the bundle", () => {
+  it("under deno with --absolute, points the configs at deno run with the bundle", () => {
     const dir = project();
     dirs.push(dir);
-    const result = run(DENO, [...DENO_FLAGS, BUNDLE, "init", "--yes", "--client", "claude"], dir);
+    const result = run(DENO, [...DENO_FLAGS, BUNDLE, "init", "--yes", "--absolute", "--client", "claude"], dir);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, BUNDLE] });
   });
@@ -55,17 +55,18 @@ describe("init from other launches", () => {
       const result = await runAsync(DENO, [...DENO_FLAGS, "--reload", url, "init", "--yes", "--client", "claude,codex"], dir);
       assert.equal(result.status, 0, result.stdout + result.stderr);
       assert.match(result.stdout, /launched as deno running http:\/\/127\.0\.0\.1/);
-      assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, url] });
+      // A URL works on any machine: the portable form keeps it, with `deno` from PATH.
+      assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: "deno", args: [...DENO_FLAGS, url] });
       assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"]?.args, [...DENO_FLAGS, url]);
     } finally {
       http.close();
     }
   });
 
-  it("from the standalone binary, the configs run the binary itself", () => {
+  it("from the standalone binary with --absolute, the configs run the binary itself", () => {
     const dir = project();
     dirs.push(dir);
-    const result = run(BINARY, ["init", "--yes", "--client", "claude"], dir);
+    const result = run(BINARY, ["init", "--yes", "--absolute", "--client", "claude"], dir);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /launched as standalone binary/);
     assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: BINARY, args: [] });

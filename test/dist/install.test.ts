@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { BUNDLE, CLEAN_PATH, removeDir, REPO, tempDir } from "../helpers.ts";
@@ -76,7 +76,7 @@ describe("the README's one-line installs, against a local release directory made
     assert.equal(execFileSync(binary, ["--version"], { encoding: "utf8" }).trim(), VERSION);
   });
 
-  it("the Linux line refuses a binary that does not match SHA256SUMS and leaves it non-executable", {
+  it("the Linux line refuses a binary that does not match SHA256SUMS and deletes it", {
     skip: HOST.startsWith("linux") ? false : "Linux only",
   }, async () => {
     served.tampered.add(HOST_ASSET);
@@ -85,7 +85,8 @@ describe("the README's one-line installs, against a local release directory made
       cleanup.push(result.cwd);
       assert.notEqual(result.status, 0);
       assert.match(result.stdout + result.stderr, /FAILED/);
-      assert.equal(statSync(join(result.cwd, HOST_ASSET)).mode & 0o111, 0);
+      // Issue 19: an unverified binary is no longer left on disk (it was left non-executable).
+      assert.ok(!existsSync(join(result.cwd, HOST_ASSET)), "the unverified download is gone");
     } finally {
       served.tampered.delete(HOST_ASSET);
     }
@@ -104,6 +105,7 @@ describe("the README's one-line installs, against a local release directory made
       const bad = await runLine(installLine("macos"), served);
       cleanup.push(bad.cwd);
       assert.notEqual(bad.status, 0);
+      assert.ok(!existsSync(join(bad.cwd, "signalint-mcp-darwin-x64")), "the unverified download is gone");
     } finally {
       served.tampered.delete("signalint-mcp-darwin-x64");
     }

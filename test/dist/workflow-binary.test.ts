@@ -31,7 +31,7 @@ it("the binary runs all eight workflow tools end to end (output validated by the
       command: BINARY,
       args: [],
       cwd: project,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state },
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state },
       stderr: "ignore",
     }),
   );

@@ -75,7 +75,7 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
       args: [...DENO_FLAGS, BUNDLE],
       cwd: project,
       stderr: "pipe",
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "pause:renamed-2" },
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "pause:renamed-2" },
     });
     let stderr = "";
     const paused = new Promise<void>((resolve) =>

@@ -6,7 +6,8 @@ import { describe, it } from "node:test";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { CliReport } from "../../src/cli/report.ts";
-import { BUNDLE, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, ciPath, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { guardTrees } from "../helpers/tree.ts";
 
 /**
  * The official SARIF 2.1.0 schema (OASIS, via SchemaStore), as @microsoft/jest-sarif ships it (MIT). It is draft-04;
@@ -31,6 +32,7 @@ function warningsOnly(): string {
 }
 
 describe("check for CI", () => {
+  guardTrees(() => ["bad-config", "clean", "sparse", "systemic-ts"].map(fixture));
   it("--format sarif is valid SARIF 2.1.0 with every issue located and fingerprinted", () => {
     const result = runCli(["check", "--format", "sarif"], { cwd: fixture("systemic-ts") });
     assert.equal(result.status, 1, result.stderr);
@@ -43,7 +45,9 @@ describe("check for CI", () => {
     assert.equal(run.automationDetails.id, "signalint/");
     const first = run.results.find((result: { ruleId: string }) => result.ruleId === "tsc/TS2304");
     assert.equal(first.level, "error");
-    assert.deepEqual(first.locations[0].physicalLocation.artifactLocation, { uri: "src/search.ts", uriBaseId: "PROJECTROOT" });
+    // Locations are relative to the repository root, where code scanning resolves them (issue 19: they were
+    // relative to the project root, misplaced whenever the two differ).
+    assert.deepEqual(first.locations[0].physicalLocation.artifactLocation, { uri: ciPath("systemic-ts", "src/search.ts"), uriBaseId: "SRCROOT" });
     assert.equal(first.locations[0].physicalLocation.region.startLine, 10);
     assert.match(first.partialFingerprints["signalintIssueId/v1"], /^[0-9a-f]{16,}$/);
     assert.equal(run.tool.driver.rules[first.ruleIndex].id, "tsc/TS2304");
@@ -123,7 +127,7 @@ describe("check for CI", () => {
         encoding: "utf8",
         cwd: fixture("sparse"),
         timeout: 60_000,
-        env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...env },
+        env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...env },
       });
     const shown = onTty({});
     assert.match(shown.stdout, /\r\x1b\[Ksignalint: tsc (started|finished)/);

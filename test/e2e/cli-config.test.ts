@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CliReport } from "../../src/cli/report.ts";
 import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, call, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, ciPath, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { guardTrees } from "../helpers/tree.ts";
 
 describe("CLI", () => {
+  guardTrees(() => ["bad-config", "clean", "sparse", "systemic-ts"].map(fixture));
   it("--version prints the package version", () => {
     const result = runCli(["--version"], { cwd: fixture("clean") });
     assert.equal(result.status, 0);
@@ -42,7 +44,9 @@ describe("CLI", () => {
     const result = runCli(["check", "--format", "github", "src"], { cwd: fixture("systemic-ts") });
     const lines = result.stdout.trim().split("\n");
     assert.equal(lines.length, 12);
-    assert.match(lines[0] ?? "", /^::error file=src\/audit\.ts,line=3,col=\d+,title=tsc TS2322::Type 'string' is not assignable/);
+    // GitHub resolves annotation paths against the repository root (issue 19: they were project-relative).
+    assert.ok(lines[0]?.startsWith(`::error file=${ciPath("systemic-ts", "src/audit.ts")},line=3,`), lines[0]);
+    assert.match(lines[0] ?? "", /,title=tsc TS2322::Type 'string' is not assignable/);
   });
 
   it("checks only the named paths", () => {

@@ -1,11 +1,25 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { call, CLEAN_PATH, connect, everyIssue, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 import { coverageProject as project, subdirectoryServerTest, TYPE_ERROR } from "./coverage-project.ts";
+import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
+
+/**
+ * Run a check and assert it wrote nothing into the project tree (but the state directory, where a test asks for the
+ * default one inside the tree with a blank SIGNALINT_STATE_DIR).
+ */
+function unwritten<T>(dir: string, env: Record<string, string>, run: () => T): T {
+  const state = env.SIGNALINT_STATE_DIR;
+  const exclude = state === undefined ? [] : [state.trim() ? resolve(dir, state) : join(dir, ".signalint")];
+  const before = snapshotTree(dir, exclude);
+  const result = run();
+  assertTreeUnchanged(dir, before, exclude);
+  return result;
+}
 
 function check(
   dir: string,
@@ -13,13 +27,13 @@ function check(
   args: string[] = [],
   env: Record<string, string> = {},
 ): { status: number | null; response: CheckResponse; stderr: string } {
-  const result = runCli(["check", "--format", "response", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
+  const result = unwritten(dir, env, () => runCli(["check", "--format", "response", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } }));
   return { status: result.status, response: JSON.parse(result.stdout) as CheckResponse, stderr: result.stderr };
 }
 
 /** Every issue of a check as "file:line rule" (`--format github` lists them all, clustered or not). */
 function issuesOf(dir: string, cache: string, args: string[] = [], env: Record<string, string> = {}): string[] {
-  const result = runCli(["check", "--format", "github", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
+  const result = unwritten(dir, env, () => runCli(["check", "--format", "github", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } }));
   return result.stdout
     .split("\n")
     .flatMap((line) => {

@@ -32,7 +32,7 @@ async function killAt(project: string, state: string, stage: string): Promise<vo
     command: process.execPath,
     args: [BUNDLE],
     cwd: project,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: `pause:${stage}` },
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: `pause:${stage}` },
     stderr: "pipe",
   });
   let stderr = "";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
 import { call, connect, fixture, fullIssue, structured, type Connected } from "../helpers.ts";
+import { TreeGuard } from "../helpers/tree.ts";
 import { messageMatches, rawBiome, rawEslint, rawOxlint, rawTsc, type RawDiagnostic } from "../raw-engines.ts";
 
 const FIXTURES: { name: string; engines: string[]; build?: boolean; inferred?: string[]; minIssues: number }[] = [
@@ -61,10 +62,16 @@ describe("ground truth: raw engine output equals the server's issue list", () =>
   for (const spec of FIXTURES) {
     describe(spec.name, () => {
       let session: Connected;
+      // The fixture in this repository: whatever the check runs, nothing may be written into it.
+      const guard = new TreeGuard();
       before(async () => {
+        guard.watch(fixture(spec.name));
         session = await connect(fixture(spec.name));
       });
-      after(async () => session.close());
+      after(async () => {
+        await session.close();
+        guard.verifyAndClear();
+      });
 
       it("reports exactly what the engines print (after cross-engine deduplication)", async (t) => {
         const started = performance.now();

@@ -17,7 +17,7 @@ function cliOn(runtime: "node" | "deno", args: string[], cwd: string): { status:
   try {
     const result = spawnSync(command, [...prefix, ...args], {
       cwd,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir },
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir },
       encoding: "utf8",
       input: "",
     });
@@ -36,7 +36,7 @@ async function rawSession(
   const stateDir = tempDir("signalint-state-");
   const child = spawn(command, prefix, {
     cwd,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: stateDir },
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir },
     stdio: ["pipe", "pipe", "ignore"],
   });
   const waiting = new Map<number, (message: Record<string, unknown>) => void>();

@@ -51,7 +51,7 @@ export function runIn(command: string, args: string[], cwd: string, options: { i
       cwd,
       encoding: "utf8",
       input: options.input ?? "",
-      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_STATE_DIR: stateDir, ...options.env },
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, ...options.env },
     });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   } finally {

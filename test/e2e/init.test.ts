@@ -1,14 +1,106 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { parseJsonc } from "../../src/core/jsonc.ts";
-import { BUNDLE, CLEAN_PATH, removeDir, tempDir } from "../helpers.ts";
-import { initProject as project, parseToml, readIn as read, runIn as run } from "./init-project.ts";
+import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
+
+/** The TOML init writes: tables and `key = value` lines whose values are JSON-compatible (strings, arrays, integers). */
+function parseToml(text: string): Record<string, Record<string, unknown>> {
+  const tables: Record<string, Record<string, unknown>> = { "": {} };
+  let current: Record<string, unknown> | undefined = tables[""];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const header = /^\[([\w.-]+)\]$/.exec(line);
+    if (header) {
+      const name = header[1] as string;
+      assert.ok(!(name in tables), `table ${name} defined twice`);
+      current = tables[name] = {};
+      continue;
+    }
+    const pair = /^([\w-]+)\s*=\s*(.+)$/.exec(line);
+    assert.ok(pair && current, `not a key/value line in a table: ${line}`);
+    current[pair[1] as string] = JSON.parse(pair[2] as string);
+  }
+  return tables;
+}
+
+/** A TypeScript project with one error in src/bad.ts and none in src/good.ts. */
+function project(): string {
+  const dir = tempDir("signalint-init-");
+  writeFileSync(join(dir, "package.json"), '{ "name": "init-me", "private": true }\n');
+  writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n');
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "bad.ts"), 'export const n: number = "x";\n');
+  writeFileSync(join(dir, "src", "good.ts"), "export const ok = 1;\n");
+  linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
+  linkPackage(dir, "oxlint", join(REPO, "node_modules", "oxlint"));
+  installSignalint(dir);
+  return dir;
+}
+
+/**
+ * signalint-mcp installed in a project as npm lays a package out (the package with this bundle, and its
+ * node_modules/.bin link), so the portable `npx -y signalint-mcp` runs it without the registry.
+ */
+function installSignalint(dir: string): void {
+  const pkg = join(dir, "node_modules", "signalint-mcp");
+  mkdirSync(join(pkg, "dist"), { recursive: true });
+  writeFileSync(
+    join(pkg, "package.json"),
+    JSON.stringify({ name: "signalint-mcp", version: "0.0.0-test", bin: { "signalint-mcp": "dist/signalint-mcp.mjs" } }),
+  );
+  copyFileSync(BUNDLE, join(pkg, "dist", "signalint-mcp.mjs"));
+  chmodSync(join(pkg, "dist", "signalint-mcp.mjs"), 0o755);
+  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+  symlinkSync("../signalint-mcp/dist/signalint-mcp.mjs", join(dir, "node_modules", ".bin", "signalint-mcp"));
+}
+
+/** The portable launch init writes by default. */
+const NPX = { command: "npx", args: ["-y", "signalint-mcp"] };
+
+function run(command: string, args: string[], cwd: string, options: { input?: string; env?: Record<string, string> } = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    input: options.input ?? "",
+    env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The host's standalone binary, when built (npm run build:binaries -- --targets=host). */
+const BINARY = join(
+  REPO,
+  "dist",
+  "bin",
+  `signalint-mcp-${process.platform === "win32" ? "win" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`,
+);
+
+/** Run a command without blocking this process (a server in it must answer meanwhile). */
+function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 const init = (cwd: string, args: string[], env?: Record<string, string>) => run(process.execPath, [BUNDLE, "init", ...args], cwd, { env });
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
 describe("init", () => {
   const dirs: string[] = [];
@@ -19,7 +111,7 @@ describe("init", () => {
     dirs.push(dir);
     const plan = init(dir, []);
     assert.equal(plan.status, 0, plan.stderr);
-    assert.match(plan.stdout, /launched as node running .*signalint-mcp\.mjs/);
+    assert.match(plan.stdout, /launched as node running .*signalint-mcp\.mjs; configs run npx -y signalint-mcp .*--absolute writes node running/);
     assert.match(plan.stdout, /create +.*\.mcp\.json/);
     assert.match(plan.stdout, /Nothing written: re-run with --yes/);
     assert.ok(!existsSync(join(dir, ".mcp.json")) && !existsSync(join(dir, ".gitignore")));
@@ -32,31 +124,95 @@ describe("init", () => {
     assert.ok(!existsSync(join(dir, ".mcp.json")));
   });
 
-  it("--yes writes config, .gitignore and every project client config, each parseable, pointing at this bundle", async () => {
+  it("--yes writes config, .gitignore and every project client config, each parseable and portable", () => {
     const dir = project();
     dirs.push(dir);
     const result = init(dir, ["--yes", "--hooks"]);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual(JSON.parse(read(dir, "signalint.config.json")), {});
     assert.match(read(dir, ".gitignore"), /^\.signalint\/$/m);
-    const launch = { command: process.execPath, args: [BUNDLE] };
-    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")), { mcpServers: { signalint: { type: "stdio", ...launch } } });
-    assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } });
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")), { mcpServers: { signalint: { type: "stdio", ...NPX } } });
+    assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, { ...NPX, env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } });
     assert.deepEqual(JSON.parse(read(dir, ".vscode/mcp.json")), {
-      servers: { signalint: { type: "stdio", ...launch, env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } } },
+      servers: { signalint: { type: "stdio", ...NPX, env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } } },
     });
-    assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } } } });
+    assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: NPX } });
     const codex = parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"];
-    assert.deepEqual(codex, { ...launch, cwd: dir, startup_timeout_sec: 30, tool_timeout_sec: 300 });
+    assert.deepEqual(codex, { ...NPX, startup_timeout_sec: 60, tool_timeout_sec: 300 });
     const hooks = JSON.parse(read(dir, ".claude/settings.json")).hooks.PostToolUse;
     assert.equal(hooks.length, 1);
     assert.equal(hooks[0].matcher, "Edit|Write|MultiEdit");
-    assert.match(hooks[0].hooks[0].command, /signalint-mcp\.mjs hook$/);
+    assert.equal(hooks[0].hooks[0].command, "npx -y signalint-mcp hook");
     assert.ok(!existsSync(join(dir, ".codeium")), "Windsurf's user config is not written without --windsurf-global");
+    for (const file of [".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".zed/settings.json", ".codex/config.toml", ".claude/settings.json"])
+      assert.ok(!read(dir, file).includes(dir), `${file} names no absolute path of this machine`);
+    const again = init(dir, ["--yes", "--hooks"]);
+    assert.equal(again.status, 0);
+    assert.doesNotMatch(again.stdout, /create|merge into/, "a second run changes nothing");
+  });
 
-    // The written Claude Code entry starts a working server.
+  it("the written configs start a working server from a copy of the project at another path", async () => {
+    const dir = project();
+    dirs.push(dir);
+    assert.equal(init(dir, ["--yes"]).status, 0);
+    const copy = join(tempDir("signalint-init-copy-"), "elsewhere");
+    dirs.push(copy);
+    cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+    const codex = parseToml(read(copy, ".codex/config.toml"))["mcp_servers.signalint"] as { command: string; args: string[] };
+    const entries: [string, { command: string; args: string[]; env?: Record<string, string> }][] = [
+      ["Claude Code", JSON.parse(read(copy, ".mcp.json")).mcpServers.signalint],
+      ["Cursor", JSON.parse(read(copy, ".cursor/mcp.json")).mcpServers.signalint],
+      ["VS Code", JSON.parse(read(copy, ".vscode/mcp.json")).servers.signalint],
+      [
+        "Zed",
+        (parseJsonc(read(copy, ".zed/settings.json")) as { context_servers: { signalint: { command: string; args: string[] } } }).context_servers.signalint,
+      ],
+      ["Codex", codex],
+    ];
+    for (const [client, entry] of entries) {
+      // Each client starts a project's server in the project directory and expands its workspace variable.
+      const env = Object.fromEntries(Object.entries(entry.env ?? {}).map(([name, value]) => [name, value.replace("${workspaceFolder}", copy)]));
+      const transport = new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        cwd: copy,
+        env: { PATH: CLEAN_PATH, HOME: copy, npm_config_cache: join(copy, "..", "npm-cache"), ...env },
+        stderr: "pipe",
+      });
+      const client = new Client({ name: "init-test", version: "1.0.0" });
+      await client.connect(transport);
+      try {
+        const pong = await client.callTool({ name: "ping", arguments: {} });
+        assert.deepEqual(pong.structuredContent, { pong: true, projectRoot: copy }, `${client} config serves the copy`);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("--absolute points every config at this bundle and the project's absolute root", async () => {
+    const dir = project();
+    dirs.push(dir);
+    const result = init(dir, ["--yes", "--absolute"]);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    const launch = { command: process.execPath, args: [BUNDLE] };
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")), { mcpServers: { signalint: { type: "stdio", ...launch } } });
+    assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } });
+    assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: { ...launch, env: { SIGNALINT_PROJECT_ROOT: dir } } } });
+    assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"], {
+      ...launch,
+      cwd: dir,
+      startup_timeout_sec: 60,
+      tool_timeout_sec: 300,
+    });
     const entry = JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint;
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: dir, env: { PATH: CLEAN_PATH, HOME: dir }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      cwd: dir,
+      env: { PATH: CLEAN_PATH, HOME: dir, SIGNALINT_DAEMON: "0" },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "init-test", version: "1.0.0" });
     await client.connect(transport);
     try {
@@ -65,10 +221,6 @@ describe("init", () => {
     } finally {
       await client.close();
     }
-
-    const again = init(dir, ["--yes", "--hooks"]);
-    assert.equal(again.status, 0);
-    assert.doesNotMatch(again.stdout, /create|merge into/, "a second run changes nothing");
   });
 
   it("merges into existing files (keeping other servers and comments) and refuses a different entry of ours", () => {
@@ -83,6 +235,9 @@ describe("init", () => {
     const cursor = '{ "mcpServers": { "signalint": { "command": "/old/signalint-mcp" } } }\n';
     writeFileSync(join(dir, ".cursor", "mcp.json"), cursor);
     writeFileSync(join(dir, ".gitignore"), "node_modules");
+    mkdirSync(join(dir, ".vscode"));
+    const vscode = '{\n  // team servers\n  "servers": {\n    "other": { "command": "x" } // the other one\n    // keep this last\n  }\n}\n';
+    writeFileSync(join(dir, ".vscode", "mcp.json"), vscode);
     const result = init(dir, ["--yes"]);
     assert.equal(result.status, 1, "a refused file is reported in the exit code");
     assert.match(
@@ -98,9 +253,13 @@ describe("init", () => {
     assert.deepEqual(Object.keys(codex), ["", "mcp_servers.other", "mcp_servers.signalint"]);
     assert.equal(codex[""]?.model, "o3");
     assert.equal(read(dir, ".gitignore"), "node_modules\n.signalint/\n");
+    // Comments stay where they were: each on its own line, the other entry untouched, ours added after it.
+    const merged = read(dir, ".vscode/mcp.json");
+    assert.ok(merged.startsWith('{\n  // team servers\n  "servers": {\n    "other": { "command": "x" }, // the other one\n    "signalint": {'), merged);
+    assert.match(merged, /\n {4}\}\n {4}\/\/ keep this last\n {2}\}\n\}\n$/);
     const forced = init(dir, ["--yes", "--force", "--client", "cursor"]);
     assert.equal(forced.status, 0);
-    assert.equal(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint.command, process.execPath);
+    assert.equal(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint.command, "npx");
   });
 
   it("writes Windsurf's user config only with --windsurf-global", () => {
@@ -114,7 +273,8 @@ describe("init", () => {
     const written = init(dir, ["--yes", "--client", "windsurf", "--windsurf-global"], { HOME: home });
     assert.equal(written.status, 0, written.stdout);
     const config = JSON.parse(readFileSync(join(home, ".codeium", "windsurf", "mcp_config.json"), "utf8"));
-    assert.deepEqual(config.mcpServers.signalint, { command: process.execPath, args: [BUNDLE], env: { SIGNALINT_PROJECT_ROOT: dir } });
+    // Windsurf's file is the user's, not the project's: it names the root (it is never committed).
+    assert.deepEqual(config.mcpServers.signalint, { ...NPX, env: { SIGNALINT_PROJECT_ROOT: dir } });
   });
 
   it("refuses a config file that is not JSON, with a clear message", () => {

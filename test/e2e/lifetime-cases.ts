@@ -75,7 +75,13 @@ function startChecking(server: Server, project: string, marker: string): ChildPr
   const [command, args] = server === "node" ? [process.execPath, [BUNDLE]] : server === "deno" ? [DENO, [...DENO_FLAGS, BUNDLE]] : [BINARY, []];
   const child = spawn(command, args, {
     cwd: project,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), SIGNALINT_FAULT_PIDS: marker },
+    env: {
+      PATH: CLEAN_PATH,
+      HOME: process.env.HOME ?? "",
+      SIGNALINT_DAEMON: "0",
+      SIGNALINT_STATE_DIR: tempDir("signalint-state-"),
+      SIGNALINT_FAULT_PIDS: marker,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const send = (message: object) => child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);

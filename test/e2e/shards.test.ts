@@ -4,6 +4,7 @@ import { after, describe, it } from "node:test";
 import type { CliReport } from "../../src/cli/report.ts";
 import { shardUnits, unitsOfShard } from "../../src/core/shards.ts";
 import { linkPackage, removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { TreeGuard } from "../helpers/tree.ts";
 import { writeProjectFile } from "../helpers/project.ts";
 
 /**
@@ -78,6 +79,8 @@ describe("check --shard", () => {
   it("the union of all shards' issues equals the unsharded check", () => {
     const root = workspace();
     dirs.push(root);
+    const guard = new TreeGuard();
+    guard.watch(root);
     const check = (args: string[]) => {
       const result = runCli(["check", "--format", "json", ...args], { cwd: root });
       assert.notEqual(result.status, 2, result.stderr);
@@ -101,6 +104,7 @@ describe("check --shard", () => {
           "the work is spread over every shard",
         );
     }
+    guard.verify();
   });
 
   /** The check's issues, unsharded and in every shard of each count: each issue in exactly one shard, none twice. */

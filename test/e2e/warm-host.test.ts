@@ -193,6 +193,9 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
       const second = await service.check(["."], false);
       assert.equal(service.lastTiming?.cache?.tsc?.mode, "cli");
       assert.deepEqual(tscKeys(service, second), coldTsc(dir));
+      // The release is part of the answer, not only a line on stderr.
+      assert.equal(second.engines.tsc.status, "ok");
+      assert.match(second.engines.tsc.message ?? "", /command line: .*uses \d+ MB, over 64 MB: released/);
     } finally {
       service.close();
     }

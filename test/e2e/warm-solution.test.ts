@@ -19,6 +19,7 @@ import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { BUNDLE, fixture, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
+import { TreeGuard } from "../helpers/tree.ts";
 import { warmHosts } from "../helpers/processes.ts";
 import { random, randomRuns } from "../helpers/random.ts";
 
@@ -383,10 +384,15 @@ describe("the service answers project references from the warm solution", () => 
     try {
       const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
       opened = service;
+      // After each step's own edits, nothing else may change in the project (its state directory is outside).
+      const guard = new TreeGuard();
+      guard.watch(project);
       for (const [label, requested, apply] of steps) {
         apply();
         const cold = coldBuild(project, "typescript");
+        guard.rebase();
         const response = await service.check(requested, requested[0] !== ".");
+        guard.verify();
         const mode = service.lastTiming?.cache?.tsc?.mode ?? "";
         const inRequested = (key: string) => requested[0] === "." || requested.some((file) => key.startsWith(`${file}:`));
         const expected = parseBuildOutput(await cold, "tsconfig.json").filter(inRequested);

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { WorkflowStaleSchema } from "../../core/contracts.ts";
 import { MAX_PATHS } from "../../core/paths.ts";
-import { afterEditCheck } from "../../service/workflow/after-edit.ts";
 import { CHECK_WITH_DELTA_RESULT } from "../results.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
@@ -21,5 +20,5 @@ export const afterEditCheckTool = defineTool({
   result: CHECK_WITH_DELTA_RESULT,
   stale: WorkflowStaleSchema,
   annotations: READ_ONLY,
-  handle: (args, { service, signal, onEvent }) => afterEditCheck(service, args.files, { baselineCheckId: args.baselineCheckId, signal, onEvent }),
+  handle: (args, { api, signal, onEvent }) => api.afterEdit({ files: args.files, baselineCheckId: args.baselineCheckId }, { signal, onEvent }),
 });

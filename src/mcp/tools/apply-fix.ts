@@ -20,8 +20,8 @@ export const applyFixTool = defineTool({
   result: APPLIED_RESULT,
   stale: WorkflowStaleSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handle: async (args, { service }) => {
-    const outcome = await service.transactions.apply(args.transactionId, args);
+  handle: async (args, { api }) => {
+    const outcome = await api.apply(args);
     if ("status" in outcome) return outcome;
     const { files, result, postCheckError } = outcome;
     return { files, response: result?.response ?? null, delta: result?.delta ?? null, ...(postCheckError ? { postCheckError } : {}) };

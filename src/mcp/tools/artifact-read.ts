@@ -25,8 +25,8 @@ export const artifactReadTool = defineTool({
       `bytes ${chunk.offset}–${chunk.nextOffset ?? chunk.totalBytes} of ${chunk.totalBytes}${chunk.eof ? " (end)" : `; next offset ${chunk.nextOffset}`}`,
   }),
   annotations: READ_ONLY,
-  handle: (args, { artifacts, structuredMaxBytes }) => {
+  handle: (args, { api, structuredMaxBytes }) => {
     const limit = maxChunkBytes(structuredMaxBytes);
-    return artifacts.read(args.artifactId, args.offset ?? 0, Math.min(args.maxBytes ?? limit, limit));
+    return api.readArtifact({ artifactId: args.artifactId, offset: args.offset ?? 0, maxBytes: Math.min(args.maxBytes ?? limit, limit) });
   },
 });

@@ -18,7 +18,7 @@ export const checkProjectTool = defineTool({
   input: z.object({ paths: pathList.optional().describe('Default ["."]') }).strict(),
   result: CHECK_RESULT,
   annotations: READ_ONLY,
-  handle: (args, context) => context.service.check(args.paths ?? ["."], false, requestOf(context)),
+  handle: async (args, context) => (await context.api.check({ paths: args.paths ?? ["."], incremental: false }, requestOf(context))).response,
 });
 
 /** check_files: the same check limited to files the agent just edited. */
@@ -29,5 +29,5 @@ export const checkFilesTool = defineTool({
   input: z.object({ files: pathList.min(1).describe("Project-relative files") }).strict(),
   result: CHECK_RESULT,
   annotations: READ_ONLY,
-  handle: (args, context) => context.service.check(args.files, true, requestOf(context)),
+  handle: async (args, context) => (await context.api.check({ paths: args.files, incremental: true }, requestOf(context))).response,
 });

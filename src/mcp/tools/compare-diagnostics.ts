@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { CompareSchema, WorkflowStaleSchema } from "../../core/contracts.ts";
-import { compareSnapshots } from "../../service/workflow/after-edit.ts";
 import { plainShape } from "../respond.ts";
 import { summarizeDelta } from "../results.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -18,5 +17,5 @@ export const compareDiagnosticsTool = defineTool({
   result: plainShape(CompareSchema, { dataFields: ["introduced", "resolved"], summary: summarizeDelta }),
   stale: WorkflowStaleSchema,
   annotations: READ_ONLY,
-  handle: async (args, { service }) => compareSnapshots(service, args.baselineCheckId, args.currentCheckId),
+  handle: (args, { api }) => api.compare(args),
 });

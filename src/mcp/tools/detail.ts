@@ -23,13 +23,13 @@ export const issueDetailTool = defineTool({
   }),
   stale: StaleSchema,
   annotations: READ_ONLY,
-  handle: async (args, { service }) => {
+  handle: async (args, { api }) => {
     if ((args.clusterId === undefined) === (args.issueId === undefined)) {
       throw new InvalidArgumentsError("Give exactly one of clusterId or issueId");
     }
     if (args.issueId !== undefined && !/^[0-9a-f]{4,64}$/i.test(args.issueId)) {
       throw new InvalidArgumentsError(`issueId ${quoteInput(args.issueId)} is not a hex id or prefix (at least 4 characters)`);
     }
-    return service.issueDetail(args);
+    return api.issueDetail(args);
   },
 });

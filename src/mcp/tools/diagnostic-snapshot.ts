@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { WorkflowStaleSchema } from "../../core/contracts.ts";
-import { publicSnapshot } from "../../service/history/snapshots.ts";
 import { SNAPSHOT_RESULT } from "../results.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
@@ -13,8 +12,5 @@ export const diagnosticSnapshotTool = defineTool({
   result: SNAPSHOT_RESULT,
   stale: WorkflowStaleSchema,
   annotations: READ_ONLY,
-  handle: async (args, { service }) => {
-    const found = service.snapshots.find(args.checkId);
-    return "status" in found ? found : publicSnapshot(found);
-  },
+  handle: (args, { api }) => api.snapshot(args),
 });

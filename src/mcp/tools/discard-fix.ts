@@ -12,5 +12,5 @@ export const discardFixTool = defineTool({
   result: plainShape(DiscardResultSchema, { summary: () => "Discarded; nothing was written." }),
   stale: WorkflowStaleSchema,
   annotations: READ_ONLY,
-  handle: async (args, { service }) => service.transactions.discard(args.transactionId),
+  handle: (args, { api }) => api.discard(args),
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { IngestResultSchema } from "../../core/contracts.ts";
 import { MAX_INGEST } from "../../core/lsp.ts";
-import { ingestDiagnostics } from "../../service/workflow/ingest.ts";
 import { plainShape } from "../respond.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
@@ -28,5 +27,5 @@ export const ingestDiagnosticsTool = defineTool({
     summary: (result) => `Ingested ${result.ingested} diagnostic(s) as ${result.checkId}; rejected ${result.rejected.length}.`,
   }),
   annotations: { ...READ_ONLY, idempotentHint: false },
-  handle: (args, { service }) => ingestDiagnostics(service, args),
+  handle: (args, { api }) => api.ingest(args),
 });

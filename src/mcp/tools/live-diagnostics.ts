@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { LiveSchema, SeveritySchema } from "../../core/contracts.ts";
 import { MAX_PATHS } from "../../core/paths.ts";
-import { liveDiagnostics } from "../../service/workflow/live.ts";
 import { plainShape } from "../respond.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
@@ -25,5 +24,5 @@ export const liveDiagnosticsTool = defineTool({
     },
   }),
   annotations: READ_ONLY,
-  handle: (args, { service }) => liveDiagnostics(service, args),
+  handle: (args, { api }) => api.live(args),
 });

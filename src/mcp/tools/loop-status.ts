@@ -17,5 +17,5 @@ export const loopStatusTool = defineTool({
         : "No loops detected.",
   }),
   annotations: READ_ONLY,
-  handle: async (_args, { service }) => service.loopStatus(),
+  handle: (_args, { api }) => api.loopStatus(),
 });

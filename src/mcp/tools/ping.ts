@@ -11,5 +11,5 @@ export const pingTool = defineTool({
   input: z.object({}).strict(),
   result: plainShape(PingResultSchema, { literalText: "pong", summary: (value) => `pong (${value.projectRoot})` }),
   annotations: READ_ONLY,
-  handle: async (_args, { service }) => ({ pong: true as const, projectRoot: service.project.root }),
+  handle: async (_args, { projectRoot }) => ({ pong: true as const, projectRoot }),
 });

@@ -30,5 +30,5 @@ export const previewFixTool = defineTool({
     },
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handle: (args, { service }) => service.transactions.preview(args.patches),
+  handle: (args, { api }) => api.preview(args),
 });

@@ -15,6 +15,8 @@ export interface CheckOptions {
   onEvent?: (event: CheckEvent) => void;
   /** The tool that asked for the check (recorded in its snapshot); default check_files / check_project. */
   tool?: string;
+  /** The client session that asked (recorded in its snapshot). */
+  session?: string;
 }
 
 /** A check whose request was cancelled: it recorded nothing and has no result. */

@@ -75,9 +75,11 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   job.onEvent?.({ kind: "engine-started", engine });
   const linter = ENGINES[engine].linter;
   if (linter === null) {
-    return runTsc(job, resolved, async (args, configFile) => {
-      const result = await spawnEngine(job, resolved, args);
-      return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile);
+    return runTsc(job, resolved, async (args, configFile, { entry, outside }) => {
+      // A script of Signalint's own (the output overlay) runs in place of the compiler's entry, through the same node.
+      const launch = entry ? { ...resolved, prefixArgs: [...resolved.prefixArgs.slice(0, -1), entry] } : resolved;
+      const result = await spawnEngine(job, launch, args);
+      return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile, outside);
     });
   }
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;

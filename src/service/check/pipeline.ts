@@ -1,11 +1,12 @@
 import type { CheckResponse, EngineName, Engines } from "../../core/contracts.ts";
-import { resolveSettings, type Settings } from "../../core/config.ts";
+import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
 import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts";
 import { loopEventFromIssues } from "../../core/loops.ts";
 import { isWithin } from "../../core/paths.ts";
 import { buildCheckResponse } from "../../core/response.ts";
+import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { NodeCommand } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
@@ -96,7 +97,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   const baseMapper = pathMapper(project.root, project.realRoot);
   const toRelative = (reported: string) => {
     const relative = baseMapper(reported);
-    if (relative === null) outsideRoot++;
+    // A config file outside the root is not dropped: tsc's diagnostic there is reported on the config extending it.
+    if (relative === null && !isConfigDiagnosticFile(reported)) outsideRoot++;
     return relative;
   };
   const reports = await runEngines(check.enabled, (engine) => ({
@@ -114,7 +116,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     warm: rooms.warm,
     changeHint: check.changeHint,
     warmTypeScript: settings.warmTypeScript,
-    warmMemoryMB: settings.warmTypeScriptMemoryMB,
+    warmMemoryMB: settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(runtime.totalMemoryBytes),
     oxlintTypeAware: settings.oxlintTypeAware,
     toRelative,
     signal: options.signal,
@@ -124,11 +126,14 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   return { reports, outsideRoot };
 }
 
-/** Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. */
+/**
+ * Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. Program-wide and config
+ * diagnostics are kept whatever the paths and `ignore` say: a broken config breaks the whole program's check.
+ */
 function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults): CheckOutcome {
   const { reports, outsideRoot } = results;
   const raw = reports.flatMap(([, report]) => report.issues);
-  const kept: RawIssue[] = raw.filter((issue) => (issue.programWide || check.paths.some((path) => isWithin(issue.file, path))) && !check.ignored(issue.file));
+  const kept: RawIssue[] = raw.filter((issue) => issue.programWide || (check.paths.some((path) => isWithin(issue.file, path)) && !check.ignored(issue.file)));
   const hash = (text: string) => rooms.runtime.sha256(text);
   const issues = normalizeIssues(kept, hash);
   const last = rooms.store.latest();
@@ -139,7 +144,7 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
 }
 
 /** Step 4: loop memory, the response, the check store and the snapshot. */
-async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOutcome, tool: string): Promise<CheckResponse> {
+async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOutcome, by: { tool: string; session?: string }): Promise<CheckResponse> {
   const { issues, groups, engines, cache } = outcome;
   const event = loopEventFromIssues(issues, check.paths, check.incremental);
   const checkId = rooms.nextCheckId();
@@ -168,7 +173,19 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths });
   const clusters = groups.map((group) => group.cluster);
   const scope = check.paths;
-  await rooms.snapshots.record({ checkId, observedAtMs: check.observedAtMs, tool, scope, engines, clusters, issues, cache, durationMs: elapsed() });
+  const { tool, session } = by;
+  await rooms.snapshots.record({
+    checkId,
+    observedAtMs: check.observedAtMs,
+    tool,
+    ...(session ? { session } : {}),
+    scope,
+    engines,
+    clusters,
+    issues,
+    cache,
+    durationMs: elapsed(),
+  });
   rooms.changes.startSoon();
   return response;
 }
@@ -186,7 +203,8 @@ export async function runCheck(
   const check = await prepare(rooms, requested, options.incremental);
   const results = await runAll(rooms, check, options);
   const outcome = postProcess(rooms, check, results);
-  const response = await record(rooms, check, outcome, options.tool ?? (options.incremental ? "check_files" : "check_project"));
+  const tool = options.tool ?? (options.incremental ? "check_files" : "check_project");
+  const response = await record(rooms, check, outcome, { tool, session: options.session });
   const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));
   return { response, timing: { durationMs: Math.round(performance.now() - check.started), engines, cache: outcome.cache } };
 }

@@ -122,7 +122,7 @@ export class TransactionStore {
   /** apply_diagnostic_fix: all-or-nothing write, then an after-edit check of the touched files. */
   async apply(
     transactionId: string,
-    options: { confirm?: boolean; baselineCheckId?: string },
+    options: { confirm?: boolean; baselineCheckId?: string; session?: string },
   ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale> {
     const transaction = this.find(transactionId);
     if ("status" in transaction) return transaction;
@@ -155,16 +155,20 @@ export class TransactionStore {
     }
     this.expire(transactionId);
     const files = transaction.patches.map((patch) => patch.file);
-    return { files, ...(await this.postCheck(files, options.baselineCheckId)) };
+    return { files, ...(await this.postCheck(files, options)) };
   }
 
   /**
    * The after-edit check of applied files. The files are written whatever it answers, so a check that cannot run (the
    * fix made signalint.config.json invalid, the baseline was evicted meanwhile) is data, never a thrown error.
    */
-  private async postCheck(files: string[], baselineCheckId: string | undefined): Promise<{ result: AfterEdit | null; postCheckError?: PostCheckError }> {
+  private async postCheck(
+    files: string[],
+    options: { baselineCheckId?: string; session?: string },
+  ): Promise<{ result: AfterEdit | null; postCheckError?: PostCheckError }> {
     try {
-      const result = await afterEditCheck(this.service, files, { baselineCheckId, tool: "apply_diagnostic_fix" });
+      const { baselineCheckId, session } = options;
+      const result = await afterEditCheck(this.service, files, { baselineCheckId, session, tool: "apply_diagnostic_fix" });
       if (!("status" in result)) return { result };
       return { result: null, postCheckError: { code: result.code, message: `The fix was applied; its baseline is gone: ${result.message}` } };
     } catch (error) {

@@ -26,6 +26,8 @@ export interface StoredSnapshot {
   tool: string;
   /** ingest_diagnostics: which server or editor the diagnostics came from (the live view keeps one observation per provider). */
   provider?: string;
+  /** The client session that asked for the check (an MCP connection); after_edit_check's default baseline is that session's. */
+  session?: string;
   scope: string[];
   engines: Engines;
   clusters: Cluster[];
@@ -216,6 +218,6 @@ export class SnapshotStore {
 
 /** The public form of a snapshot (get_diagnostic_snapshot); compact keys are the MCP layer's business. */
 export function publicSnapshot(snapshot: StoredSnapshot): Snapshot {
-  const { seq: _seq, observedAtMs: _observed, provider: _provider, issues, cache, ...rest } = snapshot;
+  const { seq: _seq, observedAtMs: _observed, provider: _provider, session: _session, issues, cache, ...rest } = snapshot;
   return { ...rest, totalIssues: issues.length, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }

@@ -13,6 +13,8 @@ export interface Project {
   stateDir: string;
   /** Generated files engines must never see (tsc -b configs, declarations, build info; the inferred program's config). */
   cacheDir: string;
+  /** True when this process holds the state directory's ownership lock (service/project/ownership.ts). */
+  owned?: boolean;
   settings: Settings;
 }
 
@@ -44,14 +46,19 @@ export async function readConfigFile(runtime: Runtime, root: string): Promise<Co
 async function findRoot(runtime: Runtime, explicit: string | undefined): Promise<string> {
   const given = explicit?.trim() || runtime.env("SIGNALINT_PROJECT_ROOT")?.trim();
   if (given) return resolve(runtime.cwd(), given);
-  const cwd = resolve(runtime.cwd());
+  return projectRootAt(runtime, runtime.cwd());
+}
+
+/** The project `dir` is in: the nearest directory at or above it with signalint.config.json, else package.json or .git, else `dir`. */
+export async function projectRootAt(runtime: Runtime, dir: string): Promise<string> {
+  const start = resolve(runtime.cwd(), dir);
   for (const markers of [[CONFIG_FILE], ["package.json", ".git"]]) {
-    for (let dir = cwd; ; dir = dirname(dir)) {
-      for (const marker of markers) if (await runtime.stat(join(dir, marker))) return dir;
-      if (dirname(dir) === dir) break;
+    for (let at = start; ; at = dirname(at)) {
+      for (const marker of markers) if (await runtime.stat(join(at, marker))) return at;
+      if (dirname(at) === at) break;
     }
   }
-  return cwd;
+  return start;
 }
 
 /** The OS cache directory for Signalint (SIGNALINT_CACHE_DIR overrides it); null when none is known. */

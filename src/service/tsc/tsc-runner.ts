@@ -1,14 +1,13 @@
 import { join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
-import { nearestTsconfig, planTscRun } from "../../engines/tsconfig.ts";
-import { tscListFilesArgs, tscProjectArgs } from "../../engines/tsc.ts";
+import { nearestTsconfig, planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../check/check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "../check/engine-job.ts";
 import { candidateFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
-import type { WarmKind } from "../../typescript/host-protocol.ts";
 import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
 import { ifMissing } from "../../core/errors.ts";
 
@@ -69,18 +68,32 @@ async function configsFor(job: TscJob): Promise<Set<string>> {
   return configs;
 }
 
+/** Config files outside the root are reported on the in-root config that extends them (else the checked one). */
+function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
+  return (reported) => {
+    const absolute = resolve(job.root, reported);
+    const owner = plan.leadsTo.get(absolute);
+    return { file: owner ? relative(job.root, owner).replace(/\\/g, "/") : plan.configFile, shown: relative(job.root, absolute).replace(/\\/g, "/") };
+  };
+}
+
 /** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
 
-/** One tsconfig through its warm program, in its host process (built there by the first check of the config). */
-async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, configFile: string, kind: WarmKind = "project"): Promise<WarmResult> {
+/**
+ * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
+ * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
+ */
+async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan: TscRun, released: Set<string>): Promise<WarmResult> {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
+  const outside = outsideConfigs(job, plan);
   const outcome = await job.warm.check({
-    kind,
+    kind: plan.buildMode ? "solution" : "project",
     typescriptDir: packageDir,
     configPath: tsconfig,
-    configFile,
+    configFile: plan.configFile,
+    outside: (issue, file) => outsideConfigIssue(issue, file, outside),
     timeoutMs: job.timeoutMs,
     memoryLimitBytes: job.warmMemoryMB * 1024 ** 2,
     signal: job.signal,
@@ -92,7 +105,10 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, conf
     const seconds = job.timeoutMs / 1000;
     return { ok: false, code: "timeout", message: `tsc did not complete within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s` };
   }
-  if (outcome.status !== "ok") return null;
+  if (outcome.status !== "ok") {
+    if (outcome.reason) released.add(outcome.reason);
+    return null;
+  }
   const { info } = outcome;
   const cache = { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` };
   return { issues: outcome.issues, cache, files: outcome.files };
@@ -145,6 +161,16 @@ function solutionsWarm(version: string | null): boolean {
   return (major === 5 && minor >= 6) || major === 6;
 }
 
+/**
+ * The compiler module the output overlay loads (tsconfig.ts): TypeScript 5.x/6.x (JavaScript, with the build API the
+ * overlay uses) run through node; null otherwise (TypeScript 7 is native: generated configs serve).
+ */
+function overlayCompiler(resolved: ResolvedEngine): string | null {
+  const major = Number((resolved.version ?? "").split(".")[0]);
+  const throughNode = resolved.prefixArgs.at(-1) === resolved.path;
+  return resolved.packageDir && throughNode && (major === 5 || major === 6) ? join(resolved.packageDir, "lib", "typescript.js") : null;
+}
+
 /** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
 export async function tscApplies(job: TscJob): Promise<boolean> {
   return (await configsFor(job)).size > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
@@ -175,13 +201,14 @@ function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: 
 export async function runTsc(
   job: TscJob,
   resolved: ResolvedEngine,
-  spawn: (args: string[], configFile: string) => Promise<ParseOutcome>,
+  spawn: (args: string[], configFile: string, options: { entry?: string; outside?: OutsideConfigs }) => Promise<ParseOutcome>,
 ): Promise<RunnerOutcome> {
   const base = [...(await configsFor(job))];
   // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
   const extras = planExtras(job, resolved, base);
   extras.catch(() => {});
   const cache: EngineCache = { hits: 0, misses: 0 };
+  const released = new Set<string>();
   const modes = new Set<string>();
   let inferred: string | null = null;
   let inferredFiles = new Set<string>();
@@ -194,13 +221,13 @@ export async function runTsc(
     const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
     // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
     const own = (found: RawIssue[]) => (tsconfig === inferred ? found.filter((issue) => inferredFiles.has(issue.file)) : found);
-    const plan =
+    const plan: TscRun =
       tsconfig === inferred
-        ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false }
-        : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir });
+        ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
+        : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir, overlayCompiler: overlayCompiler(resolved) });
     // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
     const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
-    const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan.configFile, plan.buildMode ? "solution" : "project") : null;
+    const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan, released) : null;
     if (warm && !("ok" in warm)) {
       for (const file of warm.files) programFiles.add(resolve(file));
       cache.hits += warm.cache.hits;
@@ -211,7 +238,7 @@ export async function runTsc(
     if (warm) return warm;
     throwIfCancelled(job.signal);
     job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-    const parsed = await spawn(plan.args, plan.configFile);
+    const parsed = await spawn(plan.args, plan.configFile, { ...(plan.entry ? { entry: plan.entry } : {}), outside: outsideConfigs(job, plan) });
     if (!parsed.ok) return parsed;
     // A solution's programs are the configs its references reach.
     if (tsconfig !== inferred) listLater.push(...(plan.buildMode ? [] : [tsconfig]));
@@ -242,6 +269,11 @@ export async function runTsc(
   }
   const combined = combine(outcomes, (tsconfig) => (tsconfig === inferred ? "tsconfig.json (inferred)" : (job.toRelative(tsconfig) ?? tsconfig)));
   if (!combined.ok) return combined;
-  const message = inferred ? `inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers` : undefined;
+  const notes = [
+    ...(inferred ? [`inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers`] : []),
+    // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
+    ...[...released].map((reason) => `command line: ${reason}`),
+  ];
+  const message = notes.length ? notes.join("; ") : undefined;
   return { ...combined, cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
 }

@@ -26,14 +26,17 @@ export interface AfterEdit {
  * the previous one that covered some of them (the rest is named in the delta's notCompared), else none. Ingested
  * (LSP) snapshots are never a default baseline: their issues are not the engines'.
  */
-function defaultBaseline(service: Checker, files: readonly string[]): StoredSnapshot | null {
+function defaultBaseline(service: Checker, files: readonly string[], session: string | undefined): StoredSnapshot | null {
   let wanted: string[];
   try {
     wanted = normalizePathList(files.map((file) => insideRoot(service.project, file)));
   } catch {
     return null; // the check itself refuses the path with its reason
   }
-  const checks = service.snapshots.all().filter((snapshot) => snapshot.tool !== "ingest_diagnostics");
+  // A client's session compares with its own checks, never with another session's (two agents on one daemon).
+  const checks = service.snapshots
+    .all()
+    .filter((snapshot) => snapshot.tool !== "ingest_diagnostics" && (session === undefined || snapshot.session === session));
   const covers = (snapshot: StoredSnapshot, file: string) => snapshot.scope.some((entry) => isWithin(file, entry));
   const newestFirst = [...checks].reverse();
   return (
@@ -53,9 +56,10 @@ export async function afterEditCheck(
   files: readonly string[],
   options: CheckOptions & { baselineCheckId?: string } = {},
 ): Promise<AfterEdit | WorkflowStale> {
-  const baseline = options.baselineCheckId !== undefined ? service.snapshots.find(options.baselineCheckId) : defaultBaseline(service, files);
+  const baseline = options.baselineCheckId !== undefined ? service.snapshots.find(options.baselineCheckId) : defaultBaseline(service, files, options.session);
   if (baseline && "status" in baseline) return baseline;
-  const response = await service.check(files, true, { signal: options.signal, onEvent: options.onEvent, tool: options.tool ?? "after_edit_check" });
+  const { signal, onEvent, session } = options;
+  const response = await service.check(files, true, { signal, onEvent, session, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
   if (!baseline) {

@@ -1,0 +1,87 @@
+import { connectDaemon, DaemonConnection } from "../client/connection.ts";
+import { quoteInput } from "../core/errors.ts";
+import { readDaemonRecord } from "../daemon/record.ts";
+import type { DaemonSupport, Runtime } from "../runtime/types.ts";
+import { openProject } from "../service/project/project.ts";
+import { defineCommand, ROOT_OPTION } from "./command.ts";
+import type { CliIo } from "./io.ts";
+import { UsageError } from "./usage.ts";
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+/** Until the process is gone (polling its pid: a daemon is not this process's child), at most `ms`. */
+async function exited(runtime: Runtime, pid: number, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (!runtime.processAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return !runtime.processAlive(pid);
+}
+
+/** Stop the recorded daemon (it finishes nothing: calls in flight fail as daemon_lost); false when none ran. */
+async function stopDaemon(io: CliIo, support: DaemonSupport, stateDir: string, root: string): Promise<boolean> {
+  const record = await readDaemonRecord(io.runtime, stateDir);
+  if (!record || !io.runtime.processAlive(record.pid)) return false;
+  // Only a process that answers as this project's daemon on its socket is signalled (never a reused pid).
+  const opened = await DaemonConnection.open(support, record.socket, root);
+  if (opened instanceof DaemonConnection) opened.close();
+  else if (!opened) return false;
+  io.runtime.daemon?.kill(record.pid, "SIGTERM");
+  if (!(await exited(io.runtime, record.pid, 10_000))) io.runtime.daemon?.kill(record.pid, "SIGKILL");
+  return true;
+}
+
+async function status(io: CliIo, support: DaemonSupport, stateDir: string, root: string, json: boolean): Promise<number> {
+  const record = await readDaemonRecord(io.runtime, stateDir);
+  const opened = record ? await DaemonConnection.open(support, record.socket, root) : null;
+  if (!record || !(opened instanceof DaemonConnection)) {
+    io.stdout(json ? `${JSON.stringify({ running: false, root })}\n` : `no daemon is running for ${root}\n`);
+    return 1;
+  }
+  const info = await opened.api.info();
+  opened.close();
+  const { settings: _settings, ...facts } = info;
+  const report = { running: true, ...facts, socket: record.socket, startedAt: record.startedAt, version: record.version };
+  io.stdout(
+    json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : `daemon pid ${info.pid} for ${root} (version ${record.version}, since ${record.startedAt})\n  socket     ${record.socket}\n  memory     ${mb(info.rssBytes)} (warm TypeScript hosts ${mb(info.hostsRssBytes)})\n`,
+  );
+  return 0;
+}
+
+/** The daemon verb: status, stop or restart the project's daemon. */
+export const daemonCommand = defineCommand({
+  name: "daemon",
+  summary: "status, stop or restart the project's daemon",
+  positionals: "status|stop|restart",
+  description:
+    "The project's daemon keeps its warm TypeScript programs, file watch and history for every client (MCP sessions, check, hook). " +
+    "status: its pid, socket and memory (exit 1 when none runs); stop: end it (the next client starts a new one); restart: stop, then start one.",
+  options: { json: { type: "boolean", help: "print status as JSON" }, root: ROOT_OPTION },
+  run: async (io, values, positionals) => {
+    const action = positionals[0] ?? "status";
+    if (!["status", "stop", "restart"].includes(action) || positionals.length > 1)
+      throw new UsageError(`daemon takes one of status, stop, restart, not ${quoteInput(positionals.join(" "))}`);
+    const project = await openProject(io.runtime, { root: values.root });
+    const support = io.runtime.daemon;
+    if (!support) {
+      io.runtime.writeStderr("signalint-mcp: this runtime has no local sockets, so no daemon runs here (checks run in-process)\n");
+      return action === "status" ? 1 : 0;
+    }
+    if (action === "status") return status(io, support, project.stateDir, project.root, values.json);
+    const stopped = await stopDaemon(io, support, project.stateDir, project.root);
+    if (action === "stop") {
+      io.stdout(stopped ? `stopped the daemon for ${project.root}\n` : `no daemon was running for ${project.root}\n`);
+      return 0;
+    }
+    const started = await connectDaemon(io.runtime, support, project);
+    if (!(started instanceof DaemonConnection)) {
+      io.runtime.writeStderr(`signalint-mcp: the daemon could not start: ${started.reason}\n`);
+      return 1;
+    }
+    started.close();
+    io.stdout(`daemon pid ${started.welcome.pid} serves ${project.root}\n`);
+    return 0;
+  },
+});

@@ -1,0 +1,40 @@
+import { diagnose, formatDoctor } from "../service/project/doctor.ts";
+import { openProject } from "../service/project/project.ts";
+import { collectStats, formatStats } from "../service/history/stats.ts";
+import { SignalintService } from "../service/signalint.ts";
+import { defineCommand, ROOT_OPTION } from "./command.ts";
+
+const JSON_OPTION = { type: "boolean", help: "print the report as JSON" } as const;
+
+/** The doctor verb: config resolution (a bad config is reported, not fatal), payload mode, how each engine resolves. */
+export const doctorCommand = defineCommand({
+  name: "doctor",
+  summary: "show config resolution and how each engine resolves",
+  description: "Show config resolution, payload mode and how each engine resolves; a bad signalint.config.json is reported, not fatal (exit 1).",
+  options: { json: JSON_OPTION, root: ROOT_OPTION },
+  run: async (io, values) => {
+    const configErrors: string[] = [];
+    const service = await SignalintService.create(io.runtime, {
+      root: values.root,
+      prepareState: false,
+      onConfigError: (message) => configErrors.push(message),
+    });
+    const report = await diagnose(service, configErrors);
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
+    return report.configErrors.length ? 1 : 0;
+  },
+});
+
+/** The stats verb: what the session log and the state directory say about checks run and caches. */
+export const statsCommand = defineCommand({
+  name: "stats",
+  summary: "checks run, cache use, cache and artifact sizes",
+  description: "Checks run, cache hits/misses per engine, cache and artifact sizes (from the project's state directory).",
+  options: { json: JSON_OPTION, root: ROOT_OPTION },
+  run: async (io, values) => {
+    const project = await openProject(io.runtime, { root: values.root });
+    const report = await collectStats(io.runtime, project.stateDir);
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStats(report));
+    return 0;
+  },
+});

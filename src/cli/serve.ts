@@ -1,0 +1,50 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { argumentGuard } from "../mcp/argument-guard.ts";
+import { createMcpServer } from "../mcp/server.ts";
+import { openApi } from "../client/open.ts";
+import { VERSION } from "../version.ts";
+import { watchClientPipes } from "./client-pipes.ts";
+import { defineCommand } from "./command.ts";
+import type { CliIo } from "./io.ts";
+
+/**
+ * Serve until the client is gone (stdin closed, or stdout failed), then stop: running checks are aborted, every
+ * engine process group still alive is killed, warm TypeScript processes are stopped, and the process exits.
+ */
+export async function serve(io: CliIo): Promise<number | null> {
+  // A long-lived server reports a stray error from a background task on stderr instead of dying with it.
+  io.runtime.shell.onStrayError((error) =>
+    io.runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  );
+  // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
+  const session = `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
+  const opened = await openApi(io.runtime, { session });
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
+  const { settings, projectRoot } = opened;
+  const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text), env: (name) => io.runtime.env(name) });
+  const client = watchClientPipes();
+  // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
+  await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
+  io.runtime.writeStderr(
+    `signalint-mcp ${VERSION}: serving ${projectRoot} on stdio (payload ${settings.payloadMode}${settings.compact ? ", compact" : ""}; ${opened.mode === "daemon" ? "through the project's daemon" : "in this process"})\n`,
+  );
+  const reason = await client.gone;
+  io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
+  // Closing the server aborts every request in flight (their engines are killed through the abort signal).
+  await server.close().catch(() => {});
+  io.runtime.killSpawned();
+  opened.close();
+  io.exit(0);
+  return null;
+}
+
+/** The serve verb (also what a bare signalint-mcp does when stdin is not a terminal). */
+export const serveCommand = defineCommand({
+  name: "serve",
+  summary: "start the MCP server on stdio",
+  description:
+    "Start the MCP server on stdio (also what a bare signalint-mcp does when stdin is not a terminal). The project is " +
+    "SIGNALINT_PROJECT_ROOT, else the one the working directory is in.",
+  options: {},
+  run: (io) => serve(io),
+});

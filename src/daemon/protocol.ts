@@ -1,0 +1,63 @@
+import { API_METHODS, type ServiceApi } from "../service/api.ts";
+import type { CheckEvent } from "../service/check/check-events.ts";
+
+/** Bumped whenever a message or method changes shape: a client of another protocol replaces the daemon. */
+export const DAEMON_PROTOCOL = 1;
+
+/** The hidden mode argument that runs the daemon (main.ts). */
+export const DAEMON_MODE = "__signalint-daemon";
+
+/** What a client sends. */
+export type ClientMessage =
+  | { t: "hello"; protocol: number; version: string; root: string }
+  | { t: "call"; id: number; method: keyof ServiceApi; params: unknown; session?: string }
+  | { t: "cancel"; id: number };
+
+/** What the daemon sends. */
+export type DaemonMessage =
+  | { t: "welcome"; protocol: number; version: string; pid: number; root: string }
+  | { t: "result"; id: number; value: unknown }
+  | { t: "error"; id: number; code: string; message: string }
+  | { t: "event"; id: number; event: CheckEvent }
+  /** The daemon will not serve this client (another version or root, or it is shutting down). */
+  | { t: "refused"; reason: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** The message a client sent, or null when it is not one (the daemon then closes that client). */
+export function readClientMessage(value: unknown): ClientMessage | null {
+  if (!isRecord(value)) return null;
+  if (value.t === "hello")
+    return typeof value.protocol === "number" && typeof value.version === "string" && typeof value.root === "string" ? (value as ClientMessage) : null;
+  if (value.t === "call") {
+    const known = (API_METHODS as readonly unknown[]).includes(value.method);
+    return isId(value.id) && known && (value.session === undefined || typeof value.session === "string") ? (value as ClientMessage) : null;
+  }
+  if (value.t === "cancel") return isId(value.id) ? (value as ClientMessage) : null;
+  return null;
+}
+
+/** The message the daemon sent, or null when it is not one (the client then drops the connection). */
+export function readDaemonMessage(value: unknown): DaemonMessage | null {
+  if (!isRecord(value)) return null;
+  switch (value.t) {
+    case "welcome":
+      return typeof value.protocol === "number" && typeof value.version === "string" && isId(value.pid) && typeof value.root === "string"
+        ? (value as DaemonMessage)
+        : null;
+    case "result":
+      return isId(value.id) && "value" in value ? (value as DaemonMessage) : null;
+    case "error":
+      return isId(value.id) && typeof value.code === "string" && typeof value.message === "string" ? (value as DaemonMessage) : null;
+    case "event":
+      return isId(value.id) && isRecord(value.event) ? (value as DaemonMessage) : null;
+    case "refused":
+      return typeof value.reason === "string" ? (value as DaemonMessage) : null;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,42 @@
+import { join } from "node:path";
+import type { Runtime } from "../runtime/types.ts";
+
+/** The record a live daemon keeps in the state directory: how clients find it and tell whether it is theirs. */
+export interface DaemonRecord {
+  pid: number;
+  /** ISO time it started. */
+  startedAt: string;
+  socket: string;
+  version: string;
+  protocol: number;
+  root: string;
+}
+
+/** Where a daemon's record lives: in the state directory, beside the ownership lock (service/project/ownership.ts). */
+export function recordFile(stateDir: string): string {
+  return join(stateDir, "daemon.json");
+}
+
+function isRecord(value: unknown): value is DaemonRecord {
+  const record = value as DaemonRecord;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Number.isSafeInteger(record.pid) &&
+    typeof record.startedAt === "string" &&
+    typeof record.socket === "string" &&
+    typeof record.version === "string" &&
+    typeof record.protocol === "number" &&
+    typeof record.root === "string"
+  );
+}
+
+/** The daemon record, or null when there is none or it is damaged (a damaged record is as good as none). */
+export async function readDaemonRecord(runtime: Runtime, stateDir: string): Promise<DaemonRecord | null> {
+  try {
+    const parsed: unknown = JSON.parse(await runtime.readText(recordFile(stateDir)));
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}

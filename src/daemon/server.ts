@@ -1,0 +1,210 @@
+import { SignalintError } from "../core/errors.ts";
+import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
+import { localApi, type ServiceApi } from "../service/api.ts";
+import { SignalintService } from "../service/signalint.ts";
+import { openProject, type Project } from "../service/project/project.ts";
+import { VERSION } from "../version.ts";
+import { encodeFrame, frameReader } from "./framing.ts";
+import { DAEMON_PROTOCOL, readClientMessage, type DaemonMessage } from "./protocol.ts";
+import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
+import { recordFile, type DaemonRecord } from "./record.ts";
+
+/** How the daemon is told to run: its project, and how it talks to the process that started it. */
+export interface DaemonOptions {
+  root?: string;
+  /** Writes one line to the process that started it (stdout), which then lets go. */
+  announce: (line: string) => void;
+  /** Exits the process (after everything is released). */
+  exit: (code: number) => void;
+}
+
+/** The socket key of a project: short enough for a Unix socket path on every OS. */
+export function socketKey(runtime: Runtime, realRoot: string): string {
+  return runtime.sha256(realRoot).slice(0, 20);
+}
+
+/** One client: its calls in flight (cancellable) and whether it said hello. */
+class ClientConnection {
+  private greeted = false;
+  private readonly calls = new Map<number, AbortController>();
+
+  constructor(
+    private readonly connection: LocalConnection,
+    private readonly daemon: Daemon,
+  ) {
+    const read = frameReader((message) => this.receive(message));
+    connection.onData((chunk) => {
+      try {
+        read(chunk);
+      } catch {
+        // A peer that breaks the framing is dropped; nobody else notices.
+        connection.close();
+      }
+    });
+    connection.onClose(() => {
+      for (const controller of this.calls.values()) controller.abort();
+      this.calls.clear();
+    });
+  }
+
+  send(message: DaemonMessage): void {
+    this.connection.write(encodeFrame(message));
+  }
+
+  private receive(raw: unknown): void {
+    const message = readClientMessage(raw);
+    if (!message || (message.t !== "hello" && !this.greeted)) return this.connection.close();
+    if (message.t === "hello") {
+      const refusal = this.daemon.refusalFor(message.protocol, message.version, message.root);
+      if (refusal) {
+        this.send({ t: "refused", reason: refusal });
+        this.connection.close();
+        return this.daemon.stopIfDrained();
+      }
+      this.greeted = true;
+      return this.send({ t: "welcome", protocol: DAEMON_PROTOCOL, version: VERSION, pid: this.daemon.pid, root: this.daemon.root });
+    }
+    if (message.t === "cancel") return void this.calls.get(message.id)?.abort();
+    const controller = new AbortController();
+    this.calls.set(message.id, controller);
+    const context = {
+      signal: controller.signal,
+      session: message.session,
+      onEvent: (event: unknown) => this.send({ t: "event", id: message.id, event } as DaemonMessage),
+    };
+    this.daemon
+      .call(message.method, message.params, context)
+      .then(
+        (value) => this.send({ t: "result", id: message.id, value: value ?? null }),
+        (error: unknown) => {
+          const code = error instanceof SignalintError ? error.code : "internal_error";
+          this.send({ t: "error", id: message.id, code, message: error instanceof Error ? error.message : String(error) });
+        },
+      )
+      .finally(() => this.calls.delete(message.id));
+  }
+}
+
+/** The per-project daemon: the one owner of the project's state, serving ServiceApi calls over a local socket. */
+class Daemon {
+  private inFlight = 0;
+  private lastActivity = Date.now();
+  private draining = false;
+
+  constructor(
+    readonly pid: number,
+    readonly root: string,
+    private readonly api: ServiceApi,
+    private readonly stop: () => void,
+  ) {}
+
+  /** Why a client may not use this daemon (null: it may). A client of another version makes it drain and exit. */
+  refusalFor(protocol: number, version: string, root: string): string | null {
+    if (this.draining) return "draining";
+    if (root !== this.root) return `this daemon serves ${this.root}`;
+    if (protocol !== DAEMON_PROTOCOL || version !== VERSION) {
+      this.draining = true;
+      return `version ${VERSION} (protocol ${DAEMON_PROTOCOL}) is being replaced`;
+    }
+    return null;
+  }
+
+  /** A draining daemon exits once nothing is in flight. */
+  stopIfDrained(): void {
+    if (this.draining && this.inFlight === 0) this.stop();
+  }
+
+  async call(method: keyof ServiceApi, params: unknown, context: object): Promise<unknown> {
+    this.inFlight++;
+    this.lastActivity = Date.now();
+    try {
+      const target = this.api[method] as (params: unknown, context: object) => Promise<unknown>;
+      return await target(params, context);
+    } finally {
+      this.inFlight--;
+      this.lastActivity = Date.now();
+      this.stopIfDrained();
+    }
+  }
+
+  /** Whether it has been idle (nothing in flight) for at least `ms`. */
+  idleFor(ms: number): boolean {
+    return this.inFlight === 0 && Date.now() - this.lastActivity >= ms;
+  }
+}
+
+/**
+ * Run the daemon for a project: take its ownership lock (or announce `busy <pid>` and exit when a live daemon holds
+ * it), open the service (which recovers interrupted fixes), listen on the project's socket, write the record, then
+ * announce `ready <record>`. It exits when idle, when its project root disappears, or when a client of another
+ * version replaces it, releasing the lock, record and socket.
+ */
+export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<() => void> {
+  const project = await openProject(runtime, { root: options.root, prepareState: true });
+  const holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
+  if (holder !== null) {
+    options.announce(`busy ${holder}`);
+    options.exit(0);
+    return () => {};
+  }
+  try {
+    return await serve(runtime, support, options, project);
+  } catch (error) {
+    // Nothing bound or recorded: give the lock back and tell the starter why (it then runs in-process).
+    await releaseOwnership(runtime, project.stateDir);
+    options.announce(`failed ${(error as Error).message.replace(/\s+/g, " ")}`);
+    options.exit(1);
+    return () => {};
+  }
+}
+
+async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOptions, project: Project): Promise<() => void> {
+  const socket = await support.socketPath(socketKey(runtime, project.realRoot));
+  const service = await SignalintService.create(runtime, { root: project.root });
+  await runtime.removeFile(socket).catch(() => {}); // a stale socket of a daemon that died; we hold the lock
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(timer);
+    // Clients still connected are let go (their calls in flight were finished or are lost): closing waits for none.
+    for (const connection of connections) connection.close();
+    await server.close().catch(() => {});
+    await runtime.removeFile(socket).catch(() => {});
+    service.close();
+    runtime.killSpawned();
+    await runtime.removeFile(recordFile(project.stateDir)).catch(() => {});
+    await releaseOwnership(runtime, project.stateDir);
+    options.exit(code);
+  };
+  const daemon = new Daemon(runtime.pid, project.root, localApi(service, runtime.pid), () => void stop(0));
+  const connections = new Set<LocalConnection>();
+  const accept = (connection: LocalConnection) => {
+    connections.add(connection);
+    connection.onClose(() => connections.delete(connection));
+    new ClientConnection(connection, daemon);
+  };
+  const server = await support.listen(socket, accept).catch((error: Error) => {
+    service.close();
+    throw error;
+  });
+  const record: DaemonRecord = {
+    pid: runtime.pid,
+    startedAt: new Date().toISOString(),
+    socket,
+    version: VERSION,
+    protocol: DAEMON_PROTOCOL,
+    root: project.root,
+  };
+  await runtime.writeFileAtomic(recordFile(project.stateDir), JSON.stringify(record));
+  // Idle: no call in flight and none made for daemonIdleMinutes (read at start; a restart applies a new value).
+  const idleMs = project.settings.daemon.idleMinutes * 60_000;
+  const timer = setInterval(
+    async () => {
+      if (daemon.idleFor(idleMs) || !(await runtime.stat(project.root))?.isDirectory) await stop(0);
+    },
+    Math.min(60_000, Math.max(1_000, idleMs / 4)),
+  );
+  options.announce(`ready ${JSON.stringify(record)}`);
+  return () => void stop(0);
+}

@@ -1,0 +1,27 @@
+import type { ProcessShell } from "./types.ts";
+
+/** The Node.js process shell: process.argv, its stdio streams, process.exit / process.exitCode. */
+export function nodeShell(): ProcessShell {
+  return {
+    args: process.argv.slice(2),
+    stdinIsTerminal: Boolean(process.stdin.isTTY),
+    stderrIsTerminal: Boolean(process.stderr.isTTY),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    writeStdout: (text) => void process.stdout.write(text),
+    exit: (code) => process.exit(code),
+    // process.exit would cut a large report piped to another process short; exitCode waits for stdout to drain.
+    finish: (code) => void (process.exitCode = code),
+    onStrayError: (report) => {
+      process.on("uncaughtException", report);
+      process.on("unhandledRejection", report);
+    },
+    enableCompileCache: () => {
+      (process.getBuiltinModule?.("node:module") as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
+    },
+    onTerminate: (listener) => void process.once("SIGTERM", listener),
+  };
+}

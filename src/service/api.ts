@@ -1,0 +1,132 @@
+import type {
+  CheckResponse,
+  Compare,
+  DetailIssue,
+  Live,
+  LoopStatus,
+  PostCheckError,
+  PreviewResult,
+  Snapshot,
+  Stale,
+  WorkflowStale,
+} from "../core/contracts.ts";
+import type { Settings } from "../core/config.ts";
+import type { Issue } from "../core/issues.ts";
+import type { CheckEvent } from "./check/check-events.ts";
+import type { Patch } from "./fix/transactions.ts";
+import type { DetailQuery } from "./history/check-store.ts";
+import { publicSnapshot } from "./history/snapshots.ts";
+import type { ArtifactChunk } from "./history/artifacts.ts";
+import { ArtifactStore } from "./history/artifacts.ts";
+import { collectStats, type StatsReport } from "./history/stats.ts";
+import { diagnose, type DoctorReport } from "./project/doctor.ts";
+import type { SignalintService } from "./signalint.ts";
+import { afterEditCheck, compareSnapshots, type AfterEdit } from "./workflow/after-edit.ts";
+import { ingestDiagnostics, type IngestRequest, type IngestResult } from "./workflow/ingest.ts";
+import { liveDiagnostics, type LiveQuery } from "./workflow/live.ts";
+
+/** Who is calling and how to reach them: cancellation, progress, and the MCP session a check belongs to. */
+export interface CallContext {
+  signal?: AbortSignal;
+  onEvent?: (event: CheckEvent) => void;
+  /** The client's session (an MCP connection): after_edit_check's default baseline is that session's previous check. */
+  session?: string;
+}
+
+/** Who answers: the project, its settings, the answering process and its memory (daemon status, doctor). */
+export interface ServiceInfo {
+  projectRoot: string;
+  settings: Settings;
+  pid: number;
+  /** Resident memory of the answering process and of its warm TypeScript hosts, in bytes. */
+  rssBytes: number;
+  hostsRssBytes: number;
+}
+
+/** A check as the shells need it: the response, and every issue (the CLI lists them all). */
+export interface CheckAnswer {
+  response: CheckResponse;
+  issues: Issue[];
+}
+
+/**
+ * Everything the shells (MCP front, CLI, hook) ask of one project, with serializable arguments and results: answered
+ * in-process (localApi) or by the project's daemon over its socket (daemon/client.ts), the same either way.
+ */
+export interface ServiceApi {
+  info(): Promise<ServiceInfo>;
+  check(params: { paths: readonly string[]; incremental: boolean; tool?: string }, context?: CallContext): Promise<CheckAnswer>;
+  issueDetail(query: DetailQuery): Promise<{ issues: DetailIssue[] } | Stale>;
+  loopStatus(): Promise<LoopStatus>;
+  snapshot(params: { checkId: string }): Promise<Snapshot | WorkflowStale>;
+  compare(params: { baselineCheckId: string; currentCheckId: string }): Promise<Compare | WorkflowStale>;
+  afterEdit(params: { files: readonly string[]; baselineCheckId?: string; tool?: string }, context?: CallContext): Promise<AfterEdit | WorkflowStale>;
+  ingest(request: IngestRequest): Promise<IngestResult>;
+  live(query: LiveQuery): Promise<Live>;
+  preview(params: { patches: readonly Patch[] }): Promise<PreviewResult>;
+  apply(
+    params: { transactionId: string; confirm?: boolean; baselineCheckId?: string },
+    context?: CallContext,
+  ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale>;
+  discard(params: { transactionId: string }): Promise<{ discarded: true } | WorkflowStale>;
+  saveArtifact(params: { json: string }): Promise<string>;
+  readArtifact(params: { artifactId: string; offset: number; maxBytes: number }): Promise<ArtifactChunk>;
+  doctor(params: { configErrors: readonly string[] }): Promise<DoctorReport>;
+  stats(): Promise<StatsReport>;
+  /** Resolves once every warm TypeScript check started so far has answered. */
+  warmSettled(): Promise<void>;
+}
+
+/** The names of ServiceApi's methods (what the daemon protocol may call). */
+export const API_METHODS = [
+  "info",
+  "check",
+  "issueDetail",
+  "loopStatus",
+  "snapshot",
+  "compare",
+  "afterEdit",
+  "ingest",
+  "live",
+  "preview",
+  "apply",
+  "discard",
+  "saveArtifact",
+  "readArtifact",
+  "doctor",
+  "stats",
+  "warmSettled",
+] as const satisfies readonly (keyof ServiceApi)[];
+
+/** ServiceApi answered by a service running here (in-process, or inside the daemon). */
+export function localApi(service: SignalintService, pid: number): ServiceApi {
+  const { runtime, project } = service;
+  const artifacts = new ArtifactStore(runtime, project.stateDir, project.settings.artifactRetentionSeconds * 1000);
+  return {
+    info: async () => ({ projectRoot: project.root, settings: project.settings, pid, rssBytes: runtime.rssBytes(), hostsRssBytes: service.warmRssBytes() }),
+    check: async ({ paths, incremental, tool }, context = {}) => {
+      const response = await service.check(paths, incremental, { ...context, ...(tool ? { tool } : {}) });
+      const stored = service.store.latest();
+      return { response, issues: stored?.checkId === response.checkId ? stored.issues : [] };
+    },
+    issueDetail: async (query) => service.issueDetail(query),
+    loopStatus: async () => service.loopStatus(),
+    snapshot: async ({ checkId }) => {
+      const found = service.snapshots.find(checkId);
+      return "status" in found ? found : publicSnapshot(found);
+    },
+    compare: async ({ baselineCheckId, currentCheckId }) => compareSnapshots(service, baselineCheckId, currentCheckId),
+    afterEdit: ({ files, baselineCheckId, tool }, context = {}) =>
+      afterEditCheck(service, files, { ...context, ...(baselineCheckId !== undefined ? { baselineCheckId } : {}), ...(tool ? { tool } : {}) }),
+    ingest: (request) => ingestDiagnostics(service, request),
+    live: (query) => liveDiagnostics(service, query),
+    preview: ({ patches }) => service.transactions.preview(patches),
+    apply: ({ transactionId, ...options }, context = {}) => service.transactions.apply(transactionId, { ...options, session: context.session }),
+    discard: async ({ transactionId }) => service.transactions.discard(transactionId),
+    saveArtifact: ({ json }) => artifacts.save(json),
+    readArtifact: ({ artifactId, offset, maxBytes }) => artifacts.read(artifactId, offset, maxBytes),
+    doctor: ({ configErrors }) => diagnose(service, configErrors),
+    stats: () => collectStats(runtime, project.stateDir),
+    warmSettled: () => service.warmSettled(),
+  };
+}

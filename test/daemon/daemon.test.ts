@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { connect as netConnect } from "node:net";
+import { dirname, join } from "node:path";
+import { after, describe, it } from "node:test";
+import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/client/connection.ts";
+import { encodeFrame } from "../../src/daemon/framing.ts";
+import { readDaemonRecord } from "../../src/daemon/record.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import type { DaemonSupport } from "../../src/runtime/types.ts";
+import { openProject } from "../../src/service/project/project.ts";
+import { BUNDLE, gone, removeDir, scratchCopy } from "../helpers.ts";
+
+const runtime = createNodeRuntime({ selfScript: BUNDLE });
+const support = runtime.daemon as DaemonSupport;
+const projects: string[] = [];
+
+async function project(label: string, config?: object) {
+  const root = scratchCopy("systemic-ts", label);
+  projects.push(root);
+  if (config) writeFileSync(join(root, "signalint.config.json"), JSON.stringify(config));
+  return openProject(runtime, { root, prepareState: true });
+}
+
+/** True once no process has its working directory in `root` (engines and warm hosts run there). */
+async function noneIn(root: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const inside = readdirSync("/proc").filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readlinkSync(`/proc/${pid}/cwd`).startsWith(root);
+      } catch {
+        return false;
+      }
+    });
+    if (inside.length === 0) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function connected(outcome: Awaited<ReturnType<typeof connectDaemon>>): DaemonConnection {
+  assert.ok(outcome instanceof DaemonConnection, `no daemon: ${"reason" in outcome ? outcome.reason : ""}`);
+  return outcome;
+}
+
+after(async () => {
+  for (const root of projects) {
+    const record = await readDaemonRecord(runtime, join(root, ".signalint"));
+    if (record) support.kill(record.pid, "SIGKILL");
+    removeDir(root);
+  }
+});
+
+describe("the project daemon", () => {
+  it("two clients starting at once share exactly one daemon, and both get the project's answer", async () => {
+    const proj = await project("daemon-two");
+    const [a, b] = (await Promise.all([connectDaemon(runtime, support, proj), connectDaemon(runtime, support, proj)])).map(connected) as [
+      DaemonConnection,
+      DaemonConnection,
+    ];
+    assert.equal(a.welcome.pid, b.welcome.pid);
+    const [first, second] = await Promise.all([a.api.check({ paths: ["."], incremental: false }), b.api.check({ paths: ["."], incremental: false })]);
+    assert.equal(first.response.engines.tsc.status, "ok");
+    assert.equal(first.response.totalIssues, second.response.totalIssues);
+    assert.ok(first.response.totalIssues > 0);
+    const record = await readDaemonRecord(runtime, proj.stateDir);
+    assert.equal(record?.pid, a.welcome.pid);
+    // Owner-only socket in an owner-only directory.
+    assert.equal(statSync(record?.socket as string).mode & 0o777, 0o600);
+    assert.equal(statSync(dirname(record?.socket as string)).mode & 0o777, 0o700);
+    a.close();
+    b.close();
+  });
+
+  it("a hostile client is dropped; the others are still served", async () => {
+    const proj = await project("daemon-hostile");
+    const good = connected(await connectDaemon(runtime, support, proj));
+    const record = await readDaemonRecord(runtime, proj.stateDir);
+    const closed = new Promise<void>((resolve) => {
+      const socket = netConnect(record?.socket as string, () => {
+        const huge = new Uint8Array(4);
+        new DataView(huge.buffer).setUint32(0, 0xffffffff);
+        socket.write(huge);
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", () => {});
+    });
+    await closed;
+    const garbage = new Promise<void>((resolve) => {
+      const socket = netConnect(record?.socket as string, () => socket.write(encodeFrame({ t: "call", id: 1, method: "stats", params: null })));
+      socket.on("close", () => resolve()); // a call before hello closes that client
+      socket.on("error", () => {});
+    });
+    await garbage;
+    const info = await good.api.info();
+    assert.equal(info.projectRoot, proj.root);
+    good.close();
+  });
+
+  it("a stale record (its daemon gone) is replaced; a SIGKILLed daemon fails its call as lost, never as an answer", async () => {
+    const proj = await project("daemon-kill");
+    const first = connected(await connectDaemon(runtime, support, proj));
+    const pid = first.welcome.pid;
+    const check = first.api.check({ paths: ["."], incremental: false });
+    support.kill(pid, "SIGKILL");
+    await assert.rejects(check, DaemonLostError);
+    assert.ok(await gone(pid, 10_000));
+    // Its engines and warm hosts die with it (the watchdog kills their groups): nothing runs in the project any more.
+    assert.ok(await noneIn(proj.root, 20_000), "no process of the killed daemon is left in the project");
+    const second = connected(await connectDaemon(runtime, support, proj));
+    assert.notEqual(second.welcome.pid, pid);
+    const answer = await second.api.check({ paths: ["."], incremental: false });
+    assert.equal(answer.response.engines.tsc.status, "ok");
+    second.close();
+  });
+
+  it("a hung (SIGSTOPped) daemon is killed through its record and replaced", async () => {
+    const proj = await project("daemon-stop");
+    const first = connected(await connectDaemon(runtime, support, proj));
+    const pid = first.welcome.pid;
+    first.close();
+    support.kill(pid, "SIGSTOP" as "SIGKILL");
+    const second = connected(await connectDaemon(runtime, support, proj));
+    assert.notEqual(second.welcome.pid, pid);
+    assert.ok(await gone(pid, 10_000));
+    second.close();
+  });
+
+  it("a client of another version makes the daemon drain and exit; the idle daemon exits by itself", async () => {
+    const proj = await project("daemon-idle", { daemonIdleMinutes: 0.02 });
+    const first = connected(await connectDaemon(runtime, support, proj));
+    const pid = first.welcome.pid;
+    first.close();
+    // Idle for 1.2 s with nothing in flight: it exits and removes its record.
+    assert.ok(await gone(pid, 30_000), "the idle daemon exited");
+    assert.equal(await readDaemonRecord(runtime, proj.stateDir), null);
+    const second = connected(await connectDaemon(runtime, support, proj));
+    const refused = await new Promise<string>((resolve) => {
+      const record = JSON.parse(readFileSync(join(proj.stateDir, "daemon.json"), "utf8"));
+      const socket = netConnect(record.socket, () => socket.write(encodeFrame({ t: "hello", protocol: 1, version: "0.0.0-other", root: proj.root })));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.subarray(4).toString()));
+      socket.on("close", () => resolve(text));
+      socket.on("error", () => {});
+    });
+    assert.match(refused, /"refused"/);
+    assert.ok(await gone(second.welcome.pid, 30_000), "the replaced daemon exited");
+  });
+});

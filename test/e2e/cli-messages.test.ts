@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
+import { ENVIRONMENT, INTERNAL_ENVIRONMENT } from "../../src/cli/commands.ts";
+import { BUNDLE, CLEAN_PATH, DENO, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+
+/** A project with one warning (oxlint's no-debugger) in src/a.js and a type error in src/b.ts, at `dir`. */
+function smallProject(dir: string): string {
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{ "name": "small", "private": true }\n');
+  writeFileSync(join(dir, "src", "a.js"), "export function f() {\n  debugger;\n}\n");
+  linkPackage(dir, "oxlint", join(REPO, "node_modules", "oxlint"));
+  return dir;
+}
+
+function sarifValidator(): (value: unknown) => boolean {
+  const path = join(REPO, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json");
+  const { $schema: _draft, id, ...schema } = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+  addFormats(ajv);
+  return ajv.compile({ ...schema, $id: id as string });
+}
+
+/** Run the bundle's CLI with stdin. */
+function runCliWithInput(args: string[], input: string) {
+  const result = spawnSync(process.execPath, [BUNDLE, ...args], {
+    cwd: fixture("clean"),
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
+    encoding: "utf8",
+    input,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("CI paths when the project root is below the repository root", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("annotations and SARIF locations are relative to the repository (.git), with PROJECTROOT inside it", () => {
+    const repo = tempDir("signalint-repo-");
+    dirs.push(repo);
+    mkdirSync(join(repo, ".git"));
+    const app = smallProject(join(repo, "app"));
+    const github = runCli(["check", "--format", "github", "--root", "app"], { cwd: repo });
+    assert.equal(github.status, 0, github.stderr);
+    assert.match(github.stdout, /^::warning file=app\/src\/a\.js,line=2,col=3,/m);
+    const sarif = runCli(["check", "--format", "sarif"], { cwd: app });
+    const log = JSON.parse(sarif.stdout);
+    assert.ok(sarifValidator()(log));
+    const run = log.runs[0];
+    assert.deepEqual(run.results[0].locations[0].physicalLocation.artifactLocation, { uri: "app/src/a.js", uriBaseId: "SRCROOT" });
+    assert.deepEqual(run.originalUriBaseIds, { SRCROOT: { uri: `file://${repo}/` }, PROJECTROOT: { uri: "app/", uriBaseId: "SRCROOT" } });
+  });
+
+  it("without .git, GITHUB_WORKSPACE is the base when it holds the project; else the project root", () => {
+    const workspace = tempDir("signalint-workspace-");
+    dirs.push(workspace);
+    smallProject(join(workspace, "packages", "web"));
+    const inWorkspace = runCli(["check", "--format", "github", "--root", "packages/web"], { cwd: workspace, env: { GITHUB_WORKSPACE: workspace } });
+    assert.match(inWorkspace.stdout, /^::warning file=packages\/web\/src\/a\.js,/m);
+    const alone = runCli(["check", "--format", "github", "--root", "packages/web"], { cwd: workspace });
+    assert.match(alone.stdout, /^::warning file=src\/a\.js,/m);
+  });
+});
+
+describe("messages say what happened and what to do", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("--max-warnings exceeded: exit 1 and a line saying so", () => {
+    const dir = smallProject(tempDir("signalint-maxwarn-"));
+    dirs.push(dir);
+    const result = runCli(["check", "--max-warnings", "0"], { cwd: dir });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /1 warnings are more than --max-warnings 0, so the check fails \(exit 1\): fix some, or raise the limit/);
+    assert.equal(runCli(["check", "--max-warnings", "1"], { cwd: dir }).stderr, "");
+  });
+
+  it("issues outside the checked paths are explained in the text format, and response advice names no MCP tool", () => {
+    const text = runCli(["check", "src/search.ts"], { cwd: fixture("systemic-ts") });
+    assert.match(text.stdout, /\(\d+ more issues? outside the checked paths or in files signalint\.config\.json ignores: not listed; check the whole project/);
+    const response = runCli(["check", "--format", "response"], { cwd: fixture("systemic-ts") });
+    assert.match(JSON.parse(response.stdout).nextStep, /signalint-mcp check --format json lists its \d+ locations/);
+    assert.doesNotMatch(JSON.parse(response.stdout).nextStep, /get_issue_detail|check_files|check_project/);
+  });
+
+  it("hook: stdin that is not JSON, or JSON naming no file, says so and how to set the hook up", () => {
+    const bad = runCli(["hook"], { cwd: fixture("clean") });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /stdin was empty; this verb reads the JSON an editor hook sends .* signalint-mcp init --hooks/);
+    const notJson = runCliWithInput(["hook"], "not json");
+    assert.match(notJson.stderr, /stdin is not JSON/);
+    const noFile = runCliWithInput(["hook"], '{"tool_input":{}}');
+    assert.match(noFile.stderr, /names no edited file \(Claude Code: tool_input\.file_path; Cursor: file_path\)/);
+  });
+
+  it("check <path> in another project uses that project's root (its config applies), and says so", () => {
+    const result = runCli(["check", fixture("bad-config")], { cwd: fixture("clean") });
+    assert.equal(result.status, 2, "bad-config's own broken config is read");
+    assert.match(result.stderr, /unknown key 'engines\.tscc'/);
+  });
+
+  it("check <dir> with a signalint.config.json of its own, inside the project: names the root used and --root", () => {
+    const outer = smallProject(tempDir("signalint-outer-"));
+    dirs.push(outer);
+    mkdirSync(join(outer, "sub"));
+    writeFileSync(join(outer, "sub", "signalint.config.json"), "{}\n");
+    writeFileSync(join(outer, "sub", "c.js"), "export const c = 1;\n");
+    const result = runCli(["check", "sub"], { cwd: outer });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stderr, /sub has its own signalint\.config\.json, but it is checked as part of the project at .*; .*signalint-mcp check --root sub/);
+  });
+
+  it("under Deno without permissions: what was refused and the deno run line that works, no stack trace", {
+    skip: existsSync(DENO) ? false : "no deno (node build/fetch-deno.mjs)",
+  }, () => {
+    const result = spawnSync(DENO, ["run", BUNDLE, "check"], {
+      cwd: fixture("clean"),
+      encoding: "utf8",
+      input: "",
+      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0" },
+    });
+    assert.equal(result.status, 70);
+    assert.match(
+      result.stderr,
+      /^signalint-mcp: Deno refused a permission Signalint needs \(.+\)\. Run it with all four: deno run --allow-read --allow-write --allow-run --allow-env /,
+    );
+    assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
+  });
+
+  it("an invalid SIGNALINT_PROGRESS_HEARTBEAT_MS stops the server at start-up, naming the variable", () => {
+    const result = runCli(["serve"], { cwd: fixture("clean"), env: { SIGNALINT_PROGRESS_HEARTBEAT_MS: "soon" } });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+  });
+
+  it("unknown options name the verb and its help", () => {
+    const result = runCli(["init", "--forse"], { cwd: fixture("clean") });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^signalint-mcp: init: Unknown option '--forse'.*; see signalint-mcp init --help/);
+  });
+});
+
+describe("help is generated from the verbs' declarations", () => {
+  it("each verb's --help lists every option its parser takes; the top-level help lists every verb and variable", () => {
+    const init = runCli(["init", "--help"], { cwd: fixture("clean") }).stdout;
+    for (const option of ["--client", "--print", "--yes", "--force", "--absolute", "--hooks", "--windsurf-global", "--codex-global", "--root"])
+      assert.ok(init.includes(`  ${option}`), `init --help lists ${option}`);
+    const check = runCli(["check", "--help"], { cwd: fixture("clean") }).stdout;
+    assert.match(check, /response \(the MCP server's CheckResponse\)/);
+    const top = runCli(["--help"], { cwd: fixture("clean") }).stdout;
+    for (const verb of ["serve", "check", "init", "hook", "doctor", "stats"]) assert.match(top, new RegExp(`^  signalint-mcp ${verb}\\b`, "m"));
+    for (const [name] of ENVIRONMENT) assert.match(top, new RegExp(`^  ${name} `, "m"));
+  });
+
+  it("every SIGNALINT_ variable the source reads is in the help's list or the internal list", () => {
+    const listed = new Set<string>([...ENVIRONMENT.map(([name]) => name), ...INTERNAL_ENVIRONMENT]);
+    const files = readdirSync(join(REPO, "src"), { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith(".ts"));
+    for (const file of files) {
+      for (const [name] of readFileSync(join(REPO, "src", file), "utf8").matchAll(/SIGNALINT_[A-Z_]+/g)) {
+        assert.ok(listed.has(name), `${file} reads ${name}, which the help does not list`);
+      }
+    }
+  });
+});
