@@ -295,16 +295,39 @@ export type Snapshot = z.infer<typeof SnapshotSchema>;
 export const CompactSnapshotSchema = z.object({ ...snapshotCore, total: z.number().int().min(0) }).strict();
 export type CompactSnapshot = z.infer<typeof CompactSnapshotSchema>;
 
+/** What a comparison left out, and why: only what both checks checked is compared. */
+export const NotComparedSchema = z
+  .object({
+    reason: z.enum(["engine_not_ok", "outside_baseline"]),
+    engine: z.string().optional(),
+    paths: z.array(z.string()).optional(),
+    message: z.string(),
+  })
+  .strict();
+export type NotCompared = z.infer<typeof NotComparedSchema>;
+
 const deltaShape = {
   introduced: z.array(IssueSchema),
   resolved: z.array(IssueSchema),
   unchangedCount: z.number().int().min(0),
   netErrorDelta: z.number().int(),
   netWarningDelta: z.number().int(),
+  notCompared: z.array(NotComparedSchema).optional().describe("Left out: engines not ok in both, paths the baseline did not check"),
 };
 /** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
 export const DeltaSchema = z.object(deltaShape).strict().meta({ id: "Delta" });
 export type Delta = z.infer<typeof DeltaSchema>;
+/** An after-edit delta when no earlier check covered the files: nothing was compared, and it says so. */
+export const NoBaselineSchema = z
+  .object({
+    status: z.literal("no_baseline"),
+    message: z.string(),
+  })
+  .strict();
+export type NoBaseline = z.infer<typeof NoBaselineSchema>;
+/** The delta of after_edit_check and apply_diagnostic_fix: a comparison, or no_baseline. */
+export const AfterEditDeltaSchema = z.union([DeltaSchema, NoBaselineSchema]);
+export type AfterEditDelta = z.infer<typeof AfterEditDeltaSchema>;
 /** compare_diagnostics. */
 export const CompareSchema = z.object({ baselineCheckId: z.string(), currentCheckId: z.string(), ...deltaShape }).strict();
 export type Compare = z.infer<typeof CompareSchema>;
@@ -350,6 +373,13 @@ export const PreviewResultSchema = z
   })
   .strict();
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;
+
+/** apply_diagnostic_fix: why the check after a written fix did not run (the files stay written). */
+export const PostCheckErrorSchema = z
+  .object({ code: z.string(), message: z.string() })
+  .strict()
+  .describe("Present when the check after the write failed (check and delta are then null); the fix is applied");
+export type PostCheckError = z.infer<typeof PostCheckErrorSchema>;
 
 /** discard_diagnostic_fix. */
 export const DiscardResultSchema = z.object({ discarded: z.literal(true) }).strict();

@@ -5,7 +5,7 @@ import { loadTypeScript } from "../../typescript/warm-program.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob } from "../check/engine-job.ts";
-import { whenAbsent } from "../project/workspace.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** Files TypeScript checks: TS and JS sources, not declaration files (an inferred program skips lib checks). */
 const SOURCE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
@@ -15,6 +15,16 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
 
 /** True for a file that makes tsc apply (TypeScript, not JavaScript). */
+/** What a config `extends`, as far as its text says (a malformed config extends nothing here: tsc reports it). */
+function parseExtends(text: string | null): { extends?: unknown } | null {
+  if (text === null) return null;
+  try {
+    return parseJsonc(text) as { extends?: unknown };
+  } catch {
+    return null;
+  }
+}
+
 export function isTypeScriptFile(path: string): boolean {
   return TYPESCRIPT.test(path) && !DECLARATION.test(path);
 }
@@ -62,7 +72,7 @@ async function walkChecked(job: EngineJob): Promise<CheckedFiles> {
     const queue = info?.isDirectory ? [start] : [];
     while (queue.length) {
       const current = queue.pop() as string;
-      for (const entry of await whenAbsent(job.runtime.readDir(current), [])) {
+      for (const entry of await job.runtime.readDir(current).catch(ifMissing([]))) {
         const child = join(current, entry.name);
         if (entry.isDirectory) {
           if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".") && child !== job.stateDir) queue.push(child);
@@ -121,11 +131,8 @@ export class TsconfigCoverage {
       seen.add(path);
       const info = await this.runtime.stat(path);
       parts.push(`${path}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
-      // An unreadable or malformed config extends nothing here; tsc reports its own parse errors.
-      const raw = await this.runtime
-        .readText(path)
-        .then((text) => parseJsonc(text) as { extends?: unknown })
-        .catch(() => null);
+      // A malformed config extends nothing here (tsc reports its own parse errors); an unreadable one is an error.
+      const raw = parseExtends(await this.runtime.readText(path).catch(ifMissing(null)));
       const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
       for (const target of extended) {
         if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;

@@ -12,6 +12,7 @@ import { resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
 export interface TscJob extends EngineJob {
