@@ -4,7 +4,7 @@ import { relativeToRoot } from "../core/paths.ts";
 import { parseShard } from "../core/shards.ts";
 import { describeEvent } from "../mcp/progress.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
-import { shardPaths } from "../service/project/shards.ts";
+import { ownShare, shardPaths } from "../service/project/shards.ts";
 import { openApi, type OpenedApi } from "../client/open.ts";
 import { pathApi } from "../runtime/path-api.ts";
 import type { Runtime } from "../runtime/types.ts";
@@ -64,7 +64,8 @@ export async function cliCheck(
 ): Promise<{ report: CliReport; response: CheckResponse }> {
   const progress = progressLine(io);
   try {
-    const { response, issues } = await opened.api.check({ paths, incremental: false, tool: "cli" }, { onEvent: progress.onEvent });
+    const answer = await opened.api.check({ paths, incremental: false, tool: "cli" }, { onEvent: progress.onEvent });
+    const { response, issues } = shard ? ownShare(answer.response, answer.issues, paths) : answer;
     return { report: buildCliReport(response, issues, { version: VERSION, projectRoot: opened.projectRoot, shard }), response };
   } finally {
     progress.done();

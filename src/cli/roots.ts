@@ -28,6 +28,8 @@ export async function rootOfPaths(runtime: Runtime, positionals: readonly string
     // A path the file system refuses (too long): the check refuses it with its own message.
     return undefined;
   }
+  // A path that contains the working directory's project (`check ../..`) is outside it, not another project: refused.
+  if ([...roots].some((root) => relativeToRoot(root, here) !== null)) return undefined;
   return roots.size === 1 ? [...roots][0] : undefined;
 }
 

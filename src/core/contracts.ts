@@ -123,8 +123,18 @@ export const EngineCacheSchema = z
   .strict()
   .meta({ id: "EngineCache" });
 
+/** Files under the checked paths that a check did not fully check, counted by reason. */
+export const NotCheckedSchema = z
+  .object({
+    reason: z.string(),
+    count: z.number().int().min(1),
+    sample: z.array(z.string()).describe("Up to 3 paths"),
+  })
+  .strict();
+export type NotChecked = z.infer<typeof NotCheckedSchema>;
+
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed (other engines' issues still listed)"),
+  status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed, or nothing type-checked the files (notChecked)"),
   checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema).describe("Priority ascending"),
@@ -141,6 +151,7 @@ const checkCore = {
     .strict()
     .meta({ id: "Cache" })
     .optional(),
+  notChecked: z.array(NotCheckedSchema).optional().describe("Files under the paths not (fully) checked, by reason"),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */
@@ -284,16 +295,39 @@ export type Snapshot = z.infer<typeof SnapshotSchema>;
 export const CompactSnapshotSchema = z.object({ ...snapshotCore, total: z.number().int().min(0) }).strict();
 export type CompactSnapshot = z.infer<typeof CompactSnapshotSchema>;
 
+/** What a comparison left out, and why: only what both checks checked is compared. */
+export const NotComparedSchema = z
+  .object({
+    reason: z.enum(["engine_not_ok", "outside_baseline"]),
+    engine: z.string().optional(),
+    paths: z.array(z.string()).optional(),
+    message: z.string(),
+  })
+  .strict();
+export type NotCompared = z.infer<typeof NotComparedSchema>;
+
 const deltaShape = {
   introduced: z.array(IssueSchema),
   resolved: z.array(IssueSchema),
   unchangedCount: z.number().int().min(0),
   netErrorDelta: z.number().int(),
   netWarningDelta: z.number().int(),
+  notCompared: z.array(NotComparedSchema).optional().describe("Left out: engines not ok in both, paths the baseline did not check"),
 };
 /** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
 export const DeltaSchema = z.object(deltaShape).strict().meta({ id: "Delta" });
 export type Delta = z.infer<typeof DeltaSchema>;
+/** An after-edit delta when no earlier check covered the files: nothing was compared, and it says so. */
+export const NoBaselineSchema = z
+  .object({
+    status: z.literal("no_baseline"),
+    message: z.string(),
+  })
+  .strict();
+export type NoBaseline = z.infer<typeof NoBaselineSchema>;
+/** The delta of after_edit_check and apply_diagnostic_fix: a comparison, or no_baseline. */
+export const AfterEditDeltaSchema = z.union([DeltaSchema, NoBaselineSchema]);
+export type AfterEditDelta = z.infer<typeof AfterEditDeltaSchema>;
 /** compare_diagnostics. */
 export const CompareSchema = z.object({ baselineCheckId: z.string(), currentCheckId: z.string(), ...deltaShape }).strict();
 export type Compare = z.infer<typeof CompareSchema>;
@@ -339,6 +373,13 @@ export const PreviewResultSchema = z
   })
   .strict();
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;
+
+/** apply_diagnostic_fix: why the check after a written fix did not run (the files stay written). */
+export const PostCheckErrorSchema = z
+  .object({ code: z.string(), message: z.string() })
+  .strict()
+  .describe("Present when the check after the write failed (check and delta are then null); the fix is applied");
+export type PostCheckError = z.infer<typeof PostCheckErrorSchema>;
 
 /** discard_diagnostic_fix. */
 export const DiscardResultSchema = z.object({ discarded: z.literal(true) }).strict();

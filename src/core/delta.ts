@@ -1,14 +1,30 @@
-import type { Delta, PublicIssue, StoredIssue } from "./contracts.ts";
+import {
+  ENGINE_NAMES,
+  type Delta,
+  type EngineStatus,
+  type Engines,
+  type NotCompared,
+  type Provenance,
+  type PublicIssue,
+  type StoredIssue,
+} from "./contracts.ts";
 import { isWithin } from "./paths.ts";
 
 /** An issue with its full-length id, as snapshots keep it. */
 export type SnapshotIssue = StoredIssue & { fullId: string };
 
-/** One side of a comparison: the issues of a check and the paths it covered. */
+/** One side of a comparison: the issues of a check, the paths it covered and how each engine fared. */
 export interface CompareSide {
   scope: readonly string[];
   issues: readonly SnapshotIssue[];
+  engines: Engines;
+  /** The tool that made the check; ingest_diagnostics snapshots hold the "lsp" issues. */
+  tool?: string;
+  /** ingest_diagnostics: the server the diagnostics came from. */
+  provider?: string;
 }
+
+const INGEST = "ingest_diagnostics";
 
 function covered(scope: readonly string[], file: string): boolean {
   return scope.some((entry) => isWithin(file, entry));
@@ -67,13 +83,57 @@ function countSeverity(issues: readonly SnapshotIssue[], severity: "error" | "wa
   return issues.filter((issue) => issue.severity === severity).length;
 }
 
+function describeStatus(status: EngineStatus): string {
+  return status.status === "error" && status.code ? `error (${status.code})` : status.status;
+}
+
 /**
- * Compare two checks. Only files both scopes cover are compared (the narrower scope). Matching is one-to-one: same
- * full issue id first, then same (file, engine, rule, normalized message, severity) at the nearest line, so lines
- * inserted above an unchanged issue leave it unchanged rather than "resolved + introduced".
+ * The provenances whose issues both sides can vouch for: an engine `ok` in both checks, and ingested ("lsp") issues
+ * when both are ingests from the same server. The rest are named (an engine disabled on both sides has nothing to say).
+ */
+function comparedProvenances(baseline: CompareSide, current: CompareSide): { compared: Set<Provenance>; notCompared: NotCompared[] } {
+  const compared = new Set<Provenance>();
+  const notCompared: NotCompared[] = [];
+  for (const engine of ENGINE_NAMES) {
+    const [then, now] = [baseline.engines[engine], current.engines[engine]];
+    if (then.status === "ok" && now.status === "ok") compared.add(engine);
+    else if (then.status !== "disabled" || now.status !== "disabled")
+      notCompared.push({
+        reason: "engine_not_ok",
+        engine,
+        message: `${engine} was ${describeStatus(then)} in the baseline and is ${describeStatus(now)} now: its issues are not compared`,
+      });
+  }
+  const ingests = [baseline, current].filter((side) => side.tool === INGEST).length;
+  if (ingests === 2 && baseline.provider === current.provider) compared.add("lsp");
+  else if (ingests > 0)
+    notCompared.push({
+      reason: "engine_not_ok",
+      engine: "lsp",
+      message: "ingested diagnostics are compared only with an ingest from the same server: they are not compared",
+    });
+  return { compared, notCompared };
+}
+
+/** The current check's paths the baseline did not cover (wholly): their issues have nothing to be compared with. */
+function outsideBaseline(baseline: CompareSide, current: CompareSide): NotCompared[] {
+  const paths = current.scope.filter((path) => !covered(baseline.scope, path));
+  if (!paths.length) return [];
+  const within = baseline.scope.length ? `only within the baseline's paths (${baseline.scope.join(", ")})` : "nowhere";
+  return [{ reason: "outside_baseline", paths, message: `The baseline did not check ${paths.join(", ")}: issues are compared ${within}` }];
+}
+
+/**
+ * Compare two checks. Only what both checks checked is compared: issues of an engine `ok` in both checks, in files
+ * both scopes cover (the narrower scope); the rest is named in `notCompared`, never counted as introduced or
+ * resolved. Matching is one-to-one: same full issue id first, then same (file, engine, rule, normalized message,
+ * severity) at the nearest line, so lines inserted above an unchanged issue leave it unchanged rather than
+ * "resolved + introduced".
  */
 export function compareChecks(baseline: CompareSide, current: CompareSide): Delta {
-  const inBoth = (issue: SnapshotIssue) => covered(baseline.scope, issue.file) && covered(current.scope, issue.file);
+  const { compared, notCompared } = comparedProvenances(baseline, current);
+  notCompared.push(...outsideBaseline(baseline, current));
+  const inBoth = (issue: SnapshotIssue) => compared.has(issue.engine) && covered(baseline.scope, issue.file) && covered(current.scope, issue.file);
   const before = baseline.issues.filter(inBoth);
   const after = current.issues.filter(inBoth);
   const usedBefore = new Set<number>();
@@ -94,5 +154,6 @@ export function compareChecks(baseline: CompareSide, current: CompareSide): Delt
     unchangedCount: usedAfter.size,
     netErrorDelta: countSeverity(after, "error") - countSeverity(before, "error"),
     netWarningDelta: countSeverity(after, "warning") - countSeverity(before, "warning"),
+    ...(notCompared.length ? { notCompared } : {}),
   };
 }

@@ -37,6 +37,17 @@ export class FsError extends Error {
   }
 }
 
+/**
+ * A `.catch` handler for a read whose target may not exist: `fallback` when it is not found; any other failure (no
+ * permission, a loop, an I/O error) is rethrown, so an unreadable config or directory is an error, never "nothing there".
+ */
+export function ifMissing<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof FsError && error.kind === "not_found") return fallback;
+    throw error;
+  };
+}
+
 /** Kinds that mean "not there (or not reachable by this user)": stat, lstat and realPath answer null for them. */
 export const ABSENT_KINDS: ReadonlySet<FsErrorKind> = new Set(["not_found", "not_a_directory", "permission_denied"]);
 

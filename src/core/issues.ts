@@ -109,6 +109,22 @@ export function dedupeAcrossEngines<T extends RawIssue>(issues: readonly T[]): (
   return out.sort(compareIssues);
 }
 
+/**
+ * One tsc report per diagnostic: a file in several programs (overlapping tsconfigs, a solution and a package config
+ * in one check) is reported once per program, the same text at the same place; the repeats are dropped. TypeScript
+ * deduplicates within one program, and other engines run once per file, so only tsc's repeats are the same problem.
+ */
+export function dropRepeatedReports<T extends RawIssue>(issues: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    if (issue.engine !== "tsc") return true;
+    const key = [issue.file, issue.line, issue.col, issue.rule, issue.severity, issue.message].join("\0");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Full ids for identity keys in order: the key's hash, with an ordinal added when a key repeats (ids stay unique). */
 export function idsWithOrdinals(keys: readonly string[], hash: (text: string) => string): string[] {
   const seen = new Map<string, number>();
@@ -132,7 +148,9 @@ export function shortIdLength(fullIds: readonly string[]): number {
  * values templated; identical keys get an ordinal so ids stay unique.
  */
 export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) => string): Issue[] {
-  const merged = dedupeAcrossEngines(raw.map((issue) => ({ ...issue, message: normalizeMessage(issue.message), fullMessage: fullMessageOf(issue.message) })));
+  const merged = dedupeAcrossEngines(
+    dropRepeatedReports(raw).map((issue) => ({ ...issue, message: normalizeMessage(issue.message), fullMessage: fullMessageOf(issue.message) })),
+  );
   const fullIds = idsWithOrdinals(
     merged.map((issue) => [issue.file, issue.rule, issue.line, templateQuoted(issue.message)].join("\0")),
     hash,

@@ -1,26 +1,56 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { quoteKey } from "./tool.ts";
 
-/** The `_meta` key the guard adds to a tools/call whose arguments carried a prototype key; callTool refuses it. */
+/** The `_meta` key the guard adds to a tools/call whose arguments it refused (the reason); callTool refuses it. */
 export const REFUSED_KEY_META = "signalint/refusedKey";
 
 /** Keys an object schema never reports: refused like any unknown key. */
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-/** The first prototype key anywhere in a parsed value, with its dotted location. */
-export function prototypeKey(value: unknown, at = ""): string | null {
-  if (typeof value !== "object" || value === null) return null;
-  for (const key of Object.keys(value)) {
-    if (PROTOTYPE_KEYS.has(key)) return `${at}${key}`;
-    const nested = prototypeKey((value as Record<string, unknown>)[key], `${at}${key}.`);
-    if (nested) return nested;
+/** Deepest nesting of a tools/call message (arguments need a handful of levels): deeper is refused before any walk. */
+export const MAX_MESSAGE_DEPTH = 64;
+
+/**
+ * Why parsed arguments are refused before any schema sees them, or null: a prototype key anywhere (with its dotted
+ * location), or nesting past MAX_MESSAGE_DEPTH. Walks with its own stack, so no depth overflows the call stack.
+ */
+export function refusedArguments(value: unknown): string | null {
+  const pending: [unknown, string, number][] = [[value, "", 1]];
+  while (pending.length) {
+    const [current, at, depth] = pending.pop() as [unknown, string, number];
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > MAX_MESSAGE_DEPTH) return `arguments nested deeper than ${MAX_MESSAGE_DEPTH} levels`;
+    const keys = Object.keys(current);
+    for (const key of keys) if (PROTOTYPE_KEYS.has(key)) return `unknown property ${quoteKey(`${at}${key}`)}`;
+    for (const key of keys.reverse()) pending.push([(current as Record<string, unknown>)[key], `${at}${key}.`, depth + 1]);
   }
   return null;
 }
 
-/** A line with a prototype key in a tools/call's arguments, rewritten to carry the marker; other lines unchanged. */
+/** The deepest nesting of brackets in raw JSON text (outside strings), counted without parsing. */
+function textDepth(line: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < line.length; index++) {
+    const char = line.charCodeAt(index);
+    if (inString) {
+      if (char === 92)
+        index++; // backslash: skip the escaped character
+      else if (char === 34) inString = false;
+    } else if (char === 34) inString = true;
+    else if (char === 91 || char === 123) deepest = Math.max(deepest, ++depth);
+    else if (char === 93 || char === 125) depth--;
+  }
+  return deepest;
+}
+
+/** A tools/call line with refused arguments, rewritten to carry the reason (deep arguments dropped); other lines unchanged. */
 function markLine(line: string): string {
-  if (!line.includes("__proto__") && !line.includes("constructor") && !line.includes("prototype")) return line;
+  const suspect = line.includes("__proto__") || line.includes("constructor") || line.includes("prototype");
+  const deep = line.includes("tools/call") && textDepth(line) > MAX_MESSAGE_DEPTH;
+  if (!suspect && !deep) return line;
   let message: { method?: unknown; params?: { arguments?: unknown; _meta?: Record<string, unknown> } };
   try {
     message = JSON.parse(line);
@@ -28,9 +58,11 @@ function markLine(line: string): string {
     return line;
   }
   if (message?.method !== "tools/call" || typeof message.params !== "object" || message.params === null) return line;
-  const key = prototypeKey(message.params.arguments);
-  if (!key) return line;
-  message.params._meta = { ...message.params._meta, [REFUSED_KEY_META]: key };
+  const reason = refusedArguments(message.params.arguments);
+  if (!reason) return line;
+  // Nothing after the guard (the SDK's schemas, the handler) walks arguments it refused: they become {}.
+  if (deep) message.params.arguments = {};
+  message.params._meta = { ...message.params._meta, [REFUSED_KEY_META]: reason };
   return JSON.stringify(message);
 }
 
@@ -38,6 +70,7 @@ function markLine(line: string): string {
  * A stdin filter for the MCP server. JSON.parse makes `"__proto__"` an own property, but the SDK's message schema
  * (zod) drops it before any handler runs, so a tools/call carrying it would be served as if it were absent. The guard
  * sees each raw line first and marks such calls in `params._meta`; callTool then refuses them like any unknown key.
+ * Arguments nested deeper than MAX_MESSAGE_DEPTH are refused the same way, before anything walks them recursively.
  */
 export function argumentGuard(): Transform {
   let pending = "";

@@ -3,10 +3,12 @@ import {
   CheckResponseSchema,
   CompactCheckResponseSchema,
   CompactSnapshotSchema,
-  DeltaSchema,
+  AfterEditDeltaSchema,
+  PostCheckErrorSchema,
   SnapshotSchema,
+  type AfterEditDelta,
   type CheckResponse,
-  type Delta,
+  type PostCheckError,
   type Snapshot,
 } from "../core/contracts.ts";
 import { compactCheckResponse, compactSnapshot, readCheckCounts } from "../core/response.ts";
@@ -36,15 +38,17 @@ export function summarizeCheck(response: CheckResponse): string {
   return [head, ...top, ...failures, ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
 }
 
-/** One line saying what a delta means. */
-export function summarizeDelta(delta: Delta): string {
+/** One line saying what a delta means (and what it left out), or that there was no baseline. */
+export function summarizeDelta(delta: AfterEditDelta): string {
+  if ("status" in delta) return delta.message;
   const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
-  return `${delta.introduced.length} introduced, ${delta.resolved.length} resolved, ${delta.unchangedCount} unchanged (errors ${signed(delta.netErrorDelta)}, warnings ${signed(delta.netWarningDelta)}).`;
+  const left = delta.notCompared?.length ? ` Not compared: ${delta.notCompared.map((entry) => entry.message).join("; ")}.` : "";
+  return `${delta.introduced.length} introduced, ${delta.resolved.length} resolved, ${delta.unchangedCount} unchanged (errors ${signed(delta.netErrorDelta)}, warnings ${signed(delta.netWarningDelta)}).${left}`;
 }
 
 const checkIn = (response: CheckResponse, compact: boolean) => (compact ? compactCheckResponse(response) : response);
 const checkSchema = (compact: boolean) => (compact ? CompactCheckResponseSchema : CheckResponseSchema);
-const deltaField = DeltaSchema.nullable().describe("Against the baseline; null without an earlier check");
+const deltaField = AfterEditDeltaSchema.nullable().describe("Against the baseline; no_baseline when no earlier check covered the files");
 
 /** check_project and check_files. */
 export const CHECK_RESULT: ResultShape<CheckResponse> = {
@@ -59,12 +63,15 @@ export const CHECK_WITH_DELTA_RESULT: ResultShape<AfterEdit> = {
   schema: (compact) => checkSchema(compact).extend({ delta: deltaField }),
   wire: ({ response, delta }, compact) => ({ ...checkIn(response, compact), delta }),
   dataFields: ["clusters", "remainingIssues", "delta"],
-  summary: ({ response, delta }) => `${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "no earlier check to compare with."}`,
+  summary: ({ response, delta }) => `${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`,
 };
 
-/** apply_diagnostic_fix: the files written, their check and its delta. */
-export interface Applied extends AfterEdit {
+/** apply_diagnostic_fix: the files written, their check and its delta (null, with postCheckError, when it failed). */
+export interface Applied {
   files: string[];
+  response: CheckResponse | null;
+  delta: AfterEditDelta | null;
+  postCheckError?: PostCheckError;
 }
 
 /** apply_diagnostic_fix's answer. */
@@ -76,12 +83,21 @@ export const APPLIED_RESULT: ResultShape<Applied> = {
         files: z.array(z.string()).describe("Files written"),
         check: checkSchema(compact),
         delta: deltaField,
+        postCheckError: PostCheckErrorSchema.optional(),
       })
       .strict(),
-  wire: ({ files, response, delta }, compact) => ({ applied: true, files, check: checkIn(response, compact), delta }),
+  wire: ({ files, response, delta, postCheckError }, compact) => ({
+    applied: true,
+    files,
+    check: response && checkIn(response, compact),
+    delta,
+    ...(postCheckError ? { postCheckError } : {}),
+  }),
   dataFields: ["check", "delta"],
-  summary: ({ files, response, delta }) =>
-    `Applied ${files.length} file(s).\n${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "no earlier check."}`,
+  summary: ({ files, response, delta, postCheckError }) =>
+    response
+      ? `Applied ${files.length} file(s).\n${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`
+      : `Applied ${files.length} file(s). ${postCheckError?.message ?? ""}`,
 };
 
 /** get_diagnostic_snapshot's answer. */

@@ -4,10 +4,10 @@ import { quoteInput, SignalintError } from "../core/errors.ts";
 import type { Settings } from "../core/config.ts";
 import type { ServiceApi } from "../service/api.ts";
 import { VERSION } from "../version.ts";
-import { prototypeKey, REFUSED_KEY_META } from "./argument-guard.ts";
+import { REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
 import { toJsonSchema } from "./json-schema.ts";
 import { toErrorResult } from "./respond.ts";
-import { quoteKey, type ToolContext, type ToolDefinition } from "./tool.ts";
+import type { ToolContext, ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
 import { issueDetailTool } from "./tools/detail.ts";
 import { loopStatusTool } from "./tools/loop-status.ts";
@@ -54,14 +54,14 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
 }
 
 /**
- * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is a prototype key
- * the argument guard saw in the raw arguments (the SDK's parsing drops `__proto__` before it gets here).
+ * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is why the argument
+ * guard refused the raw arguments (the SDK's parsing drops `__proto__` before it gets here; deep ones it replaced).
  */
 export async function callTool(context: ToolContext, name: string, args: unknown, refusedKey?: unknown): Promise<CallToolResult> {
   const tool = TOOLS.find((candidate) => candidate.name === name);
   if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
-  const pollution = typeof refusedKey === "string" ? refusedKey : prototypeKey(args);
-  if (pollution) return toErrorResult("invalid_arguments", `${name}: unknown property ${quoteKey(pollution)}`);
+  const refused = typeof refusedKey === "string" ? refusedKey : refusedArguments(args);
+  if (refused) return toErrorResult("invalid_arguments", `${name}: ${refused}`);
   try {
     return await tool.call(args, context);
   } catch (error) {

@@ -1,4 +1,15 @@
-import type { CheckResponse, Compare, DetailIssue, Live, LoopStatus, PreviewResult, Snapshot, Stale, WorkflowStale } from "../core/contracts.ts";
+import type {
+  CheckResponse,
+  Compare,
+  DetailIssue,
+  Live,
+  LoopStatus,
+  PostCheckError,
+  PreviewResult,
+  Snapshot,
+  Stale,
+  WorkflowStale,
+} from "../core/contracts.ts";
 import type { Settings } from "../core/config.ts";
 import type { Issue } from "../core/issues.ts";
 import type { CheckEvent } from "./check/check-events.ts";
@@ -56,7 +67,7 @@ export interface ServiceApi {
   apply(
     params: { transactionId: string; confirm?: boolean; baselineCheckId?: string },
     context?: CallContext,
-  ): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale>;
+  ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale>;
   discard(params: { transactionId: string }): Promise<{ discarded: true } | WorkflowStale>;
   saveArtifact(params: { json: string }): Promise<string>;
   readArtifact(params: { artifactId: string; offset: number; maxBytes: number }): Promise<ArtifactChunk>;

@@ -166,8 +166,10 @@ export class WarmTsPool {
     const answer = reply.reply;
     if (!answer.ok) {
       this.forget(key, host);
-      if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${answer.error}); tsc runs cold each time`);
-      else this.failed(key, `warm TypeScript program for ${configPath} failed, running tsc instead: ${answer.error}`);
+      // An expected fallback (e.g. TypeScript 7's synchronous API under Deno) is one line: the error's, not its stack.
+      const reason = answer.error.split("\n", 1)[0]?.replace(/^Error: /, "");
+      if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${reason}); tsc runs cold each time`);
+      else this.failed(key, `warm TypeScript program for ${configPath} failed, running tsc instead: ${reason}`);
       return { status: "unavailable" };
     }
     this.deaths.delete(key);

@@ -44,6 +44,18 @@ it("warm TypeScript sits under service: src/typescript never imports service, mc
   }
 });
 
+it('service code never turns a failed read into "nothing there": only not_found is swallowed (ifMissing)', () => {
+  // A bare `.catch(() => null | [] | "")` (or `.then(…).catch(() => null)` over lines) makes an unreadable config or
+  // directory look empty or absent; core/errors.ts ifMissing(fallback) rethrows every failure but not_found.
+  const bare = /\.catch\(\s*(?:\(\s*\)|_\w*|\(\s*_\w*\s*\))\s*=>\s*(?:null|\[\s*\]|""|''|``)\s*\)/;
+  for (const file of sources("src/service")) {
+    const text = readFileSync(join(REPO, file), "utf8");
+    const line = text.split("\n").findIndex((entry) => bare.test(entry));
+    assert.equal(line, -1, `${file}:${line + 1} swallows every failure; use .catch(ifMissing(…)) or handle the error`);
+    assert.doesNotMatch(text.replace(/\s+/g, " "), bare, file);
+  }
+});
+
 /** Which layers each layer may import (DESIGN.md §2: dependencies point down; the runtime is passed in). */
 const LAYERS: Record<string, readonly string[]> = {
   core: [],

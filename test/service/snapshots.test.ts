@@ -80,7 +80,7 @@ it("compare matches by id, then nearest line; one-to-one; only inside the narrow
     { file: "a.ts", rule: "TS2322", line: 12, message },
     { file: "a.ts", rule: "TS2304", line: 1, message: "Cannot find name 'y'." },
   ]);
-  const delta = compareChecks({ scope: ["."], issues: before }, { scope: ["a.ts"], issues: after });
+  const delta = compareChecks({ scope: ["."], issues: before, engines: ENGINES }, { scope: ["a.ts"], issues: after, engines: ENGINES });
   assert.equal(delta.unchangedCount, 2);
   assert.deepEqual(
     delta.resolved.map((issue) => issue.rule),
@@ -92,13 +92,60 @@ it("compare matches by id, then nearest line; one-to-one; only inside the narrow
     ["TS2304"],
   );
   assert.equal(delta.netErrorDelta, 0);
-  const fewer = compareChecks({ scope: ["."], issues: before }, { scope: ["."], issues: after.filter((issue) => issue.line === 6) });
+  const fewer = compareChecks(
+    { scope: ["."], issues: before, engines: ENGINES },
+    { scope: ["."], issues: after.filter((issue) => issue.line === 6), engines: ENGINES },
+  );
   assert.equal(fewer.unchangedCount, 1, "one-to-one: one current issue never matches two baseline issues");
   assert.deepEqual(
     fewer.resolved.map((issue) => issue.line).sort((a, b) => a - b),
     [1, 5, 9],
     "the nearer line (3 → 6) is the match",
   );
+});
+
+it("compare leaves out what both checks did not check, and names it: engines not ok on both sides, paths outside the baseline, ingests", () => {
+  const message = "Type 'string' is not assignable to type 'number'.";
+  const before = issues([
+    { file: "a.ts", rule: "TS2322", line: 3, message },
+    { file: "b.ts", rule: "TS2322", line: 1, message },
+  ]);
+  const failed: Engines = { ...ENGINES, tsc: { status: "error", code: "engine_failed", message: "tsc crashed" } };
+  const broken = compareChecks({ scope: ["."], issues: before, engines: ENGINES }, { scope: ["."], issues: [], engines: failed });
+  assert.deepEqual([broken.resolved.length, broken.netErrorDelta, broken.unchangedCount], [0, 0, 0], "a failed tsc resolves nothing");
+  assert.deepEqual(
+    broken.notCompared?.map(({ reason, engine }) => [reason, engine]),
+    [["engine_not_ok", "tsc"]],
+  );
+  assert.match(broken.notCompared?.[0]?.message ?? "", /tsc was ok in the baseline and is error \(engine_failed\) now/);
+  const narrow = compareChecks(
+    { scope: ["a.ts"], issues: before.slice(0, 1), engines: ENGINES },
+    { scope: ["a.ts", "b.ts"], issues: before, engines: ENGINES },
+  );
+  assert.deepEqual([narrow.introduced.length, narrow.unchangedCount], [0, 1], "b.ts was not in the baseline: not introduced");
+  assert.deepEqual(
+    narrow.notCompared?.map(({ reason, paths }) => [reason, paths]),
+    [["outside_baseline", ["b.ts"]]],
+  );
+  const same = compareChecks({ scope: ["."], issues: before, engines: ENGINES }, { scope: ["a.ts"], issues: [], engines: ENGINES });
+  assert.equal(same.notCompared, undefined, "everything compared: no notCompared");
+  assert.equal(same.resolved.length, 1);
+  const lsp = (list: SnapshotIssue[]) => list.map((issue) => ({ ...issue, engine: "lsp" as const }));
+  const ingest = {
+    scope: ["a.ts", "b.ts"],
+    issues: lsp(before),
+    engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } } as Engines,
+    tool: "ingest_diagnostics",
+    provider: "ts",
+  };
+  const engineVsIngest = compareChecks(ingest, { scope: ["."], issues: before, engines: ENGINES });
+  assert.deepEqual([engineVsIngest.introduced.length, engineVsIngest.resolved.length], [0, 0], "an ingest is not the engines' baseline");
+  assert.deepEqual(
+    engineVsIngest.notCompared?.map(({ engine, paths }) => engine ?? paths),
+    ["oxlint", "tsc", "lsp", ["."]],
+  );
+  const twoIngests = compareChecks(ingest, { ...ingest, issues: lsp(before.slice(1)) });
+  assert.deepEqual([twoIngests.resolved.length, twoIngests.unchangedCount, twoIngests.notCompared], [1, 1, undefined], "two ingests of one server compare");
 });
 
 it("snapshots older than the age bound and files past the disk budget answer check_expired after a restart", async () => {

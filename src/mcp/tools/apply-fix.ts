@@ -22,6 +22,8 @@ export const applyFixTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handle: async (args, { api }) => {
     const outcome = await api.apply(args);
-    return "status" in outcome ? outcome : { files: outcome.files, ...outcome.result };
+    if ("status" in outcome) return outcome;
+    const { files, result, postCheckError } = outcome;
+    return { files, response: result?.response ?? null, delta: result?.delta ?? null, ...(postCheckError ? { postCheckError } : {}) };
   },
 });

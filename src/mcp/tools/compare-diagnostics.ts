@@ -12,7 +12,7 @@ export const compareDiagnosticsTool = defineTool({
   title: "Compare diagnostics",
   description:
     "Compare two checks: introduced and resolved issues, unchanged count, net error/warning deltas. Matched by id, then file/rule/message/severity " +
-    "at the nearest line (inserted lines are no change); only files both covered.",
+    "at the nearest line (inserted lines are no change); only what both checked (engines ok in both, files both covered), the rest in notCompared.",
   input: z.object({ baselineCheckId: checkId, currentCheckId: checkId }).strict(),
   result: plainShape(CompareSchema, { dataFields: ["introduced", "resolved"], summary: summarizeDelta }),
   stale: WorkflowStaleSchema,

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "node:path";
-import { SignalintError } from "../../core/errors.ts";
+import { ifMissing, SignalintError } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
 /** One file of a journaled write. */
@@ -52,6 +52,16 @@ function stageHook(runtime: Runtime): (stage: string) => void {
 }
 
 /** Journals live in `<stateDir>/journal/<transactionId>.json` with backups in `<stateDir>/journal/<transactionId>/`. */
+/** A journal file's plan, or null when it holds none (never completely written: the crash came before). */
+function parseJournal(text: string | null): Journal | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as Journal;
+  } catch {
+    return null;
+  }
+}
+
 export class FileJournal {
   private readonly dir: string;
 
@@ -135,7 +145,7 @@ export class FileJournal {
         continue;
       }
       if (journal.state === "preparing") continue;
-      const current = await this.runtime.readText(entry.target).catch(() => null);
+      const current = await this.runtime.readText(entry.target).catch(ifMissing(null));
       if (current !== null && this.runtime.sha256(current) === entry.originalHash) continue;
       const original = await this.runtime.readText(entry.backup);
       if (this.runtime.sha256(original) !== entry.originalHash) throw new Error(`backup of ${entry.file} is damaged; left ${entry.target} as is`);
@@ -153,14 +163,12 @@ export class FileJournal {
    */
   async recover(): Promise<string[]> {
     const touched: string[] = [];
-    for (const entry of await this.runtime.readDir(this.dir).catch(() => [])) {
+    for (const entry of await this.runtime.readDir(this.dir).catch(ifMissing([]))) {
       const id = entry.name.replace(/\.json(\.tmp)?$/, "");
       if (!TX_ID.test(id)) continue;
       const path = join(this.dir, `${id}.json`);
-      const journal = await this.runtime
-        .readText(path)
-        .then((text) => JSON.parse(text) as Journal)
-        .catch(() => null);
+      // Unreadable (not just missing) stops the recovery: forgetting a plan it cannot read could lose a rollback.
+      const journal = parseJournal(await this.runtime.readText(path).catch(ifMissing(null)));
       if (!journal || !Array.isArray(journal.entries) || journal.transactionId !== id) {
         // No readable plan: the crash came before the first journal write completed, so no temp or target was touched.
         await this.forget(id);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { PreviewResult, WorkflowStale } from "../../core/contracts.ts";
-import { InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
+import type { PostCheckError, PreviewResult, WorkflowStale } from "../../core/contracts.ts";
+import { ifMissing, InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
 import { countLineChanges } from "../../core/line-diff.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import { FileJournal } from "./journal.ts";
@@ -78,7 +78,7 @@ export class TransactionStore {
 
   /** Files whose content on disk is not the patch's original any more. */
   private async drifted(patches: Transaction["patches"]): Promise<string[]> {
-    const contents = await Promise.all(patches.map((patch) => this.service.runtime.readText(patch.target).catch(() => null)));
+    const contents = await Promise.all(patches.map((patch) => this.service.runtime.readText(patch.target).catch(ifMissing(null))));
     return patches.filter((patch, index) => contents[index] !== patch.originalContent).map((patch) => patch.file);
   }
 
@@ -123,7 +123,7 @@ export class TransactionStore {
   async apply(
     transactionId: string,
     options: { confirm?: boolean; baselineCheckId?: string; session?: string },
-  ): Promise<{ files: string[]; result: AfterEdit } | WorkflowStale> {
+  ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale> {
     const transaction = this.find(transactionId);
     if ("status" in transaction) return transaction;
     if (options.confirm !== true) {
@@ -155,13 +155,27 @@ export class TransactionStore {
     }
     this.expire(transactionId);
     const files = transaction.patches.map((patch) => patch.file);
-    const result = await afterEditCheck(this.service, files, {
-      baselineCheckId: options.baselineCheckId,
-      session: options.session,
-      tool: "apply_diagnostic_fix",
-    });
-    if ("status" in result) throw new SignalintError("internal_error", `The fix was applied but the baseline vanished: ${result.message}`);
-    return { files, result };
+    return { files, ...(await this.postCheck(files, options)) };
+  }
+
+  /**
+   * The after-edit check of applied files. The files are written whatever it answers, so a check that cannot run (the
+   * fix made signalint.config.json invalid, the baseline was evicted meanwhile) is data, never a thrown error.
+   */
+  private async postCheck(
+    files: string[],
+    options: { baselineCheckId?: string; session?: string },
+  ): Promise<{ result: AfterEdit | null; postCheckError?: PostCheckError }> {
+    try {
+      const { baselineCheckId, session } = options;
+      const result = await afterEditCheck(this.service, files, { baselineCheckId, session, tool: "apply_diagnostic_fix" });
+      if (!("status" in result)) return { result };
+      return { result: null, postCheckError: { code: result.code, message: `The fix was applied; its baseline is gone: ${result.message}` } };
+    } catch (error) {
+      const code = error instanceof SignalintError ? error.code : "internal_error";
+      this.service.runtime.writeStderr(`signalint: the check after applying ${files.join(", ")} failed: ${(error as Error).message}\n`);
+      return { result: null, postCheckError: { code, message: `The fix was applied, but the check after it failed: ${(error as Error).message}` } };
+    }
   }
 
   /** discard_diagnostic_fix. */

@@ -1,5 +1,6 @@
 import { basename, join, sep } from "node:path";
-import type { Runtime, TreeWatch } from "../../runtime/types.ts";
+import { FsError } from "../../core/errors.ts";
+import type { DirEntry, Runtime, TreeWatch } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 
 /** Changes kept at most; more between two checks (a checkout, an install, a lost-events overflow) mean "re-stat all". */
@@ -99,7 +100,14 @@ export class ChangeTracker {
 
   /** Record symlinks and unwatched directories at or under `dir`. */
   private async walk(dir: string): Promise<void> {
-    const entries = await this.runtime.readDir(dir).catch(() => []);
+    let entries: DirEntry[];
+    try {
+      entries = await this.runtime.readDir(dir);
+    } catch (error) {
+      // Gone meanwhile: nothing to walk. Unreadable: what is in it is unseen, so it is asked again at every check.
+      if (!(error instanceof FsError && error.kind === "not_found")) this.uncovered.add(dir);
+      return;
+    }
     await Promise.all(
       entries.map(async (entry) => {
         const path = join(dir, entry.name);

@@ -1,5 +1,6 @@
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 interface Entry {
   size: number;
@@ -46,7 +47,7 @@ export class ContentHasher {
     }
     const known = this.entries.get(path);
     if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return known.hash;
-    const text = await this.runtime.readText(path).catch(() => null);
+    const text = await this.runtime.readText(path).catch(ifMissing(null));
     if (text === null) return null;
     const hash = this.runtime.sha256(text);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { quoteInput, SignalintError } from "../../core/errors.ts";
+import { ifMissing, quoteInput, SignalintError } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
 const ID = /^a[0-9a-f]{24}$/;
@@ -95,7 +95,7 @@ export class ArtifactStore {
   /** Delete expired artifacts (best effort). */
   private async sweep(): Promise<void> {
     const now = Date.now();
-    for (const entry of await this.runtime.readDir(this.dir).catch(() => [])) {
+    for (const entry of await this.runtime.readDir(this.dir).catch(ifMissing([]))) {
       const path = join(this.dir, entry.name);
       const info = await this.runtime.stat(path);
       if (info && now - info.mtimeMs > this.retentionMs) await this.runtime.removeFile(path).catch(() => {});

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LoopTracker, type LoopEvent, type LoopState } from "../../core/loops.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** session.jsonl is rotated once it grows past this. */
 export const SESSION_LOG_LIMIT = 10 * 1024 * 1024;
@@ -53,7 +54,7 @@ export class SessionLog {
 
   /** Rebuild the tracker from the log; returns how many lines were skipped as malformed. */
   async replay(): Promise<number> {
-    const text = await this.runtime.readText(this.path).catch(() => "");
+    const text = await this.runtime.readText(this.path).catch(ifMissing(""));
     let skipped = 0;
     this.needsNewline = text.length > 0 && !text.endsWith("\n");
     for (const line of text.split("\n")) {

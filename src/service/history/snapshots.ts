@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Cluster, Engines, Snapshot, WorkflowStale } from "../../core/contracts.ts";
 import { publicWorkflowIssue, type SnapshotIssue } from "../../core/delta.ts";
+import { FsError, ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
 /** How many snapshots stay addressable; older ones answer check_expired. */
@@ -85,28 +86,38 @@ export class SnapshotStore {
     this.runtime.writeStderr(`signalint: ${message}\n`);
   }
 
+  /** A persisted file's JSON value; null when it is corrupt, or unreadable (said: an unreadable file is not "corrupt"). */
+  private async readJson(path: string): Promise<unknown> {
+    let text: string;
+    try {
+      text = await this.runtime.readText(path);
+    } catch (error) {
+      if (!(error instanceof FsError && error.kind === "not_found")) this.warn(`cannot read ${path}: ${(error as Error).message}`);
+      return null;
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
+    }
+  }
+
   /** Load persisted snapshots; returns how many files were skipped as corrupt. */
   async load(): Promise<number> {
-    const entries = await this.runtime.readDir(this.dir).catch(() => []);
+    const entries = await this.runtime.readDir(this.dir).catch(ifMissing([]));
     let skipped = 0;
     const loaded: StoredSnapshot[] = [];
     const sizes = new Map<string, number>();
     for (const entry of entries) {
       const path = join(this.dir, entry.name);
       if (entry.name === "expired.json") {
-        const ids = await this.runtime
-          .readText(path)
-          .then((text) => JSON.parse(text) as unknown)
-          .catch(() => null);
+        const ids = await this.readJson(path);
         if (Array.isArray(ids)) this.expired = ids.filter((id): id is string => typeof id === "string").slice(-REMEMBERED_EXPIRED);
         else this.warn(`skipped corrupt ${path}`);
         continue;
       }
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-      const value = await this.runtime
-        .readText(path)
-        .then((text) => JSON.parse(text) as unknown)
-        .catch(() => null);
+      const value = await this.readJson(path);
       if (isStored(value) && `${value.checkId}.json` === entry.name) {
         loaded.push(value);
         sizes.set(value.checkId, (await this.runtime.stat(path))?.size ?? 0);
@@ -207,6 +218,6 @@ export class SnapshotStore {
 
 /** The public form of a snapshot (get_diagnostic_snapshot); compact keys are the MCP layer's business. */
 export function publicSnapshot(snapshot: StoredSnapshot): Snapshot {
-  const { seq: _seq, observedAtMs: _observed, provider: _provider, issues, cache, ...rest } = snapshot;
+  const { seq: _seq, observedAtMs: _observed, provider: _provider, session: _session, issues, cache, ...rest } = snapshot;
   return { ...rest, totalIssues: issues.length, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Runtime } from "../../runtime/types.ts";
 import type { CheckRecord } from "./session-log.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** What `signalint-mcp stats` reports from the state directory. */
 export interface StatsReport {
@@ -14,9 +15,9 @@ export interface StatsReport {
 async function sizeOf(runtime: Runtime, dir: string): Promise<{ entries: number; bytes: number }> {
   let entries = 0;
   let bytes = 0;
-  for (const shard of await runtime.readDir(dir).catch(() => [])) {
+  for (const shard of await runtime.readDir(dir).catch(ifMissing([]))) {
     if (!shard.isDirectory) continue;
-    for (const file of await runtime.readDir(join(dir, shard.name)).catch(() => [])) {
+    for (const file of await runtime.readDir(join(dir, shard.name)).catch(ifMissing([]))) {
       entries++;
       bytes += (await runtime.stat(join(dir, shard.name, file.name)))?.size ?? 0;
     }
@@ -26,7 +27,7 @@ async function sizeOf(runtime: Runtime, dir: string): Promise<{ entries: number;
 
 /** Aggregate the check records in session.jsonl and the sizes of the caches. */
 export async function collectStats(runtime: Runtime, stateDir: string): Promise<StatsReport> {
-  const text = await runtime.readText(join(stateDir, "session.jsonl")).catch(() => "");
+  const text = await runtime.readText(join(stateDir, "session.jsonl")).catch(ifMissing(""));
   const records: { at: string; check: CheckRecord }[] = [];
   for (const line of text.split("\n")) {
     try {
@@ -57,7 +58,7 @@ export async function collectStats(runtime: Runtime, stateDir: string): Promise<
     },
     cache,
     resultCache: await sizeOf(runtime, join(stateDir, "cache")),
-    artifacts: (await runtime.readDir(join(stateDir, "artifacts")).catch(() => [])).length,
+    artifacts: (await runtime.readDir(join(stateDir, "artifacts")).catch(ifMissing([]))).length,
   };
 }
 

@@ -3,6 +3,7 @@ import type { EngineName } from "../../core/contracts.ts";
 import { parseJsonc } from "../../core/jsonc.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** Lockfiles: a plugin or engine upgrade changes results even when no config file does. */
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"];
@@ -18,6 +19,14 @@ const CONFIG_NAMES: Partial<Record<EngineName, string[]>> = {
     "eslint.config.ts",
     "eslint.config.mts",
     "eslint.config.cts",
+    // Legacy configs (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): cascading per directory.
+    ".eslintrc.js",
+    ".eslintrc.cjs",
+    ".eslintrc.yaml",
+    ".eslintrc.yml",
+    ".eslintrc.json",
+    ".eslintrc",
+    ".eslintignore",
     ".gitignore",
     "package.json",
     "tsconfig.json",
@@ -48,7 +57,7 @@ async function referencesOf(runtime: Runtime, path: string, hash: string): Promi
   const key = `${path}\0${hash}`;
   const known = referenceMemo.get(key);
   if (known) return known;
-  const found = referencedFiles(path, await runtime.readText(path).catch(() => ""));
+  const found = referencedFiles(path, await runtime.readText(path).catch(ifMissing("")));
   if (referenceMemo.size > 10_000) referenceMemo.clear();
   referenceMemo.set(key, found);
   return found;

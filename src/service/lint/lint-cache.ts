@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** Cache entries kept on disk at most; the least recently used are evicted. */
 export const MAX_CACHE_ENTRIES = 20_000;
@@ -40,7 +41,7 @@ export class LintCache {
     const hot = this.memory.get(key);
     if (hot) return hot;
     const path = this.pathOf(key);
-    const text = await this.runtime.readText(path).catch(() => null);
+    const text = await this.runtime.readText(path).catch(ifMissing(null));
     if (text === null) return null;
     try {
       const entry = JSON.parse(text) as StoredEntry;
@@ -81,9 +82,9 @@ export class LintCache {
   /** Keep at most maxEntries files, dropping the least recently used (oldest modification/touch time). */
   async evict(): Promise<number> {
     const entries: { path: string; mtimeMs: number }[] = [];
-    for (const shard of await this.runtime.readDir(this.dir).catch(() => [])) {
+    for (const shard of await this.runtime.readDir(this.dir).catch(ifMissing([]))) {
       if (!shard.isDirectory) continue;
-      for (const file of await this.runtime.readDir(join(this.dir, shard.name)).catch(() => [])) {
+      for (const file of await this.runtime.readDir(join(this.dir, shard.name)).catch(ifMissing([]))) {
         const path = join(this.dir, shard.name, file.name);
         const info = await this.runtime.stat(path);
         if (info) entries.push({ path, mtimeMs: info.mtimeMs });

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
 /** The ownership lock of a state directory: the pid of the one process that may write it. */
@@ -6,9 +7,9 @@ export function ownershipLock(stateDir: string): string {
   return join(stateDir, "owner.lock");
 }
 
-/** The pid holding the ownership lock, or null when the lock is free (no file, or an unreadable one). */
+/** The pid holding the ownership lock, or null when the lock is free (no file, or no pid in it); unreadable: an error. */
 async function lockHolder(runtime: Runtime, lock: string): Promise<number | null> {
-  const text = await runtime.readText(lock).catch(() => "");
+  const text = await runtime.readText(lock).catch(ifMissing(""));
   const pid = Number.parseInt(text, 10);
   return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
 }

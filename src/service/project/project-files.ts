@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Runtime } from "../../runtime/types.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** Directories never walked for cache fingerprints. */
 const SKIPPED = new Set(["node_modules", ".git", ".hg", ".svn", ".signalint"]);
@@ -15,7 +16,7 @@ export async function listFiles(runtime: Runtime, dir: string, options: { accept
   const queue = [dir];
   while (queue.length) {
     const current = queue.pop() as string;
-    for (const entry of await runtime.readDir(current).catch(() => [])) {
+    for (const entry of await runtime.readDir(current).catch(ifMissing([]))) {
       const path = join(current, entry.name);
       if (entry.isDirectory) {
         if (!SKIPPED.has(entry.name) && path !== options.skip) queue.push(path);

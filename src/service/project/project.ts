@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../../core/config.ts";
-import { ConfigError, FsError, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
+import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
@@ -30,7 +30,12 @@ export interface OpenOptions {
 
 /** Read and validate signalint.config.json (absent → empty config). */
 export async function readConfigFile(runtime: Runtime, root: string): Promise<ConfigFile> {
-  const text = await runtime.readText(join(root, CONFIG_FILE)).catch(() => null);
+  const text = await runtime
+    .readText(join(root, CONFIG_FILE))
+    .catch(ifMissing(null))
+    .catch((error: Error) => {
+      throw new ConfigError(`${CONFIG_FILE} cannot be read: ${error.message}`);
+    });
   return text === null ? {} : parseConfigFile(text, CONFIG_FILE);
 }
 

@@ -1,4 +1,4 @@
-import type { CheckResponse, Compare, Delta, WorkflowStale } from "../../core/contracts.ts";
+import type { AfterEditDelta, CheckResponse, Compare, WorkflowStale } from "../../core/contracts.ts";
 import { compareChecks } from "../../core/delta.ts";
 import { isWithin, normalizePathList } from "../../core/paths.ts";
 import type { CheckOptions } from "../check/check-events.ts";
@@ -15,48 +15,56 @@ export function compareSnapshots(service: Checker, baselineCheckId: string, curr
   return { baselineCheckId, currentCheckId, ...compareChecks(baseline, current) };
 }
 
-/** A check plus its delta against a baseline (null when there was no earlier check to compare with). */
+/** A check plus its delta against a baseline (no_baseline when no earlier check covered the files). */
 export interface AfterEdit {
   response: CheckResponse;
-  delta: Delta | null;
+  delta: AfterEditDelta | null;
 }
 
 /**
- * The baseline of an after-edit check: the named snapshot, else the previous check that covered every one of the
- * files (a check of other files has nothing to compare), else the previous check. Taken before the check runs.
+ * The default baseline of an after-edit check: the previous engine check that covered every one of the files, else
+ * the previous one that covered some of them (the rest is named in the delta's notCompared), else none. Ingested
+ * (LSP) snapshots are never a default baseline: their issues are not the engines'.
  */
-function baselineFor(
-  service: Checker,
-  files: readonly string[],
-  options: { baselineCheckId?: string; session?: string },
-): StoredSnapshot | WorkflowStale | null {
-  if (options.baselineCheckId !== undefined) return service.snapshots.find(options.baselineCheckId);
-  // A client's session compares with its own checks, never with another session's (two agents on one daemon).
-  const all = service.snapshots.all().filter((snapshot) => options.session === undefined || snapshot.session === options.session);
+function defaultBaseline(service: Checker, files: readonly string[], session: string | undefined): StoredSnapshot | null {
   let wanted: string[];
   try {
     wanted = normalizePathList(files.map((file) => insideRoot(service.project, file)));
   } catch {
-    return all.at(-1) ?? null; // the check itself refuses the path with its reason
+    return null; // the check itself refuses the path with its reason
   }
-  const covering = [...all].reverse().find((snapshot) => wanted.every((file) => snapshot.scope.some((entry) => isWithin(file, entry))));
-  return covering ?? all.at(-1) ?? null;
+  // A client's session compares with its own checks, never with another session's (two agents on one daemon).
+  const checks = service.snapshots
+    .all()
+    .filter((snapshot) => snapshot.tool !== "ingest_diagnostics" && (session === undefined || snapshot.session === session));
+  const covers = (snapshot: StoredSnapshot, file: string) => snapshot.scope.some((entry) => isWithin(file, entry));
+  const newestFirst = [...checks].reverse();
+  return (
+    newestFirst.find((snapshot) => wanted.every((file) => covers(snapshot, file))) ??
+    newestFirst.find((snapshot) => wanted.some((file) => covers(snapshot, file))) ??
+    null
+  );
 }
 
 /**
  * after_edit_check: check the files (feeding loop memory and file-rule churn like check_files) and compare with the
- * baseline. A named baseline that is unknown or expired answers stale before anything runs.
+ * baseline (taken before the check runs). A named baseline that is unknown or expired answers stale before anything
+ * runs.
  */
 export async function afterEditCheck(
   service: Checker,
   files: readonly string[],
   options: CheckOptions & { baselineCheckId?: string } = {},
 ): Promise<AfterEdit | WorkflowStale> {
-  const baseline = baselineFor(service, files, options);
+  const baseline = options.baselineCheckId !== undefined ? service.snapshots.find(options.baselineCheckId) : defaultBaseline(service, files, options.session);
   if (baseline && "status" in baseline) return baseline;
   const { signal, onEvent, session } = options;
   const response = await service.check(files, true, { signal, onEvent, session, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
-  return { response, delta: baseline ? compareChecks(baseline, current) : null };
+  if (!baseline) {
+    const message = `No earlier check covered ${current.scope.join(", ")}: nothing was compared. This check (${response.checkId}) is the baseline of the next after_edit_check.`;
+    return { response, delta: { status: "no_baseline", message } };
+  }
+  return { response, delta: compareChecks(baseline, current) };
 }
