@@ -78,6 +78,7 @@ const CauseSchema: z.ZodType<IssueCause> = z
     name: z.string(),
     line: z.number(),
     member: z.object({ name: z.string(), line: z.number() }).strict().optional(),
+    absent: z.string().optional(),
     module: z.literal(true).optional(),
     role: z.literal("source").optional(),
   })
