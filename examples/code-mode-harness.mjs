@@ -16,7 +16,8 @@ const project = resolve(process.argv[2] ?? "fixtures/mixed-app");
 const baselineCheckId = process.argv[3];
 const server = resolve(import.meta.dirname, "..", "dist", "signalint-mcp.mjs");
 const client = new Client({ name: "code-mode-harness", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], cwd: project, stderr: "ignore" }));
+// The server gets this process's environment (SIGNALINT_* settings pass through).
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], cwd: project, env: { ...process.env }, stderr: "ignore" }));
 await client.listTools(); // the SDK validates every structuredContent against the advertised schema from here on
 
 const textBytes = (result) => result.content.filter((block) => block.type === "text").reduce((sum, block) => sum + Buffer.byteLength(block.text), 0);

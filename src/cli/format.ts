@@ -12,6 +12,8 @@ export function summaryLine(report: CliReport): string {
   const failed = failedEngines(report);
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   if (report.status === "clean") return `No issues found${shard}.`;
+  if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0)
+    return `Not checked: nothing type-checked these files${shard}.`;
   const counts = `${plural(report.errorCount + report.warningCount, "problem")} (${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")})${shard}`;
   return failed.length ? `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.` : `${counts}.`;
 }
@@ -40,6 +42,10 @@ export function formatText(report: CliReport, suggestedActions: ReadonlyMap<stri
   const rest = report.issues.filter((issue) => issue.clusterId === null || !clustered.has(issue.clusterId));
   if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
   for (const [engine, status] of failedEngines(report)) lines.push(`! ${engine}: ${status.message ?? "failed"}`);
+  for (const note of report.notChecked ?? []) {
+    const more = note.count > note.sample.length ? `, … ${note.count - note.sample.length} more` : "";
+    lines.push(`Not checked: ${note.count} file${note.count === 1 ? "" : "s"} ${note.reason} (${note.sample.join(", ")}${more})`);
+  }
   if (report.filteredOutCount > 0) lines.push(filteredOutLine(report.filteredOutCount));
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;

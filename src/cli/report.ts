@@ -1,4 +1,4 @@
-import type { CheckResponse, EngineName, EngineStatus, Severity } from "../core/contracts.ts";
+import type { CheckResponse, EngineName, EngineStatus, NotChecked, Severity } from "../core/contracts.ts";
 import type { Issue } from "../core/issues.ts";
 
 /** A CI shard: the `index`-th (1-based) of `count` slices of the project. */
@@ -34,6 +34,8 @@ export interface CliReport {
   warningCount: number;
   /** Issues outside the requested paths or the project root, or ignored by config (counted, not listed). */
   filteredOutCount: number;
+  /** Files under the checked paths not (fully) checked, by reason (absent when none). */
+  notChecked?: NotChecked[];
   engines: Record<EngineName, EngineStatus>;
   clusters: { clusterId: string; priority: number; summary: string; issueCount: number }[];
   issues: CliIssue[];
@@ -67,6 +69,7 @@ export function buildCliReport(
     errorCount: listed.filter((issue) => issue.severity === "error").length,
     warningCount: listed.filter((issue) => issue.severity === "warning").length,
     filteredOutCount: response.filteredOutIssueCount ?? 0,
+    ...(response.notChecked ? { notChecked: response.notChecked } : {}),
     engines: response.engines,
     clusters: response.clusters.map((cluster) => ({
       clusterId: cluster.clusterId,
@@ -88,7 +91,8 @@ export function failedEngines(report: Pick<CliReport, "engines">): [EngineName, 
  * failed (an incomplete check is never a pass); else 0. Usage and configuration errors exit 2 elsewhere.
  */
 export function exitCode(report: CliReport, maxWarnings: number): number {
-  if (report.errorCount > 0 || failedEngines(report).length > 0) return 1;
+  // status error with no failed engine: nothing type-checked the checked files (notChecked).
+  if (report.errorCount > 0 || failedEngines(report).length > 0 || report.status === "error") return 1;
   return maxWarnings >= 0 && report.warningCount > maxWarnings ? 1 : 0;
 }
 

@@ -33,6 +33,10 @@ export const ConfigFileSchema = z
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
     daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
+    typescript: z
+      .object({ projects: z.array(z.string().min(1)).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -74,6 +78,8 @@ export interface Settings {
   daemon: { enabled: boolean; idleMinutes: number; off?: string };
   /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
   oxlintTypeAware: boolean;
+  /** tsconfigs checked besides the ones the project's root config and scripts name (root-relative; typescript.projects). */
+  typescriptProjects: string[];
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -170,6 +176,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
     daemon: daemonSettings(config, readEnv),
+    typescriptProjects: config.typescript?.projects ?? [],
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

@@ -123,8 +123,18 @@ export const EngineCacheSchema = z
   .strict()
   .meta({ id: "EngineCache" });
 
+/** Files under the checked paths that a check did not fully check, counted by reason. */
+export const NotCheckedSchema = z
+  .object({
+    reason: z.string(),
+    count: z.number().int().min(1),
+    sample: z.array(z.string()).describe("Up to 3 paths"),
+  })
+  .strict();
+export type NotChecked = z.infer<typeof NotCheckedSchema>;
+
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed (other engines' issues still listed)"),
+  status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed, or nothing type-checked the files (notChecked)"),
   checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema).describe("Priority ascending"),
@@ -141,6 +151,7 @@ const checkCore = {
     .strict()
     .meta({ id: "Cache" })
     .optional(),
+  notChecked: z.array(NotCheckedSchema).optional().describe("Files under the paths not (fully) checked, by reason"),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */

@@ -1,4 +1,4 @@
-import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Engines, LoopWarning, Snapshot } from "./contracts.ts";
+import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Engines, LoopWarning, NotChecked, Snapshot } from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
 
@@ -15,6 +15,10 @@ export interface CheckFacts {
   maxRemainingIssues: number;
   /** Cache use per engine that ran. */
   cache?: CheckResponse["cache"];
+  /** Coverage notes: files under the checked paths not (fully) checked, by reason. */
+  notChecked?: NotChecked[];
+  /** True when no checked file was type-checked (every one is in a type-check note): such a check is never clean. */
+  uncheckedOnly?: boolean;
 }
 
 function failedEngines(engines: Engines): string[] {
@@ -33,6 +37,10 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   }
   if (first) return `Fix ${first.file}:${first.line} (${first.rule}) first, then check_files the files you changed.${failureNote}`;
   if (failures.length) return `No issues reported, but the result is incomplete.${failureNote}`;
+  if (facts.uncheckedOnly) {
+    const reasons = (facts.notChecked ?? []).map((note) => `${note.count} file(s) ${note.reason}`).join("; ");
+    return `No issues reported, but nothing type-checked these files: ${reasons}. Run the project's own checker on them, or add their tsconfig to typescript.projects in signalint.config.json.`;
+  }
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }
@@ -66,7 +74,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const nextStep = nextStepFor(facts, returned, remaining);
   return {
     schemaVersion: "1.2",
-    status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : "clean",
+    status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : facts.uncheckedOnly ? "error" : "clean",
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
     engines,
@@ -79,6 +87,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
     loopWarning: facts.loopWarning,
     ...(nextStep ? { nextStep } : {}),
     ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
+    ...(facts.notChecked?.length ? { notChecked: facts.notChecked } : {}),
   };
 }
 

@@ -17,6 +17,18 @@ export function eslintArgs(paths: readonly string[]): string[] {
   return ["--format", "json", "--no-warn-ignored", "--no-error-on-unmatched-pattern", "--", ...paths];
 }
 
+/**
+ * eslint's argv for a legacy `.eslintrc*` project (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): no
+ * `--no-warn-ignored` (flat-only); directories are linted with the extensions that version lints by default, as the
+ * project's own `eslint .` does.
+ */
+export function eslintLegacyArgs(paths: readonly string[]): string[] {
+  return ["--format", "json", "--no-error-on-unmatched-pattern", "--", ...paths];
+}
+
+/** The warning eslintrc mode gives for an ignored file named on the command line: not a finding. */
+const IGNORED_WARNING = /^File ignored (because|by default)/;
+
 /** Parse `eslint --format json` output strictly (exit 2 is a configuration or crash error). */
 export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
   let report: unknown;
@@ -39,6 +51,7 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
       if (!isRecord(message) || typeof message.message !== "string") {
         return { ok: false, code: "engine_output_invalid", message: `eslint message without text: ${excerpt(JSON.stringify(message))}` };
       }
+      if (message.ruleId == null && !message.fatal && IGNORED_WARNING.test(message.message)) continue;
       issues.push({
         file,
         line: position(message.line),
@@ -59,6 +72,6 @@ export const ESLINT: EngineAdapter = {
   pkg: "eslint",
   bin: "eslint",
   enabledBy: ESLINT_FLAT_CONFIGS,
-  offReason: "no ESLint flat config (eslint.config.*) in the project root",
+  offReason: "no ESLint config (eslint.config.* or .eslintrc*) in the project root",
   linter: { accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
 };

@@ -192,3 +192,16 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
     ...(await typeAware()),
   };
 }
+
+/**
+ * A type-checker that stands in for tsc on the programs a project's scripts run with it (vue-tsc): its package found
+ * like an engine's, run through its `bin` entry; null when it is not installed or cannot run here.
+ */
+export async function resolveTypeChecker(runtime: Runtime, pkg: string, options: ResolveOptions): Promise<ResolvedEngine | null> {
+  const found = await findPackage(runtime, resolve(options.start), pkg, pkg);
+  if (!found) return null;
+  const js = await isJsEntry(runtime, found.entry);
+  if (js && !options.node) return null;
+  const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
+  return { engine: "tsc", ...launch(found.entry, js, options.node), path: found.entry, version, packageDir: null, source: "package bin" };
+}

@@ -29,7 +29,14 @@ describe("the npm package, packed and installed offline into a fresh project", (
     work = tempDir("signalint-npm-");
     project = join(work, "project");
     mkdirSync(join(project, "src"), { recursive: true });
-    npmEnv = { PATH: CLEAN_PATH, HOME: work, npm_config_cache: join(work, "cache"), npm_config_offline: "true", npm_config_update_notifier: "false" };
+    npmEnv = {
+      PATH: CLEAN_PATH,
+      HOME: work,
+      SIGNALINT_DAEMON: "0",
+      npm_config_cache: join(work, "cache"),
+      npm_config_offline: "true",
+      npm_config_update_notifier: "false",
+    };
     writeFileSync(join(project, "package.json"), '{ "name": "fresh", "private": true }\n');
     writeFileSync(join(project, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n');
     writeFileSync(join(project, "src", "bad.ts"), 'export const n: number = "x";\n');

@@ -52,7 +52,7 @@ function treeFiles(dir: string, base = dir): string[] {
   });
 }
 
-describe("files no tsconfig covers are type-checked in an inferred program", () => {
+describe("files no tsconfig covers: an inferred program only in a project without any tsconfig", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
@@ -75,7 +75,9 @@ describe("files no tsconfig covers are type-checked in an inferred program", () 
     );
   });
 
-  it("a tsconfig whose include misses a file does not cover it; files an uncovered file imports are reported once", () => {
+  it("a tsconfig whose include misses a file: that file is a coverage note, not type-checked with invented options", () => {
+    // Changed by issue 21 (check what the project checks): before, scripts/build.ts was type-checked in an inferred
+    // program (TypeScript's defaults) although the project's own `tsc -p tsconfig.json` never checks it.
     const { dir, cache } = project(
       {
         "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
@@ -85,12 +87,19 @@ describe("files no tsconfig covers are type-checked in an inferred program", () 
       ["tsc"],
     );
     dirs.push(dir, cache);
-    assert.deepEqual(issuesOf(dir, cache), ["scripts/build.ts:2 TS2322", "src/lib.ts:1 TS2322"]);
-    assert.match(check(dir, cache).response.engines.tsc.message ?? "", /inferred program .* 1 file/);
-    // Only the requested files are candidates: a covered file needs no inferred program.
+    assert.deepEqual(issuesOf(dir, cache), ["src/lib.ts:1 TS2322"]);
+    const whole = check(dir, cache).response;
+    assert.equal(whole.engines.tsc.message, undefined);
+    assert.deepEqual(whole.notChecked, [{ reason: "not type-checked: no tsconfig the project checks includes them", count: 1, sample: ["scripts/build.ts"] }]);
+    // Only the requested files are candidates: a covered file has no note.
     const covered = check(dir, cache, ["src/lib.ts"]).response;
-    assert.equal(covered.engines.tsc.message, undefined);
+    assert.equal(covered.notChecked, undefined);
     assert.equal(covered.totalIssues, 1);
+    // A check of only the uncovered file is never clean: nothing type-checked it.
+    const alone = check(dir, cache, ["scripts/build.ts"]);
+    assert.equal(alone.response.status, "error");
+    assert.equal(alone.status, 1);
+    assert.equal(alone.response.notChecked?.[0]?.count, 1);
   });
 
   it("JavaScript files are in the inferred program (type errors only under // @ts-check)", () => {

@@ -176,7 +176,7 @@ describe("init", () => {
         command: entry.command,
         args: entry.args,
         cwd: copy,
-        env: { PATH: CLEAN_PATH, HOME: copy, npm_config_cache: join(copy, "..", "npm-cache"), ...env },
+        env: { PATH: CLEAN_PATH, HOME: copy, SIGNALINT_DAEMON: "0", npm_config_cache: join(copy, "..", "npm-cache"), ...env },
         stderr: "pipe",
       });
       const client = new Client({ name: "init-test", version: "1.0.0" });

@@ -15,7 +15,10 @@ function workspace(options: { sharedBase?: boolean } = {}): string {
   const root = tempDir("signalint-shards-");
   const write = (path: string, text: string) => writeProjectFile(root, path, text);
   const tsconfig = '{ "compilerOptions": { "strict": true, "noEmit": true, "skipLibCheck": true }, "include": ["src"] }\n';
-  write("package.json", '{ "name": "ws", "private": true, "workspaces": ["packages/*"] }\n');
+  // Each package's tsconfig is one the project checks (a typecheck script): a root tsconfig.json that references
+  // none of them does not check them (issue 21 changed this; they used to be checked because they were nearest).
+  write("package.json", '{ "name": "ws", "private": true, "workspaces": ["packages/*", "packages/c/plugins/*"] }\n');
+  const scripts = '"scripts": { "typecheck": "tsc --noEmit" }';
   // sharedBase: every package extends the root config, whose unknown option is a program-wide error in each program.
   const rootOptions = options.sharedBase ? '"strict": true, "noEmit": true, "skipLibCheck": true, "notAnOption": true' : '"strict": true, "noEmit": true';
   write("tsconfig.json", `{ "compilerOptions": { ${rootOptions} }, "include": ["scripts"] }\n`);
@@ -23,14 +26,14 @@ function workspace(options: { sharedBase?: boolean } = {}): string {
   write("scripts/tool.ts", 'export const port: number = "8080";\n');
   write("root.js", "export function f() {\n  debugger;\n}\n");
   for (const name of ["a", "c", "d", "e"]) {
-    write(`packages/${name}/package.json`, `{ "name": "${name}" }\n`);
+    write(`packages/${name}/package.json`, `{ "name": "${name}", ${scripts} }\n`);
     write(`packages/${name}/tsconfig.json`, packageConfig);
     write(`packages/${name}/src/index.ts`, `export const ${name}: string = 1;\nexport function g() {\n  debugger;\n}\n`);
     write(`packages/${name}/src/more.ts`, `export const ${name}2: boolean = "no";\n`);
   }
   write("packages/b/package.json", '{ "name": "b" }\n');
   write("packages/b/lib/index.js", "export function h() {\n  debugger;\n}\n");
-  write("packages/c/plugins/p1/package.json", '{ "name": "p1" }\n');
+  write("packages/c/plugins/p1/package.json", `{ "name": "p1", ${scripts} }\n`);
   write("packages/c/plugins/p1/tsconfig.json", tsconfig);
   write("packages/c/plugins/p1/src/index.ts", "export const p: number = null;\n");
   write("packages/c/src/extra/deep.ts", "export const deep: number = [];\n");

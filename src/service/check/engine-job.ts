@@ -11,12 +11,20 @@ export interface EngineCache {
   mode?: string;
 }
 
+/** Files under the checked paths an engine left unchecked, with why (absolute paths; the response counts them). */
+export interface NotCheckedFiles {
+  reason: string;
+  files: string[];
+}
+
 /** What one engine contributed to a check. */
 export interface EngineReport {
   status: EngineStatus;
   issues: RawIssue[];
   durationMs: number;
   cache?: EngineCache;
+  /** Coverage notes; undefined when the engine did not work out coverage (it did not run). */
+  notChecked?: NotCheckedFiles[];
 }
 
 /** Inputs every engine run has; the lint and tsc rooms extend it with what only they need (LintJob, TscJob). */
@@ -41,4 +49,4 @@ export interface EngineJob {
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
-export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string }) | EngineStatus;
+export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[] }) | EngineStatus;

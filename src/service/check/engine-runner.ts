@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
+import { eslintLegacyArgs } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import { installHint, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
@@ -21,7 +22,7 @@ import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
 import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
 
 /** Everything any engine of a check may need: the lint room's and the tsc room's inputs. */
-export type CheckJob = LintJob & TscJob;
+export type CheckJob = LintJob & TscJob & { /** ESLint runs a legacy .eslintrc* config (no flat config in the root). */ eslintLegacy?: boolean };
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
@@ -75,19 +76,41 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   job.onEvent?.({ kind: "engine-started", engine });
   const linter = ENGINES[engine].linter;
   if (linter === null) {
-    return runTsc(job, resolved, async (args, configFile, { entry, outside }) => {
+    return runTsc(job, resolved, async (args, configFile, { checker, entry, outside }) => {
+      const compiler = checker ?? resolved;
       // A script of Signalint's own (the output overlay) runs in place of the compiler's entry, through the same node.
-      const launch = entry ? { ...resolved, prefixArgs: [...resolved.prefixArgs.slice(0, -1), entry] } : resolved;
+      const launch = entry ? { ...compiler, prefixArgs: [...compiler.prefixArgs.slice(0, -1), entry] } : compiler;
       const result = await spawnEngine(job, launch, args);
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile, outside);
     });
   }
+  if (engine === "eslint" && job.eslintLegacy) return runLegacyEslint(job, resolved);
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   const spec: LinterSpec = { engine, ...linter, ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}) };
   return runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
+  });
+}
+
+/**
+ * ESLint on a legacy `.eslintrc*` project, the way its version runs it: ESLint 8 natively, ESLint 9 with
+ * ESLINT_USE_FLAT_CONFIG=false; ESLint 10 no longer reads such configs, so the project's own eslint fails as well.
+ */
+async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+  const major = Number((resolved.version ?? "0").split(".")[0]);
+  if (major >= 10)
+    return {
+      ok: false,
+      code: "engine_failed",
+      message: `the project configures ESLint with .eslintrc*, which ESLint ${resolved.version} no longer reads (ESLint 8 or 9 does)`,
+    };
+  const linter = ENGINES.eslint.linter as NonNullable<(typeof ENGINES)["eslint"]["linter"]>;
+  const spec: LinterSpec = { engine: "eslint", ...linter, argsFor: eslintLegacyArgs };
+  return runCachedLinter(spec, job, resolved, async (args) => {
+    const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), { ESLINT_USE_FLAT_CONFIG: "false" });
+    return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
 }
 
@@ -135,7 +158,8 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
     const status: EngineStatus = outcome.failures?.length
       ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
       : { status: "ok", ...message, ...version };
-    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}) };
+    const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

@@ -1,4 +1,4 @@
-import type { CheckResponse, EngineName, Engines } from "../../core/contracts.ts";
+import type { CheckResponse, EngineName, Engines, NotChecked } from "../../core/contracts.ts";
 import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
@@ -21,7 +21,8 @@ import type { TsconfigCoverage } from "../tsc/tsc-coverage.ts";
 import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import type { EngineReport } from "./engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
-import { enabledEngines, runEngines } from "./fan-out.ts";
+import { checkCoverage } from "./coverage.ts";
+import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
 
 /** What a check reads and writes, wired once by the composition root (SignalintService). */
 export interface CheckRooms {
@@ -54,6 +55,8 @@ interface PreparedCheck {
   /** Project-relative paths matched by the config's `ignore`. */
   ignored: (path: string) => boolean;
   enabled: Record<EngineName, boolean | string>;
+  /** ESLint runs a legacy .eslintrc* config. */
+  eslintLegacy: boolean;
   changeHint: ChangeHint | null;
   started: number;
   observedAtMs: number;
@@ -63,6 +66,8 @@ interface EngineResults {
   reports: [EngineName, EngineReport][];
   /** Diagnostics in files outside the project root: not shown, but counted in filteredOutIssueCount. */
   outsideRoot: number;
+  /** Files under the paths not (fully) checked, by reason; `uncheckedOnly`: nothing type-checked any of them. */
+  coverage: { notChecked: NotChecked[]; uncheckedOnly: boolean };
 }
 
 interface CheckOutcome {
@@ -71,6 +76,7 @@ interface CheckOutcome {
   engines: Engines;
   cache: NonNullable<CheckResponse["cache"]>;
   filteredOut: number;
+  coverage: EngineResults["coverage"];
 }
 
 /** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */
@@ -84,9 +90,10 @@ async function prepare(rooms: CheckRooms, requested: readonly string[], incremen
   // Every change made before this check is in the watch's record once the fence passes (runs alongside).
   const fenced = rooms.changes.fence();
   const enabled = await enabledEngines(runtime, project.root, settings.engines);
+  const legacy = enabled.eslint === true && (await eslintLegacy(runtime, project.root));
   const changeHint = (await fenced) ? rooms.changes.hint() : null;
   rooms.cache.hasher.forgetChanged(changeHint);
-  return { settings, paths, incremental, ignored: compileIgnore(settings.ignore), enabled, changeHint, started, observedAtMs };
+  return { settings, paths, incremental, ignored: compileIgnore(settings.ignore), enabled, eslintLegacy: legacy, changeHint, started, observedAtMs };
 }
 
 /** Step 2: every enabled engine in parallel on the checked paths. */
@@ -117,13 +124,19 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     changeHint: check.changeHint,
     warmTypeScript: settings.warmTypeScript,
     warmMemoryMB: settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(runtime.totalMemoryBytes),
+    typescriptProjects: settings.typescriptProjects,
     oxlintTypeAware: settings.oxlintTypeAware,
+    eslintLegacy: check.eslintLegacy,
     toRelative,
     signal: options.signal,
     onEvent: options.onEvent,
   }));
   throwIfCancelled(options.signal);
-  return { reports, outsideRoot };
+  const coverage = await checkCoverage(
+    { runtime, root: project.root, stateDir: project.stateDir, paths: check.paths, ignored: check.ignored, toRelative: baseMapper },
+    reports,
+  );
+  return { reports, outsideRoot, coverage };
 }
 
 /**
@@ -140,7 +153,7 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
   const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
   const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
-  return { issues, groups, engines, cache, filteredOut: raw.length - kept.length + outsideRoot };
+  return { issues, groups, engines, cache, filteredOut: raw.length - kept.length + outsideRoot, coverage: results.coverage };
 }
 
 /** Step 4: loop memory, the response, the check store and the snapshot. */
@@ -169,6 +182,8 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     maxRemainingIssues: check.settings.maxRemainingIssues,
     // check_files reports cache use; check_project keeps its payload lean (stats are in lastTiming and the CLI).
     ...(check.incremental ? { cache } : {}),
+    notChecked: outcome.coverage.notChecked,
+    uncheckedOnly: outcome.coverage.uncheckedOnly,
   });
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths });
   const clusters = groups.map((group) => group.cluster);

@@ -3,7 +3,9 @@ import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
 import { installHint, resolveEngine } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import { enabledEngines } from "../check/fan-out.ts";
+import { enabledEngines, eslintLegacy } from "../check/fan-out.ts";
+import { unsupportedLinters } from "../lint/linter-choice.ts";
+import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
 import { CONFIG_FILE, type Project } from "./project.ts";
 
 /** What doctor reads: the project, the runtime and how JS engine entries are run. */
@@ -29,6 +31,10 @@ export interface DoctorReport {
   runtime: string;
   node: string | null;
   engines: Record<EngineName, { enabled: boolean | string; resolved: Omit<ResolvedEngine, "engine"> | null; hint?: string }>;
+  /** The TypeScript programs a check runs and why (root, reference, script, workspace package, typescript.projects). */
+  typescriptPrograms: string[];
+  /** How linters run: ESLint's legacy mode, linters the project uses that Signalint cannot run. */
+  linterNotes: string[];
 }
 
 /** Resolve every engine without running a check. */
@@ -46,6 +52,16 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
     };
   }
   const configPath = join(project.root, CONFIG_FILE);
+  const choice = await choosePrograms(runtime, project.root, { stateDir: project.stateDir, configured: project.settings.typescriptProjects });
+  const typescriptPrograms = choice.noTsconfig
+    ? ["none: no tsconfig.json; TS/JS files are checked in an inferred program (the editors' defaults)"]
+    : describePrograms(project.root, choice);
+  const linterNotes = [
+    ...(enabled.eslint === true && (await eslintLegacy(runtime, project.root))
+      ? ["eslint runs the legacy .eslintrc* config (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false)"]
+      : []),
+    ...(await unsupportedLinters(runtime, project.root)).map((name) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`),
+  ];
   return {
     projectRoot: project.root,
     stateDir: project.stateDir,
@@ -58,6 +74,8 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
     runtime: `${runtime.name}${runtime.isStandalone ? " (standalone binary)" : ""}`,
     node: service.node ? [service.node.command, ...service.node.args].join(" ") : null,
     engines,
+    typescriptPrograms,
+    linterNotes,
   };
 }
 
@@ -81,5 +99,7 @@ export function formatDoctor(report: DoctorReport): string {
     const switched = report.oxlintTypeAware ? "on" : "off (oxlintTypeAware: false)";
     if (typeAware) lines.push(`          --type-aware ${switched}; oxlint-tsgolint ${typeAware.version ?? "version unknown"}: ${typeAware.path}`);
   }
+  lines.push("typescript programs:", ...report.typescriptPrograms.map((program) => `  ${program}`));
+  if (report.linterNotes.length) lines.push("linters:", ...report.linterNotes.map((note) => `  ${note}`));
   return `${lines.join("\n")}\n`;
 }

@@ -29,19 +29,44 @@ export function isTypeScriptFile(path: string): boolean {
   return TYPESCRIPT.test(path) && !DECLARATION.test(path);
 }
 
+/** Files no engine reads as TypeScript: single-file components and MDX (vue-tsc checks .vue when the project runs it). */
+const FRAMEWORK = /\.(?:vue|svelte|astro|mdx)$/;
+
+/** The files under the checked paths a check is about: TS/JS sources and framework files (.vue, .svelte, .astro, .mdx). */
+export interface CheckedFiles {
+  sources: string[];
+  framework: string[];
+}
+
+/** One walk per check: every engine job of a check shares its `paths` array. */
+const walks = new WeakMap<readonly string[], Promise<CheckedFiles>>();
+
 /**
- * The TS/JS files under the checked paths (absolute): a named file as it is, directories walked skipping
- * node_modules, build outputs (dist, build, out, coverage), dot directories, the state directory and files matched
- * by the config's `ignore`.
+ * The TS/JS and framework files under the checked paths (absolute, sorted): a named file as it is, directories walked
+ * skipping node_modules, build outputs (dist, build, out, coverage), dot directories, the state directory and files
+ * matched by the config's `ignore`.
  */
-export async function candidateFiles(job: CoverageJob): Promise<string[]> {
-  const files: string[] = [];
-  const accept = (path: string) => SOURCE.test(path) && !DECLARATION.test(path) && !job.ignored(relative(job.root, path).replace(/\\/g, "/"));
+export function checkedFiles(job: EngineJob): Promise<CheckedFiles> {
+  const known = walks.get(job.paths);
+  if (known) return known;
+  const walk = walkChecked(job);
+  walks.set(job.paths, walk);
+  return walk;
+}
+
+async function walkChecked(job: EngineJob): Promise<CheckedFiles> {
+  const sources: string[] = [];
+  const framework: string[] = [];
+  const visit = (path: string) => {
+    if (job.ignored(relative(job.root, path).replace(/\\/g, "/"))) return;
+    if (SOURCE.test(path) && !DECLARATION.test(path)) sources.push(path);
+    else if (FRAMEWORK.test(path)) framework.push(path);
+  };
   for (const path of job.paths) {
     const start = path === "." ? job.root : join(job.root, path);
     const info = await job.runtime.stat(start);
     if (info?.isFile) {
-      if (accept(start)) files.push(start);
+      visit(start);
       continue;
     }
     const queue = info?.isDirectory ? [start] : [];
@@ -51,11 +76,16 @@ export async function candidateFiles(job: CoverageJob): Promise<string[]> {
         const child = join(current, entry.name);
         if (entry.isDirectory) {
           if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".") && child !== job.stateDir) queue.push(child);
-        } else if ((entry.isFile || entry.isSymlink) && accept(child)) files.push(child);
+        } else if (entry.isFile || entry.isSymlink) visit(child);
       }
     }
   }
-  return [...new Set(files)].sort();
+  return { sources: [...new Set(sources)].sort(), framework: [...new Set(framework)].sort() };
+}
+
+/** The TS/JS files under the checked paths (absolute, sorted). */
+export async function candidateFiles(job: EngineJob): Promise<string[]> {
+  return (await checkedFiles(job)).sources;
 }
 
 /**
@@ -201,12 +231,31 @@ export class TsconfigCoverage {
     }
   }
 
-  /** True when the config or a project it references (transitively) lists the file. */
-  private async covers(job: CoverageJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<boolean> {
+  /** The config reachable from `config` through references (itself first) whose listing includes the file, or null. */
+  async memberIncluding(job: CoverageJob, resolved: ResolvedEngine, config: string, file: string, scope: CheckScope): Promise<string | null> {
     for await (const [next, parsed] of this.reachable(job, resolved, config, file, scope)) {
-      if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return true;
+      if (parsed.files === null ? !relative(dirname(next), file).startsWith("..") : parsed.files.has(file)) return next;
     }
-    return false;
+    return null;
+  }
+
+  /** A check's listing scope; the first check of a TypeScript lists with the command line (loading the API blocks longer). */
+  scopeFor(resolved: ResolvedEngine): CheckScope {
+    const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
+    this.seen.add(resolved.path);
+    return scope;
+  }
+
+  /** Each config reachable from `config` (itself first) with the files its listing includes (null: its whole directory). */
+  async listings(
+    job: CoverageJob,
+    resolved: ResolvedEngine,
+    config: string,
+    scope: CheckScope,
+  ): Promise<{ member: string; files: ReadonlySet<string> | null }[]> {
+    const out: { member: string; files: ReadonlySet<string> | null }[] = [];
+    for await (const [member, parsed] of this.reachable(job, resolved, config, null, scope)) out.push({ member, files: parsed.files });
+    return out;
   }
 
   /** Every config reachable from `config` through references (itself included), from the cached listings. */
@@ -214,44 +263,6 @@ export class TsconfigCoverage {
     const seen = new Set<string>();
     for await (const [next] of this.reachable(job, resolved, config, null, scope)) seen.add(next);
     return seen;
-  }
-
-  /**
-   * For each candidate file, the tsconfig that covers it as an editor finds it (the nearest tsconfig.json at or above
-   * its directory, within the root, whose files or referenced projects include it; else the next one up), or none.
-   */
-  async classify(
-    job: CoverageJob,
-    resolved: ResolvedEngine,
-    files: readonly string[],
-  ): Promise<{ covering: Set<string>; uncovered: string[]; scope: CheckScope }> {
-    // The first check lists with the command line: loading the compiler API would block it for longer.
-    const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
-    this.seen.add(resolved.path);
-    const chains = new Map<string, string[]>();
-    const chainOf = async (dir: string): Promise<string[]> => {
-      const known = chains.get(dir);
-      if (known) return known;
-      const here = (await this.runtime.stat(join(dir, "tsconfig.json")))?.isFile ? [join(dir, "tsconfig.json")] : [];
-      const parent = dirname(dir);
-      const chain = [...here, ...(resolve(dir) === resolve(job.root) || parent === dir ? [] : await chainOf(parent))];
-      chains.set(dir, chain);
-      return chain;
-    };
-    const covering = new Set<string>();
-    const uncovered: string[] = [];
-    for (const file of files) {
-      let owner: string | null = null;
-      for (const config of await chainOf(dirname(file))) {
-        if (await this.covers(job, resolved, config, file, scope)) {
-          owner = config;
-          break;
-        }
-      }
-      if (owner) covering.add(owner);
-      else uncovered.push(file);
-    }
-    return { covering, uncovered, scope };
   }
 }
 

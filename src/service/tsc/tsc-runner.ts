@@ -1,11 +1,14 @@
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
-import { nearestTsconfig, planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../check/check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "../check/engine-job.ts";
-import { candidateFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
+import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
+import { choosePrograms, describePrograms, type ProgramChoice } from "./tsc-programs.ts";
+import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
+import { resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
@@ -22,51 +25,17 @@ export interface TscJob extends EngineJob {
   warmTypeScript: boolean;
   /** Bound on one warm program's host process, in MB (signalint.config.json warmTypeScriptMemoryMB). */
   warmMemoryMB: number;
+  /** Extra tsconfigs the project checks (signalint.config.json typescript.projects, root-relative). */
+  typescriptProjects: readonly string[];
 }
 
-/** Directories never searched for nested tsconfigs. */
-const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
-
-/**
- * The topmost tsconfig.json files below a directory that has none of its own (a monorepo without a root config):
- * the search stops descending where it finds one, and goes at most four levels deep.
- */
-async function nestedTsconfigs(job: TscJob, dir: string): Promise<string[]> {
-  const found: string[] = [];
-  let level = [dir];
-  for (let depth = 0; depth < 4 && level.length; depth++) {
-    const next: string[] = [];
-    for (const current of level) {
-      const entries = await job.runtime.readDir(current).catch(ifMissing([]));
-      if (depth > 0 && entries.some((entry) => entry.isFile && entry.name === "tsconfig.json")) {
-        found.push(join(current, "tsconfig.json"));
-        continue;
-      }
-      for (const entry of entries) {
-        if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name) && join(current, entry.name) !== job.stateDir)
-          next.push(join(current, entry.name));
-      }
-    }
-    level = next;
-  }
-  return found.sort();
+/** The programs and engine-neutral inputs a check's tsc run needs from its configuration. */
+async function chooseFor(job: TscJob): Promise<ProgramChoice> {
+  return choosePrograms(job.runtime, job.root, { stateDir: job.stateDir, configured: job.typescriptProjects });
 }
 
-/**
- * The tsconfigs that cover the checked paths: the nearest one at or above each path (never above the root); for a
- * directory with none, the topmost ones below it.
- */
-async function configsFor(job: TscJob): Promise<Set<string>> {
-  const configs = new Set<string>();
-  for (const path of job.paths) {
-    const start = path === "." ? job.root : join(job.root, path);
-    const info = await job.runtime.stat(start);
-    const config = await nearestTsconfig(job.runtime, job.root, info?.isDirectory ? start : join(start, ".."));
-    if (config) configs.add(config);
-    else if (info?.isDirectory) for (const nested of await nestedTsconfigs(job, start)) configs.add(nested);
-  }
-  return configs;
-}
+/** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
+type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
 
 /** Config files outside the root are reported on the in-root config that extends them (else the checked one). */
 function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
@@ -78,8 +47,6 @@ function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
 }
 
 /** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
-type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
-
 /**
  * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
  * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
@@ -115,21 +82,6 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
 }
 
 /**
- * The tsconfigs to add to `base` and the files no tsconfig covers: the config that covers each TS/JS file under the
- * checked paths, unless a config of `base` already reaches it through references.
- */
-async function planExtras(
-  job: TscJob,
-  resolved: ResolvedEngine,
-  base: readonly string[],
-): Promise<{ configs: string[]; uncovered: string[]; reached: string[] }> {
-  const { covering, uncovered, scope } = await job.tsconfigs.classify(job, resolved, await candidateFiles(job));
-  const reached = new Set<string>();
-  for (const config of base) for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) reached.add(reachable);
-  return { configs: [...covering].sort().filter((config) => !reached.has(config)), uncovered, reached: [...reached] };
-}
-
-/**
  * Every file of the programs of these tsconfigs (`tsc --listFilesOnly`, in parallel; a solution config lists its
  * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
  */
@@ -161,6 +113,32 @@ function solutionsWarm(version: string | null): boolean {
   return (major === 5 && minor >= 6) || major === 6;
 }
 
+/** True when tsc applies to the checked paths: the project checks a tsconfig or they include TypeScript files. */
+export async function tscApplies(job: TscJob): Promise<boolean> {
+  return (await chooseFor(job)).programs.length > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
+}
+
+/**
+ * The findings of every tsconfig that answered; a failure of its own only when none did. The configs that failed
+ * (a timeout) are named as failures, so tsc is `engine_partial` rather than clean.
+ */
+function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: string) => string): ParseOutcome {
+  const failed = outcomes.flatMap(([tsconfig, outcome]) => (outcome.ok ? [] : [{ file: label(tsconfig), outcome }]));
+  if (failed.length && failed.length === outcomes.length) return failed[0]?.outcome as ParseOutcome;
+  // A file in two programs (tsconfig.json and tsconfig.spec.json) gets the same diagnostic from each: one issue.
+  const seen = new Set<string>();
+  const issues = outcomes
+    .flatMap(([, outcome]) => (outcome.ok ? outcome.issues : []))
+    .filter((issue) => {
+      const key = [issue.file, issue.line, issue.col, issue.rule, issue.severity, issue.message].join("\0");
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  const failures = failed.map(({ file, outcome }) => ({ file, reason: outcome.ok ? "" : outcome.message }));
+  return { ok: true, issues, ...(failures.length ? { failures } : {}) };
+}
+
 /**
  * The compiler module the output overlay loads (tsconfig.ts): TypeScript 5.x/6.x (JavaScript, with the build API the
  * overlay uses) run through node; null otherwise (TypeScript 7 is native: generated configs serve).
@@ -171,109 +149,140 @@ function overlayCompiler(resolved: ResolvedEngine): string | null {
   return resolved.packageDir && throughNode && (major === 5 || major === 6) ? join(resolved.packageDir, "lib", "typescript.js") : null;
 }
 
-/** True when tsc applies to the checked paths: a tsconfig covers them or they include TypeScript files. */
-export async function tscApplies(job: TscJob): Promise<boolean> {
-  return (await configsFor(job)).size > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
+/** How one config is spawned on the command line: its argv, config name and the type-checker (tsc unless vue-tsc). */
+export type TscSpawn = (
+  args: string[],
+  configFile: string,
+  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs },
+) => Promise<ParseOutcome>;
+
+/** What the programs of one check share while they run. */
+interface RunState {
+  cache: EngineCache;
+  modes: Set<string>;
+  /** Every file the programs read (warm programs say; command-line runs are listed only when it matters). */
+  programFiles: Set<string>;
+  /** Command-line configs whose programs were not listed yet. */
+  listLater: string[];
+  /** Why programs are not warm any more (released over the memory bound, a failing host): said in engines.tsc. */
+  released: Set<string>;
+  /** Set to the inferred program's config and files in a project without any tsconfig. */
+  inferred: { config: string; files: Set<string> } | null;
 }
 
 /**
- * The findings of every tsconfig that answered; a failure of its own only when none did. The configs that failed
- * (a timeout) are named as failures, so tsc is `engine_partial` rather than clean.
+ * One config: its warm program in a host (built there by its first check; configs with references are a warm
+ * `tsc -b` from TypeScript 5.6 on), else the command line. vue-tsc programs always run on the command line.
  */
-function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: string) => string): ParseOutcome {
-  const failed = outcomes.flatMap(([tsconfig, outcome]) => (outcome.ok ? [] : [{ file: label(tsconfig), outcome }]));
-  if (failed.length && failed.length === outcomes.length) return failed[0]?.outcome as ParseOutcome;
-  const issues = outcomes.flatMap(([, outcome]) => (outcome.ok ? outcome.issues : []));
-  const failures = failed.map(({ file, outcome }) => ({ file, reason: outcome.ok ? "" : outcome.message }));
-  return { ok: true, issues, ...(failures.length ? { failures } : {}) };
+async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & { slots: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
+  const { config: tsconfig, slots, spawn, state } = run;
+  const inferred = state.inferred?.config === tsconfig ? state.inferred : null;
+  // More tsconfigs than warm slots would only evict each other: those checks use the command line.
+  const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS && run.tool !== "vue-tsc" ? resolved.packageDir : null;
+  // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
+  const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
+  const checker = run.tool === "vue-tsc" ? await resolveTypeChecker(job.runtime, "vue-tsc", { start: dirname(tsconfig), node: job.node }) : null;
+  const plan: TscRun =
+    inferred || checker
+      ? {
+          args: tscProjectArgs(tsconfig),
+          configFile: inferred ? "tsconfig.json (inferred)" : relative(job.root, tsconfig).replace(/\\/g, "/"),
+          buildMode: false,
+          leadsTo: new Map(),
+        }
+      : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir, overlayCompiler: overlayCompiler(resolved) });
+  // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
+  const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
+  const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan, state.released) : null;
+  if (warm && !("ok" in warm)) {
+    for (const file of warm.files) state.programFiles.add(resolve(file));
+    state.cache.hits += warm.cache.hits;
+    state.cache.misses += warm.cache.misses;
+    state.modes.add(warm.cache.mode as string);
+    return { ok: true, issues: own(warm.issues) };
+  }
+  if (warm) return warm;
+  throwIfCancelled(job.signal);
+  job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
+  const parsed = await spawn(plan.args, plan.configFile, {
+    ...(checker ? { checker } : {}),
+    ...(plan.entry ? { entry: plan.entry } : {}),
+    outside: outsideConfigs(job, plan),
+  });
+  if (!parsed.ok) return parsed;
+  // A solution's programs are the configs its references reach (listed from the coverage listings).
+  if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
+  state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
+  return { ok: true, issues: own(parsed.issues) };
 }
 
-/**
- * tsc over every tsconfig the paths belong to (in parallel), and an inferred program (TypeScript's defaults, as
- * editors use) over the TS/JS files no tsconfig covers. Each config is checked by a warm program in its host process,
- * which the first check of the config builds: TypeScript 5.x/6.x through the compiler API, TypeScript 7 in a warm
- * tsgo process driven through its API; configs with references are a warm `tsc -b` (a solution) from TypeScript 5.6
- * on, and a package config a hosted solution already built is a view of it in that host. TypeScript 7 and older
- * references, and any project whose warm program is unavailable, run the command line (solutions with incremental
- * build info in the cache directory). Either way the whole program is checked, so a change in any file it reads is
- * seen.
- */
-export async function runTsc(
-  job: TscJob,
-  resolved: ResolvedEngine,
-  spawn: (args: string[], configFile: string, options: { entry?: string; outside?: OutsideConfigs }) => Promise<ParseOutcome>,
-): Promise<RunnerOutcome> {
-  const base = [...(await configsFor(job))];
-  // Which files the configs cover is worked out (a tsc --showConfig per new config) while the base configs run.
-  const extras = planExtras(job, resolved, base);
-  extras.catch(() => {});
-  const cache: EngineCache = { hits: 0, misses: 0 };
-  const released = new Set<string>();
-  const modes = new Set<string>();
-  let inferred: string | null = null;
-  let inferredFiles = new Set<string>();
-  // What the programs read (warm programs know it; command-line runs are asked only when it matters, see below).
-  const programFiles = new Set<string>();
-  const listLater: string[] = [];
-  let listReached = false;
-  const runOne = async (tsconfig: string, slots: number): Promise<ParseOutcome> => {
-    // More tsconfigs than warm slots would only evict each other: those checks use the command line.
-    const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS ? resolved.packageDir : null;
-    // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
-    const own = (found: RawIssue[]) => (tsconfig === inferred ? found.filter((issue) => inferredFiles.has(issue.file)) : found);
-    const plan: TscRun =
-      tsconfig === inferred
-        ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
-        : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir, overlayCompiler: overlayCompiler(resolved) });
-    // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
-    const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
-    const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan, released) : null;
-    if (warm && !("ok" in warm)) {
-      for (const file of warm.files) programFiles.add(resolve(file));
-      cache.hits += warm.cache.hits;
-      cache.misses += warm.cache.misses;
-      modes.add(warm.cache.mode as string);
-      return { ok: true, issues: own(warm.issues) };
-    }
-    if (warm) return warm;
-    throwIfCancelled(job.signal);
-    job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-    const parsed = await spawn(plan.args, plan.configFile, { ...(plan.entry ? { entry: plan.entry } : {}), outside: outsideConfigs(job, plan) });
-    if (!parsed.ok) return parsed;
-    // A solution's programs are the configs its references reach.
-    if (tsconfig !== inferred) listLater.push(...(plan.buildMode ? [] : [tsconfig]));
-    if (plan.buildMode) listReached = true;
-    modes.add(plan.buildMode ? "build-incremental" : "cli");
-    return { ok: true, issues: own(parsed.issues) };
-  };
-  // Each tsconfig's findings, in config order; a config that failed leaves the others' findings standing.
+/** Runs configs in parallel, collecting each one's findings in order (a failure leaves the others standing). */
+function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
-  const runAll = async (tsconfigs: readonly string[], slots: number) => {
-    const done = await Promise.all(tsconfigs.map(async (tsconfig) => [tsconfig, await runOne(tsconfig, slots)] as [string, ParseOutcome]));
+  const runAll = async (runs: readonly ProgramRun[], slots: number) => {
+    const done = await Promise.all(
+      runs.map(async (run) => [run.config, await runOne(job, resolved, { ...run, slots, spawn, state })] as [string, ParseOutcome]),
+    );
     outcomes.push(...done);
   };
-  await runAll(base, base.length);
-  const { configs, uncovered: notIncluded, reached } = await extras;
-  if (base.length + configs.length === 0 && notIncluded.length === 0)
-    return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
-  const slots = base.length + configs.length + (notIncluded.length ? 1 : 0);
-  await runAll(configs, slots);
-  // A file no tsconfig includes but one of the programs imports is that program's file (editors check it there too).
-  const toList = [...listLater, ...(listReached ? reached : [])];
-  if (notIncluded.length && toList.length) for (const file of await listProgramFiles(job, resolved, toList)) programFiles.add(file);
-  const uncovered = notIncluded.filter((file) => !programFiles.has(resolve(file)));
-  if (uncovered.length) {
-    inferred = await writeInferredConfig(job, resolved, uncovered);
-    inferredFiles = new Set(uncovered.flatMap((file) => job.toRelative(file) ?? []));
-    await runAll([inferred], slots);
-  }
-  const combined = combine(outcomes, (tsconfig) => (tsconfig === inferred ? "tsconfig.json (inferred)" : (job.toRelative(tsconfig) ?? tsconfig)));
+  return { outcomes, runAll };
+}
+
+/**
+ * A project without any tsconfig: the TS/JS files under the checked paths in one inferred program (TypeScript's
+ * defaults with the editors' settings, as an editor checks them).
+ */
+async function runInferred(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState): Promise<RunnerOutcome> {
+  const files = await candidateFiles(job);
+  if (!files.length) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
+  const config = await writeInferredConfig(job, resolved, files);
+  state.inferred = { config, files: new Set(files.flatMap((file) => job.toRelative(file) ?? [])) };
+  const { outcomes, runAll } = runner(job, resolved, spawn, state);
+  await runAll([{ config, tool: "tsc" }], 1);
+  const combined = combine(outcomes, () => "tsconfig.json (inferred)");
   if (!combined.ok) return combined;
-  const notes = [
-    ...(inferred ? [`inferred program (TypeScript defaults, allowJs) for ${uncovered.length} file(s) no tsconfig covers`] : []),
-    // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
-    ...[...released].map((reason) => `command line: ${reason}`),
-  ];
-  const message = notes.length ? notes.join("; ") : undefined;
-  return { ...combined, cache: { ...cache, mode: [...modes].join("+") }, ...(message ? { message } : {}) };
+  const message = `inferred program (TypeScript defaults, allowJs) for ${files.length} file(s): the project has no tsconfig.json`;
+  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, message };
+}
+
+/** engines.tsc's message: which programs ran and why, when that is more than the root tsconfig.json alone. */
+function programsMessage(job: TscJob, choice: ProgramChoice, runs: readonly ProgramRun[]): string | undefined {
+  const ran = new Set(runs.map((run) => run.config));
+  const shown = choice.programs.filter((program) => ran.has(program.config));
+  if (shown.length <= 1 && shown.every((program) => program.config === join(job.root, "tsconfig.json") && program.tool === "tsc")) return undefined;
+  return `programs: ${describePrograms(job.root, { ...choice, programs: shown, reached: [] }).join(", ")}`;
+}
+
+/**
+ * tsc over the programs the project checks (see tsc-programs.ts): the root tsconfig.json with its references, the
+ * configs its scripts run and `typescript.projects`, in parallel, each warm in its host process or on the command
+ * line (see runOne). Files none of them includes or imports are not type-checked with invented options: they are
+ * coverage notes, as are framework files no program checks. A project without any tsconfig gets the editors'
+ * inferred program instead.
+ */
+export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn): Promise<RunnerOutcome> {
+  const state: RunState = { cache: { hits: 0, misses: 0 }, modes: new Set(), programFiles: new Set(), listLater: [], released: new Set(), inferred: null };
+  const choice = await chooseFor(job);
+  const { sources, framework } = await checkedFiles(job);
+  if (choice.noTsconfig) {
+    const outcome = await runInferred(job, resolved, spawn, state);
+    const notChecked = coverageNotes([], framework, []);
+    return "ok" in outcome && outcome.ok ? { ...outcome, notChecked } : outcome;
+  }
+  const scope = job.tsconfigs.scopeFor(resolved);
+  const { runs, outside } = await selectRuns(job, resolved, { choice, sources, framework, scope });
+  const { outcomes, runAll } = runner(job, resolved, spawn, state);
+  await runAll(runs, runs.length);
+  // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
+  if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
+  const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
+  const vueDirs = runs.filter((run) => run.tool === "vue-tsc" && state.modes.has("vue-tsc")).map((run) => dirname(run.config));
+  const notChecked = coverageNotes(notIncluded, framework, vueDirs);
+  if (!runs.length) return { ok: true, issues: [], notChecked, message: "no program the project checks includes the checked files" };
+  const combined = combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig);
+  if (!combined.ok) return combined;
+  // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
+  const message =
+    [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
+  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}) };
 }

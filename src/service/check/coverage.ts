@@ -1,0 +1,38 @@
+import type { EngineName, NotChecked } from "../../core/contracts.ts";
+import type { EngineJob, EngineReport, NotCheckedFiles } from "./engine-job.ts";
+import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
+import { coverageNotes } from "../tsc/tsc-selection.ts";
+import { unsupportedLinters } from "../lint/linter-choice.ts";
+
+/** How many files a note names in its sample. */
+const SAMPLE = 3;
+
+/** What a check's coverage walk needs: where to look and what to skip. */
+export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored" | "toRelative">;
+
+/**
+ * The coverage notes of a check: what tsc could not type-check (its own notes; when it did not run, the framework
+ * files under the paths) and, for a project linted by a tool Signalint cannot run (xo, standard, …), that nothing
+ * linted the sources with it. `uncheckedOnly`: some TypeScript or framework file was checked and none was
+ * type-checked — never a clean check.
+ */
+export async function checkCoverage(
+  job: CoverageInputs,
+  reports: readonly [EngineName, EngineReport][],
+): Promise<{ notChecked: NotChecked[]; uncheckedOnly: boolean }> {
+  const { sources, framework } = await checkedFiles(job as EngineJob);
+  const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
+  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
+  const notes = [...typeNotes];
+  const linters = await unsupportedLinters(job.runtime, job.root);
+  if (linters.length && sources.length)
+    notes.push({ reason: `not linted by ${linters.join(", ")}: the project's linter, which Signalint cannot run`, files: sources });
+  const typed = [...sources.filter(isTypeScriptFile), ...framework];
+  const untyped = new Set(typeNotes.flatMap((note) => note.files));
+  const uncheckedOnly = typed.length > 0 && typed.every((file) => untyped.has(file));
+  const notChecked = notes.map((note) => {
+    const files = note.files.map((file) => job.toRelative(file) ?? file);
+    return { reason: note.reason, count: files.length, sample: files.slice(0, SAMPLE) };
+  });
+  return { notChecked, uncheckedOnly };
+}

@@ -1,0 +1,148 @@
+import { dirname, join, relative, resolve } from "node:path";
+import { parseJsonc } from "../../core/jsonc.ts";
+import { tscInvocations, type TypeChecker } from "../../engines/tsc-scripts.ts";
+import { nearestTsconfig } from "../../engines/tsconfig.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import { readManifest, whenAbsent, workspacePackages } from "../project/workspace.ts";
+
+/** A tsconfig the project checks, why it was chosen, and the type-checker its script runs it with. */
+export interface ChosenProgram {
+  /** Absolute path of the tsconfig. */
+  config: string;
+  /** Why, in words: "root tsconfig.json", "script typecheck of packages/a", "typescript.projects", … */
+  reasons: string[];
+  tool: TypeChecker;
+}
+
+/** The programs a project checks and the configs they reach through references (for doctor and engines.tsc). */
+export interface ProgramChoice {
+  programs: ChosenProgram[];
+  /** Configs reached through references of a chosen program, each with the program that reaches it. */
+  reached: { config: string; from: string }[];
+  /** True when the project has no tsconfig.json at all (then the editors' inferred program stays). */
+  noTsconfig: boolean;
+}
+
+/** Directories never searched for nested tsconfigs. */
+const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
+
+/** The topmost tsconfig.json files below `dir` (at most four levels deep; the search stops where it finds one). */
+export async function nestedTsconfigs(runtime: Runtime, dir: string, stateDir: string): Promise<string[]> {
+  const found: string[] = [];
+  let level = [dir];
+  for (let depth = 0; depth < 4 && level.length; depth++) {
+    const next: string[] = [];
+    for (const current of level) {
+      const entries = await whenAbsent(runtime.readDir(current), []);
+      if (depth > 0 && entries.some((entry) => entry.isFile && entry.name === "tsconfig.json")) {
+        found.push(join(current, "tsconfig.json"));
+        continue;
+      }
+      for (const entry of entries) {
+        const child = join(current, entry.name);
+        if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name) && child !== stateDir) next.push(child);
+      }
+    }
+    level = next;
+  }
+  return found.sort();
+}
+
+/** The configs a config references (a directory reference means its tsconfig.json); unreadable configs reference none. */
+async function referencesOf(runtime: Runtime, config: string): Promise<string[]> {
+  let raw: { references?: { path?: unknown }[] } | null;
+  try {
+    raw = parseJsonc(await runtime.readText(config)) as typeof raw;
+  } catch {
+    // tsc reports an unreadable or malformed config when it runs.
+    return [];
+  }
+  const out: string[] = [];
+  for (const reference of Array.isArray(raw?.references) ? raw.references : []) {
+    if (typeof reference?.path !== "string") continue;
+    const target = resolve(dirname(config), reference.path);
+    out.push((await runtime.stat(target))?.isDirectory ? join(target, "tsconfig.json") : target);
+  }
+  return out;
+}
+
+/** The config a script's `-p`/`-b` argument names, relative to the package directory (a directory: its tsconfig.json). */
+async function scriptConfig(runtime: Runtime, root: string, dir: string, project: string | null): Promise<string | null> {
+  // tsc without -p looks for tsconfig.json from its working directory upward.
+  if (project === null) return nearestTsconfig(runtime, root, dir);
+  const target = resolve(dir, project);
+  const info = await runtime.stat(target);
+  if (info?.isDirectory) return (await runtime.stat(join(target, "tsconfig.json")))?.isFile ? join(target, "tsconfig.json") : null;
+  return info?.isFile ? target : null;
+}
+
+/**
+ * Choose the programs the way the project checks itself: the root tsconfig.json (with what it references), the
+ * configs `tsc`/`tsgo`/`vue-tsc` invocations in the root's and workspace packages' scripts name, and
+ * `typescript.projects`; without a root config, each workspace package's tsconfig.json (a project that is not a
+ * workspace: the topmost tsconfig.json files below the root).
+ */
+export async function choosePrograms(runtime: Runtime, root: string, options: { stateDir: string; configured: readonly string[] }): Promise<ProgramChoice> {
+  const chosen = new Map<string, ChosenProgram>();
+  const add = (config: string, reason: string, tool: TypeChecker = "tsc") => {
+    const known = chosen.get(config);
+    if (!known) chosen.set(config, { config, reasons: [reason], tool });
+    else {
+      if (!known.reasons.includes(reason)) known.reasons.push(reason);
+      // vue-tsc checks everything tsc does and the .vue files too.
+      if (tool === "vue-tsc") known.tool = tool;
+    }
+  };
+  const rootConfig = join(root, "tsconfig.json");
+  const hasRoot = (await runtime.stat(rootConfig))?.isFile === true;
+  if (hasRoot) add(rootConfig, "root tsconfig.json");
+  const manifest = await readManifest(runtime, root);
+  const packages = await workspacePackages(runtime, root, manifest);
+  for (const dir of [root, ...packages]) {
+    const pkg = dir === root ? manifest : await readManifest(runtime, dir);
+    const where = relative(root, dir).replace(/\\/g, "/");
+    if (!hasRoot && dir !== root && (await runtime.stat(join(dir, "tsconfig.json")))?.isFile) add(join(dir, "tsconfig.json"), `workspace package ${where}`);
+    for (const [name, script] of Object.entries(pkg?.scripts ?? {})) {
+      for (const invocation of tscInvocations(script)) {
+        for (const project of invocation.projects.length ? invocation.projects : [null]) {
+          const config = await scriptConfig(runtime, root, dir, project);
+          if (config) add(config, `script "${name}"${where ? ` of ${where}` : ""}`, invocation.tool);
+        }
+      }
+    }
+  }
+  for (const project of options.configured) {
+    const config = await scriptConfig(runtime, root, root, project);
+    if (config) add(config, "typescript.projects");
+  }
+  const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
+  if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
+  const programs = [...chosen.values()].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
+  return { programs, reached: await reachedConfigs(runtime, programs), noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
+}
+
+/** Every config the programs reach through references (transitively), with the program that reaches it. */
+async function reachedConfigs(runtime: Runtime, programs: readonly ChosenProgram[]): Promise<{ config: string; from: string }[]> {
+  const seen = new Map<string, string>();
+  for (const program of programs) {
+    const queue = await referencesOf(runtime, program.config);
+    while (queue.length) {
+      const next = queue.shift() as string;
+      if (seen.has(next) || next === program.config) continue;
+      seen.set(next, program.config);
+      queue.push(...(await referencesOf(runtime, next)));
+    }
+  }
+  // A chosen program is listed once, with its own reasons (its run is dropped when another reaches it).
+  const chosen = new Set(programs.map((program) => program.config));
+  return [...seen].filter(([config]) => !chosen.has(config)).map(([config, from]) => ({ config, from }));
+}
+
+/** One line per program for doctor and engines.tsc: `tsconfig.json (root tsconfig.json)`. */
+export function describePrograms(root: string, choice: ProgramChoice): string[] {
+  const name = (config: string) => relative(root, config).replace(/\\/g, "/");
+  return [
+    ...choice.programs.map((program) => `${name(program.config)}${program.tool === "tsc" ? "" : ` with ${program.tool}`} (${program.reasons.join("; ")})`),
+    ...choice.reached.map(({ config, from }) => `${name(config)} (referenced by ${name(from)})`),
+  ];
+}

@@ -1,0 +1,113 @@
+import { dirname, relative } from "node:path";
+import type { ResolvedEngine } from "../../engines/types.ts";
+import type { TypeChecker } from "../../engines/tsc-scripts.ts";
+import type { NotCheckedFiles } from "../check/engine-job.ts";
+import { isTypeScriptFile, type CheckScope, type CoverageJob, type TsconfigCoverage } from "./tsc-coverage.ts";
+import type { ProgramChoice } from "./tsc-programs.ts";
+
+/** One tsconfig to run in a check, with the type-checker that runs it. */
+export interface ProgramRun {
+  config: string;
+  tool: TypeChecker;
+}
+
+/** What a check runs: the configs, and the candidate files none of their listings includes (imports may still reach them). */
+export interface Selection {
+  runs: ProgramRun[];
+  outside: string[];
+}
+
+const within = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !/^[a-zA-Z]:/.test(rel) && !rel.startsWith("/"));
+};
+
+/**
+ * The configs a check runs. A check of the whole project runs every chosen program. A narrower one runs, for each
+ * candidate file, the config of every chosen program (or the referenced project within it) that lists the file; for
+ * each checked directory, the chosen and referenced configs inside it (their config errors); and for a file no
+ * listing includes, the nearest such config above it (a program of it may import the file). A config another run
+ * reaches through references is not run twice.
+ */
+export async function selectRuns(
+  job: CoverageJob & { tsconfigs: TsconfigCoverage },
+  resolved: ResolvedEngine,
+  input: { choice: ProgramChoice; sources: readonly string[]; framework: readonly string[]; scope: CheckScope },
+): Promise<Selection> {
+  const { choice, sources, scope } = input;
+  const whole = job.paths.includes(".");
+  const runs = new Map<string, TypeChecker>();
+  const add = (config: string, tool: TypeChecker = "tsc") => {
+    if (!runs.has(config) || tool !== "tsc") runs.set(config, tool);
+  };
+  const outside: string[] = [];
+  // The listings as they are: a file one of them includes needs no per-file question (a project of thousands of files).
+  const listed: { member: string; files: ReadonlySet<string> | null }[] = [];
+  if (whole) for (const program of choice.programs) listed.push(...(await job.tsconfigs.listings(job, resolved, program.config, scope)));
+  const known = (file: string) => listed.some(({ member, files }) => (files === null ? within(dirname(member), file) : files.has(file)));
+  for (const file of sources) {
+    if (whole && known(file)) continue;
+    let included = false;
+    for (const program of choice.programs) {
+      const member = await job.tsconfigs.memberIncluding(job, resolved, program.config, file, scope);
+      if (!member) continue;
+      included = true;
+      if (!whole) add(member, member === program.config ? program.tool : "tsc");
+    }
+    if (!included) outside.push(file);
+  }
+  const configs = [
+    ...choice.programs.map((program) => ({ config: program.config, tool: program.tool })),
+    ...choice.reached.map(({ config }) => ({ config, tool: "tsc" as const })),
+  ];
+  if (whole) for (const program of choice.programs) add(program.config, program.tool);
+  else {
+    for (const path of job.paths) {
+      const dir = `${job.root}/${path}`;
+      for (const { config, tool } of configs) if (within(dir, config)) add(config, tool);
+    }
+    // A .vue file is checked by the vue-tsc programs above it (TypeScript's own listing leaves .vue files out).
+    for (const file of input.framework.filter((path) => path.endsWith(".vue"))) {
+      for (const program of choice.programs) if (program.tool === "vue-tsc" && within(dirname(program.config), file)) add(program.config, program.tool);
+    }
+    for (const file of outside) {
+      const above = configs.filter(({ config }) => within(dirname(config), file)).sort((a, b) => b.config.length - a.config.length)[0];
+      if (above) add(above.config, above.tool);
+    }
+  }
+  // A config reached through another run's references is already checked by that run (tsc -b).
+  const reached = new Set<string>();
+  for (const config of runs.keys()) {
+    for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) if (reachable !== config) reached.add(reachable);
+  }
+  const kept = [...runs].filter(([config]) => !reached.has(config)).map(([config, tool]) => ({ config, tool }));
+  return { runs: kept.sort((a, b) => (a.config < b.config ? -1 : 1)), outside };
+}
+
+/** What the reason of a framework file's note says, per extension. */
+const FRAMEWORK_WHY: Record<string, string> = {
+  vue: "no vue-tsc run in the project's scripts type-checks them",
+  svelte: "Signalint does not run svelte-check",
+  astro: "Signalint does not run astro check",
+  mdx: "no engine type-checks MDX",
+};
+
+/**
+ * The coverage notes of a tsc run: TypeScript files no chosen program includes or imports, and framework files
+ * (.vue outside every program vue-tsc ran, .svelte, .astro, .mdx).
+ */
+export function coverageNotes(outside: readonly string[], framework: readonly string[], vueDirs: readonly string[]): NotCheckedFiles[] {
+  const notes: NotCheckedFiles[] = [];
+  const typescript = outside.filter(isTypeScriptFile);
+  if (typescript.length) notes.push({ reason: "not type-checked: no tsconfig the project checks includes them", files: typescript });
+  const byExtension = new Map<string, string[]>();
+  for (const file of framework) {
+    const extension = file.slice(file.lastIndexOf(".") + 1);
+    if (extension === "vue" && vueDirs.some((dir) => within(dir, file))) continue;
+    byExtension.set(extension, [...(byExtension.get(extension) ?? []), file]);
+  }
+  for (const [extension, files] of [...byExtension].sort()) {
+    notes.push({ reason: `not type-checked: .${extension} files (${FRAMEWORK_WHY[extension] ?? "no engine reads them"})`, files });
+  }
+  return notes;
+}
