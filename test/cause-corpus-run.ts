@@ -1,13 +1,12 @@
 // Run a cause scenario through the real service (the warm path: the check after the edit is the warm program's) on a
 // given TypeScript package, as a plain project or as a references solution (the library files in a referenced
 // project). Shared by the corpus test and build/cause-table.mjs.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import type { CheckResponse, Cluster } from "../src/core/contracts.ts";
 import { createNodeRuntime } from "../src/runtime/node.ts";
 import { SignalintService } from "../src/service/signalint.ts";
 import type { CauseScenario } from "./cause-corpus.ts";
 import { BUNDLE, linkPackage, removeDir, tempDir } from "./helpers.ts";
+import { writeFiles } from "./helpers/project.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const OPTIONS = { strict: true, target: "es2022", module: "esnext", moduleResolution: "bundler" };
@@ -17,13 +16,6 @@ export interface CauseRun {
   clusters: Cluster[];
   totalIssues: number;
   mode: string;
-}
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
-  }
 }
 
 /** The references layout: library files under lib/ (composite), the rest under app/ importing "../../lib/src/…". */
@@ -60,7 +52,11 @@ function configs(references: boolean): Record<string, string> {
 export async function runCauseScenario(scenario: CauseScenario, typescriptDir: string, options: { references?: boolean } = {}): Promise<CauseRun> {
   const root = tempDir("signalint-causes-");
   const layout = (files: Record<string, string>) => (options.references ? referencesFiles(scenario, files) : files);
-  write(root, { ...configs(options.references === true), "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }), ...layout(scenario.files) });
+  writeFiles(root, {
+    ...configs(options.references === true),
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+    ...layout(scenario.files),
+  });
   linkPackage(root, "typescript", typescriptDir);
   const service = await SignalintService.create(runtime, { root });
   const mode = () => service.lastTiming?.cache?.tsc?.mode ?? "none";
@@ -71,7 +67,7 @@ export async function runCauseScenario(scenario: CauseScenario, typescriptDir: s
       const hold = setInterval(() => {}, 1000);
       await service.warmSettled().finally(() => clearInterval(hold));
     }
-    write(root, layout(scenario.edit));
+    writeFiles(root, layout(scenario.edit));
     const response: CheckResponse = await service.check(["."], false);
     return { clusters: response.clusters, totalIssues: response.totalIssues, mode: mode() };
   } finally {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -10,6 +10,7 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
 import { BUNDLE, gone, removeDir, scratchCopy } from "../helpers.ts";
+import { hostProcesses } from "../helpers/processes.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const support = runtime.daemon as DaemonSupport;
@@ -26,13 +27,7 @@ async function project(label: string, config?: object) {
 async function noneIn(root: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const inside = readdirSync("/proc").filter((pid) => {
-      try {
-        return /^\d+$/.test(pid) && readlinkSync(`/proc/${pid}/cwd`).startsWith(root);
-      } catch {
-        return false;
-      }
-    });
+    const inside = hostProcesses((entry) => entry.cwd().startsWith(root));
     if (inside.length === 0) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { ENVIRONMENT, INTERNAL_ENVIRONMENT } from "../../src/cli/commands.ts";
-import { BUNDLE, CLEAN_PATH, DENO, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 /** A project with one warning (oxlint's no-debugger) in src/a.js and a type error in src/b.ts, at `dir`. */
 function smallProject(dir: string): string {
@@ -113,23 +113,6 @@ describe("messages say what happened and what to do", () => {
     const result = runCli(["check", "sub"], { cwd: outer });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /sub has its own signalint\.config\.json, but it is checked as part of the project at .*; .*signalint-mcp check --root sub/);
-  });
-
-  it("under Deno without permissions: what was refused and the deno run line that works, no stack trace", {
-    skip: existsSync(DENO) ? false : "no deno (node build/fetch-deno.mjs)",
-  }, () => {
-    const result = spawnSync(DENO, ["run", BUNDLE, "check"], {
-      cwd: fixture("clean"),
-      encoding: "utf8",
-      input: "",
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0" },
-    });
-    assert.equal(result.status, 70);
-    assert.match(
-      result.stderr,
-      /^signalint-mcp: Deno refused a permission Signalint needs \(.+\)\. Run it with all four: deno run --allow-read --allow-write --allow-run --allow-env /,
-    );
-    assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
   });
 
   it("an invalid SIGNALINT_PROGRESS_HEARTBEAT_MS stops the server at start-up, naming the variable", () => {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, linkPackage, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, connect, removeDir, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 
 /** Write one raw line to a fresh stdio server and read the JSON-RPC answers with the given ids. */
 async function rawAnswers(
@@ -94,21 +94,5 @@ describe("apply's post-check, read failures, deep arguments and fallback logging
       assert.deepEqual([answer?.result?.isError, answer?.result?._meta?.code], [true, "invalid_arguments"]);
     }
     assert.equal(answers.get(3)?.result?.isError, undefined, "the server keeps serving");
-  });
-
-  it("under Deno with TypeScript 7 the expected fallback to the command line logs one line, no stack trace", () => {
-    const project = scratchCopy("clean", "deno-ts7-fallback");
-    dirs.push(project);
-    linkPackage(project, "typescript", join(REPO, "node_modules", "typescript7"));
-    writeFileSync(join(project, "src", "bad.ts"), 'export const x: number = "a";\n');
-    const result = spawnSync(DENO, [...DENO_FLAGS, BUNDLE, "check"], {
-      cwd: project,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), DENO_NO_UPDATE_CHECK: "1" },
-      encoding: "utf8",
-    });
-    assert.match(result.stdout, /TS2322/, result.stderr);
-    const lines = result.stderr.split("\n").filter((line) => line.trim());
-    assert.ok(!lines.some((line) => /^\s+at /.test(line)), `no stack trace:\n${result.stderr}`);
-    assert.ok(lines.filter((line) => line.includes("warm TypeScript")).length <= 1, result.stderr);
   });
 });

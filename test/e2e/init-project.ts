@@ -1,9 +1,9 @@
 // What the init tests share (test/e2e/init.test.ts, and test/dist/init-launches.test.ts for Deno and the binary).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLEAN_PATH, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 
 /** The TOML init writes: tables and `key = value` lines whose values are JSON-compatible (strings, arrays, integers). */
@@ -40,7 +40,25 @@ export function initProject(): string {
   );
   linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
   linkPackage(dir, "oxlint", join(REPO, "node_modules", "oxlint"));
+  installSignalint(dir);
   return dir;
+}
+
+/**
+ * signalint-mcp installed in a project as npm lays a package out (the package with this bundle, and its
+ * node_modules/.bin link), so the portable `npx -y signalint-mcp` runs it without the registry.
+ */
+function installSignalint(dir: string): void {
+  const pkg = join(dir, "node_modules", "signalint-mcp");
+  mkdirSync(join(pkg, "dist"), { recursive: true });
+  writeFileSync(
+    join(pkg, "package.json"),
+    JSON.stringify({ name: "signalint-mcp", version: "0.0.0-test", bin: { "signalint-mcp": "dist/signalint-mcp.mjs" } }),
+  );
+  copyFileSync(BUNDLE, join(pkg, "dist", "signalint-mcp.mjs"));
+  chmodSync(join(pkg, "dist", "signalint-mcp.mjs"), 0o755);
+  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+  symlinkSync("../signalint-mcp/dist/signalint-mcp.mjs", join(dir, "node_modules", ".bin", "signalint-mcp"));
 }
 
 /** Run a command in `cwd` with a clean PATH, HOME there and a state directory of its own (removed after). */

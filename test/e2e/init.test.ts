@@ -1,106 +1,17 @@
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { parseJsonc } from "../../src/core/jsonc.ts";
-import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
-
-/** The TOML init writes: tables and `key = value` lines whose values are JSON-compatible (strings, arrays, integers). */
-function parseToml(text: string): Record<string, Record<string, unknown>> {
-  const tables: Record<string, Record<string, unknown>> = { "": {} };
-  let current: Record<string, unknown> | undefined = tables[""];
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
-    const header = /^\[([\w.-]+)\]$/.exec(line);
-    if (header) {
-      const name = header[1] as string;
-      assert.ok(!(name in tables), `table ${name} defined twice`);
-      current = tables[name] = {};
-      continue;
-    }
-    const pair = /^([\w-]+)\s*=\s*(.+)$/.exec(line);
-    assert.ok(pair && current, `not a key/value line in a table: ${line}`);
-    current[pair[1] as string] = JSON.parse(pair[2] as string);
-  }
-  return tables;
-}
-
-/** A TypeScript project with one error in src/bad.ts and none in src/good.ts. */
-function project(): string {
-  const dir = tempDir("signalint-init-");
-  writeFileSync(join(dir, "package.json"), '{ "name": "init-me", "private": true }\n');
-  writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n');
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "bad.ts"), 'export const n: number = "x";\n');
-  writeFileSync(join(dir, "src", "good.ts"), "export const ok = 1;\n");
-  linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
-  linkPackage(dir, "oxlint", join(REPO, "node_modules", "oxlint"));
-  installSignalint(dir);
-  return dir;
-}
-
-/**
- * signalint-mcp installed in a project as npm lays a package out (the package with this bundle, and its
- * node_modules/.bin link), so the portable `npx -y signalint-mcp` runs it without the registry.
- */
-function installSignalint(dir: string): void {
-  const pkg = join(dir, "node_modules", "signalint-mcp");
-  mkdirSync(join(pkg, "dist"), { recursive: true });
-  writeFileSync(
-    join(pkg, "package.json"),
-    JSON.stringify({ name: "signalint-mcp", version: "0.0.0-test", bin: { "signalint-mcp": "dist/signalint-mcp.mjs" } }),
-  );
-  copyFileSync(BUNDLE, join(pkg, "dist", "signalint-mcp.mjs"));
-  chmodSync(join(pkg, "dist", "signalint-mcp.mjs"), 0o755);
-  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
-  symlinkSync("../signalint-mcp/dist/signalint-mcp.mjs", join(dir, "node_modules", ".bin", "signalint-mcp"));
-}
+import { BUNDLE, CLEAN_PATH, removeDir, tempDir } from "../helpers.ts";
+import { initProject as project, parseToml, readIn as read, runIn as run } from "./init-project.ts";
 
 /** The portable launch init writes by default. */
 const NPX = { command: "npx", args: ["-y", "signalint-mcp"] };
 
-function run(command: string, args: string[], cwd: string, options: { input?: string; env?: Record<string, string> } = {}) {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: "utf8",
-    input: options.input ?? "",
-    env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-"), ...options.env },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** The host's standalone binary, when built (npm run build:binaries -- --targets=host). */
-const BINARY = join(
-  REPO,
-  "dist",
-  "bin",
-  `signalint-mcp-${process.platform === "win32" ? "win" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`,
-);
-
-/** Run a command without blocking this process (a server in it must answer meanwhile). */
-function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { PATH: CLEAN_PATH, HOME: cwd, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir("signalint-state-") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 const init = (cwd: string, args: string[], env?: Record<string, string>) => run(process.execPath, [BUNDLE, "init", ...args], cwd, { env });
-const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
 describe("init", () => {
   const dirs: string[] = [];

@@ -73,8 +73,9 @@ describe("MCP surface", () => {
     for (const compact of [false, true]) {
       const bytes = (mode: "both" | "text") => JSON.stringify({ tools: TOOLS.map((tool) => listEntry(tool, { mode, compact })) }).length;
       assert.ok(bytes("text") <= 9 * 1024, `text mode tools/list ${bytes("text")} B`);
-      // 71,868 B before shapes were shared; a guard against the repetition coming back.
-      assert.ok(bytes("both") <= 46 * 1024, `both mode tools/list ${bytes("both")} B`);
+      // 71,868 B before shapes were shared; a guard against the repetition coming back (48,101 B with notChecked and
+      // notCompared; DESIGN §11's 24 KB is not reached yet).
+      assert.ok(bytes("both") <= 50 * 1024, `both mode tools/list ${bytes("both")} B`);
     }
   });
 

@@ -1,14 +1,15 @@
 // The processes on this host, read through /proc (Linux): the tests count what a server leaves running.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 
-/** A live process: its argv as one NUL-separated string and split, and its parent pid and environment on demand. */
+/** A live process: its argv as one NUL-separated string and split; its parent pid, environment and cwd on demand. */
 export interface HostProcess {
   pid: number;
   cmdline: string;
   argv: string[];
   ppid: () => number;
   environ: () => string;
+  cwd: () => string;
 }
 
 /** Every process for which `match` holds; one that is gone meanwhile, or not ours to read, is passed over. */
@@ -24,6 +25,7 @@ export function hostProcesses(match: (process: HostProcess) => boolean): HostPro
         argv: cmdline.split("\0"),
         ppid: () => Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"))?.[1]),
         environ: () => readFileSync(`/proc/${name}/environ`, "latin1"),
+        cwd: () => readlinkSync(`/proc/${name}/cwd`),
       };
       if (match(entry)) found.push(entry);
     } catch {
