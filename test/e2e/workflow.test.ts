@@ -105,11 +105,17 @@ describe("snapshots, compare and after_edit_check on real edits", () => {
       assert.equal(again.introduced.length, 1);
       const snap = structured<{ checkId: string }>(await call(second.client, "get_diagnostic_snapshot", { checkId: baseline.checkId }));
       assert.equal(snap.checkId, baseline.checkId);
-      // The default baseline after a restart is the last check of the previous server that covered the file
-      // (a check of another file in between has nothing to compare with).
+      // A new connection is a new session: its default baseline is its own previous check covering the file, never
+      // another session's; a check of another file has nothing to compare with, and the delta says so.
       await call(second.client, "check_files", { files: ["src/index.ts"] });
       const next = structured<Check>(await call(second.client, "after_edit_check", { files: ["src/work.ts"] }));
-      assert.deepEqual(next.delta, { introduced: [], resolved: [], unchangedCount: 2, netErrorDelta: 0, netWarningDelta: 0 });
+      assert.equal((next.delta as { status?: string }).status, "no_baseline", JSON.stringify(next.delta));
+      const named = structured<Check>(await call(second.client, "after_edit_check", { files: ["src/work.ts"], baselineCheckId: edited.checkId }));
+      assert.deepEqual(
+        named.delta,
+        { introduced: [], resolved: [], unchangedCount: 2, netErrorDelta: 0, netWarningDelta: 0 },
+        "a named baseline of the earlier server",
+      );
     } finally {
       await second.close();
     }
