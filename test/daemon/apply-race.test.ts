@@ -6,9 +6,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BUNDLE, call, CLEAN_PATH, removeDir, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { pausedApply } from "../helpers/paused-apply.ts";
 
 const FILES = 24;
 const STAGES = ["journal-written", "committing", "renamed-0", "renamed-12", "committed"];
@@ -34,33 +33,12 @@ for (const stage of STAGES) {
   it(`a CLI check and a hook during an apply paused at ${stage} leave the files as the apply left them`, async () => {
     for (let index = 0; index < FILES; index++) writeFileSync(join(project, "src", `f${index}.ts`), content(index, false));
     const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state };
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BUNDLE],
-      cwd: project,
-      env: { ...env, SIGNALINT_TEST_JOURNAL: `pause:${stage}` },
-      stderr: "pipe",
-    });
-    let stderr = "";
-    const paused = new Promise<void>((resolve) => {
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (stderr.includes(`signalint-test-journal: pause ${stage}\n`)) resolve();
-      });
-    });
-    const client = new Client({ name: "race-test", version: "1.0.0" });
-    await client.connect(transport);
-    const closed = new Promise<void>((resolve) => {
-      client.onclose = () => resolve();
-    });
     const patches = Array.from({ length: FILES }, (_, index) => ({
       file: `src/f${index}.ts`,
       originalContent: content(index, false),
       patchedContent: content(index, true),
     }));
-    const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches }));
-    const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).catch(() => null);
-    await paused;
+    const { pid, applying, closed } = await pausedApply(project, state, stage, patches);
     const atPause = patchedCount();
     // Another process on the same state directory: it must not recover (roll back) the journal the server owns.
     const check = runCli(["check", "src/f3.ts"], { cwd: project, env });
@@ -70,7 +48,7 @@ for (const stage of STAGES) {
     assert.doesNotMatch(hook.stderr, /rolled back/, hook.stderr);
     assert.ok(hook.status === 0 || hook.status === 2, `the hook ran its check (exit ${hook.status}): ${hook.stderr}`);
     assert.equal(patchedCount(), atPause, `files at ${stage} after a CLI check and a hook`);
-    process.kill(transport.pid as number, "SIGKILL");
+    process.kill(pid, "SIGKILL");
     await closed;
     await applying;
     // The owner's next start recovers it: all original or all patched, never a mix.

@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BUNDLE, call, CLEAN_PATH, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { pausedApply } from "../helpers/paused-apply.ts";
 
 const FILES = 40;
 // 40 files × ~100 KB: original + patched content of all of them is just under the 8 MiB request bound.
@@ -28,36 +27,12 @@ function content(index: number, patched: boolean): string {
 
 /** Start the server with the journal hook paused at `stage`, apply, and SIGKILL it the moment it reports the stage. */
 async function killAt(project: string, state: string, stage: string): Promise<void> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BUNDLE],
-    cwd: project,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: `pause:${stage}` },
-    stderr: "pipe",
-  });
-  let stderr = "";
-  const paused = new Promise<void>((resolve) => {
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes(`signalint-test-journal: pause ${stage}\n`)) resolve();
-    });
-  });
-  const client = new Client({ name: "crash-test", version: "1.0.0" });
-  await client.connect(transport);
-  const closed = new Promise<void>((resolve) => {
-    client.onclose = () => resolve();
-  });
   const patches = Array.from({ length: FILES }, (_, index) => ({
     file: `src/f${index}.ts`,
     originalContent: content(index, false),
     patchedContent: content(index, true),
   }));
-  const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches }));
-  const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(
-    () => "answered",
-    () => "killed",
-  );
-  await paused;
+  const { pid, applying, closed } = await pausedApply(project, state, stage, patches);
   // The instant is exact: the server is blocked at the stage, with exactly the renames before it done.
   const renamed = /^renamed-(\d+)$/.exec(stage);
   const expected = renamed ? Number(renamed[1]) + 1 : stage === "committed" ? FILES : 0;
@@ -65,7 +40,7 @@ async function killAt(project: string, state: string, stage: string): Promise<vo
     Boolean,
   ).length;
   assert.equal(patchedNow, expected, `files already renamed when killed at ${stage}`);
-  process.kill(transport.pid as number, "SIGKILL");
+  process.kill(pid, "SIGKILL");
   await closed;
   assert.equal(await applying, "killed", `the server was killed at ${stage} before answering`);
 }
