@@ -81,7 +81,7 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
       const result = spawnSync(BINARY, ["check", "--format", "response"], {
         cwd: fixture("biome-app"),
         encoding: "utf8",
-        env: { ...env, SIGNALINT_STATE_DIR: tempDir() },
+        env: { ...env, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: tempDir() },
       });
       const { checkId: _id, ...rest } = JSON.parse(result.stdout) as CheckResponse;
       return rest;
