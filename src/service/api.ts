@@ -106,8 +106,8 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     info: async () => ({ projectRoot: project.root, settings: project.settings, pid, rssBytes: runtime.rssBytes(), hostsRssBytes: service.warmRssBytes() }),
     check: async ({ paths, incremental, tool }, context = {}) => {
       const response = await service.check(paths, incremental, { ...context, ...(tool ? { tool } : {}) });
-      const stored = service.store.latest();
-      return { response, issues: stored?.checkId === response.checkId ? stored.issues : [] };
+      // By id: with several clients on one daemon the newest check may be another client's.
+      return { response, issues: service.store.byId(response.checkId)?.issues ?? [] };
     },
     issueDetail: async (query) => service.issueDetail(query),
     loopStatus: async () => service.loopStatus(),

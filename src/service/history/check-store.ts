@@ -46,6 +46,11 @@ export class CheckStore {
     return this.checks.at(-1);
   }
 
+  /** A retained check by its id (the daemon runs several clients' checks at once: "latest" may be another's). */
+  byId(checkId: string): StoredCheck | undefined {
+    return this.checks.find((check) => check.checkId === checkId);
+  }
+
   private find(checkId: string | undefined): StoredCheck | Stale {
     if (checkId === undefined) {
       return this.latest() ?? stale("no_check", "No check has run yet; call check_project first.");
