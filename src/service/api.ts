@@ -56,7 +56,7 @@ export interface CheckAnswer {
 export interface ServiceApi {
   info(): Promise<ServiceInfo>;
   check(params: { paths: readonly string[]; incremental: boolean; tool?: string }, context?: CallContext): Promise<CheckAnswer>;
-  issueDetail(query: DetailQuery): Promise<{ issues: DetailIssue[] } | Stale>;
+  issueDetail(query: DetailQuery, context?: CallContext): Promise<{ issues: DetailIssue[] } | Stale>;
   loopStatus(): Promise<LoopStatus>;
   snapshot(params: { checkId: string }): Promise<Snapshot | WorkflowStale>;
   compare(params: { baselineCheckId: string; currentCheckId: string }): Promise<Compare | WorkflowStale>;
@@ -109,7 +109,7 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
       // By id: with several clients on one daemon the newest check may be another client's.
       return { response, issues: service.store.byId(response.checkId)?.issues ?? [] };
     },
-    issueDetail: async (query) => service.issueDetail(query),
+    issueDetail: async (query, context = {}) => service.issueDetail({ ...query, ...(context.session ? { session: context.session } : {}) }),
     loopStatus: async () => service.loopStatus(),
     snapshot: async ({ checkId }) => {
       const found = service.snapshots.find(checkId);

@@ -26,7 +26,9 @@ it("two MCP sessions share one daemon; each session's after_edit_check compares 
   const a: Connected = await connect(root, env);
   const b: Connected = await connect(root, env);
   try {
-    const first = structured<{ checkId: string; totalIssues: number }>(await call(a.client, "check_project"));
+    const first = structured<{ checkId: string; totalIssues: number; clusters: { clusterId: string; issueCount: number }[] }>(
+      await call(a.client, "check_project"),
+    );
     const second = structured<{ checkId: string; totalIssues: number }>(await call(b.client, "check_project"));
     assert.equal(first.totalIssues, second.totalIssues);
     const record = await readDaemonRecord(runtime, state);
@@ -38,6 +40,9 @@ it("two MCP sessions share one daemon; each session's after_edit_check compares 
     writeFileSync(file, `${readFileSync(file, "utf8")}\nexport const planted: number = "not a number";\n`);
     const seenByB = structured<{ totalIssues: number }>(await call(b.client, "check_files", { files: ["src/audit.ts"] }));
     assert.ok(seenByB.totalIssues >= 1);
+    // A's detail calls without a checkId read A's newest check, not B's newer check of one file.
+    const detail = structured<{ issues: unknown[] }>(await call(a.client, "get_issue_detail", { clusterId: first.clusters[0]?.clusterId }));
+    assert.equal(detail.issues.length, first.clusters[0]?.issueCount);
     // A's default baseline is A's own check_project, not B's newer check of the file: the planted error is new to A.
     const afterEdit = structured<{ delta: Delta }>(await call(a.client, "after_edit_check", { files: ["src/audit.ts"] }));
     assert.deepEqual(

@@ -185,7 +185,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     notChecked: outcome.coverage.notChecked,
     uncheckedOnly: outcome.coverage.uncheckedOnly,
   });
-  rooms.store.add({ checkId, issues, groups, response, scope: check.paths });
+  rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...(by.session ? { session: by.session } : {}) });
   const clusters = groups.map((group) => group.cluster);
   const scope = check.paths;
   const { tool, session } = by;

@@ -11,6 +11,8 @@ export interface StoredCheck {
   response: CheckResponse;
   /** The paths the check covered (engine checks; ingests have none). */
   scope?: readonly string[];
+  /** The client session that ran it (an MCP connection on the daemon). */
+  session?: string;
 }
 
 /** How many checks stay addressable by checkId. */
@@ -22,6 +24,8 @@ export interface DetailQuery {
   clusterId?: string;
   issueId?: string;
   checkId?: string;
+  /** Without checkId: the newest check of this session (a daemon serves several), else the newest of all. */
+  session?: string;
 }
 
 function stale(code: Stale["code"], message: string): Stale {
@@ -51,9 +55,10 @@ export class CheckStore {
     return this.checks.find((check) => check.checkId === checkId);
   }
 
-  private find(checkId: string | undefined): StoredCheck | Stale {
+  private find(checkId: string | undefined, session?: string): StoredCheck | Stale {
     if (checkId === undefined) {
-      return this.latest() ?? stale("no_check", "No check has run yet; call check_project first.");
+      const newest = session === undefined ? this.latest() : this.checks.findLast((check) => check.session === session);
+      return newest ?? stale("no_check", "No check has run yet; call check_project first.");
     }
     const found = this.checks.find((check) => check.checkId === checkId);
     if (found) return found;
@@ -63,7 +68,7 @@ export class CheckStore {
 
   /** Resolve a cluster or issue reference to its issues, or a stale answer. */
   detail(query: DetailQuery): { issues: DetailIssue[] } | Stale {
-    const check = this.find(query.checkId);
+    const check = this.find(query.checkId, query.session);
     if ("status" in check) return check;
     if (query.clusterId !== undefined) {
       const group = check.groups.find((entry) => entry.cluster.clusterId === query.clusterId);
