@@ -4,7 +4,7 @@
 // Talks raw JSON-RPC over stdio so the response line is measured exactly as it crosses the pipe.
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
-import { INITIALIZE, startServer } from "./jsonrpc-stdio.mjs";
+import { INITIALIZE, startServer, toolsListLine } from "./jsonrpc-stdio.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -89,14 +89,7 @@ for (const row of rows) {
 
 /** The tools/list result (what a client loads once per session): JSON.stringify(result) and the response line. */
 async function toolsListBytes(mode, compact) {
-  const server = startServer(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], {
-    cwd: join(ROOT, "fixtures", "clean"),
-    env: { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" },
-  });
-  await server.request(1, "initialize", INITIALIZE);
-  server.notify("notifications/initialized");
-  const line = await server.request(2, "tools/list", {});
-  server.stop();
+  const line = await toolsListLine(ROOT, mode, compact);
   return { result: Buffer.byteLength(JSON.stringify(JSON.parse(line).result)), line: Buffer.byteLength(line) + 1 };
 }
 console.log("\ntools/list bytes (DESIGN §11: <= 24 KB in both, <= 9 KB in text)\n");

@@ -28,3 +28,16 @@ export function startServer(command, args, { cwd, env = {} }) {
   };
   return { child, started, request, notify, stop };
 }
+
+/** The raw tools/list response line of the bundle in one payload mode (what a client loads once per session). */
+export async function toolsListLine(root, mode, compact) {
+  const server = startServer(process.execPath, [join(root, "dist", "signalint-mcp.mjs")], {
+    cwd: join(root, "fixtures", "clean"),
+    env: { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" },
+  });
+  await server.request(1, "initialize", INITIALIZE);
+  server.notify("notifications/initialized");
+  const line = await server.request(2, "tools/list", {});
+  server.stop();
+  return line;
+}

@@ -4,20 +4,13 @@
 // such as Issue or Cluster has the same definition in every output schema), so each shared type is declared once.
 import { join, resolve } from "node:path";
 import { compile } from "json-schema-to-typescript";
-import { INITIALIZE, startServer } from "./jsonrpc-stdio.mjs";
+import { toolsListLine } from "./jsonrpc-stdio.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const mode = process.argv.includes("--mode") ? process.argv[process.argv.indexOf("--mode") + 1] : "both";
 const compact = process.argv.includes("--compact");
 
-const server = startServer(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs")], {
-  cwd: join(ROOT, "fixtures", "clean"),
-  env: { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" },
-});
-await server.request(1, "initialize", INITIALIZE);
-server.notify("notifications/initialized");
-const line = await server.request(2, "tools/list", {});
-server.stop();
+const line = await toolsListLine(ROOT, mode, compact);
 const { tools } = JSON.parse(line).result;
 
 const pascal = (name) => name.replace(/(^|_)([a-z])/g, (_, _sep, letter) => letter.toUpperCase());
