@@ -2,7 +2,7 @@
 // generates from Signalint's tools/list (json-schema-to-typescript, as such harnesses do), printed to stdout with
 // their size on stderr. Every tool's input and output schema goes into one document whose `$defs` are merged (a shape
 // such as Issue or Cluster has the same definition in every output schema), so each shared type is declared once.
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { compile } from "json-schema-to-typescript";
 import { toolsListLine } from "./jsonrpc-stdio.mjs";
 
