@@ -134,7 +134,9 @@ export const NotCheckedSchema = z
 export type NotChecked = z.infer<typeof NotCheckedSchema>;
 
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: an applicable engine failed, or nothing type-checked the files (notChecked)"),
+  status: z
+    .enum(["clean", "issues_found", "error"])
+    .describe("error: an applicable engine failed, nothing type-checked the files, or the project's linter could not run (notChecked)"),
   checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema).describe("Priority ascending"),

@@ -19,6 +19,8 @@ export interface CheckFacts {
   notChecked?: NotChecked[];
   /** True when no checked file was type-checked (every one is in a type-check note): such a check is never clean. */
   uncheckedOnly?: boolean;
+  /** The project's own linters that could not run on the checked files (xo, …): such a check is never clean either. */
+  unlinted?: readonly string[];
 }
 
 function failedEngines(engines: Engines): string[] {
@@ -40,6 +42,10 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   if (facts.uncheckedOnly) {
     const reasons = (facts.notChecked ?? []).map((note) => `${note.count} file(s) ${note.reason}`).join("; ");
     return `No issues reported, but nothing type-checked these files: ${reasons}. Run the project's own checker on them, or add their tsconfig to typescript.projects in signalint.config.json.`;
+  }
+  if (facts.unlinted?.length) {
+    const linters = facts.unlinted.join(", ");
+    return `No issues reported, but the project lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`;
   }
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
@@ -74,7 +80,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const nextStep = nextStepFor(facts, returned, remaining);
   return {
     schemaVersion: "1.2",
-    status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : facts.uncheckedOnly ? "error" : "clean",
+    status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : facts.uncheckedOnly || facts.unlinted?.length ? "error" : "clean",
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
     engines,

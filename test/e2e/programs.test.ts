@@ -316,5 +316,8 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     dirs.push(dir, cache);
     const { response } = check(dir, cache);
     assert.deepEqual(response.notChecked, [{ reason: "not linted by xo: the project's linter, which Signalint cannot run", count: 1, sample: ["src/a.js"] }]);
+    // The project's linter did not run: never "clean" (xo could find what oxlint does not).
+    assert.equal(response.status, "error");
+    assert.match(response.nextStep ?? "", /lints with xo/);
   });
 });

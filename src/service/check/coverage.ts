@@ -4,6 +4,15 @@ import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
 
+/** What a check's coverage says; either flag makes a check with no issues `error`, never `clean`. */
+export interface CoverageFacts {
+  notChecked: NotChecked[];
+  /** Some TypeScript or framework file was checked and none was type-checked. */
+  uncheckedOnly: boolean;
+  /** The project's own linter (xo, standard, …) could not run on the checked sources. */
+  unlinted: string[];
+}
+
 /** How many files a note names in its sample. */
 const SAMPLE = 3;
 
@@ -16,10 +25,7 @@ export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "
  * linted the sources with it. `uncheckedOnly`: some TypeScript or framework file was checked and none was
  * type-checked — never a clean check.
  */
-export async function checkCoverage(
-  job: CoverageInputs,
-  reports: readonly [EngineName, EngineReport][],
-): Promise<{ notChecked: NotChecked[]; uncheckedOnly: boolean }> {
+export async function checkCoverage(job: CoverageInputs, reports: readonly [EngineName, EngineReport][]): Promise<CoverageFacts> {
   const { sources, framework } = await checkedFiles(job as EngineJob);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
@@ -34,5 +40,5 @@ export async function checkCoverage(
     const files = note.files.map((file) => job.toRelative(file) ?? file);
     return { reason: note.reason, count: files.length, sample: files.slice(0, SAMPLE) };
   });
-  return { notChecked, uncheckedOnly };
+  return { notChecked, uncheckedOnly, unlinted: sources.length ? linters : [] };
 }

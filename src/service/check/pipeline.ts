@@ -1,4 +1,4 @@
-import type { CheckResponse, EngineName, Engines, NotChecked } from "../../core/contracts.ts";
+import type { CheckResponse, EngineName, Engines } from "../../core/contracts.ts";
 import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
@@ -21,7 +21,7 @@ import type { TsconfigCoverage } from "../tsc/tsc-coverage.ts";
 import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import type { EngineReport } from "./engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
-import { checkCoverage } from "./coverage.ts";
+import { checkCoverage, type CoverageFacts } from "./coverage.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
 
 /** What a check reads and writes, wired once by the composition root (SignalintService). */
@@ -67,7 +67,7 @@ interface EngineResults {
   /** Diagnostics in files outside the project root: not shown, but counted in filteredOutIssueCount. */
   outsideRoot: number;
   /** Files under the paths not (fully) checked, by reason; `uncheckedOnly`: nothing type-checked any of them. */
-  coverage: { notChecked: NotChecked[]; uncheckedOnly: boolean };
+  coverage: CoverageFacts;
 }
 
 interface CheckOutcome {
@@ -184,6 +184,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     ...(check.incremental ? { cache } : {}),
     notChecked: outcome.coverage.notChecked,
     uncheckedOnly: outcome.coverage.uncheckedOnly,
+    unlinted: outcome.coverage.unlinted,
   });
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...(by.session ? { session: by.session } : {}) });
   const clusters = groups.map((group) => group.cluster);
