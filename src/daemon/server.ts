@@ -1,8 +1,9 @@
+import { join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
 import { localApi, type ServiceApi } from "../service/api.ts";
 import { SignalintService } from "../service/signalint.ts";
-import { openProject, type Project } from "../service/project/project.ts";
+import { ensureStateDir, openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "./framing.ts";
 import { DAEMON_PROTOCOL, readClientMessage, type DaemonMessage } from "./protocol.ts";
@@ -133,15 +134,45 @@ class Daemon {
   }
 }
 
+/** Announce why no daemon runs here and exit; the starting client checks in-process and says so in one line. */
+function refuse(options: DaemonOptions, reason: string): () => void {
+  options.announce(`failed ${reason.replace(/\s+/g, " ")}`);
+  options.exit(1);
+  return () => {};
+}
+
+/** Why the daemon cannot own `stateDir` (a few bytes written and removed, so a full disk shows too), or null. */
+async function stateDirProblem(runtime: Runtime, stateDir: string): Promise<string | null> {
+  try {
+    await ensureStateDir(runtime, stateDir);
+    const probe = join(stateDir, `.daemon-probe-${runtime.pid}`);
+    await runtime.writeFileAtomic(probe, `${runtime.pid}\n`);
+    await runtime.removeFile(probe);
+    return null;
+  } catch (error) {
+    return `the state directory ${stateDir} is not writable (${(error as Error).message})`;
+  }
+}
+
 /**
  * Run the daemon for a project: take its ownership lock (or announce `busy <pid>` and exit when a live daemon holds
  * it), open the service (which recovers interrupted fixes), listen on the project's socket, write the record, then
  * announce `ready <record>`. It exits when idle, when its project root disappears, or when a client of another
- * version replaces it, releasing the lock, record and socket.
+ * version replaces it, releasing the lock, record and socket. Where it cannot write the state directory (unwritable,
+ * a full disk) or bind its socket, it announces `failed <why>` and exits: a daemon on a temporary state directory
+ * would be found by nobody, and every client would start another.
  */
 export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<() => void> {
+  const { stateDir } = await openProject(runtime, { root: options.root });
+  const problem = await stateDirProblem(runtime, stateDir);
+  if (problem) return refuse(options, problem);
   const project = await openProject(runtime, { root: options.root, prepareState: true });
-  const holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
+  let holder: number | null;
+  try {
+    holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
+  } catch (error) {
+    return refuse(options, `the ownership lock in ${project.stateDir} could not be taken (${(error as Error).message})`);
+  }
   if (holder !== null) {
     options.announce(`busy ${holder}`);
     options.exit(0);
@@ -152,14 +183,21 @@ export async function runDaemon(runtime: Runtime, support: DaemonSupport, option
   } catch (error) {
     // Nothing bound or recorded: give the lock back and tell the starter why (it then runs in-process).
     await releaseOwnership(runtime, project.stateDir);
-    options.announce(`failed ${(error as Error).message.replace(/\s+/g, " ")}`);
-    options.exit(1);
-    return () => {};
+    return refuse(options, (error as Error).message);
   }
+}
+
+/** The longest Unix socket path the OS binds (sun_path less its NUL); a longer one would be cut short silently. */
+function socketPathLimit(runtime: Runtime): number | null {
+  return runtime.platform === "win32" ? null : runtime.platform === "linux" ? 107 : 103;
 }
 
 async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOptions, project: Project): Promise<() => void> {
   const socket = await support.socketPath(socketKey(runtime, project.realRoot));
+  const limit = socketPathLimit(runtime);
+  const bytes = new TextEncoder().encode(socket).length;
+  // Node binds a too-long path cut short, outside the private directory: refused before anything is bound.
+  if (limit !== null && bytes > limit) throw new Error(`the socket path ${socket} is ${bytes} bytes, over the OS limit of ${limit} (a shorter TMPDIR helps)`);
   const service = await SignalintService.create(runtime, { root: project.root });
   await runtime.removeFile(socket).catch(() => {}); // a stale socket of a daemon that died; we hold the lock
   let stopping = false;

@@ -135,7 +135,8 @@ async function usableStateDir(runtime: Runtime, stateDir: string): Promise<strin
   try {
     await ensureStateDir(runtime, stateDir);
     const probe = join(stateDir, ".write-probe");
-    await runtime.writeFileAtomic(probe, "");
+    // A few bytes, not an empty file: a full disk still has inodes for one, and would pass.
+    await runtime.writeFileAtomic(probe, "probe\n");
     await runtime.removeFile(probe);
     return stateDir;
   } catch (error) {
