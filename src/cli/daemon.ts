@@ -1,4 +1,5 @@
 import { connectDaemon, DaemonConnection } from "../client/connection.ts";
+import { runningDaemon } from "../client/status.ts";
 import { quoteInput } from "../core/errors.ts";
 import { readDaemonRecord } from "../daemon/record.ts";
 import type { DaemonSupport, Runtime } from "../runtime/types.ts";
@@ -31,15 +32,13 @@ async function stopDaemon(io: CliIo, support: DaemonSupport, stateDir: string, r
   return true;
 }
 
-async function status(io: CliIo, support: DaemonSupport, stateDir: string, root: string, json: boolean): Promise<number> {
-  const record = await readDaemonRecord(io.runtime, stateDir);
-  const opened = record ? await DaemonConnection.open(support, record.socket, root) : null;
-  if (!record || !(opened instanceof DaemonConnection)) {
+async function status(io: CliIo, stateDir: string, root: string, json: boolean): Promise<number> {
+  const running = await runningDaemon(io.runtime, { stateDir, root });
+  if (!running) {
     io.stdout(json ? `${JSON.stringify({ running: false, root })}\n` : `no daemon is running for ${root}\n`);
     return 1;
   }
-  const info = await opened.api.info();
-  opened.close();
+  const { record, info } = running;
   const { settings: _settings, ...facts } = info;
   const report = { running: true, ...facts, socket: record.socket, startedAt: record.startedAt, version: record.version };
   io.stdout(
@@ -69,7 +68,7 @@ export const daemonCommand = defineCommand({
       io.runtime.writeStderr("signalint-mcp: this runtime has no local sockets, so no daemon runs here (checks run in-process)\n");
       return action === "status" ? 1 : 0;
     }
-    if (action === "status") return status(io, support, project.stateDir, project.root, values.json);
+    if (action === "status") return status(io, project.stateDir, project.root, values.json);
     const stopped = await stopDaemon(io, support, project.stateDir, project.root);
     if (action === "stop") {
       io.stdout(stopped ? `stopped the daemon for ${project.root}\n` : `no daemon was running for ${project.root}\n`);

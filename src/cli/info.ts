@@ -1,4 +1,5 @@
-import { diagnose, formatDoctor } from "../service/project/doctor.ts";
+import { runningDaemon } from "../client/status.ts";
+import { diagnose, formatDoctor, type DaemonMemory } from "../service/project/doctor.ts";
 import { openProject } from "../service/project/project.ts";
 import { collectStats, formatStats } from "../service/history/stats.ts";
 import { SignalintService } from "../service/signalint.ts";
@@ -20,6 +21,13 @@ export const doctorCommand = defineCommand({
       onConfigError: (message) => configErrors.push(message),
     });
     const report = await diagnose(service, configErrors);
+    // Only asked, never started: doctor reports the daemon that runs (another client's, whatever this one's settings).
+    const running = await runningDaemon(io.runtime, service.project);
+    const off = service.project.settings.daemon.off ?? (io.runtime.daemon ? undefined : "this runtime has no local sockets");
+    const daemon: DaemonMemory = running
+      ? { running: true, pid: running.info.pid, rssBytes: running.info.rssBytes, hostsRssBytes: running.info.hostsRssBytes }
+      : { running: false, ...(off ? { off } : {}) };
+    report.daemon = daemon;
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
     return report.configErrors.length ? 1 : 0;
   },

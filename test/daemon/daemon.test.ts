@@ -9,7 +9,7 @@ import { readDaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
-import { BUNDLE, gone, removeDir, scratchCopy } from "../helpers.ts";
+import { BUNDLE, gone, removeDir, runCli, scratchCopy } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
@@ -141,5 +141,33 @@ describe("the project daemon", () => {
     });
     assert.match(refused, /"refused"/);
     assert.ok(await gone(second.welcome.pid, 30_000), "the replaced daemon exited");
+  });
+
+  it("daemon status and doctor report the daemon's and its warm hosts' memory, or that none is running", async () => {
+    const proj = await project("daemon-memory");
+    const cli = (args: string[]) => runCli(args, { cwd: proj.root, env: { SIGNALINT_STATE_DIR: proj.stateDir } });
+    // runCli's SIGNALINT_DAEMON=0: doctor says no daemon runs, and why none would start for it.
+    assert.match(cli(["doctor"]).stdout, /^daemon +no daemon running \(off: SIGNALINT_DAEMON=0\)$/m);
+    const none = cli(["daemon", "status"]);
+    assert.equal(none.status, 1);
+    assert.match(none.stdout, /^no daemon is running for /);
+    const client = connected(await connectDaemon(runtime, support, proj));
+    const pid = client.welcome.pid;
+    // A check builds the warm program in a host process: its memory is the hosts' part.
+    assert.equal((await client.api.check({ paths: ["."], incremental: false })).response.engines.tsc.status, "ok");
+    // A daemon started by another client is reported whatever this process's own settings (SIGNALINT_DAEMON=0 here).
+    const line = new RegExp(`^daemon +pid ${pid}: (\\d+) MB resident; its warm TypeScript hosts (\\d+) MB$`, "m").exec(cli(["doctor"]).stdout);
+    assert.ok(line, "doctor prints the daemon's memory line");
+    assert.ok(Number(line[1]) > 0 && Number(line[2]) > 0, line[0]);
+    const doctor = JSON.parse(cli(["doctor", "--json"]).stdout) as { daemon: { running: boolean; pid: number; rssBytes: number; hostsRssBytes: number } };
+    assert.equal(doctor.daemon.running, true);
+    assert.equal(doctor.daemon.pid, pid);
+    assert.ok(doctor.daemon.rssBytes > 0 && doctor.daemon.hostsRssBytes > 0, JSON.stringify(doctor.daemon));
+    const status = cli(["daemon", "status", "--json"]);
+    assert.equal(status.status, 0);
+    const report = JSON.parse(status.stdout) as { running: boolean; pid: number; rssBytes: number; hostsRssBytes: number };
+    assert.equal(report.pid, pid);
+    assert.ok(report.rssBytes > 0 && report.hostsRssBytes > 0, status.stdout);
+    client.close();
   });
 });

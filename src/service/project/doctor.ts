@@ -35,6 +35,19 @@ export interface DoctorReport {
   typescriptPrograms: string[];
   /** How linters run: ESLint's legacy mode, linters the project uses that Signalint cannot run. */
   linterNotes: string[];
+  /** The project's daemon and its memory (filled by the CLI, which may reach it; absent where nobody asked). */
+  daemon?: DaemonMemory;
+}
+
+/** A running daemon's pid and resident memory (its own and its warm TypeScript hosts'), or why none runs. */
+export type DaemonMemory = { running: true; pid: number; rssBytes: number; hostsRssBytes: number } | { running: false; off?: string };
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+/** The doctor line on the daemon: pid and memory, or that none is running (and why none may, when it is off). */
+function daemonLine(daemon: DaemonMemory): string {
+  if (!daemon.running) return `daemon         no daemon running${daemon.off ? ` (off: ${daemon.off})` : ""}`;
+  return `daemon         pid ${daemon.pid}: ${mb(daemon.rssBytes)} resident; its warm TypeScript hosts ${mb(daemon.hostsRssBytes)}`;
 }
 
 /** Resolve every engine without running a check. */
@@ -89,6 +102,7 @@ export function formatDoctor(report: DoctorReport): string {
     `cache dir      ${report.cacheDir}`,
     `payload mode   ${report.payloadMode}${report.compact ? " (compact keys)" : ""}`,
     `runtime        ${report.runtime}; node for JS engines: ${report.node ?? "none found"}`,
+    ...(report.daemon ? [daemonLine(report.daemon)] : []),
     "engines:",
   ];
   for (const [engine, entry] of Object.entries(report.engines)) {
