@@ -1,116 +1,25 @@
 // npm run bench:latency: a generated 1,000-file TypeScript project, checked by a real MCP client; every figure is a
 // ratio to a cold `tsc --noEmit` of the project's own TypeScript measured in the same run. The correctness column
 // compares the server's tsc diagnostics with a cold run on the same tree.
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { generateRefsProject } from "./bench-refs-project.mjs";
+import { coldTsc as coldRun, generateFlat, generateRefs, mcpIssues, median, processTreeMemory, ROOT, tscKeysOf, TYPESCRIPTS } from "./bench-projects.mjs";
 
-const ROOT = resolve(import.meta.dirname, "..");
 // BENCH_PROJECT=refs: the project-references monorepo of bench-refs-project.mjs; ratios are to a cold `tsc -b`.
 const REFS = process.env.BENCH_PROJECT === "refs";
 const FILES = Number(process.env.BENCH_FILES ?? (REFS ? 2000 : 1000));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const VERSIONS = (process.env.BENCH_TS ?? "5,7")
-  .split(",")
-  .map((v) => (v === "5" ? 0 : 1))
-  .map(
-    (i) =>
-      [
-        ["TypeScript 5.9", join(ROOT, "node_modules", "typescript", "bin", "tsc")],
-        ["TypeScript 7", join(ROOT, "node_modules", "typescript7", "bin", "tsc")],
-      ][i],
-  );
+const VERSIONS = (process.env.BENCH_TS ?? "5,7").split(",").map((v) => TYPESCRIPTS[v === "5" ? 5 : 7]);
+// BENCH_TSC_ONLY=1 measures tsc alone (no linter in the project).
+const TSC_ONLY = Boolean(process.env.BENCH_TSC_ONLY);
 
-/** 1,000 modules: half import the hub's types, each imports its predecessor, a few have type errors. */
-function generate(dir, tsc) {
-  mkdirSync(join(dir, "src"), { recursive: true });
-  // The engine packages, as an install has them (Signalint resolves packages, never node_modules/.bin).
-  mkdirSync(join(dir, "node_modules"), { recursive: true });
-  symlinkSync(resolve(tsc, "..", ".."), join(dir, "node_modules", "typescript"));
-  symlinkSync(join(ROOT, "node_modules", "oxlint"), join(dir, "node_modules", "oxlint"));
-  writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench", "private": true, "type": "module" }\n');
-  // BENCH_TSC_ONLY=1 measures tsc alone (no linter in the project).
-  if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    JSON.stringify(
-      {
-        compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true },
-        include: ["src"],
-      },
-      null,
-      2,
-    ),
-  );
-  writeFileSync(
-    join(dir, "src", "hub.ts"),
-    "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n",
-  );
-  for (let i = 0; i < FILES; i++) {
-    const lines = [];
-    if (i % 2 === 0) lines.push('import { describe, type Record } from "./hub";');
-    if (i > 0) lines.push(`import { value${i - 1} } from "./m${i - 1}";`);
-    lines.push("", `export const value${i}: number = ${i > 0 ? `value${i - 1} + 1` : "0"};`);
-    if (i % 2 === 0) lines.push(`export const record${i}: Record = { id: value${i}, name: "m${i}" };`, `export const text${i}: string = describe(record${i});`);
-    for (let k = 0; k < 20; k++) lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k} + value${i};`, "}");
-    if (i % 250 === 7) lines.push(`export const broken${i}: string = value${i};`);
-    writeFileSync(join(dir, "src", `m${i}.ts`), `${lines.join("\n")}\n`);
-  }
-}
-
-/** The references monorepo beside the same engine links; returns the files the steps check and edit. */
-function generateRefs(dir, tsc) {
-  mkdirSync(join(dir, "node_modules"), { recursive: true });
-  symlinkSync(resolve(tsc, "..", ".."), join(dir, "node_modules", "typescript"));
-  symlinkSync(join(ROOT, "node_modules", "oxlint"), join(dir, "node_modules", "oxlint"));
-  writeFileSync(join(dir, "package.json"), '{ "name": "latency-bench-refs", "private": true, "type": "module" }\n');
-  if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
-  const { leaf, hub, perPackage } = generateRefsProject(dir, { files: FILES });
-  const another = leaf.replace(/m\d+\.ts$/, `m${perPackage - 2}.ts`);
-  return { leaf, hub, first: "packages/core/src/m0.ts", some: leaf.replace(/m\d+\.ts$/, "m1.ts"), another };
-}
-
-/** A cold `tsc -b` of the references monorepo: on a fresh copy, so no build info or output of an earlier run is used. */
-function coldBuild(dir, tsc) {
-  const copy = mkdtempSync(join(tmpdir(), "signalint-latency-cold-"));
-  cpSync(dir, copy, { recursive: true, filter: (source) => !source.endsWith(".state") });
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [tsc, "-b", "--pretty", "false"], { cwd: copy, encoding: "utf8" });
-  const ms = performance.now() - started;
-  rmSync(copy, { recursive: true, force: true });
-  return { ms, stdout: result.stdout };
-}
-
-function coldTsc(dir, tsc) {
-  const started = performance.now();
-  const result = REFS
-    ? coldBuild(dir, tsc)
-    : spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
-  const ms = REFS ? result.ms : performance.now() - started;
-  const keys = result.stdout
-    .split("\n")
-    .map((line) => /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line))
-    .filter(Boolean)
-    .map((m) => `${m[1]}:${m[2]}:${m[3]}`)
-    .sort();
-  return { ms, keys };
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const coldTsc = (dir, tsc) => coldRun(dir, tsc, { refs: REFS, skip: [".state"] });
 
 async function serverTscKeys(client, response) {
-  const issues = [...(response.remainingIssues ?? [])];
-  for (const cluster of response.clusters)
-    issues.push(...(await client.callTool({ name: "get_issue_detail", arguments: { clusterId: cluster.clusterId } })).structuredContent.issues);
-  return issues
-    .flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))])
-    .filter((issue) => issue.engine === "tsc")
-    .map((issue) => `${issue.file}:${issue.line}:${issue.rule}`)
-    .sort();
+  return tscKeysOf(await mcpIssues(client, response));
 }
 
 function serverTransport(dir, state) {
@@ -118,8 +27,9 @@ function serverTransport(dir, state) {
     command: process.execPath,
     args: [join(ROOT, "dist", "signalint-mcp.mjs")],
     cwd: dir,
-    // Every issue inline: a big project's cluster detail would otherwise go to an artifact.
-    env: { ...process.env, SIGNALINT_STATE_DIR: join(dir, state), SIGNALINT_STRUCTURED_MAX_BYTES: "16777216" },
+    // Every issue inline: a big project's cluster detail would otherwise go to an artifact. One server per session,
+    // in its own process (sessions sharing the project's daemon are bench-sessions.mjs's): no daemon is left behind.
+    env: { ...process.env, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: join(dir, state), SIGNALINT_STRUCTURED_MAX_BYTES: "16777216" },
     stderr: process.env.BENCH_STDERR ? "inherit" : "ignore",
   });
 }
@@ -143,32 +53,9 @@ async function pingWhileBuilding(dir) {
   return slowest;
 }
 
-/** Resident memory (MB) of the server and of its descendants (the warm TypeScript hosts and their tsgo), Linux only. */
-function serverMemory(pid) {
-  const rss = (p) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  const children = (p) =>
-    spawnSync("pgrep", ["-P", String(p)], { encoding: "utf8" })
-      .stdout.split("\n")
-      .filter(Boolean);
-  const tree = (p) => [p, ...children(p).flatMap(tree)];
-  try {
-    return {
-      server: rss(pid),
-      hosts: children(pid)
-        .flatMap(tree)
-        .reduce((sum, p) => sum + rss(p), 0),
-    };
-  } catch {
-    return null;
-  }
-}
-
 async function measure(label, tsc) {
   const dir = mkdtempSync(join(tmpdir(), "signalint-latency-"));
-  const layout = REFS
-    ? generateRefs(dir, tsc)
-    : (generate(dir, tsc),
-      { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` });
+  const layout = (REFS ? generateRefs : generateFlat)(dir, { tsc, files: FILES, tscOnly: TSC_ONLY });
   const cold = [];
   for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
   const coldMs = median(cold);
@@ -207,7 +94,7 @@ async function measure(label, tsc) {
   await timed("check_files, leaf edit right after the first check_project", "check_files", { files: [layout.another] }, () =>
     writeFileSync(edited, readFileSync(edited, "utf8").replace("x * 3 +", "x * 33 +")),
   );
-  const memory = serverMemory(transport.pid);
+  const memory = processTreeMemory(transport.pid);
   await timed("check_project, nothing changed", "check_project", {});
   await timed("check_files, nothing changed", "check_files", { files: [layout.some] });
   const leaf = join(dir, layout.leaf);
