@@ -19,9 +19,12 @@ export interface DaemonOptions {
   exit: (code: number) => void;
 }
 
-/** The socket key of a project: short enough for a Unix socket path on every OS. */
-export function socketKey(runtime: Runtime, realRoot: string): string {
-  return runtime.sha256(realRoot).slice(0, 20);
+/**
+ * The socket key of a project's daemon, short enough for a Unix socket path on every OS: its real root and its state
+ * directory (each state directory has its own owner, so two of one root — SIGNALINT_STATE_DIR — never share a socket).
+ */
+export function socketKey(runtime: Runtime, realRoot: string, stateDir: string): string {
+  return runtime.sha256(`${realRoot}\0${stateDir}`).slice(0, 20);
 }
 
 /** One client: its calls in flight (cancellable) and whether it said hello. */
@@ -193,7 +196,7 @@ function socketPathLimit(runtime: Runtime): number | null {
 }
 
 async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOptions, project: Project): Promise<() => void> {
-  const socket = await support.socketPath(socketKey(runtime, project.realRoot));
+  const socket = await support.socketPath(socketKey(runtime, project.realRoot, project.stateDir));
   const limit = socketPathLimit(runtime);
   const bytes = new TextEncoder().encode(socket).length;
   // Node binds a too-long path cut short, outside the private directory: refused before anything is bound.

@@ -5,16 +5,17 @@ import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/client/connection.ts";
 import { encodeFrame } from "../../src/daemon/framing.ts";
-import { readDaemonRecord } from "../../src/daemon/record.ts";
+import { readDaemonRecord, type DaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
-import { BUNDLE, gone, removeDir, runCli, scratchCopy } from "../helpers.ts";
+import { BUNDLE, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const support = runtime.daemon as DaemonSupport;
 const projects: string[] = [];
+const cleanups: (() => void)[] = [];
 
 async function project(label: string, config?: object) {
   const root = scratchCopy("systemic-ts", label);
@@ -40,6 +41,7 @@ function connected(outcome: Awaited<ReturnType<typeof connectDaemon>>): DaemonCo
 }
 
 after(async () => {
+  for (const cleanup of cleanups) cleanup();
   for (const root of projects) {
     const record = await readDaemonRecord(runtime, join(root, ".signalint"));
     if (record) support.kill(record.pid, "SIGKILL");
@@ -169,5 +171,27 @@ describe("the project daemon", () => {
     assert.equal(report.pid, pid);
     assert.ok(report.rssBytes > 0 && report.hostsRssBytes > 0, status.stdout);
     client.close();
+  });
+
+  it("two state directories of one root get a daemon each, on sockets of their own", async () => {
+    const proj = await project("daemon-two-states");
+    const states = [tempDir("signalint-state-a-"), tempDir("signalint-state-b-")];
+    const records = [];
+    for (const state of states) {
+      const check = runCli(["check"], { cwd: proj.root, env: { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: state } });
+      assert.doesNotMatch(check.stderr, /no daemon/, check.stderr);
+      const record = await readDaemonRecord(runtime, state);
+      assert.ok(record, "a daemon serves this state directory");
+      records.push(record);
+      cleanups.push(() => support.kill(record.pid, "SIGKILL"));
+    }
+    const [first, second] = records as [DaemonRecord, DaemonRecord];
+    assert.notEqual(first.pid, second.pid);
+    // The second did not take over the first one's socket: the first still answers there, as itself.
+    assert.notEqual(first.socket, second.socket);
+    const again = await DaemonConnection.open(support, first.socket, proj.root);
+    assert.ok(again instanceof DaemonConnection);
+    assert.equal(again.welcome.pid, first.pid);
+    again.close();
   });
 });
