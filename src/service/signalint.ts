@@ -16,6 +16,7 @@ import { LintCache } from "./lint/lint-cache.ts";
 import { releaseOwnership, takeOwnership } from "./project/ownership.ts";
 import { openProject, type OpenOptions, type Project } from "./project/project.ts";
 import { TsconfigCoverage } from "./tsc/tsc-coverage.ts";
+import { persistTarget } from "./tsc/persist-target.ts";
 import type { Checker } from "./workflow/checker.ts";
 
 export type { CheckTiming } from "./check/pipeline.ts";
@@ -59,13 +60,13 @@ export class SignalintService implements Checker {
     this.snapshots = new SnapshotStore(runtime, project.stateDir);
     this.transactions = new TransactionStore(this);
     this.changes = new ChangeTracker(runtime, project.root, project.stateDir);
-    this.warm = new WarmTsPool(runtime, project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`));
+    this.warm = new WarmTsPool(runtime, project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`), persistTarget(runtime, project));
     let sequence = 0;
     this.rooms = {
       runtime,
       project,
       node,
-      cache: { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) },
+      cache: { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.lintCacheDir) },
       tsconfigs: new TsconfigCoverage(runtime),
       warm: this.warm,
       changes: this.changes,

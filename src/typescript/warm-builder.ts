@@ -10,10 +10,15 @@ type Ts = typeof TS;
 
 /** How one warm check went (reported in stats). */
 export interface WarmCheckInfo {
-  /** "reused": nothing the program reads changed; "incremental": only changed files re-checked; "full": no reuse. */
-  reuse: "reused" | "incremental" | "full";
+  /**
+   * "reused": nothing the program reads changed; "incremental": only changed files re-checked; "full": no reuse;
+   * "restored": built on persisted state (a new host), `changedFiles` the files it re-checked.
+   */
+  reuse: "reused" | "incremental" | "full" | "restored";
   changedFiles: number;
   programFiles: number;
+  /** One line for the server's stderr (persisted state that could not be trusted). */
+  notice?: string;
 }
 
 /** A SourceFile kept between checks: the stamp of its file when read (null: unknown) and the hash of its text. */
@@ -89,7 +94,7 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     hint: ChangeHint | null | undefined,
     sameInputs: boolean,
     incrementalAllowed = true,
-  ): { reuse: WarmCheckInfo["reuse"]; changed: number } {
+  ): { reuse: "reused" | "incremental" | "full"; changed: number } {
     const filter = this.clock.advance(hint);
     const unwatched = this.files.unwatched?.bind(this.files);
     this.recheck = filter && unwatched ? (path) => unwatched(path) || filter(path) : filter;

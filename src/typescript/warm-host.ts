@@ -17,6 +17,8 @@ type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
   check(request: HostRequest): HostedAnswer | { unserved: string };
+  /** Keep the program's incremental state on disk (after its answer was sent). */
+  persist?(): void;
   invalidateResolutions(): void;
   close(): void;
 }
@@ -30,7 +32,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
     case "project": {
       const ts = loadTypeScript(request.typescriptDir);
       if (ts) {
-        const program = new WarmTsProgram(ts, request.configPath);
+        const program = new WarmTsProgram(ts, request.configPath, request.persist ?? null);
         return {
           check: (asked) => {
             const result = program.check(asked.hint ?? null);
@@ -42,6 +44,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
               covers: [],
             };
           },
+          persist: () => program.persist(),
           invalidateResolutions: () => program.invalidateResolutions(),
           close: () => {},
         };
@@ -100,6 +103,14 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   let program: HostedProgram | null = null;
   let queue = Promise.resolve();
   const failure = (id: number, unsupported: boolean, error: string): HostReply => ({ id, ok: false, unsupported, error, rssBytes: host.rssBytes() });
+  // A failure to write state costs the next host its head start, never an answer: said on stderr.
+  const persist = () => {
+    try {
+      program?.persist?.();
+    } catch (error) {
+      host.writeStderr(`signalint warm host: persisting TypeScript state failed: ${(error as Error).message}\n`);
+    }
+  };
   const answer = async (request: HostRequest): Promise<HostReply> => {
     try {
       program ??= await createProgram(request);
@@ -124,7 +135,15 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         program?.close();
         return host.exit(1);
       }
-      queue = queue.then(async () => channel.send(encodeFrame(await answer(request))));
+      queue = queue.then(async () => {
+        const reply = await answer(request);
+        // A first build's state is written before its answer (a one-shot CLI run may stop the host right after it);
+        // an incremental check's after, so the answer does not wait for it.
+        const first = reply.ok && (reply.info.reuse === "full" || reply.info.reuse === "restored");
+        if (first) persist();
+        channel.send(encodeFrame(reply));
+        if (reply.ok && !first) persist();
+      });
     },
     () => {
       program?.close();

@@ -7,6 +7,7 @@ import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { typescriptIdentity } from "./warm-program.ts";
+import type { PersistTarget } from "./persisted-state.ts";
 
 /** Warm programs kept at most (one host process per tsconfig); the least recently used idle one is released first. */
 export const MAX_WARM_PROGRAMS = 3;
@@ -95,6 +96,8 @@ export class WarmTsPool {
     private readonly runtime: Pick<Runtime, "spawnSelf">,
     private readonly root: string,
     private readonly warn: (message: string) => void = () => {},
+    /** Where hosts keep incremental state between hosts (null: nowhere; every new host builds afresh). */
+    private readonly persist: PersistTarget | null = null,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
@@ -152,6 +155,7 @@ export class WarmTsPool {
       invalidate: false,
       hint: request.hint ?? null,
       ...(owned === configPath ? {} : { view: configPath }),
+      persist: this.persist,
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
@@ -173,6 +177,7 @@ export class WarmTsPool {
       return { status: "unavailable" };
     }
     this.deaths.delete(key);
+    if (answer.info.notice) this.warn(answer.info.notice);
     host.covers = new Set(answer.covers.map(normalized));
     if (answer.rssBytes > request.memoryLimitBytes) {
       this.forget(key, host);

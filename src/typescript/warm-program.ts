@@ -9,6 +9,8 @@ import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import { formatTsconfigDiagnostics, WatchedTsconfig } from "./tsconfig.ts";
 import { diskFiles, WarmBuilder, type WarmCheckInfo } from "./warm-builder.ts";
+import { PersistedBuildInfo, type PersistTarget } from "./persisted-state.ts";
+import { hashText } from "./host-questions.ts";
 
 type Ts = typeof TS;
 
@@ -58,10 +60,16 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /** Why the last check could not be served warm (the config cannot be read, or it has references). */
   unserved = "";
   lastUsed = Date.now();
+  /** The program's build info on disk (null: not persisted); `stateKey` is the key of the options it was built with. */
+  private readonly persisted: PersistedBuildInfo | null;
+  private stateKey = "";
+  /** Why persisted state was not used (one line for the server), once. */
+  private notice: string | undefined;
 
-  constructor(ts: Ts, configPath: string) {
+  constructor(ts: Ts, configPath: string, persist: PersistTarget | null = null) {
     super(ts, configPath, diskFiles(ts, fileStamp));
     this.config = new WatchedTsconfig(ts, configPath, { noEmit: true });
+    this.persisted = persist ? new PersistedBuildInfo(persist, `project\0${configPath}`, ts.version) : null;
   }
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
@@ -77,12 +85,73 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     if (reuse === "reused") return this.reused();
     // `tsc -p` reports the config file's own parse diagnostics as well as the parser's errors.
     const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
-    this.rebuild(parsed, reuse, (host, old) =>
-      ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, old, configDiagnostics, parsed.projectReferences),
-    );
+    const options = this.persistedOptions(parsed.options);
+    let restored: TS.SemanticDiagnosticsBuilderProgram | undefined;
+    this.rebuild(parsed, reuse, (host, old) => {
+      restored = old ? undefined : this.restore(options);
+      return ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, options, host, old ?? restored, configDiagnostics, parsed.projectReferences);
+    });
+    // Built on persisted state: only the files whose content (or whose dependencies' shape) changed are checked.
+    const rechecked = restored ? this.checkAffected() : changed;
     this.lastDiagnostics = this.collect();
     this.forgetUnused();
-    return { diagnostics: this.lastDiagnostics, info: { reuse, changedFiles: changed, programFiles: this.sourceFiles().length } };
+    const info: WarmCheckInfo = { reuse: restored ? "restored" : reuse, changedFiles: rechecked, programFiles: this.sourceFiles().length };
+    const notice = this.notice;
+    this.notice = undefined;
+    return { diagnostics: this.lastDiagnostics, info: notice ? { ...info, notice } : info };
+  }
+
+  /**
+   * The options the builder gets: the user's, plus build info in the cache directory when state is persisted. Not
+   * persisted (the user's options exactly) when adding them could change what tsc reports: a tsBuildInfoFile without
+   * incremental or composite is the user's own error (TS5069), and outFile programs keep a different kind of state.
+   */
+  private persistedOptions(options: TS.CompilerOptions): TS.CompilerOptions {
+    const userBuildInfo = options.tsBuildInfoFile !== undefined && !options.incremental && !options.composite;
+    if (!this.persisted || userBuildInfo || options.outFile) {
+      this.stateKey = "";
+      return options;
+    }
+    this.stateKey = hashText(`${this.configPath}\0${JSON.stringify(options)}`);
+    return { ...options, incremental: true, tsBuildInfoFile: this.persisted.buildInfoPath };
+  }
+
+  /** The builder state persisted for these options, if any can be trusted (TypeScript checks its own version too). */
+  private restore(options: TS.CompilerOptions): TS.SemanticDiagnosticsBuilderProgram | undefined {
+    if (!this.persisted || !this.stateKey) return undefined;
+    const { text, notice } = this.persisted.load(this.stateKey);
+    this.notice = notice;
+    if (text === null) return undefined;
+    const path = this.persisted.buildInfoPath;
+    const host = { useCaseSensitiveFileNames: () => this.ts.sys.useCaseSensitiveFileNames, getCurrentDirectory: () => this.ts.sys.getCurrentDirectory() };
+    try {
+      return this.ts.readBuilderProgram(options, { ...host, readFile: (file) => (file === path ? text : undefined) });
+    } catch (error) {
+      this.notice = `persisted TypeScript state for ${this.configPath} ignored (${(error as Error).message.split("\n", 1)[0]}); building afresh`;
+      return undefined;
+    }
+  }
+
+  /** Check every file the builder finds affected (the rest keep their persisted diagnostics); their count. */
+  private checkAffected(): number {
+    const builder = this.builder as TS.SemanticDiagnosticsBuilderProgram;
+    const total = this.sourceFiles().length;
+    let count = 0;
+    for (let next = builder.getSemanticDiagnosticsOfNextAffectedFile(); next; next = builder.getSemanticDiagnosticsOfNextAffectedFile()) {
+      // The whole program at once (options changed): every file.
+      count += "kind" in next.affected && next.affected.kind === this.ts.SyntaxKind.SourceFile ? 1 : total;
+    }
+    return Math.min(count, total);
+  }
+
+  /** Write the current build info to the cache directory (after the answer was sent; nothing when not persisted). */
+  persist(): void {
+    const builder = this.builder;
+    if (!this.persisted || !this.stateKey || !builder) return;
+    let text: string | undefined;
+    const program = builder.getProgram() as TS.Program & { emitBuildInfo?: (write: TS.WriteFileCallback) => unknown };
+    program.emitBuildInfo?.((_name, data) => (text = data));
+    if (text !== undefined) this.persisted.save(this.stateKey, text);
   }
 
   /** The current program (for the causes of its diagnostics), or undefined before the first build. */
