@@ -163,6 +163,116 @@ function serverMemory(pid) {
   }
 }
 
+/** A generated project (the 1,000-file one or the references monorepo) and the files its steps edit. */
+function generateLayout(dir, tsc) {
+  if (REFS) return generateRefs(dir, tsc);
+  generate(dir, tsc);
+  return { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` };
+}
+
+/** Bytes under a directory (the persisted state's size on disk). */
+function bytesUnder(dir) {
+  const result = spawnSync("du", ["-sb", dir], { encoding: "utf8" });
+  return Number(result.stdout.split("\t")[0] ?? 0);
+}
+
+/**
+ * One fresh MCP server (no daemon: stopping it stops everything, as a reboot or an exited server would) that runs one
+ * check and stops; the check's time from the client, its tsc mode and whether its diagnostics equal a cold run.
+ */
+async function checkInFreshServer(dir, tsc, env, name, tool, args) {
+  const client = new Client({ name: "bench-restart", version: "1" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, "dist", "signalint-mcp.mjs")],
+    cwd: dir,
+    env: { ...process.env, ...env, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: join(dir, ".state"), SIGNALINT_STRUCTURED_MAX_BYTES: "16777216" },
+    stderr: process.env.BENCH_STDERR ? "inherit" : "ignore",
+  });
+  await client.connect(transport);
+  await client.listTools();
+  const started = performance.now();
+  const result = await client.callTool({ name: tool, arguments: args });
+  const ms = performance.now() - started;
+  const server = await serverTscKeys(client, result.structuredContent);
+  await client.close();
+  const expected = coldTsc(dir, tsc).keys.filter((key) => !args.files || args.files.some((file) => key.startsWith(`${file}:`)));
+  return {
+    name,
+    ms,
+    mode: result.structuredContent.cache?.tsc?.mode ?? "",
+    correct: JSON.stringify(server) === JSON.stringify(expected),
+    issues: server.length,
+  };
+}
+
+/** `signalint-mcp check --cache-dir` as CI runs it (CI=true, a new process); its tsc issues as file:line:rule. */
+function ciCheck(dir, cacheDir) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs"), "check", "--format", "json", "--cache-dir", cacheDir], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", SIGNALINT_STATE_DIR: join(dir, ".ci-state") },
+  });
+  const ms = performance.now() - started;
+  const keys = JSON.parse(result.stdout)
+    .issues.filter((issue) => issue.engine === "tsc")
+    .map((issue) => `${issue.file}:${issue.line}:${issue.rule}`)
+    .sort();
+  return { ms, keys };
+}
+
+/**
+ * Warm from disk (issue 17): the first check of a fresh server on an unchanged, already-checked project; the same after
+ * a leaf was edited while nothing ran; CI's `check --cache-dir` with the cache of an earlier run, unchanged.
+ */
+async function measureRestart(label, tsc) {
+  const dir = mkdtempSync(join(tmpdir(), "signalint-restart-"));
+  const cacheBase = mkdtempSync(join(tmpdir(), "signalint-restart-cache-"));
+  const env = { SIGNALINT_CACHE_DIR: cacheBase };
+  const layout = generateLayout(dir, tsc);
+  const cold = [];
+  for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
+  const coldMs = median(cold);
+  const rows = [];
+  // The session before the restart: builds the warm program, which persists its state.
+  await checkInFreshServer(dir, tsc, env, "first check_project (before the restart)", "check_project", {});
+  rows.push(await checkInFreshServer(dir, tsc, env, "check_project after a restart, unchanged", "check_project", {}));
+  const leaf = join(dir, layout.leaf);
+  writeFileSync(leaf, readFileSync(leaf, "utf8").replace("x * 3 +", "x * 33 +"));
+  rows.push(await checkInFreshServer(dir, tsc, env, "check_project after a restart, one leaf edited while stopped", "check_project", {}));
+  const stateBytes = bytesUnder(cacheBase);
+  const ciCache = mkdtempSync(join(tmpdir(), "signalint-ci-cache-"));
+  ciCheck(dir, ciCache);
+  const ci = ciCheck(dir, ciCache);
+  const expected = coldTsc(dir, tsc).keys;
+  rows.push({
+    name: "CI `check --cache-dir`, restored cache, unchanged",
+    ms: ci.ms,
+    mode: "",
+    correct: JSON.stringify(ci.keys) === JSON.stringify(expected),
+    issues: ci.keys.length,
+  });
+  const ciBytes = bytesUnder(ciCache);
+  for (const path of [dir, cacheBase, ciCache]) rmSync(path, { recursive: true, force: true });
+  return { label, coldMs, rows: rows.map((row) => ({ ...row, ratio: row.ms / coldMs })), stateBytes, ciBytes };
+}
+
+function printRestart(results) {
+  const project = REFS ? `${FILES}-file project-references monorepo (ratios to a cold \`tsc -b\`)` : `${FILES}-file project`;
+  console.log(`warm from disk on a generated ${project} (median of ${RUNS} cold runs; each check measured once)\n`);
+  console.log("| TypeScript | step | time (ms) | ratio to cold tsc | tsc mode | diagnostics equal a cold run |");
+  console.log("|---|---|---:|---:|---|---|");
+  for (const { label, coldMs, rows } of results) {
+    console.log(`| ${label} | cold \`${REFS ? "tsc -b" : "tsc --noEmit"}\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
+    for (const row of rows)
+      console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
+  }
+  console.log("");
+  for (const { label, stateBytes, ciBytes } of results)
+    console.log(`- ${label}: persisted state on disk ${(stateBytes / 1024).toFixed(0)} KiB (server); CI cache directory ${(ciBytes / 1024).toFixed(0)} KiB`);
+}
+
 async function measure(label, tsc) {
   const dir = mkdtempSync(join(tmpdir(), "signalint-latency-"));
   const layout = REFS
@@ -224,6 +334,14 @@ async function measure(label, tsc) {
   await client.close();
   rmSync(dir, { recursive: true, force: true });
   return { label, coldMs, rows, pingMs, memory };
+}
+
+// BENCH_RESTART=1: the warm-from-disk phase (issue 17) instead of the in-session steps.
+if (process.env.BENCH_RESTART) {
+  const restarts = [];
+  for (const [label, tsc] of VERSIONS) restarts.push(await measureRestart(label, tsc));
+  printRestart(restarts);
+  process.exit(0);
 }
 
 const results = [];
