@@ -195,12 +195,15 @@ async function checkInFreshServer(dir, tsc, env, name, tool, args) {
   const result = await client.callTool({ name: tool, arguments: args });
   const ms = performance.now() - started;
   const server = await serverTscKeys(client, result.structuredContent);
+  // check_project responses carry no cache figures: the check's snapshot has them.
+  const snapshot = await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: result.structuredContent.checkId } });
   await client.close();
   const expected = coldTsc(dir, tsc).keys.filter((key) => !args.files || args.files.some((file) => key.startsWith(`${file}:`)));
+  const tscCache = snapshot.structuredContent.cache?.tsc;
   return {
     name,
     ms,
-    mode: result.structuredContent.cache?.tsc?.mode ?? "",
+    mode: tscCache ? `${tscCache.mode} (${tscCache.misses} re-checked)` : "",
     correct: JSON.stringify(server) === JSON.stringify(expected),
     issues: server.length,
   };
