@@ -113,7 +113,11 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
       return options;
     }
     this.stateKey = hashText(`${this.configPath}\0${JSON.stringify(options)}`);
-    return { ...options, incremental: true, tsBuildInfoFile: this.persisted.buildInfoPath };
+    const persisted: TS.CompilerOptions = { ...options, incremental: true, tsBuildInfoFile: this.persisted.buildInfoPath };
+    // The parsed config file is a non-enumerable property (a spread drops it): without it, option diagnostics
+    // (TypeScript 6's deprecations) lose their location in the tsconfig.
+    if (options.configFile) Object.defineProperty(persisted, "configFile", { value: options.configFile, enumerable: false, writable: false });
+    return persisted;
   }
 
   /** The builder state persisted for these options, if any can be trusted (TypeScript checks its own version too). */
