@@ -104,11 +104,13 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /**
    * The options the builder gets: the user's, plus build info in the cache directory when state is persisted. Not
    * persisted (the user's options exactly) when adding them could change what tsc reports: a tsBuildInfoFile without
-   * incremental or composite is the user's own error (TS5069), and outFile programs keep a different kind of state.
+   * incremental or composite is the user's own error (TS5069), an explicit `incremental: false` the user's choice,
+   * and outFile programs keep a different kind of state.
    */
   private persistedOptions(options: TS.CompilerOptions): TS.CompilerOptions {
     const userBuildInfo = options.tsBuildInfoFile !== undefined && !options.incremental && !options.composite;
-    if (!this.persisted || userBuildInfo || options.outFile) {
+    // `incremental: false` stays the user's: with `composite` it is their own error (TS6379), which ours would hide.
+    if (!this.persisted || userBuildInfo || options.incremental === false || options.outFile) {
       this.stateKey = "";
       return options;
     }
