@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { InputsRecord } from "./warm-builder.ts";
 
 /** Where and how a host keeps persisted state (sent by the server with each request). */
 export interface PersistTarget {
@@ -18,6 +19,34 @@ export interface PersistTarget {
   maxBytes: number;
   /** Signalint's version: state written by another version is ignored. */
   version: string;
+}
+
+/**
+ * What one program keeps on disk: TypeScript's build info, the last answer (issues as the host reports them) with the
+ * program's root files and every input that answer rests on — a new host answers from it only when all are unchanged.
+ */
+export interface StoredState {
+  buildInfo: string;
+  answer: unknown;
+  roots: string[];
+  inputs: InputsRecord;
+}
+
+/** A stored state's text as written by `save`; null when it does not have the shape (never trusted then). */
+export function parseStoredState(text: string): StoredState | null {
+  try {
+    const state = JSON.parse(text) as Partial<StoredState>;
+    const pairs = (value: unknown) => Array.isArray(value) && value.every((pair) => Array.isArray(pair) && pair.length === 2);
+    const ok =
+      typeof state.buildInfo === "string" &&
+      Array.isArray(state.roots) &&
+      typeof state.inputs === "object" &&
+      pairs(state.inputs?.hashes) &&
+      pairs(state.inputs?.observations);
+    return ok ? (state as StoredState) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The default bound on persisted TypeScript state per user (SIGNALINT_CACHE_MAX_MB overrides it). */

@@ -21,6 +21,12 @@ export interface WarmCheckInfo {
   notice?: string;
 }
 
+/** The inputs one answer rests on: file contents by hash, and file-system answers keyed `kind\0path`. */
+export interface InputsRecord {
+  hashes: [string, string][];
+  observations: [string, string][];
+}
+
 /** A SourceFile kept between checks: the stamp of its file when read (null: unknown) and the hash of its text. */
 export interface CachedSource {
   stamp: string | null;
@@ -146,6 +152,27 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     this.builtFrom = parsed;
     this.resolutionsSuspect = false;
     return this.builder;
+  }
+
+  /**
+   * What the current program's answer rests on, to be checked by another host (persisted-state.ts): every
+   * SourceFile's content hash, each of `extra` files' (the tsconfig and what it extends), every recorded answer.
+   */
+  inputsRecord(extra: readonly string[]): InputsRecord {
+    const hashes = new Map<string, string>();
+    for (const cached of this.sources.values()) hashes.set(cached.sourceFile.fileName, cached.hash);
+    for (const path of extra) hashes.set(path, hashText(this.files.readFile(path) ?? "-"));
+    return { hashes: [...hashes], observations: [...this.observations] };
+  }
+
+  /** True when every input of `record` still has its recorded content and answer (read and hashed now). */
+  inputsUnchanged(record: InputsRecord): boolean {
+    for (const [path, hash] of record.hashes) if (hashText(this.files.readFile(path) ?? "-") !== hash) return false;
+    for (const [key, answer] of record.observations) {
+      const split = key.indexOf("\0");
+      if (this.answer(key.slice(0, split) as Observation, key.slice(split + 1)) !== answer) return false;
+    }
+    return true;
   }
 
   /** Ask the file system each recorded question again: true when any answer differs. */

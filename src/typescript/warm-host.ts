@@ -17,8 +17,10 @@ type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
   check(request: HostRequest): HostedAnswer | { unserved: string };
-  /** Keep the program's incremental state on disk (after its answer was sent). */
-  persist?(): void;
+  /** Keep the program's incremental state and this answer on disk. */
+  persist?(answer: HostedAnswer): void;
+  /** Work left after an answer was sent (building the program after an answer from disk). */
+  afterAnswer?(): void;
   invalidateResolutions(): void;
   close(): void;
 }
@@ -35,6 +37,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         const program = new WarmTsProgram(ts, request.configPath, request.persist ?? null);
         return {
           check: (asked) => {
+            const stored = program.storedAnswer() as Omit<HostedAnswer, "info"> | null;
+            if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
             const result = program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
             return {
@@ -44,7 +48,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
               covers: [],
             };
           },
-          persist: () => program.persist(),
+          persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
+          afterAnswer: () => program.warmUp(),
           invalidateResolutions: () => program.invalidateResolutions(),
           close: () => {},
         };
@@ -104,11 +109,19 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   let queue = Promise.resolve();
   const failure = (id: number, unsupported: boolean, error: string): HostReply => ({ id, ok: false, unsupported, error, rssBytes: host.rssBytes() });
   // A failure to write state costs the next host its head start, never an answer: said on stderr.
-  const persist = () => {
+  const persist = (answer: HostedAnswer) => {
     try {
-      program?.persist?.();
+      program?.persist?.(answer);
     } catch (error) {
       host.writeStderr(`signalint warm host: persisting TypeScript state failed: ${(error as Error).message}\n`);
+    }
+  };
+  // A failure here is the next check's to meet (it builds afresh), never this answer's.
+  const afterAnswer = () => {
+    try {
+      program?.afterAnswer?.();
+    } catch (error) {
+      host.writeStderr(`signalint warm host: building after an answer from disk failed: ${(error as Error).message}\n`);
     }
   };
   const answer = async (request: HostRequest): Promise<HostReply> => {
@@ -140,9 +153,10 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         // A first build's state is written before its answer (a one-shot CLI run may stop the host right after it);
         // an incremental check's after, so the answer does not wait for it.
         const first = reply.ok && (reply.info.reuse === "full" || reply.info.reuse === "restored");
-        if (first) persist();
+        if (reply.ok && first) persist(reply);
         channel.send(encodeFrame(reply));
-        if (reply.ok && !first) persist();
+        if (reply.ok && !first) persist(reply);
+        if (reply.ok) afterAnswer();
       });
     },
     () => {

@@ -9,8 +9,8 @@ import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import { formatTsconfigDiagnostics, WatchedTsconfig } from "./tsconfig.ts";
 import { diskFiles, WarmBuilder, type WarmCheckInfo } from "./warm-builder.ts";
-import { PersistedBuildInfo, type PersistTarget } from "./persisted-state.ts";
-import { hashText } from "./host-questions.ts";
+import { parseStoredState, PersistedBuildInfo, type PersistTarget, type StoredState } from "./persisted-state.ts";
+import { hashText, sameStrings } from "./host-questions.ts";
 
 type Ts = typeof TS;
 
@@ -65,6 +65,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   private stateKey = "";
   /** Why persisted state was not used (one line for the server), once. */
   private notice: string | undefined;
+  /** The stored state as read (undefined: not read yet; null: none to trust). */
+  private stored: StoredState | null | undefined;
+  /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
+  private answeredFromDisk = false;
 
   constructor(ts: Ts, configPath: string, persist: PersistTarget | null = null) {
     super(ts, configPath, diskFiles(ts, fileStamp));
@@ -124,10 +128,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
 
   /** The builder state persisted for these options, if any can be trusted (TypeScript checks its own version too). */
   private restore(options: TS.CompilerOptions): TS.SemanticDiagnosticsBuilderProgram | undefined {
-    if (!this.persisted || !this.stateKey) return undefined;
-    const { text, notice } = this.persisted.load(this.stateKey);
-    this.notice = notice;
-    if (text === null) return undefined;
+    const text = this.readStored()?.buildInfo;
+    // Read once per host: later full builds (a package install) start from nothing, as before.
+    this.stored = null;
+    if (!this.persisted || text === undefined) return undefined;
     const path = this.persisted.buildInfoPath;
     const host = { useCaseSensitiveFileNames: () => this.ts.sys.useCaseSensitiveFileNames, getCurrentDirectory: () => this.ts.sys.getCurrentDirectory() };
     try {
@@ -150,14 +154,52 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     return Math.min(count, total);
   }
 
-  /** Write the current build info to the cache directory (after the answer was sent; nothing when not persisted). */
-  persist(): void {
+  /** The stored state for the current key, read once (a notice when it cannot be trusted). */
+  private readStored(): StoredState | null {
+    if (this.stored !== undefined) return this.stored;
+    if (!this.persisted || !this.stateKey) return (this.stored = null);
+    const { text, notice } = this.persisted.load(this.stateKey);
+    this.notice = notice;
+    this.stored = text === null ? null : parseStoredState(text);
+    if (text !== null && !this.stored) this.notice = `persisted TypeScript state for ${this.configPath} ignored (unexpected shape); building afresh`;
+    return this.stored;
+  }
+
+  /**
+   * A new host's first check: the answer stored by an earlier host, when the tsconfig parses to the same options and
+   * root files and every input of that answer (each file's content, the configs, every recorded file-system answer)
+   * is unchanged — exactly when a live program would reuse its last answer. Null: build (on the stored build info).
+   */
+  storedAnswer(): unknown {
+    if (this.builder || !this.persisted || this.stored !== undefined) return null;
+    const parsed = this.config.current(null).commandLine;
+    if (!parsed || parsed.projectReferences?.length) return null;
+    this.persistedOptions(parsed.options);
+    const state = this.readStored();
+    if (!state || state.answer === undefined || !sameStrings(state.roots, parsed.fileNames) || !this.inputsUnchanged(state.inputs)) return null;
+    this.answeredFromDisk = true;
+    return state.answer;
+  }
+
+  /** After an answer from disk: build the program (on the stored build info) for the checks that follow. */
+  warmUp(): void {
+    if (!this.answeredFromDisk) return;
+    this.answeredFromDisk = false;
+    this.check(null);
+  }
+
+  /** Write the build info, the answer given and its inputs to the cache directory (nothing when not persisted). */
+  persist(answer: unknown): void {
     const builder = this.builder;
-    if (!this.persisted || !this.stateKey || !builder) return;
-    let text: string | undefined;
+    if (!this.persisted || !this.stateKey || !builder || this.answeredFromDisk || !this.builtFrom) return;
+    let buildInfo: string | undefined;
     const program = builder.getProgram() as TS.Program & { emitBuildInfo?: (write: TS.WriteFileCallback) => unknown };
-    program.emitBuildInfo?.((_name, data) => (text = data));
-    if (text !== undefined) this.persisted.save(this.stateKey, text);
+    program.emitBuildInfo?.((_name, data) => (buildInfo = data));
+    if (buildInfo === undefined) return;
+    const configFile = this.builtFrom.options.configFile as TS.TsConfigSourceFile | undefined;
+    const configs = [this.configPath, ...(configFile?.extendedSourceFiles ?? [])];
+    const state: StoredState = { buildInfo, answer, roots: [...this.builtFrom.fileNames], inputs: this.inputsRecord(configs) };
+    this.persisted.save(this.stateKey, JSON.stringify(state));
   }
 
   /** The current program (for the causes of its diagnostics), or undefined before the first build. */
