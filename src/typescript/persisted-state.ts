@@ -49,6 +49,21 @@ export function parseStoredState(text: string): StoredState | null {
   }
 }
 
+/**
+ * The compiler's identity for persisted state: its version and a hash of its code (a patched or rebuilt compiler
+ * of the same version is another compiler); content, not stamps, so a reinstall (CI) keeps its state.
+ */
+export function compilerIdentity(version: string, typescriptDir: string): string {
+  try {
+    return `${version}+${createHash("sha256")
+      .update(readFileSync(join(typescriptDir, "lib", "typescript.js")))
+      .digest("hex")
+      .slice(0, 16)}`;
+  } catch {
+    return version;
+  }
+}
+
 /** The default bound on persisted TypeScript state per user (SIGNALINT_CACHE_MAX_MB overrides it). */
 export const DEFAULT_PERSIST_MAX_MB = 512;
 

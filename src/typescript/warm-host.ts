@@ -10,6 +10,7 @@ import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
+import { compilerIdentity } from "./persisted-state.ts";
 
 /** One check's answer: issues with absolute file names, the files the program read, the configs a solution built. */
 type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[] };
@@ -34,7 +35,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
     case "project": {
       const ts = loadTypeScript(request.typescriptDir);
       if (ts) {
-        const program = new WarmTsProgram(ts, request.configPath, request.persist ?? null);
+        const persist = request.persist ? { target: request.persist, compiler: compilerIdentity(ts.version, request.typescriptDir) } : null;
+        const program = new WarmTsProgram(ts, request.configPath, persist);
         return {
           check: (asked) => {
             const stored = program.storedAnswer() as Omit<HostedAnswer, "info"> | null;

@@ -70,10 +70,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
   private answeredFromDisk = false;
 
-  constructor(ts: Ts, configPath: string, persist: PersistTarget | null = null) {
+  constructor(ts: Ts, configPath: string, persist: { target: PersistTarget; compiler: string } | null = null) {
     super(ts, configPath, diskFiles(ts, fileStamp));
     this.config = new WatchedTsconfig(ts, configPath, { noEmit: true });
-    this.persisted = persist ? new PersistedBuildInfo(persist, `project\0${configPath}`, ts.version) : null;
+    this.persisted = persist ? new PersistedBuildInfo(persist.target, `project\0${configPath}`, persist.compiler) : null;
   }
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
