@@ -12,7 +12,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { releaseOwnership } from "../../src/service/project/ownership.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 import { writeProjectFile } from "../helpers/project.ts";
@@ -289,8 +288,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       if (restarts && step > 0 && next() < 0.35) {
         // Stopped: nothing watches while 1–2 edits land (a TypeScript swap among them), maybe damaged state too.
         hints += service.changes.hintsGiven;
-        service.close();
-        await releaseOwnership(service.runtime, service.project.stateDir);
+        await service.close();
         // A third of the restarts find nothing changed: the stored answer itself is what they answer with.
         const quiet = next() < 0.33;
         const whileStopped = quiet ? ["(nothing)"] : [edit(project, next, state), ...(next() < 0.5 ? [edit(project, next, state)] : [])];
