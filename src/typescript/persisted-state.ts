@@ -101,7 +101,7 @@ export class PersistedBuildInfo {
 
   /**
    * The stored build info for a program whose key is `key`; null when there is none or it is not to be trusted
-   * (`notice` then says why in one line: damaged, truncated, another version).
+   * (`notice` then says why in one line when it is damaged or truncated; another version's is ignored silently).
    */
   load(key: string): { text: string | null; notice?: string } {
     let raw: string;
@@ -113,23 +113,22 @@ export class PersistedBuildInfo {
     const newline = raw.indexOf("\n");
     const header = newline > 0 ? parseHeader(raw.slice(0, newline)) : null;
     const payload = newline > 0 ? raw.slice(newline + 1) : "";
+    // Another Signalint or TypeScript (an upgrade) or another key (the config's options changed) is simply not this
+    // program's state: ignored silently, as tsc ignores build info of another version. Damage is said.
     const why = !header
       ? "damaged header"
-      : header.signalint !== this.target.version || header.typescript !== this.typescriptVersion
-        ? `written by Signalint ${header.signalint} with TypeScript ${header.typescript}`
-        : header.key !== key
-          ? ""
-          : Buffer.byteLength(payload) !== header.bytes
-            ? "truncated"
-            : sha256(payload) !== header.sha256
-              ? "checksum mismatch"
-              : null;
+      : header.signalint !== this.target.version || header.typescript !== this.typescriptVersion || header.key !== key
+        ? ""
+        : Buffer.byteLength(payload) !== header.bytes
+          ? "truncated"
+          : sha256(payload) !== header.sha256
+            ? "checksum mismatch"
+            : null;
     if (why === null) {
       this.lastHash = header?.sha256 ?? "";
       touch(this.file);
       return { text: payload };
     }
-    // A different key is another configuration of the same tsconfig: simply not this program's state.
     return why ? { text: null, notice: `persisted TypeScript state ${this.file} ignored (${why}); building afresh` } : { text: null };
   }
 
