@@ -48,7 +48,7 @@ export function summarizeDelta(delta: AfterEditDelta): string {
 
 const checkIn = (response: CheckResponse, compact: boolean) => (compact ? compactCheckResponse(response) : response);
 const checkSchema = (compact: boolean) => (compact ? CompactCheckResponseSchema : CheckResponseSchema);
-const deltaField = AfterEditDeltaSchema.nullable().describe("Against the baseline; no_baseline when no earlier check covered the files");
+const deltaField = AfterEditDeltaSchema.nullable();
 
 /** check_project and check_files. */
 export const CHECK_RESULT: ResultShape<CheckResponse> = {
@@ -80,7 +80,7 @@ export const APPLIED_RESULT: ResultShape<Applied> = {
     z
       .object({
         applied: z.literal(true),
-        files: z.array(z.string()).describe("Files written"),
+        files: z.array(z.string()),
         check: checkSchema(compact),
         delta: deltaField,
         postCheckError: PostCheckErrorSchema.optional(),

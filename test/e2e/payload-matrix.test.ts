@@ -4,14 +4,19 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsImport from "ajv-formats";
 import { listEntry, TOOLS } from "../../src/mcp/server.ts";
 import { call, connect, errorOf, fixture, linkBin, removeDir, scratchCopy, type Connected } from "../helpers.ts";
 
-// The same validator configuration the SDK client uses.
-const addFormats = addFormatsImport as unknown as (ajv: Ajv) => void;
-const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
+// The same validator configuration the SDK client uses (Ajv's draft-07 class, as MCP Inspector's client too), and
+// the same options under draft 2020-12 (MCP's default dialect): every result must validate under both.
+const addFormats = addFormatsImport as unknown as (ajv: Ajv | Ajv2020) => void;
+const options = { strict: false, validateFormats: true, validateSchema: false, allErrors: true };
+const ajv = new Ajv(options);
+const ajv2020 = new Ajv2020(options);
 addFormats(ajv);
+addFormats(ajv2020);
 
 const LIMIT = 16_384;
 const MODES = ["both", "text", "structured"] as const;
@@ -57,15 +62,19 @@ function assertConforms(
     if (tool === "ping") return assert.equal(text(result), "pong");
     const parsed = JSON.parse(text(result)) as unknown;
     const value = Array.isArray(parsed) ? { issues: parsed } : parsed;
-    const validate = ajv.compile(reference.get(tool) as object);
-    assert.ok(validate(value), `${tool} text payload: ${ajv.errorsText(validate.errors)}`);
+    for (const validator of [ajv, ajv2020]) {
+      const validate = validator.compile(reference.get(tool) as object);
+      assert.ok(validate(value), `${tool} text payload: ${validator.errorsText(validate.errors)}`);
+    }
     return;
   }
-  const validate = ajv.compile(schemas.get(tool) as object);
-  assert.ok(
-    validate(result.structuredContent),
-    `${tool} (${mode}): ${ajv.errorsText(validate.errors)} in ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
-  );
+  for (const validator of [ajv, ajv2020]) {
+    const validate = validator.compile(schemas.get(tool) as object);
+    assert.ok(
+      validate(result.structuredContent),
+      `${tool} (${mode}, ${validator === ajv ? "draft-07" : "2020-12"}): ${validator.errorsText(validate.errors)} in ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
+    );
+  }
   assert.equal(text(result), tool === "ping" ? "pong" : JSON.stringify(result.structuredContent));
   if (mode === "structured") {
     assert.equal(result.content.length, 2);
