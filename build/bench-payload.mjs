@@ -58,6 +58,8 @@ for (const fixture of FIXTURES) {
       const { line, result, value, everyIssue, detailCalls, omitted } = await measure(cwd, {
         SIGNALINT_MCP_PAYLOAD: mode,
         SIGNALINT_COMPACT: compact ? "1" : "0",
+        // In-process: the bytes are the same, and a daemon per measured server would outlive its state directory.
+        SIGNALINT_DAEMON: "0",
       });
       const total = value.totalIssues ?? value.total;
       rows.push({
