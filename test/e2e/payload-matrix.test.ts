@@ -137,7 +137,23 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           const comparedValue = (mode === "text" ? JSON.parse(text(compared)) : compared.structuredContent) as { unchangedCount: number };
           assert.equal(comparedValue.unchangedCount, 90);
           await run("compare_diagnostics", { baselineCheckId: firstId, currentCheckId: "chk-000000000000" });
-          await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
+          const edited = await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
+          // The post-check is lean (issue 18): what the snapshot holds is not repeated; status and engines stay.
+          const full = ["clusters", "remainingIssues", "remaining", "truncated", "omitted", "filteredOut", "filteredOutIssueCount", "cache", "projectRoot"];
+          const assertLean = (check: Record<string, unknown>) => {
+            assert.deepEqual(
+              full.filter((key) => key in check),
+              [],
+              JSON.stringify(check),
+            );
+            assert.equal(check.status, "issues_found");
+            assert.equal(check[compact ? "total" : "totalIssues"], 1);
+            assert.match(
+              String(check.nextStep),
+              new RegExp(`^1 issue remains in these files \\(get_diagnostic_snapshot \\{"checkId":"${String(check.checkId)}"\\}`),
+            );
+          };
+          assertLean((mode === "text" ? JSON.parse(text(edited)) : edited.structuredContent) as Record<string, unknown>);
           await run("after_edit_check", { files: ["src/many/module2.ts"] });
           const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
           await run("ingest_diagnostics", {
@@ -155,8 +171,17 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           const transactionId = ((mode === "text" ? JSON.parse(text(previewed)) : previewed.structuredContent) as { transactionId: string }).transactionId;
           assert.equal(errorOf(await call(session.client, "apply_diagnostic_fix", { transactionId })).code, "confirmation_required");
           const appliedFix = await run("apply_diagnostic_fix", { transactionId, confirm: true, baselineCheckId: secondId });
-          const appliedValue = (mode === "text" ? JSON.parse(text(appliedFix)) : appliedFix.structuredContent) as { delta: { resolved: unknown[] } };
+          const appliedValue = (mode === "text" ? JSON.parse(text(appliedFix)) : appliedFix.structuredContent) as {
+            check: Record<string, unknown>;
+            delta: { resolved: unknown[] };
+          };
           assert.equal(appliedValue.delta.resolved.length, 1);
+          assert.equal((appliedValue.check.engines as { tsc: { status: string } }).tsc.status, "ok");
+          assert.equal(appliedValue.check.status, "clean");
+          assert.deepEqual(
+            full.filter((key) => key in appliedValue.check),
+            [],
+          );
           await run("apply_diagnostic_fix", { transactionId, confirm: true }); // stale: applied once
           const undo = await run("preview_diagnostic_fix", { patches: [{ ...fix, originalContent: fix.patchedContent, patchedContent: original }] });
           const undoId = ((mode === "text" ? JSON.parse(text(undo)) : undo.structuredContent) as { transactionId: string }).transactionId;
