@@ -34,6 +34,29 @@ async function chooseFor(job: TscJob): Promise<ProgramChoice> {
   return choosePrograms(job.runtime, job.root, { stateDir: job.stateDir, configured: job.typescriptProjects });
 }
 
+/**
+ * How many tsc processes of one check run at once: one per CPU, and at least the warm slots (up to MAX_WARM_PROGRAMS
+ * configs stay warm and all in parallel, as before). A monorepo's 32 programs started together on 2 CPUs overran the
+ * timeout in 12 of them (trpc/trpc); each run's timeout starts at its own spawn, so a queued run loses no time.
+ */
+function tscSlots(job: TscJob): number {
+  return Math.max(MAX_WARM_PROGRAMS, job.runtime.cpuCount);
+}
+
+/** fn over items with at most `limit` calls pending at once; results in the items' order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
 
@@ -86,21 +109,19 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
  * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
  */
 async function listProgramFiles(job: TscJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
-  const listings = await Promise.all(
-    tsconfigs.map(async (tsconfig) => {
-      const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
-        cwd: job.root,
-        timeoutMs: job.timeoutMs,
-        maxOutputBytes: 64 * 1024 * 1024,
-        env: { NO_COLOR: "1", FORCE_COLOR: "0" },
-        signal: job.signal,
-      });
-      return result.stdout
-        .split(/\r?\n/)
-        .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
-        .map((line) => resolve(line.trim()));
-    }),
-  );
+  const listings = await mapBounded(tsconfigs, tscSlots(job), async (tsconfig) => {
+    const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
+      cwd: job.root,
+      timeoutMs: job.timeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+      signal: job.signal,
+    });
+    return result.stdout
+      .split(/\r?\n/)
+      .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
+      .map((line) => resolve(line.trim()));
+  });
   return listings.flat();
 }
 
@@ -216,12 +237,17 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
   return { ok: true, issues: own(parsed.issues) };
 }
 
-/** Runs configs in parallel, collecting each one's findings in order (a failure leaves the others standing). */
+/**
+ * Runs configs in parallel, at most tscSlots at once, collecting each one's findings in order (a failure leaves the
+ * others standing).
+ */
 function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
   const runAll = async (runs: readonly ProgramRun[], slots: number) => {
-    const done = await Promise.all(
-      runs.map(async (run) => [run.config, await runOne(job, resolved, { ...run, slots, spawn, state })] as [string, ParseOutcome]),
+    const done = await mapBounded(
+      runs,
+      tscSlots(job),
+      async (run) => [run.config, await runOne(job, resolved, { ...run, slots, spawn, state })] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };
