@@ -33,11 +33,14 @@ function plantOxlint(project: string, log: string): void {
 
 const PROJECT: Record<string, string> = {
   "package.json": '{ "name": "quiet", "private": true, "type": "module" }\n',
-  "tsconfig.base.json": '{ "compilerOptions": { "strict": true } }\n',
+  "tsconfig.base.json": '{ "extends": "shared-config/tsconfig.json", "compilerOptions": { "strict": true } }\n',
+  "node_modules/shared-config/package.json": '{ "name": "shared-config", "version": "1.0.0" }\n',
+  "node_modules/shared-config/tsconfig.json": '{ "compilerOptions": { "noImplicitReturns": false } }\n',
   "tsconfig.json":
     '{ "extends": "./tsconfig.base.json", "compilerOptions": { "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": false, "types": [] }, "include": ["src"] }\n',
   ".oxlintrc.json": '{ "rules": { "no-debugger": "off" } }\n',
-  "src/main.ts": 'import { dep } from "dep";\nexport const a: number = dep;\nexport function f(x) {\n  debugger;\n  if (x === NaN) return 0;\n  return x;\n}\n',
+  "src/main.ts":
+    'import { dep } from "dep";\nexport const a: number = dep;\nexport function f(x) {\n  debugger;\n  if (x === NaN) return 0;\n  return x;\n}\nexport function g(x: number) {\n  if (x > 0) return 1;\n}\n',
   "src/other.ts": "export const b: number = 2;\n",
   "node_modules/dep/package.json": '{ "name": "dep", "version": "1.0.0", "types": "index.d.ts" }\n',
   "node_modules/dep/index.d.ts": "export declare const dep: number;\n",
@@ -139,8 +142,13 @@ describe("quiet checks: nothing changed answers from the kept results", () => {
           (keys) => assert.ok(!keys.some((key) => key.includes("tsc src/other.ts"))),
         ],
         [
+          "a config extended from node_modules",
+          () => writeFileSync(join(project, "node_modules", "shared-config", "tsconfig.json"), '{ "compilerOptions": { "noImplicitReturns": true } }\n'),
+          (keys) => assert.ok(keys.some((key) => key.includes("TS7030"))),
+        ],
+        [
           "the extended base",
-          () => writeProjectFile(project, "tsconfig.base.json", '{ "compilerOptions": { "strict": false } }\n'),
+          () => writeProjectFile(project, "tsconfig.base.json", '{ "extends": "shared-config/tsconfig.json", "compilerOptions": { "strict": false } }\n'),
           (keys) => assert.ok(!keys.some((key) => key.includes("TS7006"))),
         ],
         [
