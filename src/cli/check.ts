@@ -140,7 +140,7 @@ async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Pr
       suggested = new Map(response.clusters.map((cluster) => [cluster.clusterId, cluster.suggestedAction]));
     } else report = emptyShardReport(root, options.shard as Shard);
   } finally {
-    opened.close();
+    await opened.close();
   }
   if (response) response = cliResponse(response, opened.settings.compact);
   if (options.format === "response") io.stdout(`${JSON.stringify(response ?? report, null, 2)}\n`);

@@ -64,7 +64,7 @@ async function runHook(io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
-    opened.close();
+    await opened.close();
   }
 }
 

@@ -33,7 +33,7 @@ export async function serve(io: CliIo): Promise<number | null> {
   // Closing the server aborts every request in flight (their engines are killed through the abort signal).
   await server.close().catch(() => {});
   io.runtime.killSpawned();
-  opened.close();
+  await opened.close();
   io.exit(0);
   return null;
 }

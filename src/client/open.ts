@@ -15,7 +15,8 @@ export interface OpenedApi {
   mode: "daemon" | "in-process";
   /** One line for stderr when a daemon was wanted but could not be used (the check still runs, in-process). */
   notice: string | null;
-  close(): void;
+  /** Let go of the daemon, or close the in-process service (its lock released, a private state directory removed). */
+  close(): Promise<void>;
 }
 
 /** Calls that may be made again on a new daemon when the old one died during them (apply may have written). */
@@ -25,7 +26,7 @@ const RETRIED = new Set<string>(API_METHODS.filter((method) => method !== "apply
  * ServiceApi over a daemon connection that survives the daemon's death: a call lost with it is made once more on a
  * new daemon (except apply and preview, whose outcome is unknown: they fail as daemon_lost).
  */
-function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConnection | null>): { api: ServiceApi; close(): void } {
+function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConnection | null>): { api: ServiceApi; close(): Promise<void> } {
   let current: DaemonConnection | null = first;
   const api = Object.fromEntries(
     API_METHODS.map((method) => [
@@ -45,7 +46,7 @@ function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConne
       },
     ]),
   ) as unknown as ServiceApi;
-  return { api, close: () => current?.close() };
+  return { api, close: async () => current?.close() };
 }
 
 /**

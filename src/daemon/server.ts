@@ -7,7 +7,7 @@ import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "./framing.ts";
 import { DAEMON_PROTOCOL, readClientMessage, type DaemonMessage } from "./protocol.ts";
 import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
-import { recordFile, type DaemonRecord } from "./record.ts";
+import { readDaemonRecord, recordFile, type DaemonRecord } from "./record.ts";
 
 /** How the daemon is told to run: its project, and how it talks to the process that started it. */
 export interface DaemonOptions {
@@ -136,7 +136,7 @@ class Daemon {
 /**
  * Run the daemon for a project: take its ownership lock (or announce `busy <pid>` and exit when a live daemon holds
  * it), open the service (which recovers interrupted fixes), listen on the project's socket, write the record, then
- * announce `ready <record>`. It exits when idle, when its project root disappears, or when a client of another
+ * announce `ready <record>`. It exits when idle, when its project root or its record disappears (nobody could reach it), or when a client of another
  * version replaces it, releasing the lock, record and socket.
  */
 export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<() => void> {
@@ -151,7 +151,7 @@ export async function runDaemon(runtime: Runtime, support: DaemonSupport, option
     return await serve(runtime, support, options, project);
   } catch (error) {
     // Nothing bound or recorded: give the lock back and tell the starter why (it then runs in-process).
-    await releaseOwnership(runtime, project.stateDir);
+    await releaseOwnership(runtime, project.stateDir, runtime.pid);
     options.announce(`failed ${(error as Error).message.replace(/\s+/g, " ")}`);
     options.exit(1);
     return () => {};
@@ -171,10 +171,10 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     for (const connection of connections) connection.close();
     await server.close().catch(() => {});
     await runtime.removeFile(socket).catch(() => {});
-    service.close();
+    await service.close();
     runtime.killSpawned();
-    await runtime.removeFile(recordFile(project.stateDir)).catch(() => {});
-    await releaseOwnership(runtime, project.stateDir);
+    if ((await readDaemonRecord(runtime, project.stateDir))?.pid === runtime.pid) await runtime.removeFile(recordFile(project.stateDir)).catch(() => {});
+    await releaseOwnership(runtime, project.stateDir, runtime.pid);
     options.exit(code);
   };
   const daemon = new Daemon(runtime.pid, project.root, localApi(service, runtime.pid), () => void stop(0));
@@ -198,12 +198,15 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
   };
   await runtime.writeFileAtomic(recordFile(project.stateDir), JSON.stringify(record));
   // Idle: no call in flight and none made for daemonIdleMinutes (read at start; a restart applies a new value).
+  // Unreachable: its root is gone, or its record no longer names it (the state directory was removed, or another
+  // daemon replaced it) — no client can find it any more, so it must not live on until idle.
   const idleMs = project.settings.daemon.idleMinutes * 60_000;
   const timer = setInterval(
     async () => {
-      if (daemon.idleFor(idleMs) || !(await runtime.stat(project.root))?.isDirectory) await stop(0);
+      if (daemon.idleFor(idleMs) || !(await runtime.stat(project.root))?.isDirectory) return stop(0);
+      if ((await readDaemonRecord(runtime, project.stateDir))?.pid !== runtime.pid) return stop(0);
     },
-    Math.min(60_000, Math.max(1_000, idleMs / 4)),
+    Math.min(2_000, Math.max(250, idleMs / 4)),
   );
   options.announce(`ready ${JSON.stringify(record)}`);
   return () => void stop(0);

@@ -31,7 +31,7 @@ async function ownedProject(runtime: Runtime, project: Project, writes: boolean)
   if (holder === null) return { ...project, owned: true };
   const stateDir = await runtime.makeTempDir("signalint-state-");
   runtime.writeStderr(`signalint: ${project.stateDir} belongs to another Signalint process (pid ${holder}); this one keeps its history in ${stateDir}\n`);
-  return { ...project, stateDir };
+  return { ...project, stateDir, temporaryState: true };
 }
 
 /**
@@ -94,11 +94,12 @@ export class SignalintService implements Checker {
     return this.warm.settled();
   }
 
-  /** Release warm programs, timers and the state directory's ownership. */
-  close(): void {
+  /** Release warm programs, timers and the state directory's ownership (a private temporary one is removed). */
+  async close(): Promise<void> {
     this.warm.close();
     this.changes.close();
-    if (this.project.owned) void releaseOwnership(this.runtime, this.project.stateDir);
+    if (this.project.owned) await releaseOwnership(this.runtime, this.project.stateDir, this.runtime.pid);
+    if (this.project.temporaryState) await this.runtime.removeFile(this.project.stateDir).catch(() => {});
   }
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */

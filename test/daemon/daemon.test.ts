@@ -122,6 +122,17 @@ describe("the project daemon", () => {
     second.close();
   });
 
+  it("a daemon nobody can find any more (its state directory removed) exits, leaving no process in the project", async () => {
+    const proj = await project("daemon-orphan");
+    const client = connected(await connectDaemon(runtime, support, proj));
+    const pid = client.welcome.pid;
+    await client.api.check({ paths: ["."], incremental: false });
+    client.close();
+    removeDir(proj.stateDir);
+    assert.ok(await gone(pid, 30_000), "the orphaned daemon exited");
+    assert.ok(await noneIn(proj.root, 10_000), "no engine or warm host left behind");
+  });
+
   it("a client of another version makes the daemon drain and exit; the idle daemon exits by itself", async () => {
     const proj = await project("daemon-idle", { daemonIdleMinutes: 0.02 });
     const first = connected(await connectDaemon(runtime, support, proj));

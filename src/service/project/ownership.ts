@@ -43,7 +43,10 @@ export async function takeOwnership(runtime: Runtime, stateDir: string, pid: num
   return (await lockHolder(runtime, lock)) ?? -1;
 }
 
-/** Give the lock and the record up (only the holder calls this). */
-export async function releaseOwnership(runtime: Runtime, stateDir: string): Promise<void> {
-  await runtime.removeFile(ownershipLock(stateDir)).catch(() => {});
+/** Give the lock up if `pid` still holds it (a process deemed gone may have been replaced: never free another's lock). */
+export async function releaseOwnership(runtime: Runtime, stateDir: string, pid: number): Promise<void> {
+  const lock = ownershipLock(stateDir);
+  // An unreadable lock cannot be shown to be ours: it stays (its holder, or a take-over once it is gone, decides).
+  const holder = await lockHolder(runtime, lock).catch((error: unknown) => error);
+  if (holder === pid) await runtime.removeFile(lock).catch(() => {});
 }

@@ -15,6 +15,8 @@ export interface Project {
   cacheDir: string;
   /** True when this process holds the state directory's ownership lock (service/project/ownership.ts). */
   owned?: boolean;
+  /** True when `stateDir` is a private temporary directory another process's lock sent this one to (removed at close). */
+  temporaryState?: boolean;
   settings: Settings;
 }
 

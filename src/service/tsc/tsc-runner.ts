@@ -33,6 +33,32 @@ async function chooseFor(job: TscJob): Promise<ProgramChoice> {
   return choosePrograms(job.runtime, job.root, { stateDir: job.stateDir, configured: job.typescriptProjects });
 }
 
+/** tsc runs of one check allowed at once however few CPUs there are (three warm programs ran in parallel before). */
+const MIN_TSC_SLOTS = 3;
+
+/**
+ * How many tsc runs (warm checks or processes) of one check go at once: one per CPU, at least MIN_TSC_SLOTS. A
+ * monorepo's 32 programs started together on 2 CPUs overran the timeout in 12 of them (trpc/trpc); each run's
+ * timeout starts at its own start, so a queued run loses no time.
+ */
+function tscSlots(job: TscJob): number {
+  return Math.max(MIN_TSC_SLOTS, job.runtime.cpuCount);
+}
+
+/** fn over items with at most `limit` calls pending at once; results in the items' order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
 
@@ -85,21 +111,19 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
  * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
  */
 async function listProgramFiles(job: TscJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
-  const listings = await Promise.all(
-    tsconfigs.map(async (tsconfig) => {
-      const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
-        cwd: job.root,
-        timeoutMs: job.timeoutMs,
-        maxOutputBytes: 64 * 1024 * 1024,
-        env: { NO_COLOR: "1", FORCE_COLOR: "0" },
-        signal: job.signal,
-      });
-      return result.stdout
-        .split(/\r?\n/)
-        .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
-        .map((line) => resolve(line.trim()));
-    }),
-  );
+  const listings = await mapBounded(tsconfigs, tscSlots(job), async (tsconfig) => {
+    const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
+      cwd: job.root,
+      timeoutMs: job.timeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+      signal: job.signal,
+    });
+    return result.stdout
+      .split(/\r?\n/)
+      .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
+      .map((line) => resolve(line.trim()));
+  });
   return listings.flat();
 }
 
@@ -216,12 +240,17 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
   return { ok: true, issues: own(parsed.issues) };
 }
 
-/** Runs configs in parallel, collecting each one's findings in order (a failure leaves the others standing). */
+/**
+ * Runs configs in parallel, at most tscSlots at once, collecting each one's findings in order (a failure leaves the
+ * others standing).
+ */
 function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
   const runAll = async (runs: readonly ProgramRun[]) => {
-    const done = await Promise.all(
-      runs.map(async (run, slot) => [run.config, await runOne(job, resolved, { ...run, slot, spawn, state })] as [string, ParseOutcome]),
+    const done = await mapBounded(
+      runs.map((run, slot) => ({ ...run, slot })),
+      tscSlots(job),
+      async (run) => [run.config, await runOne(job, resolved, { ...run, spawn, state })] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, it } from "node:test";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { ownershipLock, releaseOwnership, takeOwnership } from "../../src/service/project/ownership.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { BUNDLE, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+
+const runtime = createNodeRuntime({ selfScript: BUNDLE });
+const dirs: string[] = [];
+after(() => dirs.forEach(removeDir));
+
+it("a second writer keeps its history in a private directory, removed when it exits; the owner's lock stays", async () => {
+  const root = scratchCopy("clean", "ownership-two");
+  dirs.push(root);
+  const owner = await SignalintService.create(runtime, { root });
+  assert.equal(owner.project.owned, true);
+  const { stateDir } = owner.project;
+  // Another process (the CLI, no daemon) finds the lock held by this live one.
+  const second = runCli(["check"], { cwd: root, env: { SIGNALINT_STATE_DIR: stateDir } });
+  assert.equal(second.status, 0, second.stderr);
+  const privateDir = /keeps its history in (\S+)/.exec(second.stderr)?.[1];
+  assert.ok(privateDir && privateDir !== stateDir, second.stderr);
+  assert.equal(existsSync(privateDir), false, "the private state directory is gone");
+  assert.equal(readFileSync(ownershipLock(stateDir), "utf8"), String(runtime.pid), "the owner still holds its lock");
+  await owner.close();
+  assert.equal(existsSync(ownershipLock(stateDir)), false, "the owner's close frees the lock");
+});
+
+it("a process deemed gone never frees the lock of the one that replaced it", async () => {
+  const stateDir = tempDir("ownership-lock-");
+  dirs.push(stateDir);
+  assert.equal(await takeOwnership(runtime, stateDir, runtime.pid), null);
+  // Another live process took over (a lock naming our parent, which is alive): releasing as ourselves keeps it.
+  writeFileSync(ownershipLock(stateDir), String(process.ppid));
+  await releaseOwnership(runtime, stateDir, runtime.pid);
+  assert.equal(readFileSync(ownershipLock(stateDir), "utf8"), String(process.ppid));
+  assert.equal(await takeOwnership(runtime, stateDir, runtime.pid), process.ppid, "the live holder keeps it");
+});
