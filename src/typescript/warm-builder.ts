@@ -269,9 +269,13 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     return this.builder?.getProgram().getSourceFiles() ?? [];
   }
 
-  /** Every file of the current program (roots and what they import), as TypeScript names them. */
+  /**
+   * Every file of the current program (roots and what they import), as TypeScript names them, and the configs its
+   * tsconfig extends (one in node_modules is read like a declaration: a quiet check stamps both).
+   */
   fileNames(): string[] {
-    return this.sourceFiles().map((file) => file.fileName);
+    const config = this.builder?.getProgram().getCompilerOptions().configFile as { extendedSourceFiles?: string[] } | undefined;
+    return [...this.sourceFiles().map((file) => file.fileName), ...(config?.extendedSourceFiles ?? [])];
   }
 
   /** After a package install or lockfile change, module resolutions are redone (a cheap extra safety net). */
