@@ -1,6 +1,7 @@
 // npm run bench:payload: bytes an agent receives from check_project per fixture, payload mode and compact setting,
 // next to the raw engine output (tsc --pretty false + oxlint --format json) and the original 1.2.1 figures, and the
-// bytes a model reads to see every issue (the check plus one get_issue_detail per cluster and per cut message).
+// bytes a model reads to see every issue (the check plus one get_issue_detail per cluster and per cut message), and
+// what the answer would be without its inline remaining issues.
 // Talks raw JSON-RPC over stdio so the response line is measured exactly as it crosses the pipe.
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
@@ -46,7 +47,18 @@ async function measure(cwd, env) {
   }
   server.stop();
   const omitted = value.omittedIssueCount ?? value.omitted ?? 0;
-  return { line, result, value, everyIssue, detailCalls: detailArgs.length, omitted };
+  return { line, result, value, everyIssue, detailCalls: detailArgs.length, omitted, withoutRemaining: withoutRemainingBytes(result, value) };
+}
+
+/**
+ * The same CallToolResult without the inline remaining issues (the lead kept them inline: an agent sees every issue in
+ * one call; 1.2.1 did not list them): both copies of the value lose the field, the human summary stays as it was.
+ */
+function withoutRemainingBytes(result, value) {
+  const { remainingIssues: _full, remaining: _compact, ...lean } = value;
+  const [first, ...rest] = result.content;
+  const reduced = { ...result, content: [{ ...first, text: JSON.stringify(lean) }, ...rest], ...(result.structuredContent ? { structuredContent: lean } : {}) };
+  return Buffer.byteLength(JSON.stringify(reduced));
 }
 
 const rows = [];
@@ -55,9 +67,11 @@ for (const fixture of FIXTURES) {
   const raw = rawBytes(cwd);
   for (const mode of ["both", "text", "structured"]) {
     for (const compact of [false, true]) {
-      const { line, result, value, everyIssue, detailCalls, omitted } = await measure(cwd, {
+      const { line, result, value, everyIssue, detailCalls, omitted, withoutRemaining } = await measure(cwd, {
         SIGNALINT_MCP_PAYLOAD: mode,
         SIGNALINT_COMPACT: compact ? "1" : "0",
+        // In-process: the bytes are the same, and a daemon per measured server would outlive its state directory.
+        SIGNALINT_DAEMON: "0",
       });
       const total = value.totalIssues ?? value.total;
       rows.push({
@@ -70,6 +84,7 @@ for (const fixture of FIXTURES) {
         original: compact ? "" : ORIGINAL[mode][fixture],
         ratio: compact ? "" : (Buffer.byteLength(JSON.stringify(result)) / ORIGINAL[mode][fixture]).toFixed(2),
         every: `${everyIssue} (${detailCalls} detail)${omitted ? `, ${omitted} omitted` : ""}`,
+        withoutRemaining: `${withoutRemaining}${compact ? "" : ` (${(withoutRemaining / ORIGINAL[mode][fixture]).toFixed(2)})`}`,
         raw,
       });
     }
@@ -78,12 +93,12 @@ for (const fixture of FIXTURES) {
 
 console.log(`check_project payload bytes (Node ${process.version}); "value" is the standalone structured value (text mode: the JSON text)\n`);
 console.log(
-  "| fixture | issues | mode | value (B) | CallToolResult (B) | JSON-RPC line (B) | original 1.2.1 result (B) | × 1.2.1 | every issue: check + detail calls (B) | raw engine output (B) |",
+  "| fixture | issues | mode | value (B) | CallToolResult (B) | JSON-RPC line (B) | original 1.2.1 result (B) | × 1.2.1 | without inline remaining issues (B, × 1.2.1) | every issue: check + detail calls (B) | raw engine output (B) |",
 );
-console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   console.log(
-    `| ${row.fixture} | ${row.total} | ${row.mode} | ${row.value} | ${row.result} | ${row.line} | ${row.original} | ${row.ratio} | ${row.every} | ${row.raw} |`,
+    `| ${row.fixture} | ${row.total} | ${row.mode} | ${row.value} | ${row.result} | ${row.line} | ${row.original} | ${row.ratio} | ${row.withoutRemaining} | ${row.every} | ${row.raw} |`,
   );
 }
 

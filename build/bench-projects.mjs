@@ -62,7 +62,7 @@ export function generateRefs(dir, { tsc, files, tscOnly = false }) {
 }
 
 /** Error keys (`file:line:TScode`, sorted) of tsc's `--pretty false` output. */
-function tscKeys(stdout) {
+export function tscErrorKeys(stdout) {
   return stdout
     .split("\n")
     .map((line) => /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line))
@@ -79,7 +79,7 @@ export function coldTsc(dir, tsc, { refs = false, skip = [] } = {}) {
   if (!refs) {
     const started = performance.now();
     const result = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
-    return { ms: performance.now() - started, keys: tscKeys(result.stdout) };
+    return { ms: performance.now() - started, keys: tscErrorKeys(result.stdout) };
   }
   const copy = mkdtempSync(join(tmpdir(), "signalint-latency-cold-"));
   cpSync(dir, copy, { recursive: true, filter: (source) => !skip.some((name) => source.endsWith(name)) });
@@ -87,7 +87,7 @@ export function coldTsc(dir, tsc, { refs = false, skip = [] } = {}) {
   const result = spawnSync(process.execPath, [tsc, "-b", "--pretty", "false"], { cwd: copy, encoding: "utf8" });
   const ms = performance.now() - started;
   rmSync(copy, { recursive: true, force: true });
-  return { ms, keys: tscKeys(result.stdout) };
+  return { ms, keys: tscErrorKeys(result.stdout) };
 }
 
 /** The middle value (the upper one of an even count). */

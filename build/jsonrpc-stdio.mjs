@@ -33,7 +33,8 @@ export function startServer(command, args, { cwd, env = {} }) {
 export async function toolsListLine(root, mode, compact) {
   const server = startServer(process.execPath, [join(root, "dist", "signalint-mcp.mjs")], {
     cwd: join(root, "fixtures", "clean"),
-    env: { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0" },
+    // No daemon: tools/list needs none, and one started here would outlive the state directory `stop` removes.
+    env: { SIGNALINT_MCP_PAYLOAD: mode, SIGNALINT_COMPACT: compact ? "1" : "0", SIGNALINT_DAEMON: "0" },
   });
   await server.request(1, "initialize", INITIALIZE);
   server.notify("notifications/initialized");

@@ -15,8 +15,8 @@ export type Severity = z.infer<typeof SeveritySchema>;
 /** One diagnostic after normalization. */
 export const NormalizedIssueSchema = z
   .object({
-    issueId: z.string().describe("Stable hex id prefix"),
-    file: z.string().describe("Project-relative"),
+    issueId: z.string(),
+    file: z.string(),
     line: z.number().int().min(1),
     col: z.number().int().min(1),
     engine: EngineNameSchema,
@@ -25,10 +25,7 @@ export const NormalizedIssueSchema = z
     message: z.string().max(120),
     fixable: z.boolean().describe("The engine supplied a structured fix"),
     clusterId: z.string().nullable(),
-    alsoReportedBy: z
-      .array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict())
-      .optional()
-      .describe("Other engines that reported the same problem here"),
+    alsoReportedBy: z.array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict()).optional(),
   })
   .strict();
 export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
@@ -38,11 +35,11 @@ export type NormalizedIssue = z.infer<typeof NormalizedIssueSchema>;
  * once in each output schema; default-valued fields are left out (fixable false, clusterId null or implied).
  */
 export const IssueSchema = NormalizedIssueSchema.extend({
-  engine: ProvenanceSchema.describe("lsp: ingested"),
-  source: z.string().optional().describe("lsp: the diagnostic's source or server"),
+  engine: ProvenanceSchema,
+  source: z.string().optional(),
   fixable: z.literal(true).optional(),
-  clusterId: z.string().optional().describe("Absent when none or implied (a returned cluster; detail by clusterId)"),
-  fullMessage: z.string().optional().describe("The whole message, when `message` cut it"),
+  clusterId: z.string().optional(),
+  fullMessage: z.string().optional(),
 })
   .strict()
   .meta({ id: "Issue" });
@@ -80,7 +77,7 @@ export const ClusterSchema = z
     ruleIds: z.array(z.string()),
     issueCount: z.number().int().min(2),
     fileCount: z.number().int().min(1),
-    priority: z.number().int().min(1).max(5).describe("1 systemic errors … 5 fixable or systemic warnings"),
+    priority: z.number().int().min(1).max(5).describe("1 = fix first"),
     suggestedAction: z.string(),
     sampleIssueIds: z.array(z.string()),
   })
@@ -128,19 +125,17 @@ export const NotCheckedSchema = z
   .object({
     reason: z.string(),
     count: z.number().int().min(1),
-    sample: z.array(z.string()).describe("Up to 3 paths"),
+    sample: z.array(z.string()),
   })
   .strict();
 export type NotChecked = z.infer<typeof NotCheckedSchema>;
 
 const checkCore = {
-  status: z
-    .enum(["clean", "issues_found", "error"])
-    .describe("error: an applicable engine failed, nothing type-checked the files, or the project's linter could not run (notChecked)"),
+  status: z.enum(["clean", "issues_found", "error"]).describe("error: an engine failed or files went unchecked (engines, notChecked)"),
   checkId: z.string(),
   engines: EnginesSchema,
-  clusters: z.array(ClusterSchema).describe("Priority ascending"),
-  truncated: z.boolean().describe("More clusters existed than returned"),
+  clusters: z.array(ClusterSchema),
+  truncated: z.boolean().describe("More clusters than returned"),
   loopWarning: LoopWarningSchema.nullable(),
   nextStep: z.string().optional(),
   cache: z
@@ -153,7 +148,7 @@ const checkCore = {
     .strict()
     .meta({ id: "Cache" })
     .optional(),
-  notChecked: z.array(NotCheckedSchema).optional().describe("Files under the paths not (fully) checked, by reason"),
+  notChecked: z.array(NotCheckedSchema).optional(),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */
@@ -213,10 +208,10 @@ export const IncompleteSchema = z
     reason: z.literal("size"),
     bytes: z.number().int().min(0),
     limitBytes: z.number().int().min(0),
-    artifactId: z.string().describe("For artifact_read"),
+    artifactId: z.string(),
   })
   .strict()
-  .meta({ id: "Incomplete", description: "Data fields are null: the value was too large" });
+  .meta({ id: "Incomplete" });
 export type Incomplete = z.infer<typeof IncompleteSchema>;
 
 /**
@@ -314,7 +309,7 @@ const deltaShape = {
   unchangedCount: z.number().int().min(0),
   netErrorDelta: z.number().int(),
   netWarningDelta: z.number().int(),
-  notCompared: z.array(NotComparedSchema).optional().describe("Left out: engines not ok in both, paths the baseline did not check"),
+  notCompared: z.array(NotComparedSchema).optional(),
 };
 /** The delta of after_edit_check and apply_diagnostic_fix: compare without the two ids. */
 export const DeltaSchema = z.object(deltaShape).strict().meta({ id: "Delta" });
@@ -358,7 +353,7 @@ export const LiveSchema = z
       z
         .object({
           file: z.string(),
-          stale: z.boolean().describe("Changed since observed, or never observed"),
+          stale: z.boolean().describe("Changed since observed"),
         })
         .strict(),
     ),
@@ -377,10 +372,7 @@ export const PreviewResultSchema = z
 export type PreviewResult = z.infer<typeof PreviewResultSchema>;
 
 /** apply_diagnostic_fix: why the check after a written fix did not run (the files stay written). */
-export const PostCheckErrorSchema = z
-  .object({ code: z.string(), message: z.string() })
-  .strict()
-  .describe("Present when the check after the write failed (check and delta are then null); the fix is applied");
+export const PostCheckErrorSchema = z.object({ code: z.string(), message: z.string() }).strict().describe("The fix is written; its check failed");
 export type PostCheckError = z.infer<typeof PostCheckErrorSchema>;
 
 /** discard_diagnostic_fix. */

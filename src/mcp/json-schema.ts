@@ -46,6 +46,29 @@ function mapValues(value: unknown): unknown {
  */
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const raw = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
-  const { $schema: _ignored, ...json } = singleTypes(raw) as Record<string, unknown>;
+  const single = singleTypes(raw);
+  const { $schema: _ignored, ...json } = (io === "output" ? withoutCountBounds(single) : single) as Record<string, unknown>;
   return json.type === "object" ? json : { type: "object", ...json };
+}
+
+/** Bounds an output field keeps: they say something its name does not (1-based positions, the priority scale). */
+const TELLING_BOUNDS = new Set(["line", "col", "priority"]);
+
+/**
+ * Drop `minimum` from output fields that are counts, sizes and offsets (≥ 0 or ≥ 1 is what the name says; ~60 of
+ * them in tools/list). Input bounds stay: they are constraints a caller must meet.
+ */
+export function withoutCountBounds(node: unknown, name = ""): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutCountBounds(item, name));
+  if (typeof node !== "object" || node === null) return node;
+  const entries = Object.entries(node)
+    .filter(([key]) => key !== "minimum" || TELLING_BOUNDS.has(name))
+    .map(([key, value]) => {
+      if (key === "properties")
+        return [key, Object.fromEntries(Object.entries(value as object).map(([field, inner]) => [field, withoutCountBounds(inner, field)]))];
+      if (key === "$defs") return [key, Object.fromEntries(Object.entries(value as object).map(([id, inner]) => [id, withoutCountBounds(inner)]))];
+      // A field's anyOf branches (nullable) and array items belong to the same field name.
+      return [key, key === "anyOf" || key === "items" ? withoutCountBounds(value, name) : withoutCountBounds(value)];
+    });
+  return Object.fromEntries(entries);
 }

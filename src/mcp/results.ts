@@ -11,6 +11,7 @@ import {
   type PostCheckError,
   type Snapshot,
 } from "../core/contracts.ts";
+import { CompactPostCheckSchema, compactPostCheck, postCheck, PostCheckSchema } from "../core/post-check.ts";
 import { compactCheckResponse, compactSnapshot, readCheckCounts } from "../core/response.ts";
 import type { AfterEdit } from "../service/workflow/after-edit.ts";
 import type { ResultShape } from "./respond.ts";
@@ -20,22 +21,34 @@ import type { ResultShape } from "./respond.ts";
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
-/** A short human summary of a check (counts read from either key style, so compact mode counts correctly). */
-export function summarizeCheck(response: CheckResponse): string {
+/** What a check found, in one line (counts read from either key style, so compact mode counts correctly). */
+function headline(response: CheckResponse, where: string): string {
   const counts = readCheckCounts(response);
-  const failures = Object.entries(response.engines)
+  if (response.status === "clean") return "No issues found.";
+  if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
+  return `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${plural(counts.total, "issue")} found${where}.`;
+}
+
+function failuresOf(response: CheckResponse): string[] {
+  return Object.entries(response.engines)
     .filter(([, status]) => status.status === "error")
     .map(([name, status]) => `${name} failed: ${status.message ?? "error"}`);
-  const found = counts.total > 0;
+}
+
+/** A short human summary of a check. */
+export function summarizeCheck(response: CheckResponse): string {
+  const counts = readCheckCounts(response);
   const others = counts.remaining ? ` + ${counts.remaining} other${counts.remaining === 1 ? "" : "s"}` : "";
-  const head =
-    response.status === "clean"
-      ? "No issues found."
-      : response.status === "error" && !found
-        ? "No issues reported, but the check is incomplete (engine errors below)."
-        : `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${plural(counts.total, "issue")} found in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}.`;
+  const head = headline(response, ` in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}`);
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
-  return [head, ...top, ...failures, ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
+  return [head, ...top, ...failuresOf(response), ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
+}
+
+/** The summary of a post-check: what it found, the delta, and the lean next step (it names where the issues are). */
+function summarizePostCheck(response: CheckResponse, delta: AfterEditDelta | null): string {
+  const { nextStep } = postCheck(response, delta);
+  const lines = [headline(response, " in these files"), ...failuresOf(response), `Delta: ${delta ? summarizeDelta(delta) : "not available."}`];
+  return [...lines, ...(nextStep ? [`Next: ${nextStep}`] : [])].join("\n");
 }
 
 /** One line saying what a delta means (and what it left out), or that there was no baseline. */
@@ -48,7 +61,10 @@ export function summarizeDelta(delta: AfterEditDelta): string {
 
 const checkIn = (response: CheckResponse, compact: boolean) => (compact ? compactCheckResponse(response) : response);
 const checkSchema = (compact: boolean) => (compact ? CompactCheckResponseSchema : CheckResponseSchema);
-const deltaField = AfterEditDeltaSchema.nullable().describe("Against the baseline; no_baseline when no earlier check covered the files");
+const postCheckIn = (response: CheckResponse, delta: AfterEditDelta | null, compact: boolean) =>
+  compact ? compactPostCheck(postCheck(response, delta)) : postCheck(response, delta);
+const postCheckSchema = (compact: boolean) => (compact ? CompactPostCheckSchema : PostCheckSchema);
+const deltaField = AfterEditDeltaSchema.nullable();
 
 /** check_project and check_files. */
 export const CHECK_RESULT: ResultShape<CheckResponse> = {
@@ -58,12 +74,12 @@ export const CHECK_RESULT: ResultShape<CheckResponse> = {
   summary: summarizeCheck,
 };
 
-/** after_edit_check: a check plus its delta against the baseline. */
+/** after_edit_check: the lean post-check plus its delta against the baseline. */
 export const CHECK_WITH_DELTA_RESULT: ResultShape<AfterEdit> = {
-  schema: (compact) => checkSchema(compact).extend({ delta: deltaField }),
-  wire: ({ response, delta }, compact) => ({ ...checkIn(response, compact), delta }),
-  dataFields: ["clusters", "remainingIssues", "delta"],
-  summary: ({ response, delta }) => `${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`,
+  schema: (compact) => postCheckSchema(compact).extend({ delta: deltaField }),
+  wire: ({ response, delta }, compact) => ({ ...postCheckIn(response, delta, compact), delta }),
+  dataFields: ["delta"],
+  summary: ({ response, delta }) => summarizePostCheck(response, delta),
 };
 
 /** apply_diagnostic_fix: the files written, their check and its delta (null, with postCheckError, when it failed). */
@@ -74,14 +90,14 @@ export interface Applied {
   postCheckError?: PostCheckError;
 }
 
-/** apply_diagnostic_fix's answer. */
+/** apply_diagnostic_fix's answer: its own fields, the lean post-check (as after_edit_check's) and the delta. */
 export const APPLIED_RESULT: ResultShape<Applied> = {
   schema: (compact) =>
     z
       .object({
         applied: z.literal(true),
-        files: z.array(z.string()).describe("Files written"),
-        check: checkSchema(compact),
+        files: z.array(z.string()),
+        check: postCheckSchema(compact).nullable(),
         delta: deltaField,
         postCheckError: PostCheckErrorSchema.optional(),
       })
@@ -89,15 +105,13 @@ export const APPLIED_RESULT: ResultShape<Applied> = {
   wire: ({ files, response, delta, postCheckError }, compact) => ({
     applied: true,
     files,
-    check: response && checkIn(response, compact),
+    check: response && postCheckIn(response, delta, compact),
     delta,
     ...(postCheckError ? { postCheckError } : {}),
   }),
-  dataFields: ["check", "delta"],
+  dataFields: ["delta"],
   summary: ({ files, response, delta, postCheckError }) =>
-    response
-      ? `Applied ${files.length} file(s).\n${summarizeCheck(response)}\nDelta: ${delta ? summarizeDelta(delta) : "not available."}`
-      : `Applied ${files.length} file(s). ${postCheckError?.message ?? ""}`,
+    response ? `Applied ${files.length} file(s).\n${summarizePostCheck(response, delta)}` : `Applied ${files.length} file(s). ${postCheckError?.message ?? ""}`,
 };
 
 /** get_diagnostic_snapshot's answer. */

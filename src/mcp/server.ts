@@ -96,7 +96,7 @@ export function createMcpServer(front: McpFront): Server {
         "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail. " +
         "The fix loop: check (keep its checkId, a snapshot) → edit → after_edit_check {files} → read its delta (introduced/resolved); " +
         "compare_diagnostics compares any two checkIds; ingest_diagnostics takes your editor's LSP diagnostics and get_live_diagnostics merges both views. " +
-        "Multi-file fixes: preview_diagnostic_fix → apply_diagnostic_fix {transactionId, confirm: true} writes all files or none and returns the check and delta.",
+        "Multi-file fixes: preview_diagnostic_fix → apply_diagnostic_fix {transactionId, confirm: true} writes all files or none and returns the post-check and delta.",
     },
   );
   const tools = TOOLS.map((tool) => listEntry(tool, context));

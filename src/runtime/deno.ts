@@ -260,6 +260,7 @@ export function createDenoRuntime(): Runtime {
     platform: os === "windows" ? "win32" : os,
     arch: ({ x86_64: "x64", aarch64: "arm64" } as Record<string, string>)[Deno.build.arch] ?? Deno.build.arch,
     totalMemoryBytes: denoTotalMemory(),
+    cpuCount: Math.max(1, (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1),
     execPath: Deno.execPath(),
     isStandalone: false,
     mainScript: Deno.mainModule,

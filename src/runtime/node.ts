@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { spawn as spawnChild } from "node:child_process";
 import { promises as fs } from "node:fs";
-import { tmpdir, totalmem } from "node:os";
+import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
@@ -207,6 +207,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     platform: process.platform,
     arch: process.arch,
     totalMemoryBytes: totalmem(),
+    cpuCount: Math.max(1, availableParallelism()),
     execPath: process.execPath,
     isStandalone,
     mainScript: isStandalone || !process.argv[1] ? null : resolve(process.argv[1]),

@@ -118,6 +118,8 @@ export interface Runtime {
   readonly arch: string;
   /** The machine's total memory in bytes (null when the runtime cannot tell): the default warm memory bound. */
   readonly totalMemoryBytes: number | null;
+  /** How many CPUs this process may use (at least 1): bounds how many engine processes of one kind run at once. */
+  readonly cpuCount: number;
   /** Absolute path of the running executable (node, deno, or the standalone binary). */
   readonly execPath: string;
   /** True inside a standalone binary: JS engine entries can then run on the embedded runtime. */

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { listEntry, TOOLS } from "../../src/mcp/server.ts";
 import { call, connect, errorOf, everyIssue, removeDir, scratchCopy, structured, type Connected } from "../helpers.ts";
@@ -53,11 +54,23 @@ describe("MCP surface", () => {
       "a nullable field is anyOf with one type per branch",
     );
     assert.ok(!JSON.stringify(tools).includes("9007199254740991"), "no default safe-integer bounds");
+    // Output counts carry no `minimum` (their names say it); 1-based positions and the priority scale keep theirs.
+    const check = tools.find((tool) => tool.name === "check_project")?.outputSchema as unknown as {
+      properties: Record<string, object>;
+      $defs: Record<string, { properties: Record<string, object> }>;
+    };
+    assert.deepEqual(check.properties.totalIssues, { type: "integer" });
+    assert.deepEqual(check.$defs.Issue?.properties.line, { type: "integer", minimum: 1 });
+    assert.deepEqual(check.$defs.Cluster?.properties.priority, { type: "integer", minimum: 1, maximum: 5, description: "1 = fix first" });
+    const input = tools.find((tool) => tool.name === "artifact_read")?.inputSchema.properties?.offset as { minimum?: number };
+    assert.equal(input.minimum, 0, "input bounds stay: a caller must meet them");
   });
 
   it("tools/list is lean: shared shapes are written once per output schema ($defs + $ref) and Ajv compiles every schema", async () => {
     const { tools } = await session.client.listTools();
-    const ajv = new Ajv({ strict: false, validateSchema: false });
+    // Compiled as the SDK client and MCP Inspector do (Ajv's draft-07 class), and as draft 2020-12 with its
+    // meta-schema check on: a keyword either dialect rejects fails here.
+    const validators = [new Ajv({ strict: false, validateSchema: false }), new Ajv2020({ strict: false })];
     for (const tool of tools) {
       const { $defs, ...body } = (tool.outputSchema ?? {}) as { $defs?: Record<string, { type?: string }> };
       for (const [shape, marker] of [
@@ -68,14 +81,19 @@ describe("MCP surface", () => {
         assert.ok(!JSON.stringify(body).includes(marker), `${tool.name}: ${shape} only under $defs`);
       }
       if (tool.name.startsWith("check_")) assert.deepEqual([$defs?.Issue?.type, $defs?.Cluster?.type], ["object", "object"]);
-      assert.doesNotThrow(() => ajv.compile(tool.outputSchema as object), tool.name);
+      for (const ajv of validators) {
+        assert.doesNotThrow(() => ajv.compile(tool.outputSchema as object), tool.name);
+        assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} input`);
+      }
     }
     for (const compact of [false, true]) {
       const bytes = (mode: "both" | "text") => JSON.stringify({ tools: TOOLS.map((tool) => listEntry(tool, { mode, compact })) }).length;
       assert.ok(bytes("text") <= 9 * 1024, `text mode tools/list ${bytes("text")} B`);
-      // 71,868 B before shapes were shared; a guard against the repetition coming back (48,101 B with notChecked and
-      // notCompared; DESIGN §11's 24 KB is not reached yet).
-      assert.ok(bytes("both") <= 50 * 1024, `both mode tools/list ${bytes("both")} B`);
+      // 71,868 B before shapes were shared, 48,257 B before output schemas lost self-evident descriptions and count
+      // bounds, 41,831 B before the lean post-check of after_edit_check and apply_diagnostic_fix (38,818 B after; every
+      // tool keeps its typed result); a guard, with ~2 % headroom, against any of them coming back. DESIGN §11's 24 KB
+      // is not reached.
+      assert.ok(bytes("both") <= 39_600, `both mode tools/list ${bytes("both")} B`);
     }
   });
 

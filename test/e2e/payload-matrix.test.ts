@@ -4,14 +4,19 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsImport from "ajv-formats";
 import { listEntry, TOOLS } from "../../src/mcp/server.ts";
 import { call, connect, errorOf, fixture, linkBin, removeDir, scratchCopy, type Connected } from "../helpers.ts";
 
-// The same validator configuration the SDK client uses.
-const addFormats = addFormatsImport as unknown as (ajv: Ajv) => void;
-const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
+// The same validator configuration the SDK client uses (Ajv's draft-07 class, as MCP Inspector's client too), and
+// the same options under draft 2020-12 (MCP's default dialect): every result must validate under both.
+const addFormats = addFormatsImport as unknown as (ajv: Ajv | Ajv2020) => void;
+const options = { strict: false, validateFormats: true, validateSchema: false, allErrors: true };
+const ajv = new Ajv(options);
+const ajv2020 = new Ajv2020(options);
 addFormats(ajv);
+addFormats(ajv2020);
 
 const LIMIT = 16_384;
 const MODES = ["both", "text", "structured"] as const;
@@ -57,15 +62,19 @@ function assertConforms(
     if (tool === "ping") return assert.equal(text(result), "pong");
     const parsed = JSON.parse(text(result)) as unknown;
     const value = Array.isArray(parsed) ? { issues: parsed } : parsed;
-    const validate = ajv.compile(reference.get(tool) as object);
-    assert.ok(validate(value), `${tool} text payload: ${ajv.errorsText(validate.errors)}`);
+    for (const validator of [ajv, ajv2020]) {
+      const validate = validator.compile(reference.get(tool) as object);
+      assert.ok(validate(value), `${tool} text payload: ${validator.errorsText(validate.errors)}`);
+    }
     return;
   }
-  const validate = ajv.compile(schemas.get(tool) as object);
-  assert.ok(
-    validate(result.structuredContent),
-    `${tool} (${mode}): ${ajv.errorsText(validate.errors)} in ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
-  );
+  for (const validator of [ajv, ajv2020]) {
+    const validate = validator.compile(schemas.get(tool) as object);
+    assert.ok(
+      validate(result.structuredContent),
+      `${tool} (${mode}, ${validator === ajv ? "draft-07" : "2020-12"}): ${validator.errorsText(validate.errors)} in ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
+    );
+  }
   assert.equal(text(result), tool === "ping" ? "pong" : JSON.stringify(result.structuredContent));
   if (mode === "structured") {
     assert.equal(result.content.length, 2);
@@ -128,7 +137,23 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           const comparedValue = (mode === "text" ? JSON.parse(text(compared)) : compared.structuredContent) as { unchangedCount: number };
           assert.equal(comparedValue.unchangedCount, 90);
           await run("compare_diagnostics", { baselineCheckId: firstId, currentCheckId: "chk-000000000000" });
-          await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
+          const edited = await run("after_edit_check", { files: ["src/many/module2.ts"], baselineCheckId: firstId });
+          // The post-check is lean (issue 18): what the snapshot holds is not repeated; status and engines stay.
+          const full = ["clusters", "remainingIssues", "remaining", "truncated", "omitted", "filteredOut", "filteredOutIssueCount", "cache", "projectRoot"];
+          const assertLean = (check: Record<string, unknown>) => {
+            assert.deepEqual(
+              full.filter((key) => key in check),
+              [],
+              JSON.stringify(check),
+            );
+            assert.equal(check.status, "issues_found");
+            assert.equal(check[compact ? "total" : "totalIssues"], 1);
+            assert.match(
+              String(check.nextStep),
+              new RegExp(`^1 issue remains in these files \\(get_diagnostic_snapshot \\{"checkId":"${String(check.checkId)}"\\}`),
+            );
+          };
+          assertLean((mode === "text" ? JSON.parse(text(edited)) : edited.structuredContent) as Record<string, unknown>);
           await run("after_edit_check", { files: ["src/many/module2.ts"] });
           const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } };
           await run("ingest_diagnostics", {
@@ -146,8 +171,17 @@ describe("payload matrix: every tool × mode × compact validates against the ad
           const transactionId = ((mode === "text" ? JSON.parse(text(previewed)) : previewed.structuredContent) as { transactionId: string }).transactionId;
           assert.equal(errorOf(await call(session.client, "apply_diagnostic_fix", { transactionId })).code, "confirmation_required");
           const appliedFix = await run("apply_diagnostic_fix", { transactionId, confirm: true, baselineCheckId: secondId });
-          const appliedValue = (mode === "text" ? JSON.parse(text(appliedFix)) : appliedFix.structuredContent) as { delta: { resolved: unknown[] } };
+          const appliedValue = (mode === "text" ? JSON.parse(text(appliedFix)) : appliedFix.structuredContent) as {
+            check: Record<string, unknown>;
+            delta: { resolved: unknown[] };
+          };
           assert.equal(appliedValue.delta.resolved.length, 1);
+          assert.equal((appliedValue.check.engines as { tsc: { status: string } }).tsc.status, "ok");
+          assert.equal(appliedValue.check.status, "clean");
+          assert.deepEqual(
+            full.filter((key) => key in appliedValue.check),
+            [],
+          );
           await run("apply_diagnostic_fix", { transactionId, confirm: true }); // stale: applied once
           const undo = await run("preview_diagnostic_fix", { patches: [{ ...fix, originalContent: fix.patchedContent, patchedContent: original }] });
           const undoId = ((mode === "text" ? JSON.parse(text(undo)) : undo.structuredContent) as { transactionId: string }).transactionId;

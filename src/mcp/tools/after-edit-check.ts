@@ -9,8 +9,8 @@ export const afterEditCheckTool = defineTool({
   name: "after_edit_check",
   title: "After-edit check",
   description:
-    "check_files plus the delta against baselineCheckId (default: the previous check covering these files): introduced, resolved, unchanged; " +
-    "robust to line shifts.",
+    "check_files in brief plus the delta against baselineCheckId (default: the previous check covering these files): introduced, resolved, unchanged; " +
+    "robust to line shifts. The whole check: get_diagnostic_snapshot {checkId}.",
   input: z
     .object({
       files: z.array(z.string()).min(1).max(MAX_PATHS).describe("Files you edited"),

@@ -46,5 +46,7 @@ export async function takeOwnership(runtime: Runtime, stateDir: string, pid: num
 /** Give the lock up if `pid` still holds it (a process deemed gone may have been replaced: never free another's lock). */
 export async function releaseOwnership(runtime: Runtime, stateDir: string, pid: number): Promise<void> {
   const lock = ownershipLock(stateDir);
-  if ((await lockHolder(runtime, lock).catch(() => null)) === pid) await runtime.removeFile(lock).catch(() => {});
+  // An unreadable lock cannot be shown to be ours: it stays (its holder, or a take-over once it is gone, decides).
+  const holder = await lockHolder(runtime, lock).catch((error: unknown) => error);
+  if (holder === pid) await runtime.removeFile(lock).catch(() => {});
 }

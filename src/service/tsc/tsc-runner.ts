@@ -11,7 +11,6 @@ import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
 import { resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
-import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
@@ -32,6 +31,32 @@ export interface TscJob extends EngineJob {
 /** The programs and engine-neutral inputs a check's tsc run needs from its configuration. */
 async function chooseFor(job: TscJob): Promise<ProgramChoice> {
   return choosePrograms(job.runtime, job.root, { stateDir: job.stateDir, configured: job.typescriptProjects });
+}
+
+/** tsc runs of one check allowed at once however few CPUs there are (three warm programs ran in parallel before). */
+const MIN_TSC_SLOTS = 3;
+
+/**
+ * How many tsc runs (warm checks or processes) of one check go at once: one per CPU, at least MIN_TSC_SLOTS. A
+ * monorepo's 32 programs started together on 2 CPUs overran the timeout in 12 of them (trpc/trpc); each run's
+ * timeout starts at its own start, so a queued run loses no time.
+ */
+function tscSlots(job: TscJob): number {
+  return Math.max(MIN_TSC_SLOTS, job.runtime.cpuCount);
+}
+
+/** fn over items with at most `limit` calls pending at once; results in the items' order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
@@ -86,21 +111,19 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
  * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
  */
 async function listProgramFiles(job: TscJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
-  const listings = await Promise.all(
-    tsconfigs.map(async (tsconfig) => {
-      const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
-        cwd: job.root,
-        timeoutMs: job.timeoutMs,
-        maxOutputBytes: 64 * 1024 * 1024,
-        env: { NO_COLOR: "1", FORCE_COLOR: "0" },
-        signal: job.signal,
-      });
-      return result.stdout
-        .split(/\r?\n/)
-        .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
-        .map((line) => resolve(line.trim()));
-    }),
-  );
+  const listings = await mapBounded(tsconfigs, tscSlots(job), async (tsconfig) => {
+    const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
+      cwd: job.root,
+      timeoutMs: job.timeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+      signal: job.signal,
+    });
+    return result.stdout
+      .split(/\r?\n/)
+      .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
+      .map((line) => resolve(line.trim()));
+  });
   return listings.flat();
 }
 
@@ -174,11 +197,12 @@ interface RunState {
  * One config: its warm program in a host (built there by its first check; configs with references are a warm
  * `tsc -b` from TypeScript 5.6 on), else the command line. vue-tsc programs always run on the command line.
  */
-async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & { slots: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
-  const { config: tsconfig, slots, spawn, state } = run;
+async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
+  const { config: tsconfig, slot, spawn, state } = run;
   const inferred = state.inferred?.config === tsconfig ? state.inferred : null;
-  // More tsconfigs than warm slots would only evict each other: those checks use the command line.
-  const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS && run.tool !== "vue-tsc" ? resolved.packageDir : null;
+  // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
+  // line rather than evict each other's hosts at every check.
+  const packageDir = job.warmTypeScript && slot < job.warm.capacity && run.tool !== "vue-tsc" ? resolved.packageDir : null;
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = run.tool === "vue-tsc" ? await resolveTypeChecker(job.runtime, "vue-tsc", { start: dirname(tsconfig), node: job.node }) : null;
@@ -216,12 +240,17 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
   return { ok: true, issues: own(parsed.issues) };
 }
 
-/** Runs configs in parallel, collecting each one's findings in order (a failure leaves the others standing). */
+/**
+ * Runs configs in parallel, at most tscSlots at once, collecting each one's findings in order (a failure leaves the
+ * others standing).
+ */
 function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
-  const runAll = async (runs: readonly ProgramRun[], slots: number) => {
-    const done = await Promise.all(
-      runs.map(async (run) => [run.config, await runOne(job, resolved, { ...run, slots, spawn, state })] as [string, ParseOutcome]),
+  const runAll = async (runs: readonly ProgramRun[]) => {
+    const done = await mapBounded(
+      runs.map((run, slot) => ({ ...run, slot })),
+      tscSlots(job),
+      async (run) => [run.config, await runOne(job, resolved, { ...run, spawn, state })] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };
@@ -238,7 +267,7 @@ async function runInferred(job: TscJob, resolved: ResolvedEngine, spawn: TscSpaw
   const config = await writeInferredConfig(job, resolved, files);
   state.inferred = { config, files: new Set(files.flatMap((file) => job.toRelative(file) ?? [])) };
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
-  await runAll([{ config, tool: "tsc" }], 1);
+  await runAll([{ config, tool: "tsc" }]);
   const combined = combine(outcomes, () => "tsconfig.json (inferred)");
   if (!combined.ok) return combined;
   const message = `inferred program (TypeScript defaults, allowJs) for ${files.length} file(s): the project has no tsconfig.json`;
@@ -272,17 +301,28 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const scope = job.tsconfigs.scopeFor(resolved);
   const { runs, outside } = await selectRuns(job, resolved, { choice, sources, framework, scope });
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
-  await runAll(runs, runs.length);
+  await runAll(runs);
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
   const vueDirs = runs.filter((run) => run.tool === "vue-tsc" && state.modes.has("vue-tsc")).map((run) => dirname(run.config));
   const notChecked = coverageNotes(notIncluded, framework, vueDirs);
-  if (!runs.length) return { ok: true, issues: [], notChecked, message: "no program the project checks includes the checked files" };
+  if (!runs.length) return { ok: true, issues: [], notChecked, message: "no program the project checks includes the checked files", reuse: { reads: [] } };
   const combined = combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig);
   if (!combined.ok) return combined;
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
-  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}) };
+  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}), ...reuseOf(resolved, state) };
+}
+
+/**
+ * A tsc answer a quiet check may repeat: every program answered warm, so it names every file it read (with the
+ * configs its tsconfig extends). A command-line run names none, so its answer is never repeated unchecked; neither
+ * is TypeScript 7's (its API does not say which configs a tsconfig extends).
+ */
+function reuseOf(resolved: ResolvedEngine, state: RunState): { reuse?: { reads: string[] } } {
+  const warmOnly = state.modes.size > 0 && [...state.modes].every((mode) => mode.startsWith("warm-"));
+  const major = Number((resolved.version ?? "").split(".")[0]);
+  return warmOnly && major < 7 ? { reuse: { reads: [...state.programFiles] } } : {};
 }
