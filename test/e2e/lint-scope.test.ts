@@ -85,12 +85,14 @@ describe("ESLint's scope from the project's lint scripts (issue 21, item 1)", ()
     assert.equal(alone.totalIssues, 0);
     assert.equal(alone.status, "clean");
     assert.deepEqual(alone.notChecked, [{ reason: NOTE, count: 1, sample: ["jest.config.js"] }]);
+    const doctor = runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout;
+    assert.match(doctor, /^ {2}eslint runs on src with --ext \.ts: the paths the project's lint scripts give it/m);
   });
 
   it("a flat config and workspace package scripts: the union of their paths, each relative to its package", () => {
     const { dir, cache } = project(
       {
-        "package.json": JSON.stringify({ name: "root", private: true, type: "module", workspaces: ["packages/*"], scripts: { lint: "eslint src" } }),
+        "package.json": JSON.stringify({ name: "root", private: true, type: "module", workspaces: ["packages/*"], scripts: { lint: "eslint src missing" } }),
         "eslint.config.js": "export default [{ rules: { 'no-var': 'error' } }];\n",
         "jest.config.js": "var config = {};\nexport default config;\n",
         "src/index.js": "var a = 1;\nexport default a;\n",

@@ -40,8 +40,8 @@ export async function eslintScope(runtime: Runtime, root: string): Promise<Eslin
           if (GLOB.test(path)) return null;
           const relative = relativeToRoot(root, resolve(dir, path));
           if (relative === ".") return null;
-          // A path outside the root lints nothing Signalint checks.
-          if (relative !== null) paths.add(relative);
+          // A path outside the root, or one that does not exist, lints nothing Signalint checks.
+          if (relative !== null && (await runtime.stat(resolve(dir, path))) !== null) paths.add(relative);
         }
         for (const extension of invocation.ext) ext.add(extension);
       }
