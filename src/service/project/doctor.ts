@@ -111,5 +111,7 @@ async function eslintScopeNote(runtime: Runtime, root: string): Promise<string[]
   const scope = await eslintScope(runtime, root);
   if (scope === null) return [];
   const ext = scope.ext.length ? ` with --ext ${scope.ext.join(",")}` : "";
-  return [`eslint runs on ${scope.paths.join(", ") || "nothing"}${ext}: the paths the project's lint scripts give it (other files are a notChecked note)`];
+  // A workspace's scripts name dozens of paths (trpc/trpc: 29): the first few and a count.
+  const shown = scope.paths.slice(0, 5).join(", ") + (scope.paths.length > 5 ? ` and ${scope.paths.length - 5} more` : "");
+  return [`eslint runs on ${shown || "nothing"}${ext}: the paths the project's lint scripts give it (other files are a notChecked note)`];
 }
