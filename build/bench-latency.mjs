@@ -8,10 +8,14 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generateRefsProject } from "./bench-refs-project.mjs";
+import { coldWorkspace, generateWorkspaceProject } from "./bench-workspace-project.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 // BENCH_PROJECT=refs: the project-references monorepo of bench-refs-project.mjs; ratios are to a cold `tsc -b`.
 const REFS = process.env.BENCH_PROJECT === "refs";
+// BENCH_PROJECT=workspace9: a workspace of 9 packages, one tsconfig each (bench-workspace-project.mjs); ratios are to
+// cold `tsc --noEmit -p` runs of the nine configs, one after another.
+const WORKSPACE = process.env.BENCH_PROJECT === "workspace9";
 const FILES = Number(process.env.BENCH_FILES ?? (REFS ? 2000 : 1000));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const VERSIONS = (process.env.BENCH_TS ?? "5,7")
@@ -74,6 +78,16 @@ function generateRefs(dir, tsc) {
   return { leaf, hub, first: "packages/core/src/m0.ts", some: leaf.replace(/m\d+\.ts$/, "m1.ts"), another };
 }
 
+/** The 9-package workspace beside the same engine links; returns the files the steps check and edit. */
+function generateWorkspace(dir, tsc) {
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  symlinkSync(resolve(tsc, "..", ".."), join(dir, "node_modules", "typescript"));
+  symlinkSync(join(ROOT, "node_modules", "oxlint"), join(dir, "node_modules", "oxlint"));
+  const layout = generateWorkspaceProject(dir, { files: FILES });
+  if (process.env.BENCH_TSC_ONLY) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
+  return layout;
+}
+
 /** A cold `tsc -b` of the references monorepo: on a fresh copy, so no build info or output of an earlier run is used. */
 function coldBuild(dir, tsc) {
   const copy = mkdtempSync(join(tmpdir(), "signalint-latency-cold-"));
@@ -89,8 +103,10 @@ function coldTsc(dir, tsc) {
   const started = performance.now();
   const result = REFS
     ? coldBuild(dir, tsc)
-    : spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
-  const ms = REFS ? result.ms : performance.now() - started;
+    : WORKSPACE
+      ? coldWorkspace(dir, tsc)
+      : spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
+  const ms = REFS || WORKSPACE ? result.ms : performance.now() - started;
   const keys = result.stdout
     .split("\n")
     .map((line) => /^(.+)\((\d+),\d+\): error (TS\d+)/.exec(line))
@@ -163,12 +179,137 @@ function serverMemory(pid) {
   }
 }
 
+/** A generated project (the 1,000-file one or the references monorepo) and the files its steps edit. */
+function generateLayout(dir, tsc) {
+  if (REFS) return generateRefs(dir, tsc);
+  generate(dir, tsc);
+  return { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` };
+}
+
+/** Bytes under a directory (the persisted state's size on disk). */
+function bytesUnder(dir) {
+  const result = spawnSync("du", ["-sb", dir], { encoding: "utf8" });
+  return Number(result.stdout.split("\t")[0] ?? 0);
+}
+
+/**
+ * One fresh MCP server (no daemon: stopping it stops everything, as a reboot or an exited server would) that runs one
+ * check and stops; the check's time from the client, its tsc mode and whether its diagnostics equal a cold run.
+ */
+async function checkInFreshServer(dir, tsc, env, name, tool, args) {
+  const client = new Client({ name: "bench-restart", version: "1" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, "dist", "signalint-mcp.mjs")],
+    cwd: dir,
+    env: { ...process.env, ...env, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: join(dir, ".state"), SIGNALINT_STRUCTURED_MAX_BYTES: "16777216" },
+    stderr: process.env.BENCH_STDERR ? "inherit" : "ignore",
+  });
+  await client.connect(transport);
+  await client.listTools();
+  const started = performance.now();
+  const result = await client.callTool({ name: tool, arguments: args });
+  const ms = performance.now() - started;
+  const server = await serverTscKeys(client, result.structuredContent);
+  // check_project responses carry no cache figures: the check's snapshot has them.
+  const snapshot = await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: result.structuredContent.checkId } });
+  await client.close();
+  const expected = coldTsc(dir, tsc).keys.filter((key) => !args.files || args.files.some((file) => key.startsWith(`${file}:`)));
+  const tscCache = snapshot.structuredContent.cache?.tsc;
+  return {
+    name,
+    ms,
+    mode: tscCache ? `${tscCache.mode} (${tscCache.misses} re-checked)` : "",
+    correct: JSON.stringify(server) === JSON.stringify(expected),
+    issues: server.length,
+  };
+}
+
+/** `signalint-mcp check --cache-dir` as CI runs it (CI=true, a new process); its tsc issues as file:line:rule. */
+function ciCheck(dir, cacheDir) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs"), "check", "--format", "json", "--cache-dir", cacheDir], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", SIGNALINT_STATE_DIR: join(dir, ".ci-state") },
+  });
+  const ms = performance.now() - started;
+  const keys = JSON.parse(result.stdout)
+    .issues.filter((issue) => issue.engine === "tsc")
+    .map((issue) => `${issue.file}:${issue.line}:${issue.rule}`)
+    .sort();
+  return { ms, keys };
+}
+
+/**
+ * Warm from disk (issue 17): the first check of a fresh server on an unchanged, already-checked project; the same after
+ * a leaf was edited while nothing ran; CI's `check --cache-dir` with the cache of an earlier run, unchanged.
+ */
+async function measureRestart(label, tsc) {
+  const dir = mkdtempSync(join(tmpdir(), "signalint-restart-"));
+  const cacheBase = mkdtempSync(join(tmpdir(), "signalint-restart-cache-"));
+  const env = { SIGNALINT_CACHE_DIR: cacheBase };
+  const layout = generateLayout(dir, tsc);
+  const cold = [];
+  for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
+  const coldMs = median(cold);
+  const rows = [];
+  // The session before the restart: builds the warm program, which persists its state.
+  await checkInFreshServer(dir, tsc, env, "first check_project (before the restart)", "check_project", {});
+  rows.push(await checkInFreshServer(dir, tsc, env, "check_project after a restart, unchanged", "check_project", {}));
+  const leaf = join(dir, layout.leaf);
+  writeFileSync(leaf, readFileSync(leaf, "utf8").replace("x * 3 +", "x * 33 +"));
+  rows.push(await checkInFreshServer(dir, tsc, env, "check_project after a restart, one leaf edited while stopped", "check_project", {}));
+  const stateBytes = bytesUnder(cacheBase);
+  const ciCache = mkdtempSync(join(tmpdir(), "signalint-ci-cache-"));
+  ciCheck(dir, ciCache);
+  const ci = ciCheck(dir, ciCache);
+  const expected = coldTsc(dir, tsc).keys;
+  rows.push({
+    name: "CI `check --cache-dir`, restored cache, unchanged",
+    ms: ci.ms,
+    mode: "",
+    correct: JSON.stringify(ci.keys) === JSON.stringify(expected),
+    issues: ci.keys.length,
+  });
+  const ciBytes = bytesUnder(ciCache);
+  for (const path of [dir, cacheBase, ciCache]) rmSync(path, { recursive: true, force: true });
+  return { label, coldMs, rows: rows.map((row) => ({ ...row, ratio: row.ms / coldMs })), stateBytes, ciBytes };
+}
+
+function printRestart(results) {
+  const project = REFS ? `${FILES}-file project-references monorepo (ratios to a cold \`tsc -b\`)` : `${FILES}-file project`;
+  console.log(`warm from disk on a generated ${project} (median of ${RUNS} cold runs; each check measured once)\n`);
+  console.log("| TypeScript | step | time (ms) | ratio to cold tsc | tsc mode | diagnostics equal a cold run |");
+  console.log("|---|---|---:|---:|---|---|");
+  for (const { label, coldMs, rows } of results) {
+    console.log(`| ${label} | cold \`${REFS ? "tsc -b" : "tsc --noEmit"}\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
+    for (const row of rows)
+      console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
+  }
+  console.log("");
+  for (const { label, stateBytes, ciBytes } of results)
+    console.log(`- ${label}: persisted state on disk ${(stateBytes / 1024).toFixed(0)} KiB (server); CI cache directory ${(ciBytes / 1024).toFixed(0)} KiB`);
+}
+
+/**
+ * Issue 17 item 4: the same request again with nothing changed since it last ran answers from its kept results (tsc
+ * mode "unchanged"; no engine runs). The two no-change checks just above ran with the file watch on and kept theirs
+ * (the server's first check_project ran before the watch started, and a leaf was edited since).
+ */
+async function quietRows(timed, layout) {
+  await timed("check_project, nothing changed since the same check", "check_project", {});
+  await timed("check_files, nothing changed since the same check", "check_files", { files: [layout.some] });
+}
+
 async function measure(label, tsc) {
   const dir = mkdtempSync(join(tmpdir(), "signalint-latency-"));
   const layout = REFS
     ? generateRefs(dir, tsc)
-    : (generate(dir, tsc),
-      { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` });
+    : WORKSPACE
+      ? generateWorkspace(dir, tsc)
+      : (generate(dir, tsc),
+        { leaf: `src/m${FILES - 1}.ts`, hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, FILES - 1)}.ts`, another: `src/m${FILES - 2}.ts` });
   const cold = [];
   for (let i = 0; i < RUNS; i++) cold.push(coldTsc(dir, tsc).ms);
   const coldMs = median(cold);
@@ -188,16 +329,18 @@ async function measure(label, tsc) {
     const expected = coldTsc(dir, tsc).keys.filter((key) => !args.files || args.files.some((file) => key.startsWith(`${file}:`)));
     // Server time (the check's own measured duration, from its snapshot) for the no-change steps, where the
     // client's round trip is most of what is measured.
-    const serverMs = name.includes("nothing changed")
-      ? (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: result.structuredContent.checkId } })).structuredContent.durationMs
+    const snapshot = name.includes("nothing changed")
+      ? (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: result.structuredContent.checkId } })).structuredContent
       : undefined;
+    const serverMs = snapshot?.durationMs;
     rows.push({
       serverMs,
       name,
       ms,
       ratio: ms / coldMs,
       correct: JSON.stringify(server) === JSON.stringify(expected),
-      mode: result.structuredContent.cache?.tsc?.mode ?? "",
+      // check_project's response carries no cache figures: its snapshot has them.
+      mode: result.structuredContent.cache?.tsc?.mode ?? snapshot?.cache?.tsc?.mode ?? "",
       issues: server.length,
     });
   };
@@ -210,6 +353,7 @@ async function measure(label, tsc) {
   const memory = serverMemory(transport.pid);
   await timed("check_project, nothing changed", "check_project", {});
   await timed("check_files, nothing changed", "check_files", { files: [layout.some] });
+  await quietRows(timed, layout);
   const leaf = join(dir, layout.leaf);
   await timed("check_files after a leaf edit", "check_files", { files: [layout.leaf] }, () =>
     writeFileSync(leaf, readFileSync(leaf, "utf8").replace("x * 3 +", "x * 33 +")),
@@ -226,15 +370,23 @@ async function measure(label, tsc) {
   return { label, coldMs, rows, pingMs, memory };
 }
 
+// BENCH_RESTART=1: the warm-from-disk phase (issue 17) instead of the in-session steps.
+if (process.env.BENCH_RESTART) {
+  const restarts = [];
+  for (const [label, tsc] of VERSIONS) restarts.push(await measureRestart(label, tsc));
+  printRestart(restarts);
+  process.exit(0);
+}
+
 const results = [];
 for (const [label, tsc] of VERSIONS) results.push(await measure(label, tsc));
 console.log(
-  `latency on a generated ${FILES}-file ${REFS ? "project-references monorepo (ratios to a cold `tsc -b`)" : "project"} (median of ${RUNS} cold tsc runs; each check measured once from the MCP client, including the round trip and oxlint)\n`,
+  `latency on a generated ${FILES}-file ${REFS ? "project-references monorepo (ratios to a cold `tsc -b`)" : WORKSPACE ? "workspace of 9 tsconfigs (ratios to 9 cold `tsc -p` runs)" : "project"} (median of ${RUNS} cold tsc runs; each check measured once from the MCP client, including the round trip and oxlint)\n`,
 );
 console.log("| TypeScript | step | time (ms) | ratio to cold tsc | tsc mode | diagnostics equal a cold run |");
 console.log("|---|---|---:|---:|---|---|");
 for (const { label, coldMs, rows } of results) {
-  console.log(`| ${label} | cold \`${REFS ? "tsc -b" : "tsc --noEmit"}\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
+  console.log(`| ${label} | cold \`${REFS ? "tsc -b" : WORKSPACE ? "tsc --noEmit -p" : "tsc --noEmit"}\` | ${coldMs.toFixed(0)} | 1.00 |  |  |`);
   for (const row of rows)
     console.log(`| ${label} | ${row.name} | ${row.ms.toFixed(0)} | ${row.ratio.toFixed(3)} | ${row.mode} | ${row.correct ? `yes (${row.issues})` : "NO"} |`);
 }

@@ -90,6 +90,13 @@ const CHECK_OPTIONS = {
       "check only the I-th of N slices of the project, split by package and tsconfig project (for a CI matrix; the " +
       "shards' issues add up to the whole check; no paths with --shard)",
   },
+  "cache-dir": {
+    type: "string",
+    value: "DIR",
+    help:
+      "the cache directory for this run: persisted TypeScript state and the lint cache are read from and written to DIR " +
+      "(for a CI cache step; checks in this process, never in a daemon; DIR must be outside the project)",
+  },
   root: ROOT_OPTION,
 } as const;
 
@@ -101,7 +108,9 @@ function checkOptions(values: OptionValues<typeof CHECK_OPTIONS>, positionals: s
   const shard = values.shard === undefined ? null : parseShard(values.shard);
   if (values.shard !== undefined && !shard) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N, not ${quoteInput(values.shard)}`);
   if (shard && positionals.length) throw new UsageError("--shard splits the whole project; give no paths with it");
-  return { format, maxWarnings: rawMax === undefined ? -1 : Number(rawMax), shard, root: values.root, compact: values.compact, positionals };
+  const cacheDir = values["cache-dir"];
+  if (cacheDir !== undefined && !cacheDir.trim()) throw new UsageError("--cache-dir needs a directory");
+  return { format, maxWarnings: rawMax === undefined ? -1 : Number(rawMax), shard, root: values.root, compact: values.compact, cacheDir, positionals };
 }
 
 /** The MCP tools the response's advice may name, and what the command line offers instead. */
@@ -122,7 +131,11 @@ function cliResponse(response: CheckResponse, compact: boolean): CheckResponse {
 async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Promise<number> {
   const fromPaths = options.root === undefined && !options.shard ? await rootOfPaths(io.runtime, options.positionals) : undefined;
   // The project's daemon answers when one may run (a second check is then warm); else a service in this process.
-  const opened = await openApi(io.runtime, { root: options.root ?? fromPaths, ...(options.compact ? { compact: true } : {}) });
+  const opened = await openApi(io.runtime, {
+    root: options.root ?? fromPaths,
+    ...(options.compact ? { compact: true } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+  });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   const root = opened.projectRoot;
   let report: CliReport;

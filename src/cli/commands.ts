@@ -17,7 +17,8 @@ export const TOP_LEVEL_FLAGS = ["help", "--help", "-h", "--version", "-v"] as co
 export const ENVIRONMENT: readonly [string, string][] = [
   ["SIGNALINT_PROJECT_ROOT", "the project to check (default: found from the working directory)"],
   ["SIGNALINT_STATE_DIR", "where state goes (default: <project>/.signalint)"],
-  ["SIGNALINT_CACHE_DIR", "where generated tsc files go (default: the OS cache directory)"],
+  ["SIGNALINT_CACHE_DIR", "where generated tsc files and persisted TypeScript state go (default: the OS cache directory)"],
+  ["SIGNALINT_CACHE_MAX_MB", "the bound on all projects' persisted TypeScript state (default 512; 0: not persisted)"],
   ["SIGNALINT_MCP_PAYLOAD", "both, text or structured"],
   ["SIGNALINT_COMPACT", "1: compact keys in check responses"],
   ["SIGNALINT_STRUCTURED_MAX_BYTES", "the size above which a result becomes an artifact"],

@@ -54,11 +54,12 @@ function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConne
  * local sockets), started on demand; else — or when it cannot start — a service running here, which takes the
  * state directory's ownership lock. `session` names this client's session (after_edit_check's default baseline).
  */
-export async function openApi(runtime: Runtime, options: { root?: string; compact?: boolean; session?: string } = {}): Promise<OpenedApi> {
+export async function openApi(runtime: Runtime, options: { root?: string; compact?: boolean; session?: string; cacheDir?: string } = {}): Promise<OpenedApi> {
   const project = await openProject(runtime, { root: options.root, compact: options.compact });
   const { settings } = project;
   let notice: string | null = null;
-  if (settings.daemon.enabled && runtime.daemon) {
+  // A cache directory given for one run (a CI cache step) is this process's: a daemon keeps its own.
+  if (settings.daemon.enabled && runtime.daemon && !options.cacheDir) {
     const support = runtime.daemon;
     const connect = async () => {
       const outcome = await connectDaemon(runtime, support, project, options.session);
@@ -71,7 +72,11 @@ export async function openApi(runtime: Runtime, options: { root?: string; compac
     }
     notice = `signalint: no daemon for ${project.root} (${outcome.reason}); checking in this process`;
   }
-  const service = await SignalintService.create(runtime, { root: project.root, compact: options.compact });
+  const service = await SignalintService.create(runtime, {
+    root: project.root,
+    compact: options.compact,
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+  });
   const api = localApi(service, runtime.pid);
   const withSession: ServiceApi = options.session ? sessionBound(api, options.session) : api;
   const { root, settings: own } = service.project;

@@ -3,12 +3,13 @@ import type { CheckResponse, DetailIssue, LoopStatus, Stale } from "../core/cont
 import { findNodeCommand } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { WarmTsPool } from "../typescript/warm-pool.ts";
+import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import type { CheckOptions } from "./check/check-events.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
 import { TransactionStore } from "./fix/transactions.ts";
 import { ChangeTracker } from "./freshness/change-tracker.ts";
 import { ContentHasher } from "./freshness/content-hasher.ts";
+import { QuietIndex } from "./freshness/quiet-index.ts";
 import { CheckStore, type DetailQuery } from "./history/check-store.ts";
 import { SessionLog } from "./history/session-log.ts";
 import { SnapshotStore } from "./history/snapshots.ts";
@@ -16,6 +17,7 @@ import { LintCache } from "./lint/lint-cache.ts";
 import { releaseOwnership, takeOwnership } from "./project/ownership.ts";
 import { openProject, type OpenOptions, type Project } from "./project/project.ts";
 import { TsconfigCoverage } from "./tsc/tsc-coverage.ts";
+import { persistTarget } from "./tsc/persist-target.ts";
 import type { Checker } from "./workflow/checker.ts";
 
 export type { CheckTiming } from "./check/pipeline.ts";
@@ -30,7 +32,9 @@ async function ownedProject(runtime: Runtime, project: Project, writes: boolean)
   if (holder === null) return { ...project, owned: true };
   const stateDir = await runtime.makeTempDir("signalint-state-");
   runtime.writeStderr(`signalint: ${project.stateDir} belongs to another Signalint process (pid ${holder}); this one keeps its history in ${stateDir}\n`);
-  return { ...project, stateDir, temporaryState: true };
+  // The lint cache moves with the state directory (unless a --cache-dir holds it).
+  const lintCacheDir = project.lintCacheDir === join(project.stateDir, "cache") ? join(stateDir, "cache") : project.lintCacheDir;
+  return { ...project, stateDir, lintCacheDir, temporaryState: true };
 }
 
 /**
@@ -59,19 +63,21 @@ export class SignalintService implements Checker {
     this.snapshots = new SnapshotStore(runtime, project.stateDir);
     this.transactions = new TransactionStore(this);
     this.changes = new ChangeTracker(runtime, project.root, project.stateDir);
-    this.warm = new WarmTsPool(runtime, project.root, (message) => runtime.writeStderr(`signalint: ${message}\n`));
+    const warn = (message: string) => runtime.writeStderr(`signalint: ${message}\n`);
+    this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(runtime, project), warmCapacity(runtime.totalMemoryBytes));
     let sequence = 0;
     this.rooms = {
       runtime,
       project,
       node,
-      cache: { hasher: new ContentHasher(runtime), results: new LintCache(runtime, project.stateDir) },
+      cache: { hasher: new ContentHasher(runtime, undefined, project.root), results: new LintCache(runtime, project.lintCacheDir) },
       tsconfigs: new TsconfigCoverage(runtime),
       warm: this.warm,
       changes: this.changes,
       session,
       store: this.store,
       snapshots: this.snapshots,
+      quiet: new QuietIndex(runtime, project.root, project.stateDir),
       nextCheckId: () => `chk-${runtime.sha256(`${Date.now()}:${++sequence}:${Math.random()}`).slice(0, 12)}`,
     };
   }
@@ -79,6 +85,11 @@ export class SignalintService implements Checker {
   /** Resident memory of the warm TypeScript hosts, in bytes (as each last reported it). */
   warmRssBytes(): number {
     return this.warm.rssBytes();
+  }
+
+  /** Warm checks asked of the TypeScript hosts so far (tests: a quiet check asks none). */
+  warmChecksAsked(): number {
+    return this.warm.checksAsked;
   }
 
   /** Resolves once every warm TypeScript check started so far has answered (tests await it instead of polling). */

@@ -5,6 +5,7 @@ import { EngineNameSchema, SeveritySchema } from "../core/contracts.ts";
 import type { IssueCause, RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
+import type { PersistTarget } from "./persisted-state.ts";
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -35,6 +36,8 @@ export interface HostRequest {
    * with the projects and declarations the hosted solution keeps; `configFile` then names the view's config.
    */
   view?: string;
+  /** Where the host keeps the program's incremental state between hosts (null or absent: nowhere). */
+  persist?: PersistTarget | null;
 }
 
 /**
@@ -69,6 +72,11 @@ const RequestSchema: z.ZodType<HostRequest> = z
     invalidate: z.boolean(),
     hint: HintSchema.nullable().optional(),
     view: z.string().optional(),
+    persist: z
+      .object({ dir: z.string(), evictBase: z.string().nullable(), maxBytes: z.number().nonnegative(), version: z.string() })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict();
 
@@ -108,7 +116,12 @@ const ReplySchema: z.ZodType<HostReply> = z.discriminatedUnion("ok", [
       ok: z.literal(true),
       issues: z.array(IssueSchema),
       // A solution's answer also lists its projects; the server reads only these.
-      info: z.object({ reuse: z.enum(["reused", "incremental", "full"]), changedFiles: z.number(), programFiles: z.number() }),
+      info: z.object({
+        reuse: z.enum(["reused", "incremental", "full", "restored"]),
+        changedFiles: z.number(),
+        programFiles: z.number(),
+        notice: z.string().optional(),
+      }),
       files: z.array(z.string()),
       covers: z.array(z.string()),
       rssBytes: Rss,

@@ -10,10 +10,21 @@ type Ts = typeof TS;
 
 /** How one warm check went (reported in stats). */
 export interface WarmCheckInfo {
-  /** "reused": nothing the program reads changed; "incremental": only changed files re-checked; "full": no reuse. */
-  reuse: "reused" | "incremental" | "full";
+  /**
+   * "reused": nothing the program reads changed; "incremental": only changed files re-checked; "full": no reuse;
+   * "restored": built on persisted state (a new host), `changedFiles` the files it re-checked.
+   */
+  reuse: "reused" | "incremental" | "full" | "restored";
   changedFiles: number;
   programFiles: number;
+  /** One line for the server's stderr (persisted state that could not be trusted). */
+  notice?: string;
+}
+
+/** The inputs one answer rests on: file contents by hash, and file-system answers keyed `kind\0path`. */
+export interface InputsRecord {
+  hashes: [string, string][];
+  observations: [string, string][];
 }
 
 /** A SourceFile kept between checks: the stamp of its file when read (null: unknown) and the hash of its text. */
@@ -89,7 +100,7 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     hint: ChangeHint | null | undefined,
     sameInputs: boolean,
     incrementalAllowed = true,
-  ): { reuse: WarmCheckInfo["reuse"]; changed: number } {
+  ): { reuse: "reused" | "incremental" | "full"; changed: number } {
     const filter = this.clock.advance(hint);
     const unwatched = this.files.unwatched?.bind(this.files);
     this.recheck = filter && unwatched ? (path) => unwatched(path) || filter(path) : filter;
@@ -141,6 +152,27 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     this.builtFrom = parsed;
     this.resolutionsSuspect = false;
     return this.builder;
+  }
+
+  /**
+   * What the current program's answer rests on, to be checked by another host (persisted-state.ts): every
+   * SourceFile's content hash, each of `extra` files' (the tsconfig and what it extends), every recorded answer.
+   */
+  inputsRecord(extra: readonly string[]): InputsRecord {
+    const hashes = new Map<string, string>();
+    for (const cached of this.sources.values()) hashes.set(cached.sourceFile.fileName, cached.hash);
+    for (const path of extra) hashes.set(path, hashText(this.files.readFile(path) ?? "-"));
+    return { hashes: [...hashes], observations: [...this.observations] };
+  }
+
+  /** True when every input of `record` still has its recorded content and answer (read and hashed now). */
+  inputsUnchanged(record: InputsRecord): boolean {
+    for (const [path, hash] of record.hashes) if (hashText(this.files.readFile(path) ?? "-") !== hash) return false;
+    for (const [key, answer] of record.observations) {
+      const split = key.indexOf("\0");
+      if (this.answer(key.slice(0, split) as Observation, key.slice(split + 1)) !== answer) return false;
+    }
+    return true;
   }
 
   /** Ask the file system each recorded question again: true when any answer differs. */
@@ -237,9 +269,13 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     return this.builder?.getProgram().getSourceFiles() ?? [];
   }
 
-  /** Every file of the current program (roots and what they import), as TypeScript names them. */
+  /**
+   * Every file of the current program (roots and what they import), as TypeScript names them, and the configs its
+   * tsconfig extends (one in node_modules is read like a declaration: a quiet check stamps both).
+   */
   fileNames(): string[] {
-    return this.sourceFiles().map((file) => file.fileName);
+    const config = this.builder?.getProgram().getCompilerOptions().configFile as { extendedSourceFiles?: string[] } | undefined;
+    return [...this.sourceFiles().map((file) => file.fileName), ...(config?.extendedSourceFiles ?? [])];
   }
 
   /** After a package install or lockfile change, module resolutions are redone (a cheap extra safety net). */

@@ -10,6 +10,7 @@ import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
+import { compilerIdentity } from "./persisted-state.ts";
 
 /** One check's answer: issues with absolute file names, the files the program read, the configs a solution built. */
 type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[] };
@@ -17,6 +18,10 @@ type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
   check(request: HostRequest): HostedAnswer | { unserved: string };
+  /** Keep the program's incremental state and this answer on disk. */
+  persist?(answer: HostedAnswer): void;
+  /** Work left after an answer was sent (building the program after an answer from disk). */
+  afterAnswer?(): void;
   invalidateResolutions(): void;
   close(): void;
 }
@@ -30,9 +35,12 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
     case "project": {
       const ts = loadTypeScript(request.typescriptDir);
       if (ts) {
-        const program = new WarmTsProgram(ts, request.configPath);
+        const persist = request.persist ? { target: request.persist, compiler: compilerIdentity(ts.version, request.typescriptDir) } : null;
+        const program = new WarmTsProgram(ts, request.configPath, persist);
         return {
           check: (asked) => {
+            const stored = program.storedAnswer() as Omit<HostedAnswer, "info"> | null;
+            if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
             const result = program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
             return {
@@ -42,6 +50,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
               covers: [],
             };
           },
+          persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
+          afterAnswer: () => program.warmUp(),
           invalidateResolutions: () => program.invalidateResolutions(),
           close: () => {},
         };
@@ -100,6 +110,22 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   let program: HostedProgram | null = null;
   let queue = Promise.resolve();
   const failure = (id: number, unsupported: boolean, error: string): HostReply => ({ id, ok: false, unsupported, error, rssBytes: host.rssBytes() });
+  // A failure to write state costs the next host its head start, never an answer: said on stderr.
+  const persist = (answer: HostedAnswer) => {
+    try {
+      program?.persist?.(answer);
+    } catch (error) {
+      host.writeStderr(`signalint warm host: persisting TypeScript state failed: ${(error as Error).message}\n`);
+    }
+  };
+  // A failure here is the next check's to meet (it builds afresh), never this answer's.
+  const afterAnswer = () => {
+    try {
+      program?.afterAnswer?.();
+    } catch (error) {
+      host.writeStderr(`signalint warm host: building after an answer from disk failed: ${(error as Error).message}\n`);
+    }
+  };
   const answer = async (request: HostRequest): Promise<HostReply> => {
     try {
       program ??= await createProgram(request);
@@ -124,7 +150,16 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         program?.close();
         return host.exit(1);
       }
-      queue = queue.then(async () => channel.send(encodeFrame(await answer(request))));
+      queue = queue.then(async () => {
+        const reply = await answer(request);
+        // A first build's state is written before its answer (a one-shot CLI run may stop the host right after it);
+        // an incremental check's after, so the answer does not wait for it.
+        const first = reply.ok && (reply.info.reuse === "full" || reply.info.reuse === "restored");
+        if (reply.ok && first) persist(reply);
+        channel.send(encodeFrame(reply));
+        if (reply.ok && !first) persist(reply);
+        if (reply.ok) afterAnswer();
+      });
     },
     () => {
       program?.close();

@@ -7,9 +7,21 @@ import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { typescriptIdentity } from "./warm-program.ts";
+import type { PersistTarget } from "./persisted-state.ts";
 
-/** Warm programs kept at most (one host process per tsconfig); the least recently used idle one is released first. */
-export const MAX_WARM_PROGRAMS = 3;
+/** Warm programs kept at most when the machine's memory is unknown (one host process per program). */
+export const DEFAULT_WARM_PROGRAMS = 8;
+
+/**
+ * How many warm programs (host processes) a server keeps: one per GiB of the machine's memory, 3 to 32. Each host is
+ * bounded on its own (warmTypeScriptMemoryMB); a small program's host takes 100–300 MB, so this keeps them well
+ * inside the machine while a workspace of many tsconfigs stays warm. Beyond it, the least recently used idle host
+ * is released for a new one (its program is rebuilt when it is asked for again).
+ */
+export function warmCapacity(totalMemoryBytes: number | null): number {
+  if (!totalMemoryBytes) return DEFAULT_WARM_PROGRAMS;
+  return Math.min(32, Math.max(3, Math.floor(totalMemoryBytes / 1024 ** 3)));
+}
 /** A warm program unused for this long is released (its host process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
 /** A host that died or failed this many times in a row without answering is not started again for that program. */
@@ -90,11 +102,17 @@ export class WarmTsPool {
   private stamp = "";
   private closed = false;
   private readonly timer: ReturnType<typeof setInterval>;
+  /** Warm checks asked of hosts so far (tests assert a quiet check asked none). */
+  checksAsked = 0;
 
   constructor(
     private readonly runtime: Pick<Runtime, "spawnSelf">,
     private readonly root: string,
     private readonly warn: (message: string) => void = () => {},
+    /** Where hosts keep incremental state between hosts (null: nowhere; every new host builds afresh). */
+    private readonly persist: PersistTarget | null = null,
+    /** Programs kept at most (see warmCapacity). */
+    readonly capacity = DEFAULT_WARM_PROGRAMS,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
@@ -103,6 +121,7 @@ export class WarmTsPool {
 
   /** Check one program in its host (started, and the program built, when there is none yet). */
   check(request: WarmRequest): Promise<WarmOutcome> {
+    this.checksAsked++;
     const running = this.run(request);
     this.inflight.add(running);
     running.finally(() => this.inflight.delete(running)).catch(() => {});
@@ -152,6 +171,7 @@ export class WarmTsPool {
       invalidate: false,
       hint: request.hint ?? null,
       ...(owned === configPath ? {} : { view: configPath }),
+      persist: this.persist,
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
@@ -173,6 +193,7 @@ export class WarmTsPool {
       return { status: "unavailable" };
     }
     this.deaths.delete(key);
+    if (answer.info.notice) this.warn(answer.info.notice);
     host.covers = new Set(answer.covers.map(normalized));
     if (answer.rssBytes > request.memoryLimitBytes) {
       this.forget(key, host);
@@ -194,7 +215,7 @@ export class WarmTsPool {
 
   /** A new host for a program, releasing the least recently used idle one beyond the bound; null when all are busy. */
   private start(key: string): WarmHost | null {
-    if (this.hosts.size >= MAX_WARM_PROGRAMS) {
+    if (this.hosts.size >= this.capacity) {
       const idle = [...this.hosts].find(([, host]) => !host.busy);
       if (!idle) return null;
       this.release(idle[0]);

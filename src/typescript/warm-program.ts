@@ -9,6 +9,8 @@ import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import { formatTsconfigDiagnostics, WatchedTsconfig } from "./tsconfig.ts";
 import { diskFiles, WarmBuilder, type WarmCheckInfo } from "./warm-builder.ts";
+import { parseStoredState, PersistedBuildInfo, type PersistTarget, type StoredState } from "./persisted-state.ts";
+import { hashText, sameStrings } from "./host-questions.ts";
 
 type Ts = typeof TS;
 
@@ -58,10 +60,20 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /** Why the last check could not be served warm (the config cannot be read, or it has references). */
   unserved = "";
   lastUsed = Date.now();
+  /** The program's build info on disk (null: not persisted); `stateKey` is the key of the options it was built with. */
+  private readonly persisted: PersistedBuildInfo | null;
+  private stateKey = "";
+  /** Why persisted state was not used (one line for the server), once. */
+  private notice: string | undefined;
+  /** The stored state as read (undefined: not read yet; null: none to trust). */
+  private stored: StoredState | null | undefined;
+  /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
+  private answeredFromDisk = false;
 
-  constructor(ts: Ts, configPath: string) {
+  constructor(ts: Ts, configPath: string, persist: { target: PersistTarget; compiler: string } | null = null) {
     super(ts, configPath, diskFiles(ts, fileStamp));
     this.config = new WatchedTsconfig(ts, configPath, { noEmit: true });
+    this.persisted = persist ? new PersistedBuildInfo(persist.target, `project\0${configPath}`, persist.compiler) : null;
   }
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
@@ -77,12 +89,117 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     if (reuse === "reused") return this.reused();
     // `tsc -p` reports the config file's own parse diagnostics as well as the parser's errors.
     const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
-    this.rebuild(parsed, reuse, (host, old) =>
-      ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, old, configDiagnostics, parsed.projectReferences),
-    );
+    const options = this.persistedOptions(parsed.options);
+    let restored: TS.SemanticDiagnosticsBuilderProgram | undefined;
+    this.rebuild(parsed, reuse, (host, old) => {
+      restored = old ? undefined : this.restore(options);
+      return ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, options, host, old ?? restored, configDiagnostics, parsed.projectReferences);
+    });
+    // Built on persisted state: only the files whose content (or whose dependencies' shape) changed are checked.
+    const rechecked = restored ? this.checkAffected() : changed;
     this.lastDiagnostics = this.collect();
     this.forgetUnused();
-    return { diagnostics: this.lastDiagnostics, info: { reuse, changedFiles: changed, programFiles: this.sourceFiles().length } };
+    const info: WarmCheckInfo = { reuse: restored ? "restored" : reuse, changedFiles: rechecked, programFiles: this.sourceFiles().length };
+    const notice = this.notice;
+    this.notice = undefined;
+    return { diagnostics: this.lastDiagnostics, info: notice ? { ...info, notice } : info };
+  }
+
+  /**
+   * The options the builder gets: the user's, plus build info in the cache directory when state is persisted. Not
+   * persisted (the user's options exactly) when adding them could change what tsc reports: a tsBuildInfoFile without
+   * incremental or composite is the user's own error (TS5069), an explicit `incremental: false` the user's choice,
+   * and outFile programs keep a different kind of state.
+   */
+  private persistedOptions(options: TS.CompilerOptions): TS.CompilerOptions {
+    const userBuildInfo = options.tsBuildInfoFile !== undefined && !options.incremental && !options.composite;
+    // `incremental: false` stays the user's: with `composite` it is their own error (TS6379), which ours would hide.
+    if (!this.persisted || userBuildInfo || options.incremental === false || options.outFile) {
+      this.stateKey = "";
+      return options;
+    }
+    this.stateKey = hashText(`${this.configPath}\0${JSON.stringify(options)}`);
+    const persisted: TS.CompilerOptions = { ...options, incremental: true, tsBuildInfoFile: this.persisted.buildInfoPath };
+    // The parsed config file is a non-enumerable property (a spread drops it): without it, option diagnostics
+    // (TypeScript 6's deprecations) lose their location in the tsconfig.
+    if (options.configFile) Object.defineProperty(persisted, "configFile", { value: options.configFile, enumerable: false, writable: false });
+    return persisted;
+  }
+
+  /** The builder state persisted for these options, if any can be trusted (TypeScript checks its own version too). */
+  private restore(options: TS.CompilerOptions): TS.SemanticDiagnosticsBuilderProgram | undefined {
+    const text = this.readStored()?.buildInfo;
+    // Read once per host: later full builds (a package install) start from nothing, as before.
+    this.stored = null;
+    if (!this.persisted || text === undefined) return undefined;
+    const path = this.persisted.buildInfoPath;
+    const host = { useCaseSensitiveFileNames: () => this.ts.sys.useCaseSensitiveFileNames, getCurrentDirectory: () => this.ts.sys.getCurrentDirectory() };
+    try {
+      return this.ts.readBuilderProgram(options, { ...host, readFile: (file) => (file === path ? text : undefined) });
+    } catch (error) {
+      this.notice = `persisted TypeScript state for ${this.configPath} ignored (${(error as Error).message.split("\n", 1)[0]}); building afresh`;
+      return undefined;
+    }
+  }
+
+  /** Check every file the builder finds affected (the rest keep their persisted diagnostics); their count. */
+  private checkAffected(): number {
+    const builder = this.builder as TS.SemanticDiagnosticsBuilderProgram;
+    const total = this.sourceFiles().length;
+    let count = 0;
+    for (let next = builder.getSemanticDiagnosticsOfNextAffectedFile(); next; next = builder.getSemanticDiagnosticsOfNextAffectedFile()) {
+      // The whole program at once (options changed): every file.
+      count += "kind" in next.affected && next.affected.kind === this.ts.SyntaxKind.SourceFile ? 1 : total;
+    }
+    return Math.min(count, total);
+  }
+
+  /** The stored state for the current key, read once (a notice when it cannot be trusted). */
+  private readStored(): StoredState | null {
+    if (this.stored !== undefined) return this.stored;
+    if (!this.persisted || !this.stateKey) return (this.stored = null);
+    const { text, notice } = this.persisted.load(this.stateKey);
+    this.notice = notice;
+    this.stored = text === null ? null : parseStoredState(text);
+    if (text !== null && !this.stored) this.notice = `persisted TypeScript state for ${this.configPath} ignored (unexpected shape); building afresh`;
+    return this.stored;
+  }
+
+  /**
+   * A new host's first check: the answer stored by an earlier host, when the tsconfig parses to the same options and
+   * root files and every input of that answer (each file's content, the configs, every recorded file-system answer)
+   * is unchanged — exactly when a live program would reuse its last answer. Null: build (on the stored build info).
+   */
+  storedAnswer(): unknown {
+    if (this.builder || !this.persisted || this.stored !== undefined) return null;
+    const parsed = this.config.current(null).commandLine;
+    if (!parsed || parsed.projectReferences?.length) return null;
+    this.persistedOptions(parsed.options);
+    const state = this.readStored();
+    if (!state || state.answer === undefined || !sameStrings(state.roots, parsed.fileNames) || !this.inputsUnchanged(state.inputs)) return null;
+    this.answeredFromDisk = true;
+    return state.answer;
+  }
+
+  /** After an answer from disk: build the program (on the stored build info) for the checks that follow. */
+  warmUp(): void {
+    if (!this.answeredFromDisk) return;
+    this.answeredFromDisk = false;
+    this.check(null);
+  }
+
+  /** Write the build info, the answer given and its inputs to the cache directory (nothing when not persisted). */
+  persist(answer: unknown): void {
+    const builder = this.builder;
+    if (!this.persisted || !this.stateKey || !builder || this.answeredFromDisk || !this.builtFrom) return;
+    let buildInfo: string | undefined;
+    const program = builder.getProgram() as TS.Program & { emitBuildInfo?: (write: TS.WriteFileCallback) => unknown };
+    program.emitBuildInfo?.((_name, data) => (buildInfo = data));
+    if (buildInfo === undefined) return;
+    const configFile = this.builtFrom.options.configFile as TS.TsConfigSourceFile | undefined;
+    const configs = [this.configPath, ...(configFile?.extendedSourceFiles ?? [])];
+    const state: StoredState = { buildInfo, answer, roots: [...this.builtFrom.fileNames], inputs: this.inputsRecord(configs) };
+    this.persisted.save(this.stateKey, JSON.stringify(state));
   }
 
   /** The current program (for the causes of its diagnostics), or undefined before the first build. */

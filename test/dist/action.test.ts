@@ -94,7 +94,7 @@ async function runAction(inputs: Record<string, string>, workspace: string, serv
   return { logs, outputOf, temp, failed: logs.find((log) => log.status !== 0) };
 }
 
-const INPUTS = { version: "latest", root: ".", format: "github", args: "", category: "signalint", "fail-on-error": "true" };
+const INPUTS = { version: "latest", root: ".", format: "github", args: "", category: "signalint", "fail-on-error": "true", cache: "false" };
 
 describe("the GitHub Action's shell steps, against a local release directory", () => {
   let served: Served;
@@ -136,6 +136,21 @@ describe("the GitHub Action's shell steps, against a local release directory", (
     cleanup.push(workspace, action.temp);
     assert.equal(action.failed, undefined, action.failed?.stderr);
     assert.deepEqual(served.requested.slice(before), [`/releases/download/v0.1.0/${HOST_ASSET}`, "/releases/download/v0.1.0/SHA256SUMS"]);
+    assert.match(String(action.logs[1]?.stdout), /^::error file=/m);
+  });
+
+  it("cache: true keys the cache by lock file and engine versions and checks with --cache-dir (issue 17)", async () => {
+    const workspace = scratchCopy("systemic-ts", "action");
+    const action = await runAction({ ...INPUTS, cache: "true", "fail-on-error": "false" }, workspace, served);
+    cleanup.push(workspace, action.temp);
+    assert.equal(action.failed, undefined, action.failed?.stderr);
+    const key = String(action.outputOf("install", "key"));
+    const restore = String(action.outputOf("install", "restore"));
+    assert.match(key, /^signalint-\w+-\w+-[0-9a-f]{16}-[0-9a-f]{16}-local$/);
+    assert.ok(key.startsWith(restore) && restore.startsWith(String(action.outputOf("install", "restore-any"))));
+    const dir = String(action.outputOf("install", "dir"));
+    assert.equal(dir, join(action.temp, "signalint-cache"));
+    assert.ok(existsSync(join(dir, "tsc-state")), "the check wrote its TypeScript state into the cache directory");
     assert.match(String(action.logs[1]?.stdout), /^::error file=/m);
   });
 

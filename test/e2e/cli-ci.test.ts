@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { CliReport } from "../../src/cli/report.ts";
-import { BUNDLE, ciPath, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, ciPath, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { guardTrees } from "../helpers/tree.ts";
 
 /**
@@ -152,6 +152,40 @@ describe("check for CI", () => {
       assert.match(result.stdout, /INVALID: signalint\.config\.json/);
     } finally {
       removeDir(broken);
+    }
+  });
+
+  it("check --cache-dir with CI=true: the second run builds on the first's persisted state, re-checks nothing and answers as a cold run (issue 17)", () => {
+    const project = scratchCopy("systemic-ts", "cache-dir");
+    const cacheDir = tempDir("signalint-ci-cache-");
+    const states = [tempDir("signalint-ci-state-"), tempDir("signalint-ci-state-"), tempDir("signalint-ci-state-")];
+    try {
+      const check = (state: string, extra: string[]) =>
+        runCli(["check", "--format", "json", ...extra], { cwd: project, env: { CI: "true", SIGNALINT_STATE_DIR: state } });
+      const stats = (state: string) => {
+        const result = runCli(["stats", "--json"], { cwd: project, env: { SIGNALINT_STATE_DIR: state } });
+        return JSON.parse(result.stdout) as { cache: Record<string, { hits: number; misses: number; modes: Record<string, number> }> };
+      };
+      const first = check(states[0] as string, ["--cache-dir", cacheDir]);
+      assert.equal(first.status, 1, first.stderr);
+      assert.deepEqual(stats(states[0] as string).cache.tsc?.modes, { "warm-full": 1 });
+      const second = check(states[1] as string, ["--cache-dir", cacheDir]);
+      assert.equal(second.stdout, first.stdout, "the restored run answers exactly as the first");
+      const tsc = stats(states[1] as string).cache.tsc;
+      assert.deepEqual(tsc?.modes, { "warm-restored": 1 }, "TypeScript built on the persisted state");
+      assert.equal(tsc?.misses, 0, "and re-checked no file");
+      assert.ok((stats(states[1] as string).cache.oxlint?.hits ?? 0) > 0, "the lint cache came from the cache directory too");
+      // A cold run: a fresh cache directory, so TypeScript builds from nothing (warm-full; the command line names no
+      // declarations, so its clusters would differ by design).
+      const cold = runCli(["check", "--format", "json"], {
+        cwd: project,
+        env: { CI: "true", SIGNALINT_STATE_DIR: states[2] as string, SIGNALINT_CACHE_DIR: tempDir("signalint-cold-cache-") },
+      });
+      assert.equal(second.stdout, cold.stdout, "and as a cold run");
+      assert.deepEqual(stats(states[2] as string).cache.tsc?.modes, { "warm-full": 1 });
+      assert.ok(!existsSync(join(project, ".signalint", "cache")), "nothing written into the project tree for the cache");
+    } finally {
+      for (const dir of [project, cacheDir, ...states]) removeDir(dir);
     }
   });
 });

@@ -8,7 +8,7 @@ import { REPO, removeDir, runCli, tempDir } from "../helpers.ts";
 /**
  * Found on trpc/trpc (32 programs the workspace's scripts type-check, 2 CPUs): every tsc command line started at once,
  * 12 of them overran the timeout and the check was never complete. A check runs at most one tsc per CPU (and at
- * least the 3 warm slots) at a time; every program still answers.
+ * least 3) at a time; every program still answers.
  */
 
 const REAL_TS = join(REPO, "node_modules", "typescript");
@@ -62,7 +62,8 @@ it(`a workspace of ${PACKAGES} type-checked packages runs at most ${SLOTS} tsc a
   }
   countingTypescript(project, running, log);
 
-  const result = runCli(["check", "--format", "json"], { cwd: project, env: { SIGNALINT_CACHE_DIR: cache } });
+  // Every program would be warm now (issue 17: no three-program limit): the command line is what this bounds.
+  const result = runCli(["check", "--format", "json"], { cwd: project, env: { SIGNALINT_CACHE_DIR: cache, SIGNALINT_WARM_TYPESCRIPT: "0" } });
   const report = JSON.parse(result.stdout) as { engines: { tsc: { status: string } }; issues: { file: string; line: number; col: number; rule: string }[] };
   assert.equal(report.engines.tsc.status, "ok", result.stdout);
   const found = report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();

@@ -1,12 +1,14 @@
 // Differential test: warm TypeScript answers equal cold `tsc --noEmit -p` runs, step after step, over a seeded random
 // sequence of edits (files, exports, hub types, a linked workspace package's package.json, tsconfig including syntax
-// errors, node_modules .d.ts, shadowing resolution, TypeScript version swaps). Seeds come from fixed lists
+// errors, node_modules .d.ts, shadowing resolution, TypeScript version swaps), and in its own runs restarts of the
+// service with edits made while it is stopped and damaged persisted state (issue 17). Seeds come from fixed lists
 // (helpers/random.ts); replay a failure with the seed its test names and the steps its suite names:
 // SIGNALINT_DIFF_SEED=<seed> SIGNALINT_DIFF_STEPS=<steps> node --test dist/test/e2e/warm-differential.test.mjs
+// (restart runs: SIGNALINT_DIFF_RESTART_SEED / SIGNALINT_DIFF_RESTART_STEPS).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
@@ -18,6 +20,9 @@ import { random, randomRuns } from "../helpers/random.ts";
 // Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts). The long seed
 // once failed at step 126 (a file outside a broken config's include; fixed in a3dc8a9).
 const { seeds: SEEDS, steps: STEPS } = randomRuns("DIFF", { short: { seeds: [1], steps: 30 }, long: { seeds: [1205713286], steps: 200 } });
+// Runs with restarts (issue 17): the service stops, files are edited (TypeScript swapped) while nothing runs, and the
+// persisted incremental state is sometimes damaged; the next service's first answer must still equal a cold tsc.
+const RESTARTS = randomRuns("DIFF_RESTART", { short: { seeds: [17], steps: 12 }, long: { seeds: [1717], steps: 18 } });
 
 type Tsconfig = { strict: boolean; extra: boolean; broken: number };
 
@@ -238,20 +243,62 @@ function parseTscOutput(stdout: string): string[] {
   return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${flatMessage(d.message)}`);
 }
 
-async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void): Promise<void> {
+/** Damage every persisted TypeScript state file under `cacheBase` one way; returns what was done. */
+function damageState(cacheBase: string, next: () => number): string {
+  const files = readdirSync(cacheBase, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith(".state"));
+  const how = ["truncated", "a byte flipped", "another Signalint version", "garbage"][Math.floor(next() * 4)] as string;
+  for (const file of files) {
+    const path = join(cacheBase, file);
+    const text = readFileSync(path, "utf8");
+    const middle = Math.floor(text.length * 0.75);
+    const flipped = `${text.slice(0, middle)}${text[middle] === "1" ? "2" : "1"}${text.slice(middle + 1)}`;
+    const foreign = text.replace(/"signalint":"[^"]*"/, '"signalint":"0.0.0-other"');
+    writeFileSync(path, how === "truncated" ? text.slice(0, middle) : how === "a byte flipped" ? flipped : how === "garbage" ? "not state\n" : foreign);
+  }
+  return `persisted state ${how} (${files.length} file(s))`;
+}
+
+async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void, restarts = false): Promise<void> {
   const project = createProject(typescripts[0] as string);
+  // Persisted state of this run only, so a restart reads what this run wrote.
+  const cacheBase = tempDir("signalint-diff-cache-");
+  const savedCacheDir = process.env.SIGNALINT_CACHE_DIR;
+  process.env.SIGNALINT_CACHE_DIR = cacheBase;
   // The state directory inside the project (the default): the file watch runs, and its hints serve the warm checks.
   delete process.env.SIGNALINT_STATE_DIR;
   const next = random(seed);
   const state = { tsconfig: { strict: true, extra: false, broken: 0 }, gen: new Set<number>(), typescripts };
   const modes = new Map<string, number>();
   const started = performance.now();
+  const steps = restarts ? RESTARTS.steps : STEPS;
   let opened: SignalintService | undefined;
+  let hints = 0;
+  let damaged = false;
+  let restartCount = 0;
   try {
-    const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const start = () => SignalintService.create(runtime, { root: project });
+    let service = await start();
     opened = service;
-    for (let step = 0; step <= STEPS; step++) {
-      const change = step === 0 ? "(initial project)" : edit(project, next, state);
+    for (let step = 0; step <= steps; step++) {
+      let change = step === 0 ? "(initial project)" : "";
+      damaged = false;
+      if (restarts && step > 0 && next() < 0.35) {
+        // Stopped: nothing watches while 1–2 edits land (a TypeScript swap among them), maybe damaged state too.
+        hints += service.changes.hintsGiven;
+        await service.close();
+        // A third of the restarts find nothing changed: the stored answer itself is what they answer with.
+        const quiet = next() < 0.33;
+        const whileStopped = quiet ? ["(nothing)"] : [edit(project, next, state), ...(next() < 0.5 ? [edit(project, next, state)] : [])];
+        // Every third restart from the second on finds its state damaged, one of four ways.
+        damaged = restartCount++ % 3 === 1;
+        if (damaged) whileStopped.push(damageState(cacheBase, next));
+        service = await start();
+        opened = service;
+        change = `restart; while stopped: ${whileStopped.join("; ")}`;
+      } else if (step > 0) change = edit(project, next, state);
       const files = readdirSync(join(project, "src"), { recursive: true })
         .map((file) => `src/${String(file)}`)
         .filter((file) => file.endsWith(".ts"));
@@ -262,6 +309,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       if (response.engines.tsc.status !== "ok") assert.fail(`step ${step} (${change}): tsc status ${JSON.stringify(response.engines.tsc)}`);
       const mode = service.lastTiming?.cache?.tsc?.mode ?? "cli";
       modes.set(mode, (modes.get(mode) ?? 0) + 1);
+      if (damaged) assert.notEqual(mode, "warm-restored", `step ${step} (${change}): damaged state was trusted`);
       const warm = serviceTscKeys(service, response).sort();
       const covers = (issue: string) => requested[0] === "." || requested.some((file) => issue.startsWith(`${file}:`)) || /^[^:]*\.json:/.test(issue);
       const cold = (await coldRun).filter(covers).sort();
@@ -274,16 +322,24 @@ async function differential(typescripts: string[], label: string, seed: number, 
       const hold = setInterval(() => {}, 1000);
       await service.warmSettled().finally(() => clearInterval(hold));
     }
-    assert.ok(service.changes.hintsGiven >= STEPS / 2, `most checks use the file watch's hint (${service.changes.hintsGiven} of ${STEPS + 1})`);
+    hints += service.changes.hintsGiven;
+    // The first check of each service has no hint (its watch starts with it).
+    assert.ok(hints >= (steps - restartCount) / 2, `most checks use the file watch's hint (${hints} of ${steps + 1}, ${restartCount} restarts)`);
   } finally {
     opened?.close();
     removeDir(project);
+    removeDir(cacheBase);
+    if (savedCacheDir === undefined) delete process.env.SIGNALINT_CACHE_DIR;
+    else process.env.SIGNALINT_CACHE_DIR = savedCacheDir;
   }
   const warmSteps = [...modes].filter(([mode]) => mode.startsWith("warm")).reduce((sum, [, count]) => sum + count, 0);
   report(
-    `${label}: seed ${seed}, ${STEPS} edits, 0 mismatches in ${((performance.now() - started) / 1000).toFixed(1)} s; answers by mode ${JSON.stringify(Object.fromEntries(modes))}`,
+    `${label}: seed ${seed}, ${steps} edits, 0 mismatches in ${((performance.now() - started) / 1000).toFixed(1)} s; answers by mode ${JSON.stringify(Object.fromEntries(modes))}`,
   );
-  assert.ok(warmSteps >= STEPS / 2, `most answers come from the warm program (${warmSteps} of ${STEPS + 1})`);
+  assert.ok(warmSteps >= steps / 2, `most answers come from the warm program (${warmSteps} of ${steps + 1})`);
+  // TypeScript 5/6 persists its state: some restart must have answered from it (TypeScript 7 has none to restore).
+  if (restarts && typescripts[0] !== "typescript7")
+    assert.ok(modes.has("warm-restored"), `a restart built on persisted state: ${JSON.stringify(Object.fromEntries(modes))}`);
 }
 
 describe(`warm TypeScript equals cold tsc over ${STEPS} random edits`, () => {
@@ -293,6 +349,17 @@ describe(`warm TypeScript equals cold tsc over ${STEPS} random edits`, () => {
     });
     it(`TypeScript 7 (warm tsgo server) (SIGNALINT_DIFF_SEED=${seed})`, async (t) => {
       await differential(["typescript7"], "TypeScript 7", seed + 1, (message) => t.diagnostic(message));
+    });
+  }
+});
+
+describe(`warm TypeScript equals cold tsc across restarts over ${RESTARTS.steps} random steps`, () => {
+  for (const seed of RESTARTS.seeds) {
+    it(`TypeScript 5.9 and 6.0, persisted state (SIGNALINT_DIFF_RESTART_SEED=${seed})`, async (t) => {
+      await differential(["typescript", "typescript6"], "TypeScript 5.9/6.0 with restarts", seed, (message) => t.diagnostic(message), true);
+    });
+    it(`TypeScript 7, restarts (SIGNALINT_DIFF_RESTART_SEED=${seed})`, async (t) => {
+      await differential(["typescript7"], "TypeScript 7 with restarts", seed + 1, (message) => t.diagnostic(message), true);
     });
   }
 });

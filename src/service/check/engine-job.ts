@@ -25,6 +25,17 @@ export interface EngineReport {
   cache?: EngineCache;
   /** Coverage notes; undefined when the engine did not work out coverage (it did not run). */
   notChecked?: NotCheckedFiles[];
+  /** See Reuse. */
+  reuse?: Reuse;
+}
+
+/**
+ * Whether a later check may answer with this report while nothing it depends on changed (a quiet check): only when
+ * its inputs are the project tree (which the file watch vouches for), the engine's identity, and `reads` — files
+ * outside what the watch sees (node_modules, outside the root) that the engine read (tsc's warm programs say which).
+ */
+export interface Reuse {
+  reads: string[];
 }
 
 /** Inputs every engine run has; the lint and tsc rooms extend it with what only they need (LintJob, TscJob). */
@@ -49,4 +60,4 @@ export interface EngineJob {
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
-export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[] }) | EngineStatus;
+export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[]; reuse?: Reuse }) | EngineStatus;

@@ -97,10 +97,18 @@ async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEn
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   const spec: LinterSpec = { engine, ...linter, ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}) };
-  return runCachedLinter(spec, job, resolved, async (args) => {
+  const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
+  // A file-local linter's answer depends on the tree, its version and its configs (as its cache key does); a
+  // type-aware one's on types from anywhere, which nothing stamps: never reused.
+  return tsgolint ? outcome : withReuse(outcome);
+}
+
+/** A linter's successful outcome marked reusable (its files outside the tree are the config inputs the hasher saw). */
+function withReuse(outcome: RunnerOutcome): RunnerOutcome {
+  return "ok" in outcome && outcome.ok ? { ...outcome, reuse: { reads: [] } } : outcome;
 }
 
 /**
@@ -117,10 +125,11 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
     };
   const linter = ENGINES.eslint.linter as NonNullable<(typeof ENGINES)["eslint"]["linter"]>;
   const spec: LinterSpec = { engine: "eslint", ...linter, argsFor: (paths) => eslintLegacyArgs(paths, ext) };
-  return runCachedLinter(spec, job, resolved, async (args) => {
+  const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), { ESLINT_USE_FLAT_CONFIG: "false" });
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
+  return withReuse(outcome);
 }
 
 /**
@@ -157,10 +166,12 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const resolved = await resolveEngine(job.runtime, engine, { start: resolutionStart(job.root, job.paths), node: job.node });
-    if (!resolved) return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed() };
+    // Not installed: the same answer while the tree and the engine's resolution stay as they are.
+    if (!resolved) return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed(), reuse: { reads: [] } };
     const version = resolved.version ? { version: resolved.version } : {};
     const outcome = await run(engine, job, resolved);
-    if ("status" in outcome) return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed() };
+    if ("status" in outcome)
+      return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed(), ...(outcome.status === "disabled" ? { reuse: { reads: [] } } : {}) };
     if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
     // Files the engine could not check: the check is not clean, but what it did report is kept.
     const message = "message" in outcome && outcome.message ? { message: outcome.message } : {};
@@ -168,7 +179,9 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
       ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
       : { status: "ok", ...message, ...version };
     const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
-    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked };
+    // A partial run is never reused: the next check tries the files it could not check again.
+    const reuse = "reuse" in outcome && outcome.reuse && status.status === "ok" ? { reuse: outcome.reuse } : {};
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked, ...reuse };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

@@ -44,7 +44,7 @@ export async function enabledEngines(
 export function runEngines(enabled: Record<EngineName, boolean | string>, jobFor: (engine: EngineName) => CheckJob): Promise<[EngineName, EngineReport][]> {
   return Promise.all(
     ENGINE_NAMES.map(async (engine): Promise<[EngineName, EngineReport]> => {
-      if (enabled[engine] !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0 }];
+      if (enabled[engine] !== true) return [engine, { status: { status: "disabled" }, issues: [], durationMs: 0, reuse: { reads: [] } }];
       return [engine, await runEngine(engine, jobFor(engine))];
     }),
   );

@@ -12,6 +12,7 @@ import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import type { ChangeTracker } from "../freshness/change-tracker.ts";
+import type { QuietIndex, QuietProbe } from "../freshness/quiet-index.ts";
 import type { CheckStore } from "../history/check-store.ts";
 import type { CheckRecord, SessionLog } from "../history/session-log.ts";
 import type { SnapshotStore } from "../history/snapshots.ts";
@@ -23,6 +24,7 @@ import type { EngineReport } from "./engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
+import { engineIdentity, quietKey, repeatedReports, reusableReads } from "./quiet-check.ts";
 
 /** What a check reads and writes, wired once by the composition root (SignalintService). */
 export interface CheckRooms {
@@ -37,6 +39,8 @@ export interface CheckRooms {
   session: SessionLog;
   store: CheckStore;
   snapshots: SnapshotStore;
+  /** Engine results a check with nothing changed repeats (see QuietIndex). */
+  quiet: QuietIndex<EngineResults>;
   /** A new id for every check (never derived from content alone). */
   nextCheckId: () => string;
 }
@@ -46,6 +50,8 @@ export interface CheckTiming {
   durationMs: number;
   engines: Partial<Record<EngineName, number>>;
   cache: CheckResponse["cache"];
+  /** True when nothing changed and the kept engine results answered (no engine ran). */
+  reused?: boolean;
 }
 
 interface PreparedCheck {
@@ -58,11 +64,14 @@ interface PreparedCheck {
   /** ESLint runs a legacy .eslintrc* config. */
   eslintLegacy: boolean;
   changeHint: ChangeHint | null;
+  /** The engines as they resolve now (quiet-check.ts engineIdentity). */
+  identity: string;
   started: number;
   observedAtMs: number;
 }
 
-interface EngineResults {
+/** What the engines of a check found, before filtering and clustering (kept for quiet checks). */
+export interface EngineResults {
   reports: [EngineName, EngineReport][];
   /** Diagnostics in files outside the project root: not shown, but counted in filteredOutIssueCount. */
   outsideRoot: number;
@@ -90,10 +99,32 @@ async function prepare(rooms: CheckRooms, requested: readonly string[], incremen
   // Every change made before this check is in the watch's record once the fence passes (runs alongside).
   const fenced = rooms.changes.fence();
   const enabled = await enabledEngines(runtime, project.root, settings.engines);
-  const legacy = enabled.eslint === true && (await eslintLegacy(runtime, project.root));
+  const [legacy, identity] = await Promise.all([
+    enabled.eslint === true && eslintLegacy(runtime, project.root),
+    engineIdentity(runtime, { root: project.root, paths, node: rooms.node, enabled }),
+  ]);
   const changeHint = (await fenced) ? rooms.changes.hint() : null;
   rooms.cache.hasher.forgetChanged(changeHint);
-  return { settings, paths, incremental, ignored: compileIgnore(settings.ignore), enabled, eslintLegacy: legacy, changeHint, started, observedAtMs };
+  const ignored = compileIgnore(settings.ignore);
+  return { settings, paths, incremental, ignored, enabled, eslintLegacy: legacy, changeHint, identity, started, observedAtMs };
+}
+
+/**
+ * Step 2, when nothing changed: the kept results of the same request, when the watch (after the fence), the engines'
+ * identity and the stamps of what the watch cannot see vouch that no input changed since; else null.
+ */
+function repeatQuiet(rooms: CheckRooms, check: PreparedCheck, key: string): EngineResults | null {
+  const kept = rooms.quiet.reuse(key, check.changeHint, check.identity);
+  return kept && { ...kept, reports: repeatedReports(kept.reports) };
+}
+
+/** Step 2 otherwise: run the engines, and keep their results for a later quiet check when they can be repeated. */
+async function runAndKeep(rooms: CheckRooms, check: PreparedCheck, key: string, options: CheckOptions): Promise<EngineResults> {
+  // Stamped before any engine runs: a change made while they run shows later as a different stamp.
+  const probe: QuietProbe | null = await rooms.quiet.probe(check.changeHint, check.identity);
+  const results = await runAll(rooms, check, options);
+  rooms.quiet.store(key, probe, reusableReads(results.reports, rooms.cache.hasher.external()), results);
+  return results;
 }
 
 /** Step 2: every enabled engine in parallel on the checked paths. */
@@ -217,10 +248,13 @@ export async function runCheck(
 ): Promise<{ response: CheckResponse; timing: CheckTiming }> {
   throwIfCancelled(options.signal);
   const check = await prepare(rooms, requested, options.incremental);
-  const results = await runAll(rooms, check, options);
+  const key = quietKey(check);
+  const repeated = repeatQuiet(rooms, check, key);
+  const results = repeated ?? (await runAndKeep(rooms, check, key, options));
   const outcome = postProcess(rooms, check, results);
   const tool = options.tool ?? (options.incremental ? "check_files" : "check_project");
   const response = await record(rooms, check, outcome, { tool, session: options.session });
   const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));
-  return { response, timing: { durationMs: Math.round(performance.now() - check.started), engines, cache: outcome.cache } };
+  const reused = repeated ? { reused: true } : {};
+  return { response, timing: { durationMs: Math.round(performance.now() - check.started), engines, cache: outcome.cache, ...reused } };
 }

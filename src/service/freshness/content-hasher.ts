@@ -2,6 +2,9 @@ import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import { ifMissing } from "../../core/errors.ts";
 
+/** Files outside the watched tree remembered at most (see external). */
+const MAX_EXTERNAL = 10_000;
+
 interface Entry {
   size: number;
   mtimeMs: number;
@@ -13,11 +16,32 @@ export class ContentHasher {
   private readonly entries = new Map<string, Entry>();
   /** The change-hint sequence number the entries were last reconciled with (see forgetChanged). */
   private hintSeq: number | null = null;
+  /** Files hashed that the file watch cannot see (outside the root, in node_modules); null past MAX_EXTERNAL. */
+  private externalSeen: Set<string> | null = new Set();
 
   constructor(
     private readonly runtime: Runtime,
     private readonly maxEntries = 50_000,
+    /** The watched tree (null: no record of files outside it is kept). */
+    private readonly root: string | null = null,
   ) {}
+
+  /**
+   * Every file hashed so far that the watch cannot see (a lint config extending one outside the root): a quiet check
+   * stamps them. Null when there were too many to keep (then nothing is vouched for).
+   */
+  external(): readonly string[] | null {
+    return this.externalSeen && [...this.externalSeen];
+  }
+
+  private noteExternal(path: string): void {
+    const root = this.root;
+    if (root === null || !this.externalSeen) return;
+    const inside = path.startsWith(root) && (path[root.length] === "/" || path[root.length] === "\\");
+    if (inside && !/[\\/]node_modules[\\/]/.test(path.slice(root.length))) return;
+    this.externalSeen.add(path);
+    if (this.externalSeen.size > MAX_EXTERNAL) this.externalSeen = null;
+  }
 
   /**
    * Drop what the file watch saw change since the last call (with everything under a changed directory): a rewrite
@@ -40,6 +64,7 @@ export class ContentHasher {
 
   /** sha256 of the file's content, or null when it does not exist. */
   async hash(path: string): Promise<string | null> {
+    this.noteExternal(path);
     const info = await this.runtime.stat(path);
     if (!info?.isFile) {
       this.entries.delete(path);

@@ -13,6 +13,13 @@ export interface Project {
   stateDir: string;
   /** Generated files engines must never see (tsc -b configs, declarations, build info; the inferred program's config). */
   cacheDir: string;
+  /**
+   * The directory whose project cache directories share the persisted-state bound (the OS cache base); null when the
+   * cache directory was given for this run (`check --cache-dir`) or is a temporary one: it is then bounded alone.
+   */
+  cacheBase: string | null;
+  /** The file-local linters' result cache: `<stateDir>/cache`, or `<cacheDir>/lint` with an explicit cache directory. */
+  lintCacheDir: string;
   /** True when this process holds the state directory's ownership lock (service/project/ownership.ts). */
   owned?: boolean;
   /** True when `stateDir` is a private temporary directory another process's lock sent this one to (removed at close). */
@@ -28,6 +35,8 @@ export interface OpenOptions {
   prepareState?: boolean;
   /** Report a bad config or variable here and go on with the defaults, instead of throwing (doctor). */
   onConfigError?: (message: string) => void;
+  /** The cache directory for this run (`check --cache-dir`): persisted state is read from and written to it. */
+  cacheDir?: string;
 }
 
 /** Read and validate signalint.config.json (absent → empty config). */
@@ -81,10 +90,10 @@ function cacheBase(runtime: Runtime): string | null {
  * The project's cache directory, keyed by its real root, outside the project tree; a temporary directory when the
  * OS cache directory is unknown, inside the project or not writable.
  */
-async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: boolean): Promise<string> {
+async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: boolean): Promise<{ dir: string; base: string | null }> {
   const base = cacheBase(runtime);
   const dir = base ? join(base, runtime.sha256(realRoot).slice(0, 16)) : null;
-  if (dir && !prepare) return dir;
+  if (dir && !prepare) return { dir, base };
   const inside = base !== null && relativeToRoot(realRoot, (await runtime.realPath(base)) ?? base) !== null;
   if (dir && !inside) {
     try {
@@ -92,12 +101,21 @@ async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: bool
       const probe = join(dir, ".write-probe");
       await runtime.writeFileAtomic(probe, "");
       await runtime.removeFile(probe);
-      return dir;
+      return { dir, base };
     } catch {
       // fall through to a temporary directory
     }
   }
-  return runtime.makeTempDir("signalint-cache-");
+  return { dir: await runtime.makeTempDir("signalint-cache-"), base: null };
+}
+
+/** The cache directory given for this run: created when missing; refused inside the project tree. */
+async function explicitCacheDir(runtime: Runtime, realRoot: string, given: string): Promise<string> {
+  const dir = resolve(runtime.cwd(), given);
+  await runtime.mkdirp(dir);
+  if (relativeToRoot(realRoot, (await runtime.realPath(dir)) ?? dir) !== null)
+    throw new ConfigError(`--cache-dir ${dir} is inside the project: Signalint writes nothing into the project tree`);
+  return dir;
 }
 
 /** Resolve root, state dir and settings; throws ConfigError with a message naming the bad key or variable. */
@@ -109,8 +127,13 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
   const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
   const settings = await readSettings(runtime, root, options);
-  const cacheDir = await projectCacheDir(runtime, realRoot, options.prepareState === true);
-  return { root, realRoot, stateDir: options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir, cacheDir, settings };
+  const given = options.cacheDir?.trim();
+  const cache = given
+    ? { dir: await explicitCacheDir(runtime, realRoot, given), base: null }
+    : await projectCacheDir(runtime, realRoot, options.prepareState === true);
+  const usedState = options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir;
+  const lintCacheDir = given ? join(cache.dir, "lint") : join(usedState, "cache");
+  return { root, realRoot, stateDir: usedState, cacheDir: cache.dir, cacheBase: cache.base, lintCacheDir, settings };
 }
 
 /** The settings in force; with onConfigError, a bad config file (then a bad variable) falls back to the defaults. */

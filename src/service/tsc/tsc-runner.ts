@@ -11,7 +11,6 @@ import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
 import { resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
-import { MAX_WARM_PROGRAMS } from "../../typescript/warm-pool.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
@@ -34,13 +33,16 @@ async function chooseFor(job: TscJob): Promise<ProgramChoice> {
   return choosePrograms(job.runtime, job.root, { stateDir: job.stateDir, configured: job.typescriptProjects });
 }
 
+/** tsc runs of one check allowed at once however few CPUs there are (three warm programs ran in parallel before). */
+const MIN_TSC_SLOTS = 3;
+
 /**
- * How many tsc processes of one check run at once: one per CPU, and at least the warm slots (up to MAX_WARM_PROGRAMS
- * configs stay warm and all in parallel, as before). A monorepo's 32 programs started together on 2 CPUs overran the
- * timeout in 12 of them (trpc/trpc); each run's timeout starts at its own spawn, so a queued run loses no time.
+ * How many tsc runs (warm checks or processes) of one check go at once: one per CPU, at least MIN_TSC_SLOTS. A
+ * monorepo's 32 programs started together on 2 CPUs overran the timeout in 12 of them (trpc/trpc); each run's
+ * timeout starts at its own start, so a queued run loses no time.
  */
 function tscSlots(job: TscJob): number {
-  return Math.max(MAX_WARM_PROGRAMS, job.runtime.cpuCount);
+  return Math.max(MIN_TSC_SLOTS, job.runtime.cpuCount);
 }
 
 /** fn over items with at most `limit` calls pending at once; results in the items' order. */
@@ -195,11 +197,12 @@ interface RunState {
  * One config: its warm program in a host (built there by its first check; configs with references are a warm
  * `tsc -b` from TypeScript 5.6 on), else the command line. vue-tsc programs always run on the command line.
  */
-async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & { slots: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
-  const { config: tsconfig, slots, spawn, state } = run;
+async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
+  const { config: tsconfig, slot, spawn, state } = run;
   const inferred = state.inferred?.config === tsconfig ? state.inferred : null;
-  // More tsconfigs than warm slots would only evict each other: those checks use the command line.
-  const packageDir = job.warmTypeScript && slots <= MAX_WARM_PROGRAMS && run.tool !== "vue-tsc" ? resolved.packageDir : null;
+  // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
+  // line rather than evict each other's hosts at every check.
+  const packageDir = job.warmTypeScript && slot < job.warm.capacity && run.tool !== "vue-tsc" ? resolved.packageDir : null;
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = run.tool === "vue-tsc" ? await resolveTypeChecker(job.runtime, "vue-tsc", { start: dirname(tsconfig), node: job.node }) : null;
@@ -243,11 +246,11 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
  */
 function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
-  const runAll = async (runs: readonly ProgramRun[], slots: number) => {
+  const runAll = async (runs: readonly ProgramRun[]) => {
     const done = await mapBounded(
-      runs,
+      runs.map((run, slot) => ({ ...run, slot })),
       tscSlots(job),
-      async (run) => [run.config, await runOne(job, resolved, { ...run, slots, spawn, state })] as [string, ParseOutcome],
+      async (run) => [run.config, await runOne(job, resolved, { ...run, spawn, state })] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };
@@ -264,7 +267,7 @@ async function runInferred(job: TscJob, resolved: ResolvedEngine, spawn: TscSpaw
   const config = await writeInferredConfig(job, resolved, files);
   state.inferred = { config, files: new Set(files.flatMap((file) => job.toRelative(file) ?? [])) };
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
-  await runAll([{ config, tool: "tsc" }], 1);
+  await runAll([{ config, tool: "tsc" }]);
   const combined = combine(outcomes, () => "tsconfig.json (inferred)");
   if (!combined.ok) return combined;
   const message = `inferred program (TypeScript defaults, allowJs) for ${files.length} file(s): the project has no tsconfig.json`;
@@ -298,7 +301,7 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const scope = job.tsconfigs.scopeFor(resolved);
   const { runs, outside } = await selectRuns(job, resolved, { choice, sources, framework, scope });
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
-  await runAll(runs, runs.length);
+  await runAll(runs);
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
@@ -306,12 +309,24 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const notChecked = coverageNotes(notIncluded, framework, vueDirs);
   if (!runs.length) {
     const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
-    return { ok: true, issues: [], notChecked, message: ["no program the project checks includes the checked files", ...why].join("; ") };
+    const message = ["no program the project checks includes the checked files", ...why].join("; ");
+    return { ok: true, issues: [], notChecked, message, reuse: { reads: [] } };
   }
   const combined = combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig);
   if (!combined.ok) return combined;
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
-  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}) };
+  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}), ...reuseOf(resolved, state) };
+}
+
+/**
+ * A tsc answer a quiet check may repeat: every program answered warm, so it names every file it read (with the
+ * configs its tsconfig extends). A command-line run names none, so its answer is never repeated unchecked; neither
+ * is TypeScript 7's (its API does not say which configs a tsconfig extends).
+ */
+function reuseOf(resolved: ResolvedEngine, state: RunState): { reuse?: { reads: string[] } } {
+  const warmOnly = state.modes.size > 0 && [...state.modes].every((mode) => mode.startsWith("warm-"));
+  const major = Number((resolved.version ?? "").split(".")[0]);
+  return warmOnly && major < 7 ? { reuse: { reads: [...state.programFiles] } } : {};
 }

@@ -1,0 +1,56 @@
+import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
+import type { Settings } from "../../core/config.ts";
+import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
+import type { NodeCommand } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { EngineReport } from "./engine-job.ts";
+
+/** The cache mode every engine of a quiet check reports: its answer was repeated, nothing ran. */
+export const UNCHANGED_MODE = "unchanged";
+
+/** What must be equal for a kept answer to be this check's: the paths, the kind, the engines and the settings. */
+export function quietKey(request: {
+  paths: readonly string[];
+  incremental: boolean;
+  enabled: Record<EngineName, boolean | string>;
+  eslintLegacy: boolean;
+  settings: Settings;
+}): string {
+  return JSON.stringify([request.paths, request.incremental, request.enabled, request.eslintLegacy, request.settings]);
+}
+
+/**
+ * Who would answer: each enabled engine as it resolves now (package entry, version, package directory, oxlint's
+ * type-aware companion), or "none". An engine installed, removed or upgraded anywhere it is looked for — the
+ * project's node_modules or PATH — is another identity, so no kept answer is repeated across it.
+ */
+export async function engineIdentity(
+  runtime: Runtime,
+  request: { root: string; paths: readonly string[]; node: NodeCommand | null; enabled: Record<EngineName, boolean | string> },
+): Promise<string> {
+  const start = resolutionStart(request.root, request.paths);
+  const identities = await Promise.all(
+    ENGINE_NAMES.filter((engine) => request.enabled[engine] === true).map(async (engine) => {
+      const resolved = await resolveEngine(runtime, engine, { start, node: request.node });
+      return resolved ? [engine, resolved.path, resolved.version, resolved.packageDir, resolved.typeAware?.path ?? null] : [engine, "none"];
+    }),
+  );
+  return JSON.stringify(identities);
+}
+
+/**
+ * Everything outside the watch the reports depend on (warm programs' files, config files a linter's configs reach
+ * outside the root), or null when one of them cannot be repeated (a command-line tsc, an engine failure).
+ */
+export function reusableReads(reports: readonly [EngineName, EngineReport][], hashed: readonly string[] | null): string[] | null {
+  if (hashed === null || reports.some(([, report]) => !report.reuse)) return null;
+  return [...reports.flatMap(([, report]) => report.reuse?.reads ?? []), ...hashed];
+}
+
+/** The kept reports as a quiet check gives them: every input a hit, nothing run (no engine time). */
+export function repeatedReports(reports: readonly [EngineName, EngineReport][]): [EngineName, EngineReport][] {
+  return reports.map(([engine, report]) => {
+    const cache = report.cache && { hits: report.cache.hits + report.cache.misses, misses: 0, mode: UNCHANGED_MODE };
+    return [engine, { ...report, durationMs: 0, ...(cache ? { cache } : {}) }];
+  });
+}

@@ -1,0 +1,110 @@
+import { basename, join, sep } from "node:path";
+import { ifMissing } from "../../core/errors.ts";
+import { exactStamp } from "../../engines/file-stamp.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { ChangeHint } from "../../typescript/change-hint.ts";
+
+/** Answers kept for quiet checks (one per distinct request: paths, kind, engines, settings). */
+const MAX_ENTRIES = 16;
+/** Files outside the watch an answer may depend on, stamped at most; beyond it answers are not kept. */
+const MAX_STAMPED = 20_000;
+/** What each package manager rewrites on every install, beside the node_modules directory itself. */
+const INSTALL_MARKERS = [".package-lock.json", ".modules.yaml", ".yarn-state.yml", ".yarn-integrity"];
+
+/** What a check's answer can be vouched with, taken after its fence and before any engine runs. */
+export interface QuietProbe {
+  /** The watch's sequence number at the fence: a change recorded after it is one the answer may not have seen. */
+  seq: number;
+  /** Who would answer (each engine's resolved package and version). */
+  identity: string;
+  /** Exact stamps of what the watch cannot see: the node_modules directories, their scopes and install markers, */
+  /** and every file earlier answers read there or outside the root. */
+  stamps: Map<string, string | null>;
+}
+
+interface Entry<T> {
+  seq: number;
+  identity: string;
+  stamps: Map<string, string | null>;
+  value: T;
+}
+
+/**
+ * The watch sees the whole tree except node_modules, `.git`, the state directory and what a symlink points to. It
+ * can vouch for an answer only when the tree has no other blind spot: no symlink or unreadable directory.
+ */
+function vouchable(hint: ChangeHint, stateDir: string): boolean {
+  return hint.uncovered.every((path) => path === stateDir || basename(path) === "node_modules" || basename(path) === ".git");
+}
+
+/**
+ * Answers a check may repeat without running anything, each kept with what proves it still true: the watch's
+ * sequence number (no change recorded since, after a fence), the engines' identity, and the exact stamps of every
+ * file outside the watch it depends on, taken before its engines ran (a change made while they ran shows as a
+ * different stamp later, never as a stale answer). Node_modules is vouched for by the stamps of its directory, of
+ * each scope directory in it and of the install markers package managers rewrite, plus every file a warm program
+ * or a linter's config read there. Anything else — no watch, a symlink in the tree, too many files — keeps no
+ * answer, and the check runs as before.
+ */
+export class QuietIndex<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  /** Files outside the watch that earlier answers read: stamped before the next check runs. */
+  private readonly known = new Set<string>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly root: string,
+    private readonly stateDir: string,
+  ) {}
+
+  /** The answer kept for `key` when nothing it depends on changed since; null otherwise. */
+  reuse(key: string, hint: ChangeHint | null, identity: string): T | null {
+    const entry = this.entries.get(key);
+    if (!entry || !hint || !vouchable(hint, this.stateDir) || entry.identity !== identity) return null;
+    const last = hint.changes.at(-1);
+    if (hint.since > entry.seq || (last !== undefined && last[1] > entry.seq)) return null;
+    for (const [path, stamp] of entry.stamps) if (exactStamp(path) !== stamp) return null;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Before the engines run: the stamps a new answer would be kept with (null: the watch cannot vouch for it). */
+  async probe(hint: ChangeHint | null, identity: string): Promise<QuietProbe | null> {
+    if (!hint || !vouchable(hint, this.stateDir)) return null;
+    const paths = new Set(this.known);
+    for (const dir of hint.uncovered) if (basename(dir) === "node_modules") for (const path of await this.installPaths(dir)) paths.add(path);
+    if (paths.size > MAX_STAMPED) return null;
+    return { seq: hint.seq, identity, stamps: new Map([...paths].map((path) => [path, exactStamp(path)])) };
+  }
+
+  /** A node_modules directory, its scope directories (a package added to one changes its listing) and markers. */
+  private async installPaths(dir: string): Promise<string[]> {
+    const entries = await this.runtime.readDir(dir).catch(ifMissing([]));
+    const scopes = entries.filter((entry) => entry.isDirectory && entry.name.startsWith("@")).map((entry) => join(dir, entry.name));
+    return [dir, ...scopes, ...INSTALL_MARKERS.map((name) => join(dir, name))];
+  }
+
+  /**
+   * After a check: keep its answer when it is reusable (`reads` not null) and everything it read outside the watch
+   * was stamped before it ran; otherwise drop what was kept for `key` (it is older than this answer) and learn the
+   * reads, so the next check stamps them first.
+   */
+  store(key: string, probe: QuietProbe | null, reads: readonly string[] | null, value: T): void {
+    this.entries.delete(key);
+    const outside = (reads ?? []).filter((path) => this.unwatched(path));
+    for (const path of outside) if (this.known.size < MAX_STAMPED) this.known.add(path);
+    if (!probe || reads === null || !outside.every((path) => probe.stamps.has(path))) return;
+    const own = new Set(outside);
+    // The install stamps and this answer's own reads; other answers' reads are not this one's inputs.
+    const stamps = new Map([...probe.stamps].filter(([path]) => own.has(path) || !this.known.has(path)));
+    this.entries.set(key, { seq: probe.seq, identity: probe.identity, stamps, value });
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /** Outside the root, or inside a node_modules directory of it. */
+  private unwatched(path: string): boolean {
+    if (!path.startsWith(`${this.root}${sep}`)) return true;
+    return path.slice(this.root.length).split(/[\\/]/).includes("node_modules");
+  }
+}

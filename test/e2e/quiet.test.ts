@@ -1,0 +1,249 @@
+// Quiet checks (issue 17 item 4): with nothing changed, check_project / check_files repeat the kept engine results —
+// no engine spawned, no warm program asked — and equal the previous answer; an edit of any input kind made right
+// before the call (the fence makes it visible) runs the engines again and equals a cold run. Workspaces of 5 and 9
+// tsconfigs are warm in every program (the three-program limit is gone) and equal a cold run after edits.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { BUNDLE, REPO, removeDir, serviceIssues, tempDir } from "../helpers.ts";
+import { writeFiles, writeProjectFile } from "../helpers/project.ts";
+
+const REAL_OXLINT = join(REPO, "node_modules", "oxlint", "bin", "oxlint");
+const OXLINT_VERSION = (JSON.parse(readFileSync(join(REPO, "node_modules", "oxlint", "package.json"), "utf8")) as { version: string }).version;
+
+/** An oxlint package whose bin records each invocation in `log`, then runs the real oxlint. */
+function plantOxlint(project: string, log: string): void {
+  const dir = join(project, "node_modules", "oxlint");
+  mkdirSync(join(dir, "bin"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "oxlint", version: OXLINT_VERSION, bin: { oxlint: "bin/oxlint.cjs" } }));
+  writeFileSync(
+    join(dir, "bin", "oxlint.cjs"),
+    [
+      "#!/usr/bin/env node",
+      `require("node:fs").appendFileSync(${JSON.stringify(log)}, "oxlint\\n");`,
+      `const run = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(REAL_OXLINT)}, ...process.argv.slice(2)], { stdio: "inherit" });`,
+      "process.exit(run.status ?? 1);",
+    ].join("\n"),
+  );
+}
+
+const PROJECT: Record<string, string> = {
+  "package.json": '{ "name": "quiet", "private": true, "type": "module" }\n',
+  "tsconfig.base.json": '{ "extends": "shared-config/tsconfig.json", "compilerOptions": { "strict": true } }\n',
+  "node_modules/shared-config/package.json": '{ "name": "shared-config", "version": "1.0.0" }\n',
+  "node_modules/shared-config/tsconfig.json": '{ "compilerOptions": { "noImplicitReturns": false } }\n',
+  "tsconfig.json":
+    '{ "extends": "./tsconfig.base.json", "compilerOptions": { "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "skipLibCheck": false, "types": [] }, "include": ["src"] }\n',
+  ".oxlintrc.json": '{ "rules": { "no-debugger": "off" } }\n',
+  "src/main.ts":
+    'import { dep } from "dep";\nexport const a: number = dep;\nexport function f(x) {\n  debugger;\n  if (x === NaN) return 0;\n  return x;\n}\nexport function g(x: number) {\n  if (x > 0) return 1;\n}\n',
+  "src/other.ts": "export const b: number = 2;\n",
+  "node_modules/dep/package.json": '{ "name": "dep", "version": "1.0.0", "types": "index.d.ts" }\n',
+  "node_modules/dep/index.d.ts": "export declare const dep: number;\n",
+};
+
+/** Every issue of a check, as comparable text (ids and check ids left out). */
+function issueKeys(service: SignalintService, response: CheckResponse): string[] {
+  return serviceIssues(service, response)
+    .map((issue) => `${issue.engine} ${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`)
+    .sort();
+}
+
+/** A check of a fresh service on the same tree (its own state directory): what a cold run answers. */
+async function coldKeys(project: string, paths: string[], incremental: boolean): Promise<string[]> {
+  const state = tempDir("signalint-quiet-cold-state-");
+  const previous = process.env.SIGNALINT_STATE_DIR;
+  process.env.SIGNALINT_STATE_DIR = state;
+  const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+  if (previous === undefined) delete process.env.SIGNALINT_STATE_DIR;
+  else process.env.SIGNALINT_STATE_DIR = previous;
+  try {
+    return issueKeys(service, await service.check(paths, incremental));
+  } finally {
+    service.close();
+    removeDir(state);
+  }
+}
+
+interface Probe {
+  response: CheckResponse;
+  keys: string[];
+  reused: boolean;
+  oxlintRuns: number;
+  warmAsked: number;
+}
+
+async function open(project: string, log: string): Promise<{ service: SignalintService; check: (paths: string[], incremental: boolean) => Promise<Probe> }> {
+  delete process.env.SIGNALINT_STATE_DIR;
+  const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+  const runs = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+  const check = async (paths: string[], incremental: boolean): Promise<Probe> => {
+    const oxlintBefore = runs();
+    const warmBefore = service.warmChecksAsked();
+    const response = await service.check(paths, incremental);
+    return {
+      response,
+      keys: issueKeys(service, response),
+      reused: service.lastTiming?.reused === true,
+      oxlintRuns: runs() - oxlintBefore,
+      warmAsked: service.warmChecksAsked() - warmBefore,
+    };
+  };
+  return { service, check };
+}
+
+/** Wait (on events, not time) for the warm programs and the watch. */
+async function settle(service: SignalintService): Promise<void> {
+  const hold = setInterval(() => {}, 1000);
+  await Promise.all([service.warmSettled(), service.changes.ready()]).finally(() => clearInterval(hold));
+}
+
+describe("quiet checks: nothing changed answers from the kept results", () => {
+  it("repeat the answer without running an engine, and run again after an edit of each input kind", async () => {
+    const project = tempDir("signalint-quiet-");
+    const log = join(tempDir("signalint-quiet-log-"), "oxlint.log");
+    writeFiles(project, PROJECT);
+    symlinkSync(join(REPO, "node_modules", "typescript"), join(project, "node_modules", "typescript"));
+    plantOxlint(project, log);
+    const { service, check } = await open(project, log);
+    try {
+      for (const [paths, incremental] of [
+        [["."], false],
+        [["src/main.ts", "src/other.ts"], true],
+      ] as const) {
+        await check([...paths], incremental);
+        await settle(service);
+        // The first check of the server had no watch to vouch for it: this one runs, and its results are kept.
+        const kept = await check([...paths], incremental);
+        if (!incremental) assert.equal(kept.reused, false);
+        assert.equal(service.changes.status, "on", "the project tree is watched");
+        const quiet = await check([...paths], incremental);
+        assert.equal(quiet.reused, true, "nothing changed: the kept results answered");
+        assert.equal(quiet.oxlintRuns, 0, "no engine spawned");
+        assert.equal(quiet.warmAsked, 0, "no warm program asked");
+        assert.deepEqual(quiet.keys, kept.keys, "the same answer");
+        assert.notEqual(quiet.response.checkId, kept.response.checkId, "a new check");
+        assert.ok(quiet.keys.some((key) => key.startsWith("tsc ")) && quiet.keys.some((key) => key.startsWith("oxlint ")));
+        if (incremental) assert.equal(quiet.response.cache?.tsc?.mode, "unchanged");
+      }
+      const edits: [string, () => void, (keys: string[]) => void][] = [
+        [
+          "a source file",
+          () => writeProjectFile(project, "src/other.ts", "export const b: string = 2;\n"),
+          (keys) => assert.ok(keys.some((key) => key.includes("src/other.ts:1"))),
+        ],
+        [
+          "the tsconfig",
+          () => writeProjectFile(project, "tsconfig.json", PROJECT["tsconfig.json"]?.replace('"include": ["src"]', '"include": ["src/main.ts"]') ?? ""),
+          (keys) => assert.ok(!keys.some((key) => key.includes("tsc src/other.ts"))),
+        ],
+        [
+          "a config extended from node_modules",
+          () => writeFileSync(join(project, "node_modules", "shared-config", "tsconfig.json"), '{ "compilerOptions": { "noImplicitReturns": true } }\n'),
+          (keys) => assert.ok(keys.some((key) => key.includes("TS7030"))),
+        ],
+        [
+          "the extended base",
+          () => writeProjectFile(project, "tsconfig.base.json", '{ "extends": "shared-config/tsconfig.json", "compilerOptions": { "strict": false } }\n'),
+          (keys) => assert.ok(!keys.some((key) => key.includes("TS7006"))),
+        ],
+        [
+          "package.json",
+          () => writeProjectFile(project, "package.json", PROJECT["package.json"]?.replace('"private"', '"version": "1.0.0", "private"') ?? ""),
+          () => {},
+        ],
+        [
+          "the lint config",
+          () => writeProjectFile(project, ".oxlintrc.json", '{ "rules": { "no-debugger": "error" } }\n'),
+          (keys) => assert.ok(keys.some((key) => key.includes("no-debugger"))),
+        ],
+        ["signalint.config.json", () => writeProjectFile(project, "signalint.config.json", '{ "ignore": ["nothing/**"] }\n'), () => {}],
+        [
+          "a declaration in node_modules",
+          () => writeFileSync(join(project, "node_modules", "dep", "index.d.ts"), "export declare const dep: string;\n"),
+          (keys) => assert.ok(keys.some((key) => key.includes("src/main.ts:2"))),
+        ],
+        [
+          "a package installed",
+          () =>
+            writeFiles(project, {
+              "node_modules/@types/extra/index.d.ts": "export {};\n",
+              "node_modules/@types/extra/package.json": '{ "name": "@types/extra", "version": "1.0.0" }\n',
+            }),
+          () => {},
+        ],
+      ];
+      for (const [kind, edit, expect] of edits) {
+        edit();
+        const after = await check(["."], false);
+        assert.equal(after.reused, false, `an edit of ${kind} right before the check is seen`);
+        assert.deepEqual(after.keys, await coldKeys(project, ["."], false), `after an edit of ${kind}, the answer equals a cold run`);
+        expect(after.keys);
+        await settle(service);
+        const again = await check(["."], false);
+        assert.equal(again.reused, true, `quiet again after ${kind}`);
+        assert.deepEqual(again.keys, after.keys);
+      }
+    } finally {
+      service.close();
+      removeDir(project);
+    }
+  });
+});
+
+/** A workspace of `count` packages, each with its own tsconfig (no root tsconfig): every one a program. */
+function workspace(count: number): string {
+  const project = tempDir(`signalint-quiet-ws${count}-`);
+  const files: Record<string, string> = {
+    "package.json": '{ "name": "ws", "private": true, "workspaces": ["packages/*"] }\n',
+    "signalint.config.json": '{ "engines": { "oxlint": false, "biome": false, "eslint": false } }\n',
+  };
+  for (let i = 0; i < count; i++) {
+    files[`packages/p${i}/package.json`] = `{ "name": "p${i}", "private": true }\n`;
+    files[`packages/p${i}/tsconfig.json`] =
+      '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "lib": ["ES2022"], "module": "ESNext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }\n';
+    files[`packages/p${i}/src/a.ts`] = `export const a${i}: number = ${i};\n`;
+    files[`packages/p${i}/src/b.ts`] = `import { a${i} } from "./a";\nexport const b${i}: number = a${i} + 1;\n`;
+  }
+  writeFiles(project, files);
+  mkdirSync(join(project, "node_modules"), { recursive: true });
+  symlinkSync(join(REPO, "node_modules", "typescript"), join(project, "node_modules", "typescript"));
+  return project;
+}
+
+for (const count of [5, 9]) {
+  describe(`a workspace of ${count} tsconfigs`, () => {
+    it("checks every program warm, equal to a cold run after edits, and quiet with nothing changed", async () => {
+      const project = workspace(count);
+      const { service, check } = await open(project, join(project, "no-log"));
+      try {
+        const first = await check(["."], false);
+        assert.equal(first.keys.length, 0);
+        await settle(service);
+        for (const i of [0, count - 1, Math.floor(count / 2)]) {
+          writeProjectFile(project, `packages/p${i}/src/a.ts`, `export const a${i}: string = "${i}";\n`);
+          const after = await check(["."], false);
+          assert.match(after.response.engines.tsc.status, /^ok$/);
+          assert.equal(after.response.engines.tsc.message?.includes("command line"), false, "no program fell back to the command line");
+          const modes = (service.lastTiming?.cache?.tsc?.mode ?? "").split("+");
+          assert.ok(modes.length > 0 && modes.every((mode) => mode.startsWith("warm-")), `every program warm (${modes.join("+")})`);
+          assert.equal(service.warmRssBytes() > 0, true);
+          assert.deepEqual(after.keys, await coldKeys(project, ["."], false), "equal to a cold run");
+          assert.ok(after.keys.some((key) => key.includes(`packages/p${i}/src/b.ts:2`)));
+        }
+        await settle(service);
+        await check(["."], false);
+        const quiet = await check(["."], false);
+        assert.equal(quiet.reused, true);
+        assert.equal(quiet.warmAsked, 0);
+      } finally {
+        service.close();
+        removeDir(project);
+      }
+    });
+  });
+}

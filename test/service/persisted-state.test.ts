@@ -1,0 +1,87 @@
+// Persisted TypeScript state (issue 17) on real files: what a header vouches for, what is refused, and the size bound.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { PersistedBuildInfo, type PersistTarget } from "../../src/typescript/persisted-state.ts";
+import { removeDir, tempDir } from "../helpers.ts";
+
+const target = (dir: string, extra: Partial<PersistTarget> = {}): PersistTarget => ({ dir, evictBase: null, maxBytes: 1024 ** 2, version: "1.0.0", ...extra });
+
+/** The one state file of a project cache directory. */
+function stateFile(dir: string): string {
+  const names = readdirSync(join(dir, "tsc-state")).filter((name) => name.endsWith(".state"));
+  assert.equal(names.length, 1);
+  return join(dir, "tsc-state", names[0] as string);
+}
+
+describe("persisted TypeScript state", () => {
+  it("reads back what it wrote for the same key and versions; another key is silently not this program's", () => {
+    const dir = tempDir("signalint-persist-");
+    try {
+      new PersistedBuildInfo(target(dir), "project\0/p/tsconfig.json", "5.9.3").save("key-a", '{"version":"5.9.3"}');
+      const reader = new PersistedBuildInfo(target(dir), "project\0/p/tsconfig.json", "5.9.3");
+      assert.deepEqual(reader.load("key-a"), { text: '{"version":"5.9.3"}' });
+      assert.deepEqual(reader.load("key-b"), { text: null });
+      assert.deepEqual(
+        readdirSync(join(dir, "tsc-state")).filter((name) => name.endsWith(".tmp")),
+        [],
+        "no temp file left",
+      );
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("refuses damaged and truncated state with a notice, and another version's silently, never its payload", () => {
+    const dir = tempDir("signalint-persist-");
+    try {
+      const payload = `{"files":[${'"a",'.repeat(200)}"b"]}`;
+      new PersistedBuildInfo(target(dir), "cfg", "5.9.3").save("k", payload);
+      const file = stateFile(dir);
+      const whole = readFileSync(file, "utf8");
+      const cases: [string, string, RegExp][] = [
+        ["truncated", whole.slice(0, whole.length - 10), /truncated/],
+        ["a byte changed", whole.replace('"a",', '"c",'), /checksum mismatch/],
+        ["garbage", "garbage", /damaged header/],
+      ];
+      for (const [label, text, notice] of cases) {
+        writeFileSync(file, text);
+        const loaded = new PersistedBuildInfo(target(dir), "cfg", "5.9.3").load("k");
+        assert.equal(loaded.text, null, label);
+        assert.match(loaded.notice ?? "", notice, label);
+      }
+      // Another version's state (an upgrade) is not this program's: ignored without a notice, as tsc does.
+      writeFileSync(file, whole.replace('"signalint":"1.0.0"', '"signalint":"0.9.0"'));
+      assert.deepEqual(new PersistedBuildInfo(target(dir), "cfg", "5.9.3").load("k"), { text: null });
+      writeFileSync(file, whole);
+      assert.deepEqual(new PersistedBuildInfo(target(dir), "cfg", "6.0.3").load("k"), { text: null });
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("keeps every project's state under the bound, evicting the least recently used projects first", () => {
+    const base = tempDir("signalint-persist-base-");
+    try {
+      const projects = ["a", "b", "c"].map((name) => join(base, name));
+      const bound = { evictBase: base, maxBytes: 2500 };
+      const payload = "x".repeat(1000);
+      // a and b written long ago (a the oldest), then c: three projects of ~1,100 bytes do not fit in 2,500.
+      for (const [i, dir] of projects.slice(0, 2).entries()) {
+        mkdirSync(dir);
+        new PersistedBuildInfo(target(dir, bound), "cfg", "5.9.3").save("k", payload);
+        const old = new Date(Date.now() - (10 - i) * 60_000);
+        utimesSync(stateFile(dir), old, old);
+      }
+      mkdirSync(projects[2] as string);
+      new PersistedBuildInfo(target(projects[2] as string, bound), "cfg", "5.9.3").save("k", payload);
+      assert.deepEqual(
+        projects.map((dir) => existsSync(join(dir, "tsc-state")) && readdirSync(join(dir, "tsc-state")).length > 0),
+        [false, true, true],
+      );
+    } finally {
+      removeDir(base);
+    }
+  });
+});
