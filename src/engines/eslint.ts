@@ -20,10 +20,10 @@ export function eslintArgs(paths: readonly string[]): string[] {
 /**
  * eslint's argv for a legacy `.eslintrc*` project (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): no
  * `--no-warn-ignored` (flat-only); directories are linted with the extensions that version lints by default, as the
- * project's own `eslint .` does.
+ * project's own `eslint .` does, plus those its lint scripts add with `--ext`.
  */
-export function eslintLegacyArgs(paths: readonly string[]): string[] {
-  return ["--format", "json", "--no-error-on-unmatched-pattern", "--", ...paths];
+export function eslintLegacyArgs(paths: readonly string[], ext: readonly string[] = []): string[] {
+  return ["--format", "json", "--no-error-on-unmatched-pattern", ...(ext.length ? ["--ext", ext.join(",")] : []), "--", ...paths];
 }
 
 /** The warning eslintrc mode gives for an ignored file named on the command line: not a finding. */

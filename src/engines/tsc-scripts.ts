@@ -13,17 +13,22 @@ const TOOLS = new Set<string>(["tsc", "tsgo", "vue-tsc"]);
 /** Options of tsc -b that take a value (so the value is not mistaken for a project). */
 const VALUED = new Set(["--generateTrace", "--declarationDir", "--outDir", "--target", "--module", "--lib", "--jsx", "--rootDir", "--locale"]);
 
-/** Split a script into its commands at shell separators (`&&`, `||`, `;`, `|`, `&`), then into words. */
-function commands(script: string): string[][] {
+/** Split a script into its commands at shell separators (`&&`, `||`, `;`, `|`, `&`), then into words (quotes removed). */
+export function scriptCommands(script: string): string[][] {
   return script
     .split(/&&|\|\||[;|&\n]/)
     .map((command) => (command.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((word) => word.replace(/^["']|["']$/g, "")))
     .filter((words) => words.length > 0);
 }
 
+/** The command name a word runs: `./node_modules/.bin/tsc` → `tsc`. */
+export function commandName(word: string): string {
+  return word.split(/[\\/]/).pop() ?? word;
+}
+
 /** The tool a word runs (`tsc`, `./node_modules/.bin/tsc`, `vue-tsc`), or null. */
 function toolOf(word: string): TypeChecker | null {
-  const name = word.split(/[\\/]/).pop() ?? word;
+  const name = commandName(word);
   return TOOLS.has(name) ? (name as TypeChecker) : null;
 }
 
@@ -55,5 +60,5 @@ function invocationOf(words: readonly string[]): TscInvocation | null {
  * `vue-tsc --noEmit`, `npx tsgo --project x`), in order. Each command of the script is read on its own.
  */
 export function tscInvocations(script: string): TscInvocation[] {
-  return commands(script).flatMap((words) => invocationOf(words) ?? []);
+  return scriptCommands(script).flatMap((words) => invocationOf(words) ?? []);
 }

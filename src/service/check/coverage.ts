@@ -29,7 +29,8 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
   const { sources, framework } = await checkedFiles(job as EngineJob);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
-  const notes = [...typeNotes];
+  // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
+  const notes = [...typeNotes, ...(reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [])];
   const linters = await unsupportedLinters(job.runtime, job.root);
   if (linters.length && sources.length)
     notes.push({ reason: `not linted by ${linters.join(", ")}: the project's linter, which Signalint cannot run`, files: sources });

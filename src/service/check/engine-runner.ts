@@ -17,6 +17,7 @@ import {
   type ResolvedEngine,
 } from "../../engines/types.ts";
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
+import { withEslintScope } from "../lint/eslint-scope.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
 import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
@@ -84,7 +85,15 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
       return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile, outside);
     });
   }
-  if (engine === "eslint" && job.eslintLegacy) return runLegacyEslint(job, resolved);
+  // ESLint lints where the project's lint scripts do (`eslint ./src`), as they do (legacy config, `--ext`).
+  if (engine === "eslint")
+    return withEslintScope(job, (scoped, ext) => (job.eslintLegacy ? runLegacyEslint(scoped, resolved, ext) : runLinter(engine, scoped, resolved)));
+  return runLinter(engine, job, resolved);
+}
+
+/** A file-local linter (oxlint, Biome, flat-config ESLint) through the result cache. */
+async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+  const linter = ENGINES[engine].linter as NonNullable<(typeof ENGINES)[EngineName]["linter"]>;
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   const spec: LinterSpec = { engine, ...linter, ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}) };
@@ -106,7 +115,7 @@ function withReuse(outcome: RunnerOutcome): RunnerOutcome {
  * ESLint on a legacy `.eslintrc*` project, the way its version runs it: ESLint 8 natively, ESLint 9 with
  * ESLINT_USE_FLAT_CONFIG=false; ESLint 10 no longer reads such configs, so the project's own eslint fails as well.
  */
-async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: readonly string[]): Promise<RunnerOutcome> {
   const major = Number((resolved.version ?? "0").split(".")[0]);
   if (major >= 10)
     return {
@@ -115,7 +124,7 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine): Promise
       message: `the project configures ESLint with .eslintrc*, which ESLint ${resolved.version} no longer reads (ESLint 8 or 9 does)`,
     };
   const linter = ENGINES.eslint.linter as NonNullable<(typeof ENGINES)["eslint"]["linter"]>;
-  const spec: LinterSpec = { engine: "eslint", ...linter, argsFor: eslintLegacyArgs };
+  const spec: LinterSpec = { engine: "eslint", ...linter, argsFor: (paths) => eslintLegacyArgs(paths, ext) };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), { ESLINT_USE_FLAT_CONFIG: "false" });
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);

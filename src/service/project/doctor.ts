@@ -4,6 +4,7 @@ import { installHint, resolveEngine } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { enabledEngines, eslintLegacy } from "../check/fan-out.ts";
+import { eslintScope } from "../lint/eslint-scope.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
 import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
 import { CONFIG_FILE, type Project } from "./project.ts";
@@ -74,6 +75,7 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
       ? ["eslint runs the legacy .eslintrc* config (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false)"]
       : []),
     ...(await unsupportedLinters(runtime, project.root)).map((name) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`),
+    ...(enabled.eslint === true ? await eslintScopeNote(runtime, project.root) : []),
   ];
   return {
     projectRoot: project.root,
@@ -116,4 +118,14 @@ export function formatDoctor(report: DoctorReport): string {
   lines.push("typescript programs:", ...report.typescriptPrograms.map((program) => `  ${program}`));
   if (report.linterNotes.length) lines.push("linters:", ...report.linterNotes.map((note) => `  ${note}`));
   return `${lines.join("\n")}\n`;
+}
+
+/** Where ESLint runs when the project's lint scripts name paths (one line), else nothing. */
+async function eslintScopeNote(runtime: Runtime, root: string): Promise<string[]> {
+  const scope = await eslintScope(runtime, root);
+  if (scope === null) return [];
+  const ext = scope.ext.length ? ` with --ext ${scope.ext.join(",")}` : "";
+  // A workspace's scripts name dozens of paths (trpc/trpc: 29): the first few and a count.
+  const shown = scope.paths.slice(0, 5).join(", ") + (scope.paths.length > 5 ? ` and ${scope.paths.length - 5} more` : "");
+  return [`eslint runs on ${shown || "nothing"}${ext}: the paths the project's lint scripts give it (other files are a notChecked note)`];
 }

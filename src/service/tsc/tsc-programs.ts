@@ -3,7 +3,7 @@ import { parseJsonc } from "../../core/jsonc.ts";
 import { tscInvocations, type TypeChecker } from "../../engines/tsc-scripts.ts";
 import { nearestTsconfig } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import { readManifest, whenAbsent, workspacePackages } from "../project/workspace.ts";
+import { readManifest, whenAbsent, workspacePackages, type Manifest } from "../project/workspace.ts";
 
 /** A tsconfig the project checks, why it was chosen, and the type-checker its script runs it with. */
 export interface ChosenProgram {
@@ -19,6 +19,8 @@ export interface ProgramChoice {
   programs: ChosenProgram[];
   /** Configs reached through references of a chosen program, each with the program that reaches it. */
   reached: { config: string; from: string }[];
+  /** Configs the project has but does not check, each with why (a workspace's root tsconfig.json no script runs). */
+  leftOut: { config: string; reason: string }[];
   /** True when the project has no tsconfig.json at all (then the editors' inferred program stays). */
   noTsconfig: boolean;
 }
@@ -76,11 +78,58 @@ async function scriptConfig(runtime: Runtime, root: string, dir: string, project
   return info?.isFile ? target : null;
 }
 
+/** Why a root tsconfig.json no script runs is left out of a workspace whose packages check themselves. */
+export const ROOT_LEFT_OUT = "root tsconfig.json: no script runs it; the packages' scripts check themselves — add it with typescript.projects";
+
+/** A config one script invocation names, with the script that names it. */
+interface ScriptConfig {
+  config: string;
+  reason: string;
+  tool: TypeChecker;
+  /** True when the script belongs to a workspace package (not the root). */
+  inPackage: boolean;
+}
+
+/** The configs the type-checker invocations of the root's and the packages' scripts name, in order. */
+async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest | null, packages: readonly string[]): Promise<ScriptConfig[]> {
+  const out: ScriptConfig[] = [];
+  for (const dir of [root, ...packages]) {
+    const pkg = dir === root ? manifest : await readManifest(runtime, dir);
+    const where = relative(root, dir).replace(/\\/g, "/");
+    for (const [name, script] of Object.entries(pkg?.scripts ?? {})) {
+      for (const invocation of tscInvocations(script)) {
+        for (const project of invocation.projects.length ? invocation.projects : [null]) {
+          const config = await scriptConfig(runtime, root, dir, project);
+          if (config) out.push({ config, reason: `script "${name}"${where ? ` of ${where}` : ""}`, tool: invocation.tool, inPackage: dir !== root });
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /**
- * Choose the programs the way the project checks itself: the root tsconfig.json (with what it references), the
- * configs `tsc`/`tsgo`/`vue-tsc` invocations in the root's and workspace packages' scripts name, and
- * `typescript.projects`; without a root config, each workspace package's tsconfig.json (a project that is not a
- * workspace: the topmost tsconfig.json files below the root).
+ * Whether the root tsconfig.json is a program the project checks. In a workspace whose packages' scripts type-check
+ * their own configs, a root config without references that no script runs and `typescript.projects` does not name is
+ * an editor's config (trpc/trpc: 1,232 errors from `tsc -p tsconfig.json`, 0 from the project's checks): left out.
+ */
+async function keepsRoot(
+  runtime: Runtime,
+  rootConfig: string,
+  input: { packages: readonly string[]; scripts: readonly ScriptConfig[]; configured: readonly string[] },
+): Promise<boolean> {
+  if (input.packages.length === 0 || input.configured.includes(rootConfig)) return true;
+  if (input.scripts.some((script) => script.config === rootConfig)) return true;
+  // No package checks itself: the root config is the only evidence of what the project type-checks.
+  if (!input.scripts.some((script) => script.inPackage)) return true;
+  return (await referencesOf(runtime, rootConfig)).length > 0;
+}
+
+/**
+ * Choose the programs the way the project checks itself: the root tsconfig.json (with what it references; in a
+ * workspace, only when something runs it — see keepsRoot), the configs `tsc`/`tsgo`/`vue-tsc` invocations in the
+ * root's and workspace packages' scripts name, and `typescript.projects`; without a root config, each workspace
+ * package's tsconfig.json (a project that is not a workspace: the topmost tsconfig.json files below the root).
  */
 export async function choosePrograms(runtime: Runtime, root: string, options: { stateDir: string; configured: readonly string[] }): Promise<ProgramChoice> {
   const chosen = new Map<string, ChosenProgram>();
@@ -94,31 +143,30 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
     }
   };
   const rootConfig = join(root, "tsconfig.json");
-  const hasRoot = (await runtime.stat(rootConfig))?.isFile === true;
-  if (hasRoot) add(rootConfig, "root tsconfig.json");
   const manifest = await readManifest(runtime, root);
   const packages = await workspacePackages(runtime, root, manifest);
-  for (const dir of [root, ...packages]) {
-    const pkg = dir === root ? manifest : await readManifest(runtime, dir);
-    const where = relative(root, dir).replace(/\\/g, "/");
-    if (!hasRoot && dir !== root && (await runtime.stat(join(dir, "tsconfig.json")))?.isFile) add(join(dir, "tsconfig.json"), `workspace package ${where}`);
-    for (const [name, script] of Object.entries(pkg?.scripts ?? {})) {
-      for (const invocation of tscInvocations(script)) {
-        for (const project of invocation.projects.length ? invocation.projects : [null]) {
-          const config = await scriptConfig(runtime, root, dir, project);
-          if (config) add(config, `script "${name}"${where ? ` of ${where}` : ""}`, invocation.tool);
-        }
-      }
-    }
-  }
+  const scripts = await scriptConfigs(runtime, root, manifest, packages);
+  const configured: string[] = [];
   for (const project of options.configured) {
     const config = await scriptConfig(runtime, root, root, project);
-    if (config) add(config, "typescript.projects");
+    if (config) configured.push(config);
   }
+  const hasRoot = (await runtime.stat(rootConfig))?.isFile === true;
+  const rootKept = hasRoot && (await keepsRoot(runtime, rootConfig, { packages, scripts, configured }));
+  if (rootKept) add(rootConfig, "root tsconfig.json");
+  if (!rootKept) {
+    for (const dir of packages) {
+      const config = join(dir, "tsconfig.json");
+      if ((await runtime.stat(config))?.isFile) add(config, `workspace package ${relative(root, dir).replace(/\\/g, "/")}`);
+    }
+  }
+  for (const script of scripts) add(script.config, script.reason, script.tool);
+  for (const config of configured) add(config, "typescript.projects");
   const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
   if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
   const programs = [...chosen.values()].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
-  return { programs, reached: await reachedConfigs(runtime, programs), noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
+  const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: ROOT_LEFT_OUT }] : [];
+  return { programs, reached: await reachedConfigs(runtime, programs), leftOut, noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
 }
 
 /** Every config the programs reach through references (transitively), with the program that reaches it. */
@@ -144,5 +192,6 @@ export function describePrograms(root: string, choice: ProgramChoice): string[] 
   return [
     ...choice.programs.map((program) => `${name(program.config)}${program.tool === "tsc" ? "" : ` with ${program.tool}`} (${program.reasons.join("; ")})`),
     ...choice.reached.map(({ config, from }) => `${name(config)} (referenced by ${name(from)})`),
+    ...choice.leftOut.map(({ config, reason }) => `${name(config)} not checked (${reason})`),
   ];
 }

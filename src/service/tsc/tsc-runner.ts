@@ -307,7 +307,11 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
   const vueDirs = runs.filter((run) => run.tool === "vue-tsc" && state.modes.has("vue-tsc")).map((run) => dirname(run.config));
   const notChecked = coverageNotes(notIncluded, framework, vueDirs);
-  if (!runs.length) return { ok: true, issues: [], notChecked, message: "no program the project checks includes the checked files", reuse: { reads: [] } };
+  if (!runs.length) {
+    const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
+    const message = ["no program the project checks includes the checked files", ...why].join("; ");
+    return { ok: true, issues: [], notChecked, message, reuse: { reads: [] } };
+  }
   const combined = combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig);
   if (!combined.ok) return combined;
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.

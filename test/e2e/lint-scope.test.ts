@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { eslintInvocations } from "../../src/engines/eslint-scripts.ts";
+import { CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+
+/** Issue 21, item 1: ESLint lints where the project's own lint scripts lint (supermacro/neverthrow: `eslint ./src --ext .ts`). */
+
+function project(files: Record<string, string>, eslintPackage: string): { dir: string; cache: string } {
+  const dir = tempDir("signalint-lintscope-");
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  linkPackage(dir, "eslint", join(REPO, "node_modules", eslintPackage));
+  return { dir, cache: tempDir("signalint-cache-") };
+}
+
+/** What the project's own lint command reports, as "file:line:col rule". */
+function rawEslint(dir: string, eslintPackage: string, args: string[]): string[] {
+  const run = spawnSync(process.execPath, [join(REPO, "node_modules", eslintPackage, "bin", "eslint.js"), "--format", "json", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: CLEAN_PATH },
+  });
+  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; column: number; ruleId: string }[] }[])
+    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line}:${message.column} ${message.ruleId}`))
+    .sort();
+}
+
+function check(dir: string, cache: string, args: string[] = []): CheckResponse {
+  return JSON.parse(runCli(["check", "--format", "response", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout) as CheckResponse;
+}
+
+function issueKeys(dir: string, cache: string): string[] {
+  const result = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
+  const report = JSON.parse(result.stdout) as { issues: { file: string; line: number; col: number; rule: string }[] };
+  return report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();
+}
+
+const NOTE = "not linted by ESLint: outside every path the project's lint scripts give eslint (the project does not lint them)";
+
+describe("eslint invocations in scripts", () => {
+  it("reads paths and --ext, skips option values, and ignores commands that lint no files", () => {
+    assert.deepEqual(eslintInvocations("eslint ./src --ext .ts"), [{ paths: ["./src"], ext: [".ts"] }]);
+    assert.deepEqual(eslintInvocations("tsc && eslint -c .eslintrc.ci.js --ext=ts,tsx src test --max-warnings 0"), [
+      { paths: ["src", "test"], ext: [".ts", ".tsx"] },
+    ]);
+    assert.deepEqual(eslintInvocations('npx eslint --fix "lib" -- bin'), [{ paths: ["lib", "bin"], ext: [] }]);
+    assert.deepEqual(eslintInvocations("eslint"), [{ paths: [], ext: [] }]);
+    assert.deepEqual(eslintInvocations("eslint --print-config src/a.ts; eslint --stdin < x; prettier --check ."), []);
+  });
+});
+
+describe("ESLint's scope from the project's lint scripts (issue 21, item 1)", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("neverthrow's shape, legacy .eslintrc.js and ESLint 8: exactly what `npm run lint` reports, --ext included", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "neverthrow", private: true, scripts: { lint: "eslint ./src --ext .ts", test: "jest" } }),
+        ".eslintrc.js": "module.exports = { root: true, parserOptions: { ecmaVersion: 2022, sourceType: 'module' }, rules: { 'no-var': 'error' } };\n",
+        "jest.config.js": "var config = { testEnvironment: 'node' };\nmodule.exports = config;\n",
+        "src/index.ts": "var answer = 42;\nexport default answer;\n",
+        // `--ext .ts`: ESLint 8 does not lint .js files of a directory it is given.
+        "src/helper.js": "var helper = 1;\nexport default helper;\n",
+      },
+      "eslint8",
+    );
+    dirs.push(dir, cache);
+    const own = rawEslint(dir, "eslint8", ["./src", "--ext", ".ts"]);
+    assert.deepEqual(own, ["src/index.ts:1:1 no-var"]);
+    // The failure this guards against: linting `.` finds what the project never lints.
+    assert.ok(rawEslint(dir, "eslint8", ["."]).includes("jest.config.js:1:1 no-var"));
+    assert.deepEqual(issueKeys(dir, cache), own);
+    const response = check(dir, cache);
+    assert.equal(response.engines.eslint.status, "ok");
+    assert.deepEqual(response.notChecked, [{ reason: NOTE, count: 2, sample: [".eslintrc.js", "jest.config.js"] }]);
+    // A file only outside the scripts' paths: not linted, said once, and not an `error` (the project does not lint it).
+    const alone = check(dir, cache, ["jest.config.js"]);
+    assert.equal(alone.totalIssues, 0);
+    assert.equal(alone.status, "clean");
+    assert.deepEqual(alone.notChecked, [{ reason: NOTE, count: 1, sample: ["jest.config.js"] }]);
+    const doctor = runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout;
+    assert.match(doctor, /^ {2}eslint runs on src with --ext \.ts: the paths the project's lint scripts give it/m);
+  });
+
+  it("a flat config and workspace package scripts: the union of their paths, each relative to its package", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "root", private: true, type: "module", workspaces: ["packages/*"], scripts: { lint: "eslint src missing" } }),
+        "eslint.config.js": "export default [{ rules: { 'no-var': 'error' } }];\n",
+        "jest.config.js": "var config = {};\nexport default config;\n",
+        "src/index.js": "var a = 1;\nexport default a;\n",
+        "packages/p/package.json": JSON.stringify({ name: "p", type: "module", scripts: { lint: "eslint lib" } }),
+        "packages/p/lib/p.js": "var p = 1;\nexport default p;\n",
+        "packages/p/scripts/build.js": "var b = 1;\nexport default b;\n",
+      },
+      "eslint",
+    );
+    dirs.push(dir, cache);
+    const own = [...rawEslint(dir, "eslint", ["src"]), ...rawEslint(join(dir, "packages", "p"), "eslint", ["lib"]).map((key) => `packages/p/${key}`)].sort();
+    assert.deepEqual(own, ["packages/p/lib/p.js:1:1 no-var", "src/index.js:1:1 no-var"]);
+    assert.deepEqual(issueKeys(dir, cache), own);
+    const response = check(dir, cache);
+    assert.deepEqual(response.notChecked, [{ reason: NOTE, count: 3, sample: ["eslint.config.js", "jest.config.js", "packages/p/scripts/build.js"] }]);
+  });
+
+  it("`eslint .` in a script: the whole project, as before", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "all", private: true, type: "module", scripts: { lint: "eslint src", "lint:all": "eslint ." } }),
+        "eslint.config.js": "export default [{ rules: { 'no-var': 'error' } }];\n",
+        "jest.config.js": "var config = {};\nexport default config;\n",
+        "src/index.js": "var a = 1;\nexport default a;\n",
+      },
+      "eslint",
+    );
+    dirs.push(dir, cache);
+    assert.deepEqual(issueKeys(dir, cache), rawEslint(dir, "eslint", ["."]));
+    assert.equal(check(dir, cache).notChecked, undefined);
+  });
+});
