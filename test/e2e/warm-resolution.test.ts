@@ -176,13 +176,19 @@ describe("TypeScript upgraded in place", () => {
       assert.deepEqual(s.tscKeys(await s.check("src/ok.ts")), []);
       rmSync(join(s.project, "node_modules", "typescript"), { recursive: true });
       cpSync(join(REPO, "node_modules", "typescript6"), join(s.project, "node_modules", "typescript"), { recursive: true });
+      const modes: string[] = [];
       for (let round = 0; round < 3; round++) {
         const response = await s.check("src/ok.ts");
         assert.deepEqual(s.tscKeys(response), s.cold("src/ok.ts"));
         assert.equal(s.tscKeys(response).length, 1, "TS5101 from TypeScript 6.0");
         assert.ok((response.cache?.tsc?.hits ?? 0) >= 0, JSON.stringify(response.cache?.tsc));
-        if (round === 2) assert.match(response.cache?.tsc?.mode ?? "", /^warm-/, "warm again on the new compiler");
+        modes.push(response.cache?.tsc?.mode ?? "");
       }
+      // The swap is seen (the first check after it never repeats the old answer), the program is warm again on the new
+      // compiler, and a later check with nothing changed since may repeat that answer (a quiet check).
+      assert.notEqual(modes[0], "unchanged", modes.join(", "));
+      assert.ok(modes.some((mode) => mode.startsWith("warm-")), `warm again on the new compiler: ${modes.join(", ")}`);
+      assert.ok(modes.every((mode, round) => round === 0 || mode.startsWith("warm-") || mode === "unchanged"), modes.join(", "));
     } finally {
       s.close();
     }
