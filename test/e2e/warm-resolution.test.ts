@@ -187,8 +187,14 @@ describe("TypeScript upgraded in place", () => {
       // The swap is seen (the first check after it never repeats the old answer), the program is warm again on the new
       // compiler, and a later check with nothing changed since may repeat that answer (a quiet check).
       assert.notEqual(modes[0], "unchanged", modes.join(", "));
-      assert.ok(modes.some((mode) => mode.startsWith("warm-")), `warm again on the new compiler: ${modes.join(", ")}`);
-      assert.ok(modes.every((mode, round) => round === 0 || mode.startsWith("warm-") || mode === "unchanged"), modes.join(", "));
+      assert.ok(
+        modes.some((mode) => mode.startsWith("warm-")),
+        `warm again on the new compiler: ${modes.join(", ")}`,
+      );
+      assert.ok(
+        modes.every((mode, round) => round === 0 || mode.startsWith("warm-") || mode === "unchanged"),
+        modes.join(", "),
+      );
     } finally {
       s.close();
     }
