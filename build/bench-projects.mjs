@@ -26,6 +26,22 @@ function projectShell(dir, tsc, name, tscOnly) {
   if (tscOnly) writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "oxlint": false } }\n');
 }
 
+/** The hub every other generated module imports its types from. */
+export const HUB_SOURCE =
+  "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n";
+
+/** Generated module `i`: the hub's types (every other module), its predecessor, 20 helpers, a type error every `errorEvery`. */
+export function benchModule(i, errorEvery) {
+  const lines = [];
+  if (i % 2 === 0) lines.push('import { describe, type Record } from "./hub";');
+  if (i > 0) lines.push(`import { value${i - 1} } from "./m${i - 1}";`);
+  lines.push("", `export const value${i}: number = ${i > 0 ? `value${i - 1} + 1` : "0"};`);
+  if (i % 2 === 0) lines.push(`export const record${i}: Record = { id: value${i}, name: "m${i}" };`, `export const text${i}: string = describe(record${i});`);
+  for (let k = 0; k < 20; k++) lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k} + value${i};`, "}");
+  if (i % errorEvery === 7) lines.push(`export const broken${i}: string = value${i};`);
+  return `${lines.join("\n")}\n`;
+}
+
 /**
  * `files` modules: half import the hub's types, each imports its predecessor, a few have type errors. Returns the
  * files the benches check and edit (leaves: modules nothing imports, or only a later module does).
@@ -35,20 +51,8 @@ export function generateFlat(dir, { tsc, files, tscOnly = false }) {
   mkdirSync(join(dir, "src"), { recursive: true });
   const compilerOptions = { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src"] }, null, 2));
-  writeFileSync(
-    join(dir, "src", "hub.ts"),
-    "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n",
-  );
-  for (let i = 0; i < files; i++) {
-    const lines = [];
-    if (i % 2 === 0) lines.push('import { describe, type Record } from "./hub";');
-    if (i > 0) lines.push(`import { value${i - 1} } from "./m${i - 1}";`);
-    lines.push("", `export const value${i}: number = ${i > 0 ? `value${i - 1} + 1` : "0"};`);
-    if (i % 2 === 0) lines.push(`export const record${i}: Record = { id: value${i}, name: "m${i}" };`, `export const text${i}: string = describe(record${i});`);
-    for (let k = 0; k < 20; k++) lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k} + value${i};`, "}");
-    if (i % 250 === 7) lines.push(`export const broken${i}: string = value${i};`);
-    writeFileSync(join(dir, "src", `m${i}.ts`), `${lines.join("\n")}\n`);
-  }
+  writeFileSync(join(dir, "src", "hub.ts"), HUB_SOURCE);
+  for (let i = 0; i < files; i++) writeFileSync(join(dir, "src", `m${i}.ts`), benchModule(i, 250));
   const module = (i) => `src/m${Math.max(0, files - 1 - i)}.ts`;
   return { leaf: module(0), another: module(1), third: module(2), hub: "src/hub.ts", first: "src/m0.ts", some: `src/m${Math.min(999, files - 1)}.ts` };
 }

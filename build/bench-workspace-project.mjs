@@ -4,12 +4,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { benchModule, HUB_SOURCE } from "./bench-projects.mjs";
 
 /** Packages of the workspace. */
 export const WORKSPACE_PACKAGES = 9;
-
-const HUB =
-  "export interface Record {\n  id: number;\n  name: string;\n}\n\nexport function describe(record: Record): string {\n  return `${record.id}:${record.name}`;\n}\n";
 
 const TSCONFIG = `${JSON.stringify(
   {
@@ -19,18 +17,6 @@ const TSCONFIG = `${JSON.stringify(
   null,
   2,
 )}\n`;
-
-/** One module: the hub's types (every other module), its predecessor, 20 helpers, an error now and then. */
-function workspaceModule(i) {
-  const lines = [];
-  if (i % 2 === 0) lines.push('import { describe, type Record } from "./hub";');
-  if (i > 0) lines.push(`import { value${i - 1} } from "./m${i - 1}";`);
-  lines.push("", `export const value${i}: number = ${i > 0 ? `value${i - 1} + 1` : "0"};`);
-  if (i % 2 === 0) lines.push(`export const record${i}: Record = { id: value${i}, name: "m${i}" };`, `export const text${i}: string = describe(record${i});`);
-  for (let k = 0; k < 20; k++) lines.push(`export function helper${i}_${k}(x: number): number {`, `  return x * ${k} + value${i};`, "}");
-  if (i % 97 === 7) lines.push(`export const broken${i}: string = value${i};`);
-  return `${lines.join("\n")}\n`;
-}
 
 /**
  * Write the workspace into `dir` (node_modules is the caller's): `files` modules in all, spread over the packages.
@@ -44,8 +30,8 @@ export function generateWorkspaceProject(dir, options = {}) {
     mkdirSync(join(pkg, "src"), { recursive: true });
     writeFileSync(join(pkg, "package.json"), `{ "name": "p${p}", "private": true, "type": "module" }\n`);
     writeFileSync(join(pkg, "tsconfig.json"), TSCONFIG);
-    writeFileSync(join(pkg, "src", "hub.ts"), HUB);
-    for (let i = 0; i < perPackage; i++) writeFileSync(join(pkg, "src", `m${i}.ts`), workspaceModule(i));
+    writeFileSync(join(pkg, "src", "hub.ts"), HUB_SOURCE);
+    for (let i = 0; i < perPackage; i++) writeFileSync(join(pkg, "src", `m${i}.ts`), benchModule(i, 97));
   }
   const last = `packages/p${WORKSPACE_PACKAGES - 1}/src`;
   return {
