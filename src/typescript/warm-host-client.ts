@@ -4,9 +4,15 @@ import { encodeFrame, type HostReply, type HostRequest, readReply, WARM_HOST_MOD
 
 /**
  * How one request to a host ended: its answer, or the host is gone (died — `reason` when it broke the protocol —, or
- * killed for a timeout or a cancel).
+ * killed for a timeout or a cancel of the request it was working on), or `withdrawn`: cancelled before the host took
+ * it up, the host kept for the requests of other clients queued with it.
  */
-export type HostResult = { status: "answer"; reply: HostReply } | { status: "died"; reason?: string } | { status: "timeout" } | { status: "cancelled" };
+export type HostResult =
+  | { status: "answer"; reply: HostReply }
+  | { status: "died"; reason?: string }
+  | { status: "timeout" }
+  | { status: "cancelled" }
+  | { status: "withdrawn" };
 
 interface Pending {
   settle(result: HostResult): void;
@@ -54,7 +60,11 @@ export class WarmHost {
     return this.waiting.size > 0;
   }
 
-  /** Ask for one check; a timeout or an abort kills the host (and so every request queued on it). */
+  /**
+   * Ask for one check. A timeout, or an abort while the host works on it, kills the host (and so every request queued
+   * on it). An abort while it still waits its turn answers the caller at once (`withdrawn`); the host, shared by every
+   * client of a daemon, keeps working for the others and reaches it later, and that reply is dropped.
+   */
   request(message: Omit<HostRequest, "id">, timeoutMs: number, signal?: AbortSignal): Promise<HostResult> {
     if (signal?.aborted) return Promise.resolve({ status: "cancelled" });
     if (this.gone) return Promise.resolve({ status: "died" });
@@ -62,7 +72,12 @@ export class WarmHost {
     this.lastUsed = Date.now();
     return new Promise<HostResult>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const abort = () => settle({ status: "cancelled" });
+      const abort = () => {
+        if (pending.started) return settle({ status: "cancelled" });
+        signal?.removeEventListener("abort", abort);
+        resolve({ status: "withdrawn" });
+      };
+      // Settling a withdrawn request (its reply, a timeout, the host's death) resolves nothing more: its caller has gone.
       const settle = (result: HostResult) => {
         if (!this.waiting.delete(id)) return;
         clearTimeout(timer);

@@ -78,7 +78,8 @@ export interface WarmRequest {
 
 /**
  * How a warm check went. "unavailable": no warm answer this time (no usable API, the host died or failed, over the
- * memory bound, pool full): the command line answers. "timeout"/"cancelled": the host was killed mid-check.
+ * memory bound, pool full): the command line answers. "timeout": the host was killed mid-check; "cancelled": the caller's signal aborted it (the host killed when it
+ * was working on this check, kept when the check still waited behind another client's).
  */
 export type WarmOutcome =
   | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[] }
@@ -179,6 +180,7 @@ export class WarmTsPool {
       this.failed(key, reply.reason ? `${reply.reason} (${configPath})` : `the warm TypeScript host for ${configPath} exited`);
       return { status: "unavailable" };
     }
+    if (reply.status === "withdrawn") return { status: "cancelled" };
     if (reply.status !== "answer") {
       this.forget(key, host);
       return { status: reply.status };

@@ -147,6 +147,38 @@ describe("a host that breaks the protocol fails loudly", () => {
   });
 });
 
+describe("a cancel stops only the caller's work on a shared host", () => {
+  it("a request cancelled while it waits behind another client's is withdrawn; the host and the other request go on", async () => {
+    const root = fixture("references");
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const host = new WarmHost(runtime.spawnSelf.bind(runtime), root, () => {});
+    const solution = { ...REQUEST, kind: "solution" as const, configPath: join(root, "tsconfig.json"), cwd: root };
+    const view = { ...solution, configFile: "packages/app/tsconfig.json", view: join(root, "packages/app/tsconfig.json") };
+    try {
+      const pid = host.pid;
+      const other = host.request(solution, 120_000);
+      const cancel = new AbortController();
+      const mine = host.request(view, 120_000, cancel.signal);
+      cancel.abort();
+      assert.equal((await mine).status, "withdrawn", "answered at once, before the host took it up");
+      const answered = await other;
+      assert.ok(answered.status === "answer" && answered.reply.ok, "the other client's check was answered (the host was not killed)");
+      // The host reaches the withdrawn request later and its reply is dropped, not taken for a protocol error.
+      const next = await host.request(view, 120_000);
+      assert.ok(next.status === "answer" && next.reply.ok, JSON.stringify(next));
+      assert.equal(host.pid, pid, "the same host process served every request");
+      // A cancel of the request the host is working on still stops it (the host is killed).
+      const working = new AbortController();
+      const current = host.request(solution, 120_000, working.signal);
+      working.abort();
+      assert.equal((await current).status, "cancelled");
+      assert.equal((await host.request(solution, 120_000)).status, "died", "the killed host takes no more requests");
+    } finally {
+      host.kill();
+    }
+  });
+});
+
 describe("a request's timeout runs from when the host takes it up", { skip: process.platform === "win32" && "stops the host with SIGSTOP" }, () => {
   it("a view queued behind a check of its solution does not time out while it waits (and so does not kill the shared host)", async () => {
     const root = fixture("references");
