@@ -83,6 +83,8 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   private readonly clock = new HintClock();
   /** Which paths this check looks at again (null: all); see change-hint.ts. */
   private recheck: ((path: string) => boolean) | null = null;
+  /** Paths the file watch reported written since the last check (null: no hint): their content decides, not stamps. */
+  private reported: ((path: string) => boolean) | null = null;
 
   constructor(
     readonly ts: Ts,
@@ -104,6 +106,7 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     const filter = this.clock.advance(hint);
     const unwatched = this.files.unwatched?.bind(this.files);
     this.recheck = filter && unwatched ? (path) => unwatched(path) || filter(path) : filter;
+    this.reported = filter;
     const optionsKey = JSON.stringify(parsed.options);
     if (optionsKey !== this.optionsKey) {
       this.sources.clear();
@@ -128,7 +131,8 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
       const name = cached.sourceFile.fileName;
       if (this.recheck && !this.recheck(name)) continue;
       const stamp = this.files.stamp(name);
-      if (stamp !== null && stamp === cached.stamp) continue;
+      // A write the watch reported is looked at even when the stamp is unchanged (same size, mtime set back).
+      if (stamp !== null && stamp === cached.stamp && !this.reported?.(name)) continue;
       const text = stamp === null ? undefined : this.files.readFile(name);
       if (text === undefined || hashText(text) !== cached.hash) {
         this.sources.delete(key);

@@ -3,7 +3,7 @@
 // tsconfig.json with a syntax error. Each check is compared with `tsc --noEmit -p` run directly.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -165,6 +165,28 @@ for (const version of ["typescript", "typescript7"]) {
     });
   });
 }
+
+describe("a write the file watch reports", () => {
+  it("is looked at even when the file keeps its size, its inode and its (old) mtime", async () => {
+    const s = await scratch({ "src/a.ts": "export const v: number = 1;\n", "src/b.ts": 'import { v } from "./a";\nexport const w: number = v;\n' });
+    try {
+      // Old enough that its stamp is not "racy" (a stamp within a second of the write is never trusted).
+      const path = join(s.project, "src", "a.ts");
+      const past = new Date(Date.now() - 3_600_000);
+      utimesSync(path, past, past);
+      await warmUp(s, "src/a.ts");
+      assert.deepEqual(s.tscKeys(await s.check("src/a.ts")), []);
+      // Same length ("number" → "string"), written in place, mtime set back: only the watch's event tells.
+      writeFileSync(path, "export const v: string = 1;\n");
+      utimesSync(path, past, past);
+      const response = await s.check("src/a.ts");
+      assert.deepEqual(s.tscKeys(response), s.cold("src/a.ts"));
+      assert.equal(s.tscKeys(response).length, 1, "TS2322 in src/a.ts");
+    } finally {
+      s.close();
+    }
+  });
+});
 
 describe("TypeScript upgraded in place", () => {
   it("a new compiler (cold, then warm again), never the old one kept in memory, and no negative cache hits", async () => {
