@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { EngineName } from "../../core/contracts.ts";
 import { parseJsonc } from "../../core/jsonc.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -33,11 +34,23 @@ const CONFIG_NAMES: Partial<Record<EngineName, string[]>> = {
   ],
 };
 
-/** Relative files a config pulls in: JSON `extends` (string or array) and relative imports of JS configs. */
+/**
+ * Files a config pulls in: JSON `extends` (string or array) and the relative, absolute and `file:` URL imports of JS
+ * configs (bare package names are keyed by the package's version elsewhere).
+ */
 function referencedFiles(path: string, text: string): string[] {
   const here = dirname(path);
   if (/\.(c|m)?[jt]s$/.test(path)) {
-    return [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g)].map((match) => resolve(here, match[1] as string));
+    const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["']((?:\.{1,2}\/|\/|file:\/\/)[^"']+)["']/g)];
+    return specifiers.flatMap(([, specifier = ""]) => {
+      if (!specifier.startsWith("file://")) return [resolve(here, specifier)];
+      try {
+        return [fileURLToPath(specifier)];
+      } catch {
+        // Not a file URL Node can read: the config's own import fails the same way when the linter loads it.
+        return [];
+      }
+    });
   }
   let parsed: unknown;
   try {
