@@ -155,6 +155,20 @@ describe("check for CI", () => {
     }
   });
 
+  it("check --cache-dir inside the project is refused before anything is created there", () => {
+    const project = scratchCopy("clean", "cache-dir-inside");
+    try {
+      for (const given of ["cc", "sub/cc2"]) {
+        const result = runCli(["check", "--cache-dir", given], { cwd: project, env: { CI: "true" } });
+        assert.equal(result.status, 2, result.stderr);
+        assert.match(result.stderr, /inside the project/);
+        assert.equal(existsSync(join(project, given.split("/")[0] as string)), false, `${given} was not created`);
+      }
+    } finally {
+      removeDir(project);
+    }
+  });
+
   it("check --cache-dir with CI=true: the second run builds on the first's persisted state, re-checks nothing and answers as a cold run (issue 17)", () => {
     const project = scratchCopy("systemic-ts", "cache-dir");
     const cacheDir = tempDir("signalint-ci-cache-");

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from "../../core/config.ts";
 import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
@@ -112,9 +112,16 @@ async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: bool
 /** The cache directory given for this run: created when missing; refused inside the project tree. */
 async function explicitCacheDir(runtime: Runtime, realRoot: string, given: string): Promise<string> {
   const dir = resolve(runtime.cwd(), given);
-  await runtime.mkdirp(dir);
-  if (relativeToRoot(realRoot, (await runtime.realPath(dir)) ?? dir) !== null)
+  // Decided before anything is created: the real path of the nearest existing ancestor, plus the rest of the path.
+  let existing = dir;
+  const rest: string[] = [];
+  while (!(await runtime.stat(existing)) && dirname(existing) !== existing) {
+    rest.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  if (relativeToRoot(realRoot, join((await runtime.realPath(existing)) ?? existing, ...rest)) !== null)
     throw new ConfigError(`--cache-dir ${dir} is inside the project: Signalint writes nothing into the project tree`);
+  await runtime.mkdirp(dir);
   return dir;
 }
 
