@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { call, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
@@ -83,4 +83,40 @@ it(`SIGKILL at ${STAGES.length} instants of a ${FILES}-file apply: after a resta
     }
   }
   assert.equal(kills, STAGES.length);
+});
+
+it("a plan an earlier version wrote (journal/<id>.json) is rolled back the same way", async () => {
+  for (let index = 0; index < FILES; index++) writeFileSync(join(project, "src", `f${index}.ts`), content(index, false));
+  await killAt(project, state, "renamed-10");
+  const dir = join(state, "journal");
+  const plans = readdirSync(dir).filter((name) => name.endsWith(".journal"));
+  assert.equal(plans.length, 1, readdirSync(dir).join(", "));
+  for (const plan of plans) renameSync(join(dir, plan), join(dir, plan.replace(/\.journal$/, ".json")));
+  const restarted = await connect(project, { SIGNALINT_STATE_DIR: state });
+  try {
+    const patched = Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === content(index, true));
+    assert.deepEqual([...new Set(patched)], [false], "every file original again");
+    assert.match(restarted.stderr(), /rolled back an interrupted fix/);
+    assert.deepEqual(readdirSync(dir), [], "journal cleared");
+  } finally {
+    await restarted.close();
+  }
+});
+
+it("the state directory holds no .json file a user's linter or formatter would take for its own", async () => {
+  const session = await connect(project, { SIGNALINT_STATE_DIR: state });
+  try {
+    await call(session.client, "check_project");
+  } finally {
+    await session.close();
+  }
+  const files = readdirSync(state, { recursive: true }).map(String);
+  assert.ok(
+    files.some((name) => name.startsWith("snapshots")),
+    files.join(", "),
+  );
+  assert.deepEqual(
+    files.filter((name) => name.endsWith(".json")),
+    [],
+  );
 });
