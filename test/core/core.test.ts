@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { clusterIssues } from "../../src/core/cluster.ts";
 import { parseConfigFile, resolveSettings } from "../../src/core/config.ts";
@@ -10,10 +9,10 @@ import { parseJsonc } from "../../src/core/jsonc.ts";
 import { LoopTracker, loopEventFromIssues } from "../../src/core/loops.ts";
 import { normalizeMessage, templateSignature } from "../../src/core/normalize.ts";
 import { normalizePathList, normalizeRelativePath } from "../../src/core/paths.ts";
-import { buildCheckResponse, compactCheckResponse } from "../../src/core/response.ts";
+import { compactCheckResponse } from "../../src/core/response.ts";
 import { canonicalRule } from "../../src/core/rules.ts";
+import { checkResponse, hash, OK_ENGINES } from "../helpers/check-response.ts";
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const raw = (overrides: Partial<RawIssue>): RawIssue => ({
   file: "src/a.ts",
   line: 1,
@@ -25,8 +24,6 @@ const raw = (overrides: Partial<RawIssue>): RawIssue => ({
   fixable: false,
   ...overrides,
 });
-const ok = { status: "ok" as const };
-const engines = { oxlint: ok, tsc: ok, biome: { status: "disabled" as const }, eslint: { status: "disabled" as const } };
 
 describe("messages", () => {
   it("collapses whitespace and cuts at 120 characters with an ellipsis", () => {
@@ -160,19 +157,7 @@ describe("clusters and responses", () => {
     assert.equal(issues.find((i) => i.rule === "TS2304")?.clusterId, null);
   });
   it("caps clusters and remaining issues and counts the rest", () => {
-    const issues = normalizeIssues([...warnings, ...systemic, single], hash);
-    const groups = clusterIssues(issues, hash);
-    const response = buildCheckResponse({
-      checkId: "chk-1",
-      projectRoot: "/p",
-      engines,
-      issues,
-      groups,
-      filteredOutIssueCount: 2,
-      loopWarning: null,
-      maxClusters: 1,
-      maxRemainingIssues: 2,
-    });
+    const { response } = checkResponse([...warnings, ...systemic, single], { filteredOutIssueCount: 2, maxClusters: 1, maxRemainingIssues: 2 });
     assert.equal(response.truncated, true);
     assert.equal(response.clusters.length, 1);
     assert.equal((response.remainingIssues ?? []).length, 2);
@@ -186,28 +171,10 @@ describe("clusters and responses", () => {
     assert.ok(!("projectRoot" in compact) && !("totalIssues" in compact));
   });
   it("never calls a check clean when an engine failed or none ran", () => {
-    const failed = buildCheckResponse({
-      checkId: "c",
-      projectRoot: "/p",
-      engines: { ...engines, tsc: { status: "error", message: "boom" } },
-      issues: [],
-      groups: [],
-      filteredOutIssueCount: 0,
-      loopWarning: null,
-      maxClusters: 10,
-      maxRemainingIssues: 10,
-    });
+    const { response: failed } = checkResponse([], { engines: { ...OK_ENGINES, tsc: { status: "error", message: "boom" } } });
     assert.equal(failed.status, "error");
-    const none = buildCheckResponse({
-      checkId: "c",
-      projectRoot: "/p",
+    const { response: none } = checkResponse([], {
       engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } },
-      issues: [],
-      groups: [],
-      filteredOutIssueCount: 0,
-      loopWarning: null,
-      maxClusters: 10,
-      maxRemainingIssues: 10,
     });
     assert.equal(none.status, "error");
   });
