@@ -102,6 +102,15 @@ describe("configuration", () => {
     assert.throws(() => resolveSettings({}, (name) => (name === "SIGNALINT_MCP_PAYLOAD" ? "json" : undefined)), /SIGNALINT_MCP_PAYLOAD/);
     assert.equal(resolveSettings({}, (name) => (name === "signalint_mcp_payload" ? "json" : undefined)).payloadMode, "both", "names are case-sensitive");
   });
+  it("reads the progress heartbeat with the other variables: default, clamped, an invalid value refused", () => {
+    const heartbeat = (value: string | undefined) =>
+      resolveSettings({}, (name) => (name === "SIGNALINT_PROGRESS_HEARTBEAT_MS" ? value : undefined)).progressHeartbeatMs;
+    assert.equal(heartbeat(undefined), 5000);
+    assert.equal(heartbeat(" 50 "), 50);
+    assert.equal(heartbeat("1"), 10);
+    assert.equal(heartbeat("999999"), 10_000);
+    assert.throws(() => heartbeat("soon"), /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+  });
 });
 
 describe("issues", () => {

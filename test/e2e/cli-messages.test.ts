@@ -121,6 +121,29 @@ describe("messages say what happened and what to do", () => {
     assert.match(result.stderr, /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
   });
 
+  it("an invalid SIGNALINT_PROGRESS_HEARTBEAT_MS is refused before a daemon or the state directory is touched", () => {
+    // It was read after the front had reached (and started) the project's daemon: the server printed the error, then
+    // stayed up on the daemon connection, with a daemon running and an ownership lock in the state directory.
+    const stateDir = tempDir("signalint-heartbeat-state-");
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: stateDir };
+    try {
+      const result = spawnSync(process.execPath, [BUNDLE, "serve"], {
+        cwd: fixture("clean"),
+        env: { ...env, SIGNALINT_PROGRESS_HEARTBEAT_MS: "soon" },
+        encoding: "utf8",
+        input: "",
+        timeout: 30_000,
+      });
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+      assert.deepEqual(readdirSync(stateDir), [], "no daemon record, no ownership lock");
+    } finally {
+      // A daemon started anyway must not outlive the test.
+      spawnSync(process.execPath, [BUNDLE, "daemon", "stop"], { cwd: fixture("clean"), env, encoding: "utf8", timeout: 30_000 });
+      removeDir(stateDir);
+    }
+  });
+
   it("unknown options name the verb and its help", () => {
     const result = runCli(["init", "--forse"], { cwd: fixture("clean") });
     assert.equal(result.status, 2);
