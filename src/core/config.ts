@@ -82,6 +82,8 @@ export interface Settings {
   typescriptProjects: string[];
   /** How long a request with a progressToken goes without a notification before a heartbeat (the front's setting). */
   progressHeartbeatMs: number;
+  /** The bound on all projects' persisted TypeScript state, in MB (SIGNALINT_CACHE_MAX_MB); 0: not persisted. */
+  persistMaxMB: number;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -152,6 +154,14 @@ function parseHeartbeatEnv(value: string): number {
   return Math.min(10_000, Math.max(10, Number(value)));
 }
 
+/** The default bound on persisted TypeScript state per user, in MB (SIGNALINT_CACHE_MAX_MB overrides it). */
+export const DEFAULT_PERSIST_MAX_MB = 512;
+
+function parseCacheMaxEnv(value: string): number {
+  if (!/^\d{1,7}$/.test(value)) throw new ConfigError(`SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 /** Default idle time of the project's daemon before it exits, in minutes. */
 export const DEFAULT_DAEMON_IDLE_MINUTES = 30;
 
@@ -177,6 +187,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
   const compactEnv = envValue(readEnv, "SIGNALINT_COMPACT");
   const bytesEnv = envValue(readEnv, "SIGNALINT_STRUCTURED_MAX_BYTES");
   const heartbeatEnv = envValue(readEnv, "SIGNALINT_PROGRESS_HEARTBEAT_MS");
+  const cacheMaxEnv = envValue(readEnv, "SIGNALINT_CACHE_MAX_MB");
   return {
     engines: { ...config.engines },
     ignore: config.ignore ?? [],
@@ -194,6 +205,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     daemon: daemonSettings(config, readEnv),
     typescriptProjects: config.typescript?.projects ?? [],
     progressHeartbeatMs: heartbeatEnv ? parseHeartbeatEnv(heartbeatEnv) : DEFAULT_HEARTBEAT_MS,
+    persistMaxMB: cacheMaxEnv ? parseCacheMaxEnv(cacheMaxEnv) : DEFAULT_PERSIST_MAX_MB,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

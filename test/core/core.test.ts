@@ -111,6 +111,13 @@ describe("configuration", () => {
     assert.equal(heartbeat("999999"), 10_000);
     assert.throws(() => heartbeat("soon"), /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
   });
+  it("reads the persisted-state bound with the other variables: default 512, 0 turns persisting off, an invalid value refused", () => {
+    const cacheMax = (value: string | undefined) => resolveSettings({}, (name) => (name === "SIGNALINT_CACHE_MAX_MB" ? value : undefined)).persistMaxMB;
+    assert.equal(cacheMax(undefined), 512);
+    assert.equal(cacheMax("0"), 0);
+    assert.equal(cacheMax(" 64 "), 64);
+    assert.throws(() => cacheMax("lots"), /SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not "lots"/);
+  });
 });
 
 describe("issues", () => {

@@ -157,6 +157,9 @@ describe("check for CI", () => {
     const heartbeat = runCli(["doctor"], { cwd: fixture("clean"), env: { SIGNALINT_PROGRESS_HEARTBEAT_MS: "soon" } });
     assert.equal(heartbeat.status, 1);
     assert.match(heartbeat.stdout, /INVALID: SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+    const cacheMax = runCli(["doctor"], { cwd: fixture("clean"), env: { SIGNALINT_CACHE_MAX_MB: "lots" } });
+    assert.equal(cacheMax.status, 1, cacheMax.stderr);
+    assert.match(cacheMax.stdout, /INVALID: SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not "lots"/);
   });
 
   it("check --cache-dir inside the project is refused before anything is created there", () => {
