@@ -36,14 +36,19 @@ async function rawEngines(cwd) {
   return { ms: performance.now() - started, bytes: tsc + oxlint };
 }
 
-/** The first check_project of a fresh server with an empty state directory: nothing cached, nothing warm. */
+/**
+ * The first check_project of a fresh server with an empty state directory and an empty cache directory: nothing
+ * cached, nothing warm (with the default cache base, every run after the first restored the previous run's persisted
+ * TypeScript state: cache mode warm-restored, not a cold check).
+ */
 async function coldCheck(cwd) {
   const stateDir = mkdtempSync(join(tmpdir(), "signalint-bench-"));
+  const cacheDir = mkdtempSync(join(tmpdir(), "signalint-bench-cache-"));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(ROOT, "dist", "signalint-mcp.mjs")],
     cwd,
-    env: { ...process.env, SIGNALINT_STATE_DIR: stateDir },
+    env: { ...process.env, SIGNALINT_STATE_DIR: stateDir, SIGNALINT_CACHE_DIR: cacheDir },
     stderr: "ignore",
   });
   const client = new Client({ name: "bench", version: "1" });
@@ -59,6 +64,7 @@ async function coldCheck(cwd) {
   const repeatMs = performance.now() - again;
   await client.close();
   rmSync(stateDir, { recursive: true, force: true });
+  rmSync(cacheDir, { recursive: true, force: true });
   return { ms, repeatMs, bytes: Buffer.byteLength(JSON.stringify(result)), total: result.structuredContent.totalIssues };
 }
 

@@ -21,7 +21,7 @@ export async function serve(io: CliIo): Promise<number | null> {
   const opened = await openApi(io.runtime, { session });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   const { settings, projectRoot } = opened;
-  const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text), env: (name) => io.runtime.env(name) });
+  const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });
   const client = watchClientPipes();
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
   await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));

@@ -11,7 +11,8 @@ function mostCommon(values: readonly string[]): [string, number] | null {
   return best;
 }
 
-function plural(count: number, word: string): string {
+/** `1 file`, `2 files`: a count and its noun. */
+export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 

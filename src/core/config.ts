@@ -80,6 +80,10 @@ export interface Settings {
   oxlintTypeAware: boolean;
   /** tsconfigs checked besides the ones the project's root config and scripts name (root-relative; typescript.projects). */
   typescriptProjects: string[];
+  /** How long a request with a progressToken goes without a notification before a heartbeat (the front's setting). */
+  progressHeartbeatMs: number;
+  /** The bound on all projects' persisted TypeScript state, in MB (SIGNALINT_CACHE_MAX_MB); 0: not persisted. */
+  persistMaxMB: number;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -137,6 +141,27 @@ export function clampStructuredMaxBytes(value: number): number {
   return Math.min(STRUCTURED_MAX_BYTES.max, Math.max(STRUCTURED_MAX_BYTES.min, value));
 }
 
+/**
+ * Without news for this long, a request in progress sends a heartbeat naming what is still running: clients that
+ * reset their request timeout on progress (MCP Inspector, the SDK's resetTimeoutOnProgress) keep waiting through a
+ * long tsc run. Half of the 10 s the issue promises, so timer delays under load stay within it.
+ */
+export const DEFAULT_HEARTBEAT_MS = 5000;
+
+/** SIGNALINT_PROGRESS_HEARTBEAT_MS, clamped to 10–10000 ms (tests shorten it). */
+function parseHeartbeatEnv(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new ConfigError(`SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got ${quoteInput(value)}`);
+  return Math.min(10_000, Math.max(10, Number(value)));
+}
+
+/** The default bound on persisted TypeScript state per user, in MB (SIGNALINT_CACHE_MAX_MB overrides it). */
+export const DEFAULT_PERSIST_MAX_MB = 512;
+
+function parseCacheMaxEnv(value: string): number {
+  if (!/^\d{1,7}$/.test(value)) throw new ConfigError(`SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 /** Default idle time of the project's daemon before it exits, in minutes. */
 export const DEFAULT_DAEMON_IDLE_MINUTES = 30;
 
@@ -161,6 +186,8 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
   const payloadEnv = envValue(readEnv, "SIGNALINT_MCP_PAYLOAD");
   const compactEnv = envValue(readEnv, "SIGNALINT_COMPACT");
   const bytesEnv = envValue(readEnv, "SIGNALINT_STRUCTURED_MAX_BYTES");
+  const heartbeatEnv = envValue(readEnv, "SIGNALINT_PROGRESS_HEARTBEAT_MS");
+  const cacheMaxEnv = envValue(readEnv, "SIGNALINT_CACHE_MAX_MB");
   return {
     engines: { ...config.engines },
     ignore: config.ignore ?? [],
@@ -177,6 +204,8 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     oxlintTypeAware: config.oxlintTypeAware ?? true,
     daemon: daemonSettings(config, readEnv),
     typescriptProjects: config.typescript?.projects ?? [],
+    progressHeartbeatMs: heartbeatEnv ? parseHeartbeatEnv(heartbeatEnv) : DEFAULT_HEARTBEAT_MS,
+    persistMaxMB: cacheMaxEnv ? parseCacheMaxEnv(cacheMaxEnv) : DEFAULT_PERSIST_MAX_MB,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

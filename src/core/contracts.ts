@@ -233,8 +233,6 @@ export type DetailIssue = CheckIssue;
 
 export const IssueDetailSchema = z.object({ issues: z.array(IssueSchema) }).strict();
 
-export const IssueDetailResultSchema = z.union([withSizeBound(IssueDetailSchema, ["issues"]), StaleSchema]);
-
 export const ArtifactChunkSchema = z
   .object({
     artifactId: z.string(),

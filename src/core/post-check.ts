@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plural } from "./cluster-text.ts";
 import { CheckResponseSchema, EnginesSchema, LoopWarningSchema, NotCheckedSchema, type AfterEditDelta, type CheckResponse } from "./contracts.ts";
 
 // The check after an edit (after_edit_check, apply_diagnostic_fix) is lean: the delta already lists what the edit
@@ -27,8 +28,6 @@ export const CompactPostCheckSchema = z
   .strict()
   .meta({ id: "CompactPostCheck" });
 export type CompactPostCheck = z.infer<typeof CompactPostCheckSchema>;
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 /** Where the issues that remain are listed, now that the post-check does not repeat them. */
 function remainingStep(response: CheckResponse, delta: AfterEditDelta | null): string | undefined {

@@ -1,26 +1,8 @@
-import { ConfigError, quoteInput } from "../core/errors.ts";
+import { DEFAULT_HEARTBEAT_MS } from "../core/config.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
 
 /** Progress notifications are sent at most this often; the last one of a check is always sent. */
 export const PROGRESS_INTERVAL_MS = 100;
-
-/**
- * Without news for this long, a request in progress sends a heartbeat naming what is still running: clients that
- * reset their request timeout on progress (MCP Inspector, the SDK's resetTimeoutOnProgress) keep waiting through a
- * long tsc run. Half of the 10 s the issue promises, so timer delays under load stay within it.
- */
-export const DEFAULT_HEARTBEAT_MS = 5000;
-
-/**
- * The heartbeat interval: SIGNALINT_PROGRESS_HEARTBEAT_MS (clamped to 10–10000 ms; tests shorten it), else the
- * default. An invalid non-empty value stops the server at start-up, as every variable does.
- */
-export function heartbeatMs(value: string | undefined): number {
-  const text = value?.trim();
-  if (!text) return DEFAULT_HEARTBEAT_MS;
-  if (!/^\d{1,9}$/.test(text)) throw new ConfigError(`SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got ${quoteInput(text)}`);
-  return Math.min(10_000, Math.max(10, Number(text)));
-}
 
 /** The params of one notifications/progress. */
 export interface ProgressParams {

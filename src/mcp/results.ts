@@ -11,6 +11,7 @@ import {
   type PostCheckError,
   type Snapshot,
 } from "../core/contracts.ts";
+import { plural } from "../core/cluster-text.ts";
 import { CompactPostCheckSchema, compactPostCheck, postCheck, PostCheckSchema } from "../core/post-check.ts";
 import { compactCheckResponse, compactSnapshot, readCheckCounts } from "../core/response.ts";
 import type { AfterEdit } from "../service/workflow/after-edit.ts";
@@ -18,8 +19,6 @@ import type { ResultShape } from "./respond.ts";
 
 // The result shapes several tools share: a check, a check plus its delta, an applied fix, a snapshot. Each says its
 // contract per key style and how compact mode renames it; respond.ts does the serialization and the size bound.
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 /** What a check found, in one line (counts read from either key style, so compact mode counts correctly). */
 function headline(response: CheckResponse, where: string): string {
@@ -38,7 +37,7 @@ function failuresOf(response: CheckResponse): string[] {
 /** A short human summary of a check. */
 export function summarizeCheck(response: CheckResponse): string {
   const counts = readCheckCounts(response);
-  const others = counts.remaining ? ` + ${counts.remaining} other${counts.remaining === 1 ? "" : "s"}` : "";
+  const others = counts.remaining ? ` + ${plural(counts.remaining, "other")}` : "";
   const head = headline(response, ` in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}`);
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
   return [head, ...top, ...failuresOf(response), ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");

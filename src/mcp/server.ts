@@ -21,7 +21,7 @@ import { liveDiagnosticsTool } from "./tools/live-diagnostics.ts";
 import { previewFixTool } from "./tools/preview-fix.ts";
 import { applyFixTool } from "./tools/apply-fix.ts";
 import { discardFixTool } from "./tools/discard-fix.ts";
-import { heartbeatMs, progressReporter } from "./progress.ts";
+import { progressReporter } from "./progress.ts";
 
 /** Every tool the server offers, in tools/list order. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -78,8 +78,6 @@ export interface McpFront {
   projectRoot: string;
   settings: Settings;
   log: (text: string) => void;
-  /** The front's environment (the progress heartbeat's interval). */
-  env: (name: string) => string | undefined;
 }
 
 /** Build the MCP server; the payload mode and compact setting are captured here, once. */
@@ -101,7 +99,7 @@ export function createMcpServer(front: McpFront): Server {
   );
   // Built at the first tools/list, not before `initialize` is answered (~30 ms of a front's start).
   let tools: Tool[] | undefined;
-  const heartbeat = heartbeatMs(front.env("SIGNALINT_PROGRESS_HEARTBEAT_MS"));
+  const heartbeat = front.settings.progressHeartbeatMs;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (tools ??= TOOLS.map((tool) => listEntry(tool, context))) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.

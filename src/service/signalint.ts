@@ -62,7 +62,7 @@ export class SignalintService implements Checker {
     this.transactions = new TransactionStore(this);
     this.changes = new ChangeTracker(runtime, project.root, project.stateDir);
     const warn = (message: string) => runtime.writeStderr(`signalint: ${message}\n`);
-    this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(runtime, project), warmCapacity(runtime.totalMemoryBytes));
+    this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(project), warmCapacity(runtime.totalMemoryBytes));
     let sequence = 0;
     this.rooms = {
       runtime,

@@ -64,9 +64,6 @@ export function compilerIdentity(version: string, typescriptDir: string): string
   }
 }
 
-/** The default bound on persisted TypeScript state per user (SIGNALINT_CACHE_MAX_MB overrides it). */
-export const DEFAULT_PERSIST_MAX_MB = 512;
-
 const MAGIC = "signalint-ts-state 1";
 const STATE_DIR = "tsc-state";
 const SUFFIX = ".state";

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { clusterIssues } from "../../src/core/cluster.ts";
 import { parseConfigFile, resolveSettings } from "../../src/core/config.ts";
@@ -10,10 +9,10 @@ import { parseJsonc } from "../../src/core/jsonc.ts";
 import { LoopTracker, loopEventFromIssues } from "../../src/core/loops.ts";
 import { normalizeMessage, templateSignature } from "../../src/core/normalize.ts";
 import { normalizePathList, normalizeRelativePath } from "../../src/core/paths.ts";
-import { buildCheckResponse, compactCheckResponse } from "../../src/core/response.ts";
+import { compactCheckResponse } from "../../src/core/response.ts";
 import { canonicalRule } from "../../src/core/rules.ts";
+import { checkResponse, hash, OK_ENGINES } from "../helpers/check-response.ts";
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const raw = (overrides: Partial<RawIssue>): RawIssue => ({
   file: "src/a.ts",
   line: 1,
@@ -25,8 +24,6 @@ const raw = (overrides: Partial<RawIssue>): RawIssue => ({
   fixable: false,
   ...overrides,
 });
-const ok = { status: "ok" as const };
-const engines = { oxlint: ok, tsc: ok, biome: { status: "disabled" as const }, eslint: { status: "disabled" as const } };
 
 describe("messages", () => {
   it("collapses whitespace and cuts at 120 characters with an ellipsis", () => {
@@ -105,6 +102,22 @@ describe("configuration", () => {
     assert.throws(() => resolveSettings({}, (name) => (name === "SIGNALINT_MCP_PAYLOAD" ? "json" : undefined)), /SIGNALINT_MCP_PAYLOAD/);
     assert.equal(resolveSettings({}, (name) => (name === "signalint_mcp_payload" ? "json" : undefined)).payloadMode, "both", "names are case-sensitive");
   });
+  it("reads the progress heartbeat with the other variables: default, clamped, an invalid value refused", () => {
+    const heartbeat = (value: string | undefined) =>
+      resolveSettings({}, (name) => (name === "SIGNALINT_PROGRESS_HEARTBEAT_MS" ? value : undefined)).progressHeartbeatMs;
+    assert.equal(heartbeat(undefined), 5000);
+    assert.equal(heartbeat(" 50 "), 50);
+    assert.equal(heartbeat("1"), 10);
+    assert.equal(heartbeat("999999"), 10_000);
+    assert.throws(() => heartbeat("soon"), /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+  });
+  it("reads the persisted-state bound with the other variables: default 512, 0 turns persisting off, an invalid value refused", () => {
+    const cacheMax = (value: string | undefined) => resolveSettings({}, (name) => (name === "SIGNALINT_CACHE_MAX_MB" ? value : undefined)).persistMaxMB;
+    assert.equal(cacheMax(undefined), 512);
+    assert.equal(cacheMax("0"), 0);
+    assert.equal(cacheMax(" 64 "), 64);
+    assert.throws(() => cacheMax("lots"), /SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not "lots"/);
+  });
 });
 
 describe("issues", () => {
@@ -160,19 +173,7 @@ describe("clusters and responses", () => {
     assert.equal(issues.find((i) => i.rule === "TS2304")?.clusterId, null);
   });
   it("caps clusters and remaining issues and counts the rest", () => {
-    const issues = normalizeIssues([...warnings, ...systemic, single], hash);
-    const groups = clusterIssues(issues, hash);
-    const response = buildCheckResponse({
-      checkId: "chk-1",
-      projectRoot: "/p",
-      engines,
-      issues,
-      groups,
-      filteredOutIssueCount: 2,
-      loopWarning: null,
-      maxClusters: 1,
-      maxRemainingIssues: 2,
-    });
+    const { response } = checkResponse([...warnings, ...systemic, single], { filteredOutIssueCount: 2, maxClusters: 1, maxRemainingIssues: 2 });
     assert.equal(response.truncated, true);
     assert.equal(response.clusters.length, 1);
     assert.equal((response.remainingIssues ?? []).length, 2);
@@ -186,28 +187,10 @@ describe("clusters and responses", () => {
     assert.ok(!("projectRoot" in compact) && !("totalIssues" in compact));
   });
   it("never calls a check clean when an engine failed or none ran", () => {
-    const failed = buildCheckResponse({
-      checkId: "c",
-      projectRoot: "/p",
-      engines: { ...engines, tsc: { status: "error", message: "boom" } },
-      issues: [],
-      groups: [],
-      filteredOutIssueCount: 0,
-      loopWarning: null,
-      maxClusters: 10,
-      maxRemainingIssues: 10,
-    });
+    const { response: failed } = checkResponse([], { engines: { ...OK_ENGINES, tsc: { status: "error", message: "boom" } } });
     assert.equal(failed.status, "error");
-    const none = buildCheckResponse({
-      checkId: "c",
-      projectRoot: "/p",
+    const { response: none } = checkResponse([], {
       engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } },
-      issues: [],
-      groups: [],
-      filteredOutIssueCount: 0,
-      loopWarning: null,
-      maxClusters: 10,
-      maxRemainingIssues: 10,
     });
     assert.equal(none.status, "error");
   });

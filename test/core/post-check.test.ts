@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { clusterIssues } from "../../src/core/cluster.ts";
-import type { AfterEditDelta, Engines } from "../../src/core/contracts.ts";
-import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
+import type { AfterEditDelta } from "../../src/core/contracts.ts";
+import type { RawIssue } from "../../src/core/issues.ts";
 import { CompactPostCheckSchema, compactPostCheck, postCheck, PostCheckSchema } from "../../src/core/post-check.ts";
-import { buildCheckResponse, checkIssue } from "../../src/core/response.ts";
+import { checkIssue } from "../../src/core/response.ts";
+import { checkResponse, OK_ENGINES } from "../helpers/check-response.ts";
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const raw = (line: number, file = "src/a.ts"): RawIssue => ({
   file,
   line,
@@ -18,27 +16,9 @@ const raw = (line: number, file = "src/a.ts"): RawIssue => ({
   message: "Type 'string' is not assignable to type 'number'.",
   fixable: false,
 });
-const ok = { status: "ok" as const };
-const engines: Engines = { oxlint: ok, tsc: ok, biome: { status: "disabled" }, eslint: { status: "disabled" } };
 
-function check(rawIssues: RawIssue[], overrides: Partial<Parameters<typeof buildCheckResponse>[0]> = {}) {
-  const issues = normalizeIssues(rawIssues, hash);
-  const groups = clusterIssues(issues, hash);
-  const response = buildCheckResponse({
-    checkId: "chk-1",
-    projectRoot: "/p",
-    engines,
-    issues,
-    groups,
-    filteredOutIssueCount: 3,
-    loopWarning: null,
-    maxClusters: 10,
-    maxRemainingIssues: 10,
-    cache: { tsc: { hits: 1, misses: 0 } },
-    ...overrides,
-  });
-  return { response, issues };
-}
+const check = (rawIssues: RawIssue[], overrides: Parameters<typeof checkResponse>[1] = {}) =>
+  checkResponse(rawIssues, { filteredOutIssueCount: 3, cache: { tsc: { hits: 1, misses: 0 } }, ...overrides });
 
 describe("the lean post-check of after_edit_check and apply_diagnostic_fix", () => {
   it("keeps status, engines, counts and the next step, drops what the snapshot holds, and says where the issues are", () => {
@@ -69,7 +49,7 @@ describe("the lean post-check of after_edit_check and apply_diagnostic_fix", () 
 
   it("never loses why a check is not clean: engine failures, notChecked and their next step stay", () => {
     const notChecked = [{ reason: "not in any tsconfig", count: 2, sample: ["x.ts"] }];
-    const failed = check([], { engines: { ...engines, tsc: { status: "error", message: "boom" } }, notChecked });
+    const failed = check([], { engines: { ...OK_ENGINES, tsc: { status: "error", message: "boom" } }, notChecked });
     const lean = postCheck(failed.response, null);
     assert.equal(lean.status, "error");
     assert.deepEqual(lean.engines.tsc, { status: "error", message: "boom" });

@@ -153,6 +153,13 @@ describe("check for CI", () => {
     } finally {
       removeDir(broken);
     }
+    // Every variable is read in one place, so doctor reports a bad one as the server refuses it at start-up.
+    const heartbeat = runCli(["doctor"], { cwd: fixture("clean"), env: { SIGNALINT_PROGRESS_HEARTBEAT_MS: "soon" } });
+    assert.equal(heartbeat.status, 1);
+    assert.match(heartbeat.stdout, /INVALID: SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
+    const cacheMax = runCli(["doctor"], { cwd: fixture("clean"), env: { SIGNALINT_CACHE_MAX_MB: "lots" } });
+    assert.equal(cacheMax.status, 1, cacheMax.stderr);
+    assert.match(cacheMax.stdout, /INVALID: SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not "lots"/);
   });
 
   it("check --cache-dir inside the project is refused before anything is created there", () => {

@@ -121,6 +121,36 @@ describe("messages say what happened and what to do", () => {
     assert.match(result.stderr, /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/);
   });
 
+  it("an invalid variable is refused before a daemon or the state directory is touched", () => {
+    // SIGNALINT_PROGRESS_HEARTBEAT_MS was read after the front had reached (and started) the project's daemon: the
+    // server printed the error, then stayed up on the daemon connection with a daemon running. SIGNALINT_CACHE_MAX_MB
+    // was read when the service started, after it took the ownership lock, which stayed behind.
+    const refused: [string, string, RegExp][] = [
+      ["SIGNALINT_PROGRESS_HEARTBEAT_MS", "soon", /SIGNALINT_PROGRESS_HEARTBEAT_MS: expected a whole number of milliseconds, got "soon"/],
+      ["SIGNALINT_CACHE_MAX_MB", "lots", /SIGNALINT_CACHE_MAX_MB must be a whole number of megabytes, not "lots"/],
+    ];
+    for (const [name, value, message] of refused) {
+      const stateDir = tempDir("signalint-refused-state-");
+      const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: stateDir };
+      try {
+        const result = spawnSync(process.execPath, [BUNDLE, "serve"], {
+          cwd: fixture("clean"),
+          env: { ...env, [name]: value },
+          encoding: "utf8",
+          input: "",
+          timeout: 30_000,
+        });
+        assert.equal(result.status, 2, `${name}: ${result.stderr}`);
+        assert.match(result.stderr, message);
+        assert.deepEqual(readdirSync(stateDir), [], `${name}: no daemon record, no ownership lock`);
+      } finally {
+        // A daemon started anyway must not outlive the test.
+        spawnSync(process.execPath, [BUNDLE, "daemon", "stop"], { cwd: fixture("clean"), env, encoding: "utf8", timeout: 30_000 });
+        removeDir(stateDir);
+      }
+    }
+  });
+
   it("unknown options name the verb and its help", () => {
     const result = runCli(["init", "--forse"], { cwd: fixture("clean") });
     assert.equal(result.status, 2);

@@ -177,14 +177,19 @@ describe("freshness: cached and warm results always equal a cold run", () => {
           structured<CheckResponse>(await call(peer.client, "check_files", { files: ["src/debug.ts", "src/app.ts"] })),
         ),
       );
+      assert.ok(
+        (rounds[0]?.remainingIssues ?? []).some((issue) => issue.rule === "eslint(no-debugger)"),
+        "the rounds compare a finding",
+      );
       for (const response of rounds)
         assert.deepEqual(
           (response.remainingIssues ?? []).map((issue) => issue.rule).sort(),
           (rounds[0]?.remainingIssues ?? []).map((issue) => issue.rule).sort(),
         );
       const cacheDir = lintCache();
-      for (const shard of readdirSync(cacheDir))
-        for (const file of readdirSync(join(cacheDir, shard))) assert.doesNotThrow(() => JSON.parse(readFileSync(join(cacheDir, shard, file), "utf8")));
+      const entries = readdirSync(cacheDir).flatMap((shard) => readdirSync(join(cacheDir, shard)).map((file) => join(cacheDir, shard, file)));
+      assert.ok(entries.length > 0, "the two servers wrote cache entries");
+      for (const entry of entries) assert.doesNotThrow(() => JSON.parse(readFileSync(entry, "utf8")), entry);
     } finally {
       await other.close();
     }

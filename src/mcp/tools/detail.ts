@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plural } from "../../core/cluster-text.ts";
 import { IssueDetailSchema, StaleSchema } from "../../core/contracts.ts";
 import { InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { plainShape } from "../respond.ts";
@@ -18,7 +19,7 @@ export const issueDetailTool = defineTool({
     text: (detail) => detail.issues,
     summary: ({ issues }) => {
       const first = issues[0];
-      return `${issues.length} issue${issues.length === 1 ? "" : "s"}${first ? `, first ${first.file}:${first.line} ${first.rule}: ${first.message}` : ""}`;
+      return `${plural(issues.length, "issue")}${first ? `, first ${first.file}:${first.line} ${first.rule}: ${first.message}` : ""}`;
     },
   }),
   stale: StaleSchema,
