@@ -69,6 +69,8 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   private stored: StoredState | null | undefined;
   /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
   private answeredFromDisk = false;
+  /** The config files the current parse read, with their hashes (what a persisted answer rests on). */
+  private configReads: [string, string][] = [];
 
   constructor(ts: Ts, configPath: string, persist: { target: PersistTarget; compiler: string } | null = null) {
     super(ts, configPath, diskFiles(ts, fileStamp));
@@ -82,6 +84,7 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     this.lastUsed = Date.now();
     const parse = this.config.current(hint);
     const parsed = parse.commandLine;
+    this.configReads = parse.reads;
     // Unreadable configs, solution-style references and build mode stay with the command line.
     this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : parsed.projectReferences?.length ? "it has references" : "";
     if (!parsed || this.unserved) return null;
@@ -196,9 +199,7 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     const program = builder.getProgram() as TS.Program & { emitBuildInfo?: (write: TS.WriteFileCallback) => unknown };
     program.emitBuildInfo?.((_name, data) => (buildInfo = data));
     if (buildInfo === undefined) return;
-    const configFile = this.builtFrom.options.configFile as TS.TsConfigSourceFile | undefined;
-    const configs = [this.configPath, ...(configFile?.extendedSourceFiles ?? [])];
-    const state: StoredState = { buildInfo, answer, roots: [...this.builtFrom.fileNames], inputs: this.inputsRecord(configs) };
+    const state: StoredState = { buildInfo, answer, roots: [...this.builtFrom.fileNames], inputs: this.inputsRecord(this.configReads) };
     this.persisted.save(this.stateKey, JSON.stringify(state));
   }
 
