@@ -132,13 +132,15 @@ export class PersistedBuildInfo {
     return why ? { text: null, notice: `persisted TypeScript state ${this.file} ignored (${why}); building afresh` } : { text: null };
   }
 
+  /** Mark the state used now, unchanged (eviction keeps the most recently used projects). */
+  touch(): void {
+    touch(this.file);
+  }
+
   /** Write `text` (build info) for `key` atomically; unchanged state only refreshes its use time. Then evict. */
   save(key: string, text: string): void {
     const hash = sha256(text);
-    if (hash === this.lastHash) {
-      touch(this.file);
-      return;
-    }
+    if (hash === this.lastHash) return this.touch();
     const header: Header = { signalint: this.target.version, typescript: this.typescriptVersion, key, bytes: Buffer.byteLength(text), sha256: hash };
     mkdirSync(dirname(this.file), { recursive: true });
     const temp = `${this.file}.${Math.random().toString(36).slice(2)}.tmp`;
