@@ -67,6 +67,8 @@ export function compilerIdentity(version: string, typescriptDir: string): string
 /** The default bound on persisted TypeScript state per user (SIGNALINT_CACHE_MAX_MB overrides it). */
 export const DEFAULT_PERSIST_MAX_MB = 512;
 
+/** How long a writer trusts its last eviction's total before walking the cache base again. */
+const EVICT_EVERY_MS = 60_000;
 const MAGIC = "signalint-ts-state 1";
 const STATE_DIR = "tsc-state";
 const SUFFIX = ".state";
@@ -87,6 +89,8 @@ export class PersistedBuildInfo {
   readonly buildInfoPath: string;
   private readonly file: string;
   private lastHash = "";
+  /** What the last eviction by this writer left: every project's state in bytes, and this file's size then. */
+  private evicted: { total: number; bytes: number; at: number } | null = null;
 
   constructor(
     private readonly target: PersistTarget,
@@ -151,7 +155,13 @@ export class PersistedBuildInfo {
       rmSync(temp, { force: true });
     }
     this.lastHash = hash;
-    evictPersisted(this.target, this.file);
+    // Walking every project's state (thousands of cache directories on a long-used machine: ~40 ms) is needed only
+    // when this file can have pushed the total over the bound — its first write, growth past what was left — or
+    // other writers' growth may have (at most a minute ago): not after every incremental check.
+    const bytes = Buffer.byteLength(text);
+    const last = this.evicted;
+    if (last && last.total + bytes - last.bytes <= this.target.maxBytes && Date.now() - last.at < EVICT_EVERY_MS) return;
+    this.evicted = { total: evictPersisted(this.target, this.file), bytes, at: Date.now() };
   }
 }
 
@@ -207,9 +217,9 @@ function stateFiles(projectDir: string): Entry[] {
 
 /**
  * Keep the persisted state of every project under the bound: whole projects are removed, least recently used first
- * (a project's use time is its newest state file's), never the one holding `keep`.
+ * (a project's use time is its newest state file's), never the one holding `keep`. The total left, in bytes.
  */
-export function evictPersisted(target: PersistTarget, keep: string): void {
+export function evictPersisted(target: PersistTarget, keep: string): number {
   let projects: string[] = [target.dir];
   if (target.evictBase) {
     try {
@@ -225,7 +235,7 @@ export function evictPersisted(target: PersistTarget, keep: string): void {
   let total = groups.reduce((sum, group) => sum + group.bytes, 0);
   const byAge = groups.filter((group) => group.files.length).sort((a, b) => a.used - b.used);
   for (const group of byAge) {
-    if (total <= target.maxBytes) return;
+    if (total <= target.maxBytes) return total;
     // The project just written is used most recently, so it comes last; its file just written always stays.
     const files = group.files.some((file) => file.path === keep) ? group.files.filter((file) => file.path !== keep) : group.files;
     for (const file of files) {
@@ -233,4 +243,5 @@ export function evictPersisted(target: PersistTarget, keep: string): void {
       total -= file.bytes;
     }
   }
+  return total;
 }

@@ -86,6 +86,26 @@ describe("persisted TypeScript state", () => {
     }
   });
 
+  it("a writer whose state grows past what its last eviction left evicts again", () => {
+    const base = tempDir("signalint-persist-base-");
+    try {
+      const [old, live] = ["a", "b"].map((name) => join(base, name)) as [string, string];
+      const bound = { evictBase: base, maxBytes: 2500 };
+      mkdirSync(old);
+      new PersistedBuildInfo(target(old, bound), "cfg", "5.9.3").save("k", "x".repeat(1000));
+      const long = new Date(Date.now() - 600_000);
+      utimesSync(stateFile(old), long, long);
+      mkdirSync(live);
+      const writer = new PersistedBuildInfo(target(live, bound), "cfg", "5.9.3");
+      writer.save("k", "y".repeat(500));
+      assert.ok(existsSync(stateFile(old)), "both fit");
+      writer.save("k", "z".repeat(1500));
+      assert.deepEqual(readdirSync(join(old, "tsc-state")), [], "the grown state no longer fits with the old project's");
+    } finally {
+      removeDir(base);
+    }
+  });
+
   it("a stored answer rests on the config text its build parsed, not the text on disk when it was written", () => {
     const root = tempDir("signalint-persist-project-");
     const cache = tempDir("signalint-persist-cache-");
