@@ -71,7 +71,6 @@ function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
   };
 }
 
-/** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
 /**
  * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
  * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
