@@ -146,6 +146,8 @@ export interface PlanOptions {
    * own `tsc -b <tsconfig>` through the output overlay. null: generated configs (TypeScript 7, no node).
    */
   overlayCompiler?: string | null;
+  /** A type-checker other than tsc (vue-tsc): its run is `-p` whatever the config references, its build info apart. */
+  checker?: string;
 }
 
 /**
@@ -162,9 +164,10 @@ export async function planTscRun(runtime: Runtime, options: PlanOptions): Promis
   const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
   const profiles = profileRedirects(await extendsChain(runtime, options.tsconfig), workDir);
-  if (!top || top.references.length === 0) {
+  if (!top || top.references.length === 0 || options.checker) {
     const leadsTo = await outsideLeads(runtime, options.root, [options.tsconfig]);
-    return { args: tscProjectArgs(options.tsconfig, join(workDir, "project.tsbuildinfo"), profiles), configFile, buildMode: false, leadsTo };
+    const buildInfo = join(workDir, `${options.checker ?? "project"}.tsbuildinfo`);
+    return { args: tscProjectArgs(options.tsconfig, buildInfo, profiles), configFile, buildMode: false, leadsTo };
   }
   const graph = await collectGraph(runtime, top);
   const leadsTo = await outsideLeads(

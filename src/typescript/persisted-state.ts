@@ -64,6 +64,8 @@ export function compilerIdentity(version: string, typescriptDir: string): string
   }
 }
 
+/** How long a writer trusts its last eviction's total before walking the cache base again. */
+const EVICT_EVERY_MS = 60_000;
 const MAGIC = "signalint-ts-state 1";
 const STATE_DIR = "tsc-state";
 const SUFFIX = ".state";
@@ -84,6 +86,8 @@ export class PersistedBuildInfo {
   readonly buildInfoPath: string;
   private readonly file: string;
   private lastHash = "";
+  /** What the last eviction by this writer left: every project's state in bytes, and this file's size then. */
+  private evicted: { total: number; bytes: number; at: number } | null = null;
 
   constructor(
     private readonly target: PersistTarget,
@@ -129,13 +133,15 @@ export class PersistedBuildInfo {
     return why ? { text: null, notice: `persisted TypeScript state ${this.file} ignored (${why}); building afresh` } : { text: null };
   }
 
+  /** Mark the state used now, unchanged (eviction keeps the most recently used projects). */
+  touch(): void {
+    touch(this.file);
+  }
+
   /** Write `text` (build info) for `key` atomically; unchanged state only refreshes its use time. Then evict. */
   save(key: string, text: string): void {
     const hash = sha256(text);
-    if (hash === this.lastHash) {
-      touch(this.file);
-      return;
-    }
+    if (hash === this.lastHash) return this.touch();
     const header: Header = { signalint: this.target.version, typescript: this.typescriptVersion, key, bytes: Buffer.byteLength(text), sha256: hash };
     mkdirSync(dirname(this.file), { recursive: true });
     const temp = `${this.file}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -146,7 +152,13 @@ export class PersistedBuildInfo {
       rmSync(temp, { force: true });
     }
     this.lastHash = hash;
-    evictPersisted(this.target, this.file);
+    // Walking every project's state (thousands of cache directories on a long-used machine: ~40 ms) is needed only
+    // when this file can have pushed the total over the bound — its first write, growth past what was left — or
+    // other writers' growth may have (at most a minute ago): not after every incremental check.
+    const bytes = Buffer.byteLength(text);
+    const last = this.evicted;
+    if (last && last.total + bytes - last.bytes <= this.target.maxBytes && Date.now() - last.at < EVICT_EVERY_MS) return;
+    this.evicted = { total: evictPersisted(this.target, this.file), bytes, at: Date.now() };
   }
 }
 
@@ -202,9 +214,9 @@ function stateFiles(projectDir: string): Entry[] {
 
 /**
  * Keep the persisted state of every project under the bound: whole projects are removed, least recently used first
- * (a project's use time is its newest state file's), never the one holding `keep`.
+ * (a project's use time is its newest state file's), never the one holding `keep`. The total left, in bytes.
  */
-export function evictPersisted(target: PersistTarget, keep: string): void {
+export function evictPersisted(target: PersistTarget, keep: string): number {
   let projects: string[] = [target.dir];
   if (target.evictBase) {
     try {
@@ -220,7 +232,7 @@ export function evictPersisted(target: PersistTarget, keep: string): void {
   let total = groups.reduce((sum, group) => sum + group.bytes, 0);
   const byAge = groups.filter((group) => group.files.length).sort((a, b) => a.used - b.used);
   for (const group of byAge) {
-    if (total <= target.maxBytes) return;
+    if (total <= target.maxBytes) return total;
     // The project just written is used most recently, so it comes last; its file just written always stays.
     const files = group.files.some((file) => file.path === keep) ? group.files.filter((file) => file.path !== keep) : group.files;
     for (const file of files) {
@@ -228,4 +240,5 @@ export function evictPersisted(target: PersistTarget, keep: string): void {
       total -= file.bytes;
     }
   }
+  return total;
 }

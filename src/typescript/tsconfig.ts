@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
 import { type ChangeHint, HintClock } from "./change-hint.ts";
-import { subdirectories } from "./host-questions.ts";
+import { hashText, subdirectories } from "./host-questions.ts";
 
 type Ts = typeof TS;
 
@@ -13,6 +13,8 @@ export interface TsconfigParse {
   commandLine: TS.ParsedCommandLine | undefined;
   /** What tsc reports for a config it cannot read at all (e.g. TS5083); undefined when it was read. */
   failure: TS.Diagnostic | undefined;
+  /** Each file the parse read (the config, the configs it extends) with its text's hash ("-": none), as read then. */
+  reads: [string, string][];
 }
 
 /**
@@ -21,9 +23,15 @@ export interface TsconfigParse {
  */
 export function parseTsconfig(ts: Ts, configPath: string, existingOptions: TS.CompilerOptions = {}): TsconfigParse {
   let failure: TS.Diagnostic | undefined;
-  const host: TS.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => (failure = diagnostic) };
+  const reads: [string, string][] = [];
+  const readFile = (path: string) => {
+    const text = ts.sys.readFile(path);
+    reads.push([path, text === undefined ? "-" : hashText(text)]);
+    return text;
+  };
+  const host: TS.ParseConfigFileHost = { ...ts.sys, readFile, onUnRecoverableConfigFileDiagnostic: (diagnostic) => (failure = diagnostic) };
   const commandLine = ts.getParsedCommandLineOfConfigFile(configPath, existingOptions, host);
-  return { commandLine, failure };
+  return { commandLine, failure, reads };
 }
 
 /** A parse's diagnostics as tsc prints them (`--pretty false`): its failure, or the config's own errors. */

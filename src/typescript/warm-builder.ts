@@ -160,12 +160,12 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
 
   /**
    * What the current program's answer rests on, to be checked by another host (persisted-state.ts): every
-   * SourceFile's content hash, each of `extra` files' (the tsconfig and what it extends), every recorded answer.
+   * SourceFile's content hash, the `configs` hashes (the tsconfig and what it extends, as their parse read them:
+   * a config written since is not what this answer rests on), every recorded answer.
    */
-  inputsRecord(extra: readonly string[]): InputsRecord {
-    const hashes = new Map<string, string>();
+  inputsRecord(configs: readonly [string, string][]): InputsRecord {
+    const hashes = new Map<string, string>(configs);
     for (const cached of this.sources.values()) hashes.set(cached.sourceFile.fileName, cached.hash);
-    for (const path of extra) hashes.set(path, hashText(this.files.readFile(path) ?? "-"));
     return { hashes: [...hashes], observations: [...this.observations] };
   }
 

@@ -69,6 +69,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   private stored: StoredState | null | undefined;
   /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
   private answeredFromDisk = false;
+  /** The config files the current parse read, with their hashes (what a persisted answer rests on). */
+  private configReads: [string, string][] = [];
+  /** The builder and config reads the state on disk was last written from (a reused check has nothing new). */
+  private saved: { builder: TS.SemanticDiagnosticsBuilderProgram; configReads: [string, string][] } | undefined;
 
   constructor(ts: Ts, configPath: string, persist: { target: PersistTarget; compiler: string } | null = null) {
     super(ts, configPath, diskFiles(ts, fileStamp));
@@ -82,6 +86,7 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     this.lastUsed = Date.now();
     const parse = this.config.current(hint);
     const parsed = parse.commandLine;
+    this.configReads = parse.reads;
     // Unreadable configs, solution-style references and build mode stay with the command line.
     this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : parsed.projectReferences?.length ? "it has references" : "";
     if (!parsed || this.unserved) return null;
@@ -192,14 +197,16 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   persist(answer: unknown): void {
     const builder = this.builder;
     if (!this.persisted || !this.stateKey || !builder || this.answeredFromDisk || !this.builtFrom) return;
+    // A reused answer rests on what was written last: serializing the whole build info again only to find it equal
+    // would cost every unchanged check (tens of ms on a few hundred files) before the next could start.
+    if (this.saved?.builder === builder && this.saved.configReads === this.configReads) return this.persisted.touch();
     let buildInfo: string | undefined;
     const program = builder.getProgram() as TS.Program & { emitBuildInfo?: (write: TS.WriteFileCallback) => unknown };
     program.emitBuildInfo?.((_name, data) => (buildInfo = data));
     if (buildInfo === undefined) return;
-    const configFile = this.builtFrom.options.configFile as TS.TsConfigSourceFile | undefined;
-    const configs = [this.configPath, ...(configFile?.extendedSourceFiles ?? [])];
-    const state: StoredState = { buildInfo, answer, roots: [...this.builtFrom.fileNames], inputs: this.inputsRecord(configs) };
+    const state: StoredState = { buildInfo, answer, roots: [...this.builtFrom.fileNames], inputs: this.inputsRecord(this.configReads) };
     this.persisted.save(this.stateKey, JSON.stringify(state));
+    this.saved = { builder, configReads: this.configReads };
   }
 
   /** The current program (for the causes of its diagnostics), or undefined before the first build. */

@@ -202,7 +202,10 @@ class SolutionBuild {
   private parse(config: string): TsconfigParse {
     let entry = this.configs.get(config);
     if (!entry)
-      this.configs.set(config, (entry = { watched: new WatchedTsconfig(this.ts, config), parse: { commandLine: undefined, failure: undefined }, checked: 0 }));
+      this.configs.set(
+        config,
+        (entry = { watched: new WatchedTsconfig(this.ts, config), parse: { commandLine: undefined, failure: undefined, reads: [] }, checked: 0 }),
+      );
     if (entry.checked !== this.checks) {
       entry.parse = entry.watched.current(this.hint);
       entry.checked = this.checks;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -264,6 +264,21 @@ describe("files no engine checks (issue 21, item 7)", () => {
       response.notChecked?.map((note) => note.sample),
       [["src/Widget.svelte"]],
       "only the .svelte file is left",
+    );
+  });
+
+  it("a vue-tsc program of an incremental config writes its build info outside the project tree", () => {
+    const layout = files({ typecheck: "vue-tsc --noEmit" });
+    const config = JSON.parse(layout["tsconfig.json"]) as { compilerOptions: Record<string, unknown> };
+    config.compilerOptions.incremental = true;
+    const { dir, cache } = project({ ...layout, "tsconfig.json": JSON.stringify(config) });
+    dirs.push(dir, cache);
+    linkPackage(dir, "vue-tsc", join(REPO, "node_modules", "vue-tsc"));
+    assert.ok(keys(issuesOf(dir, cache)).includes("src/Probe.vue:2:7 TS2322"));
+    assert.deepEqual(
+      readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith(".tsbuildinfo")),
+      [],
+      "nothing written in the project tree",
     );
   });
 });

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { PersistedBuildInfo, type PersistTarget } from "../../src/typescript/persisted-state.ts";
-import { removeDir, tempDir } from "../helpers.ts";
+import { loadTypeScript, WarmTsProgram } from "../../src/typescript/warm-program.ts";
+import { REPO, removeDir, tempDir } from "../helpers.ts";
 
 const target = (dir: string, extra: Partial<PersistTarget> = {}): PersistTarget => ({ dir, evictBase: null, maxBytes: 1024 ** 2, version: "1.0.0", ...extra });
 
@@ -82,6 +83,55 @@ describe("persisted TypeScript state", () => {
       );
     } finally {
       removeDir(base);
+    }
+  });
+
+  it("a writer whose state grows past what its last eviction left evicts again", () => {
+    const base = tempDir("signalint-persist-base-");
+    try {
+      const [old, live] = ["a", "b"].map((name) => join(base, name)) as [string, string];
+      const bound = { evictBase: base, maxBytes: 2500 };
+      mkdirSync(old);
+      new PersistedBuildInfo(target(old, bound), "cfg", "5.9.3").save("k", "x".repeat(1000));
+      const long = new Date(Date.now() - 600_000);
+      utimesSync(stateFile(old), long, long);
+      mkdirSync(live);
+      const writer = new PersistedBuildInfo(target(live, bound), "cfg", "5.9.3");
+      writer.save("k", "y".repeat(500));
+      assert.ok(existsSync(stateFile(old)), "both fit");
+      writer.save("k", "z".repeat(1500));
+      assert.deepEqual(readdirSync(join(old, "tsc-state")), [], "the grown state no longer fits with the old project's");
+    } finally {
+      removeDir(base);
+    }
+  });
+
+  it("a stored answer rests on the config text its build parsed, not the text on disk when it was written", () => {
+    const root = tempDir("signalint-persist-project-");
+    const cache = tempDir("signalint-persist-cache-");
+    try {
+      const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
+      assert.ok(ts);
+      const config = join(root, "tsconfig.json");
+      // An unknown option is reported (TS5023) but leaves the options as they are: the key cannot tell the two apart.
+      writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, notAnOption: true }, include: ["a.ts"] }));
+      writeFileSync(join(root, "a.ts"), "export const a = 1;\n");
+      const persist = { target: target(cache), compiler: ts.version };
+      const first = new WarmTsProgram(ts, config, persist);
+      const codes = first.check(null)?.diagnostics.map((diagnostic) => diagnostic.code);
+      assert.deepEqual(codes, [5023]);
+      // The config is mended while that answer is on its way to disk (a first build writes before it answers).
+      writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true }, include: ["a.ts"] }));
+      first.persist({ codes });
+      const second = new WarmTsProgram(ts, config, persist);
+      assert.equal(second.storedAnswer(), null, "the stored answer was given for another config text");
+      assert.deepEqual(
+        second.check(null)?.diagnostics.map((diagnostic) => diagnostic.code),
+        [],
+      );
+    } finally {
+      removeDir(root);
+      removeDir(cache);
     }
   });
 });

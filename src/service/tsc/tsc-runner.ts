@@ -71,7 +71,6 @@ function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
   };
 }
 
-/** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
 /**
  * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
  * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
@@ -206,15 +205,16 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = run.tool === "vue-tsc" ? await resolveTypeChecker(job.runtime, "vue-tsc", { start: dirname(tsconfig), node: job.node }) : null;
-  const plan: TscRun =
-    inferred || checker
-      ? {
-          args: tscProjectArgs(tsconfig),
-          configFile: inferred ? "tsconfig.json (inferred)" : relative(job.root, tsconfig).replace(/\\/g, "/"),
-          buildMode: false,
-          leadsTo: new Map(),
-        }
-      : await planTscRun(job.runtime, { root: job.root, tsconfig, cacheDir: job.cacheDir, overlayCompiler: overlayCompiler(resolved) });
+  // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
+  const plan: TscRun = inferred
+    ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
+    : await planTscRun(job.runtime, {
+        root: job.root,
+        tsconfig,
+        cacheDir: job.cacheDir,
+        overlayCompiler: overlayCompiler(resolved),
+        ...(checker ? { checker: run.tool } : {}),
+      });
   // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
   const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
   const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan, state.released) : null;
