@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -109,6 +109,22 @@ describe("the project daemon", () => {
     assert.notEqual(second.welcome.pid, pid);
     const answer = await second.api.check({ paths: ["."], incremental: false });
     assert.equal(answer.response.engines.tsc.status, "ok");
+    second.close();
+  });
+
+  it("the socket of a SIGKILLed daemon is removed by the next daemon to start, of any project", async () => {
+    const [killed, next] = [await project("daemon-sweep-a"), await project("daemon-sweep-b")];
+    const first = connected(await connectDaemon(runtime, support, killed));
+    const socket = (await readDaemonRecord(runtime, killed.stateDir))?.socket as string;
+    first.close();
+    support.kill(first.welcome.pid, "SIGKILL");
+    assert.ok(await gone(first.welcome.pid, 10_000));
+    assert.ok(existsSync(socket), "a killed daemon leaves its socket behind");
+    const second = connected(await connectDaemon(runtime, support, next));
+    const own = (await readDaemonRecord(runtime, next.stateDir))?.socket as string;
+    assert.equal(dirname(own), dirname(socket));
+    assert.equal(existsSync(socket), false, "the dead daemon's socket was swept");
+    assert.ok(existsSync(own), "a live daemon's socket stays");
     second.close();
   });
 
