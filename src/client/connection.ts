@@ -162,8 +162,11 @@ export async function connectDaemon(runtime: Runtime, support: DaemonSupport, pr
     // Its messages go to a log in the cache directory (outside the tree; the state directory is the daemon's to write).
     await runtime.mkdirp(project.cacheDir);
     const logFile = join(project.cacheDir, "daemon.log");
+    // Root and state directory as this client resolved them: the daemon runs in the root, where a relative
+    // SIGNALINT_STATE_DIR would name another directory (in the tree, and where no client looks for its record).
+    const env = { SIGNALINT_PROJECT_ROOT: project.root, SIGNALINT_STATE_DIR: project.stateDir };
     const started = await support
-      .startDetached(DAEMON_MODE, { cwd: project.root, logFile, env: { SIGNALINT_PROJECT_ROOT: project.root } })
+      .startDetached(DAEMON_MODE, { cwd: project.root, logFile, env })
       .catch((error: Error) => ({ pid: -1, line: `failed ${error.message}` }));
     const line = started.line ?? "failed it exited before it was ready";
     if (line.startsWith("ready ")) {

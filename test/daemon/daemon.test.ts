@@ -200,6 +200,21 @@ describe("the project daemon", () => {
     client.close();
   });
 
+  it("a relative SIGNALINT_STATE_DIR names the same directory for the daemon as for its client (not one in the tree)", async () => {
+    const proj = await project("daemon-relative-state");
+    const cwd = tempDir("signalint-cwd-");
+    cleanups.push(() => removeDir(cwd));
+    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: "state" };
+    const first = runCli(["check", "--root", proj.root], { cwd, env });
+    const record = await readDaemonRecord(runtime, join(cwd, "state"));
+    assert.ok(record, `the daemon's record is in the state directory the client named: ${first.stderr}`);
+    cleanups.push(() => support.kill(record.pid, "SIGKILL"));
+    assert.equal(existsSync(join(proj.root, "state")), false, "nothing written in the project tree");
+    const second = runCli(["check", "--root", proj.root], { cwd, env });
+    assert.doesNotMatch(second.stderr, /no daemon/, "the next client finds the same daemon");
+    assert.equal((await readDaemonRecord(runtime, join(cwd, "state")))?.pid, record.pid);
+  });
+
   it("two state directories of one root get a daemon each, on sockets of their own", async () => {
     const proj = await project("daemon-two-states");
     const states = [tempDir("signalint-state-a-"), tempDir("signalint-state-b-")];
