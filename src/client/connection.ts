@@ -162,9 +162,14 @@ export async function connectDaemon(runtime: Runtime, support: DaemonSupport, pr
     // Its messages go to a log in the cache directory (outside the tree; the state directory is the daemon's to write).
     await runtime.mkdirp(project.cacheDir);
     const logFile = join(project.cacheDir, "daemon.log");
-    // Root and state directory as this client resolved them: the daemon runs in the root, where a relative
-    // SIGNALINT_STATE_DIR would name another directory (in the tree, and where no client looks for its record).
-    const env = { SIGNALINT_PROJECT_ROOT: project.root, SIGNALINT_STATE_DIR: project.stateDir };
+    // Root, state and cache directories as this client resolved them: the daemon runs in the root, where a relative
+    // SIGNALINT_STATE_DIR would name another directory (in the tree, and where no client looks for its record), and a
+    // relative SIGNALINT_CACHE_DIR one inside the project (refused: a fresh temporary cache each time it starts).
+    const env = {
+      SIGNALINT_PROJECT_ROOT: project.root,
+      SIGNALINT_STATE_DIR: project.stateDir,
+      ...(project.cacheBase ? { SIGNALINT_CACHE_DIR: project.cacheBase } : {}),
+    };
     const started = await support
       .startDetached(DAEMON_MODE, { cwd: project.root, logFile, env })
       .catch((error: Error) => ({ pid: -1, line: `failed ${error.message}` }));

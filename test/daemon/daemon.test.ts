@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -200,11 +200,14 @@ describe("the project daemon", () => {
     client.close();
   });
 
-  it("a relative SIGNALINT_STATE_DIR names the same directory for the daemon as for its client (not one in the tree)", async () => {
+  it("a relative SIGNALINT_STATE_DIR or SIGNALINT_CACHE_DIR names the same directory for the daemon as for its client", async () => {
     const proj = await project("daemon-relative-state");
-    const cwd = tempDir("signalint-cwd-");
-    cleanups.push(() => removeDir(cwd));
-    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: "state" };
+    const [cwd, tmp] = [tempDir("signalint-cwd-"), tempDir("signalint-tmp-")];
+    cleanups.push(
+      () => removeDir(cwd),
+      () => removeDir(tmp),
+    );
+    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: "state", SIGNALINT_CACHE_DIR: "cache", TMPDIR: tmp };
     const first = runCli(["check", "--root", proj.root], { cwd, env });
     const record = await readDaemonRecord(runtime, join(cwd, "state"));
     assert.ok(record, `the daemon's record is in the state directory the client named: ${first.stderr}`);
@@ -213,6 +216,11 @@ describe("the project daemon", () => {
     const second = runCli(["check", "--root", proj.root], { cwd, env });
     assert.doesNotMatch(second.stderr, /no daemon/, "the next client finds the same daemon");
     assert.equal((await readDaemonRecord(runtime, join(cwd, "state")))?.pid, record.pid);
+    // The cache is the client's <cwd>/cache, not <root>/cache (inside the project: a temporary one instead).
+    assert.deepEqual(
+      readdirSync(tmp).filter((name) => name.startsWith("signalint-cache-")),
+      [],
+    );
   });
 
   it("two state directories of one root get a daemon each, on sockets of their own", async () => {
