@@ -166,10 +166,11 @@ async function stateDirProblem(runtime: Runtime, stateDir: string): Promise<stri
  * on a temporary state directory would be found by nobody, and every client would start another.
  */
 export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<() => void> {
-  const { stateDir } = await openProject(runtime, { root: options.root });
-  const problem = await stateDirProblem(runtime, stateDir);
+  // Opened once, unprepared: the state directory is probed here (a daemon never falls back to a temporary one), and
+  // the service prepares the rest when it opens the project itself.
+  const project = await openProject(runtime, { root: options.root });
+  const problem = await stateDirProblem(runtime, project.stateDir);
   if (problem) return refuse(options, problem);
-  const project = await openProject(runtime, { root: options.root, prepareState: true });
   let holder: number | null;
   try {
     holder = await takeOwnership(runtime, project.stateDir, runtime.pid);

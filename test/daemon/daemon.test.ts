@@ -223,6 +223,18 @@ describe("the project daemon", () => {
     );
   });
 
+  it("a daemon prepares its project once as it starts (a refused cache directory: one temporary cache, not two)", async () => {
+    const proj = await project("daemon-prepare-once");
+    const tmp = tempDir("signalint-tmp-");
+    cleanups.push(() => removeDir(tmp));
+    // A cache base inside the project is refused: each preparation of the project makes a temporary cache instead.
+    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: proj.stateDir, SIGNALINT_CACHE_DIR: join(proj.root, "cache"), TMPDIR: tmp };
+    const check = runCli(["check"], { cwd: proj.root, env });
+    assert.doesNotMatch(check.stderr, /no daemon/, check.stderr);
+    assert.ok(await readDaemonRecord(runtime, proj.stateDir), "a daemon runs (stopped in after)");
+    assert.equal(readdirSync(tmp).filter((name) => name.startsWith("signalint-cache-")).length, 1);
+  });
+
   it("two state directories of one root get a daemon each, on sockets of their own", async () => {
     const proj = await project("daemon-two-states");
     const states = [tempDir("signalint-state-a-"), tempDir("signalint-state-b-")];
