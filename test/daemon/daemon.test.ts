@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
@@ -9,7 +10,7 @@ import { readDaemonRecord, type DaemonRecord } from "../../src/daemon/record.ts"
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
-import { BUNDLE, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
@@ -233,6 +234,15 @@ describe("the project daemon", () => {
     assert.doesNotMatch(check.stderr, /no daemon/, check.stderr);
     assert.ok(await readDaemonRecord(runtime, proj.stateDir), "a daemon runs (stopped in after)");
     assert.equal(readdirSync(tmp).filter((name) => name.startsWith("signalint-cache-")).length, 1);
+  });
+
+  it("a hook for a file the edit deleted exits 0 without starting a daemon", async () => {
+    const proj = await project("daemon-hook-deleted");
+    const input = JSON.stringify({ cwd: proj.root, tool_input: { file_path: join(proj.root, "src", "deleted.ts") } });
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: proj.stateDir };
+    const hook = spawnSync(process.execPath, [BUNDLE, "hook"], { cwd: proj.root, env, input, encoding: "utf8" });
+    assert.equal(hook.status, 0, hook.stderr);
+    assert.equal(await readDaemonRecord(runtime, proj.stateDir), null, "no daemon was started for nothing to check");
   });
 
   it("two state directories of one root get a daemon each, on sockets of their own", async () => {
