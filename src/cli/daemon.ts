@@ -1,23 +1,14 @@
-import { connectDaemon, DaemonConnection } from "../client/connection.ts";
+import { connectDaemon, DaemonConnection, waitForExit } from "../client/connection.ts";
 import { runningDaemon } from "../client/status.ts";
 import { quoteInput } from "../core/errors.ts";
 import { readDaemonRecord } from "../daemon/record.ts";
-import type { DaemonSupport, Runtime } from "../runtime/types.ts";
+import type { DaemonSupport } from "../runtime/types.ts";
 import { openProject } from "../service/project/project.ts";
 import { defineCommand, ROOT_OPTION } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { UsageError } from "./usage.ts";
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
-/** Until the process is gone (polling its pid: a daemon is not this process's child), at most `ms`. */
-async function exited(runtime: Runtime, pid: number, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms; waited += 100) {
-    if (!runtime.processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return !runtime.processAlive(pid);
-}
 
 /** Stop the recorded daemon (it finishes nothing: calls in flight fail as daemon_lost); false when none ran. */
 async function stopDaemon(io: CliIo, support: DaemonSupport, stateDir: string, root: string): Promise<boolean> {
@@ -28,7 +19,7 @@ async function stopDaemon(io: CliIo, support: DaemonSupport, stateDir: string, r
   if (opened instanceof DaemonConnection) opened.close();
   else if (!opened) return false;
   io.runtime.daemon?.kill(record.pid, "SIGTERM");
-  if (!(await exited(io.runtime, record.pid, 10_000))) io.runtime.daemon?.kill(record.pid, "SIGKILL");
+  if (!(await waitForExit(io.runtime, record.pid, 10_000))) io.runtime.daemon?.kill(record.pid, "SIGKILL");
   return true;
 }
 

@@ -43,13 +43,14 @@ async function runHook(io: CliIo): Promise<number> {
   const { isAbsolute, resolve } = pathApi(io.runtime);
   const base = target.cwd ?? io.runtime.cwd();
   const absolute = isAbsolute(target.file) ? target.file : resolve(base, target.file);
+  // A file the edit deleted (or a directory) is nothing to check: known before a daemon or service is started.
+  if (!(await io.runtime.stat(absolute))?.isFile) return 0;
   // After every edit: the project's daemon answers warm when one may run (started on the first hook).
   const opened = await openApi(io.runtime, { root: target.cwd ?? undefined });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   try {
     const relative = relativeToRoot(opened.project.root, absolute) ?? relativeToRoot(opened.project.realRoot, absolute);
     if (relative === null) return 0;
-    if (!(await io.runtime.stat(absolute))?.isFile) return 0;
     const { report } = await cliCheck({ ...io, stderrIsTty: false }, opened, [relative], null);
     const failed = failedEngines(report);
     const lines = report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`);

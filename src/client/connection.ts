@@ -115,7 +115,8 @@ export interface NoDaemon {
   reason: string;
 }
 
-async function waitForExit(runtime: Runtime, pid: number, ms: number): Promise<boolean> {
+/** Until the process is gone (polling its pid: a daemon is not this process's child), at most `ms`. */
+export async function waitForExit(runtime: Runtime, pid: number, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += 50) {
     if (!runtime.processAlive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -123,26 +124,26 @@ async function waitForExit(runtime: Runtime, pid: number, ms: number): Promise<b
   return !runtime.processAlive(pid);
 }
 
-/** Try the recorded daemon: a connection, or what to do about the record (replace it, or wait for its owner). */
+/** Try the recorded daemon: a connection, or null once it is out of the way (exited, dead, or killed as hung). */
 async function tryRecorded(
   runtime: Runtime,
   support: DaemonSupport,
   record: DaemonRecord,
   project: Project,
   session?: string,
-): Promise<DaemonConnection | "start" | "retry"> {
+): Promise<DaemonConnection | null> {
   const opened = await DaemonConnection.open(support, record.socket, project.root, session);
   if (opened instanceof DaemonConnection) return opened;
   if (opened && "refused" in opened) {
     // Another version drains and exits; then this client starts its own.
     await waitForExit(runtime, record.pid, 60_000);
-    return "start";
+    return null;
   }
-  if (!runtime.processAlive(record.pid)) return "start"; // a stale record: its daemon died
+  if (!runtime.processAlive(record.pid)) return null; // a stale record: its daemon died
   // Alive but silent: a hung daemon (it accepted on our private socket, or holds it): kill it and replace it.
   support.kill(record.pid, "SIGKILL");
   await waitForExit(runtime, record.pid, 5_000);
-  return "start";
+  return null;
 }
 
 /**
@@ -155,15 +156,22 @@ export async function connectDaemon(runtime: Runtime, support: DaemonSupport, pr
   for (let attempt = 0; attempt < 6; attempt++) {
     const record = await readDaemonRecord(runtime, project.stateDir);
     if (record && record.root === project.root) {
-      const outcome = await tryRecorded(runtime, support, record, project, session);
-      if (outcome instanceof DaemonConnection) return outcome;
-      if (outcome === "retry") continue;
+      const recorded = await tryRecorded(runtime, support, record, project, session);
+      if (recorded) return recorded;
     }
     // Its messages go to a log in the cache directory (outside the tree; the state directory is the daemon's to write).
     await runtime.mkdirp(project.cacheDir);
     const logFile = join(project.cacheDir, "daemon.log");
+    // Root, state and cache directories as this client resolved them: the daemon runs in the root, where a relative
+    // SIGNALINT_STATE_DIR would name another directory (in the tree, and where no client looks for its record), and a
+    // relative SIGNALINT_CACHE_DIR one inside the project (refused: a fresh temporary cache each time it starts).
+    const env = {
+      SIGNALINT_PROJECT_ROOT: project.root,
+      SIGNALINT_STATE_DIR: project.stateDir,
+      ...(project.cacheBase ? { SIGNALINT_CACHE_DIR: project.cacheBase } : {}),
+    };
     const started = await support
-      .startDetached(DAEMON_MODE, { cwd: project.root, logFile, env: { SIGNALINT_PROJECT_ROOT: project.root } })
+      .startDetached(DAEMON_MODE, { cwd: project.root, logFile, env })
       .catch((error: Error) => ({ pid: -1, line: `failed ${error.message}` }));
     const line = started.line ?? "failed it exited before it was ready";
     if (line.startsWith("ready ")) {

@@ -48,6 +48,14 @@ export function ifMissing<T>(fallback: T): (error: unknown) => T {
   };
 }
 
+/** A `.catch` handler for a create that refuses to replace: `fallback` when something already exists; else rethrown. */
+export function ifExists<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof FsError && error.kind === "already_exists") return fallback;
+    throw error;
+  };
+}
+
 /** Kinds that mean "not there (or not reachable by this user)": stat, lstat and realPath answer null for them. */
 export const ABSENT_KINDS: ReadonlySet<FsErrorKind> = new Set(["not_found", "not_a_directory", "permission_denied"]);
 

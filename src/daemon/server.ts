@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
 import { localApi, type ServiceApi } from "../service/api.ts";
@@ -166,10 +166,11 @@ async function stateDirProblem(runtime: Runtime, stateDir: string): Promise<stri
  * on a temporary state directory would be found by nobody, and every client would start another.
  */
 export async function runDaemon(runtime: Runtime, support: DaemonSupport, options: DaemonOptions): Promise<() => void> {
-  const { stateDir } = await openProject(runtime, { root: options.root });
-  const problem = await stateDirProblem(runtime, stateDir);
+  // Opened once, unprepared: the state directory is probed here (a daemon never falls back to a temporary one), and
+  // the service prepares the rest when it opens the project itself.
+  const project = await openProject(runtime, { root: options.root });
+  const problem = await stateDirProblem(runtime, project.stateDir);
   if (problem) return refuse(options, problem);
-  const project = await openProject(runtime, { root: options.root, prepareState: true });
   let holder: number | null;
   try {
     holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
@@ -195,14 +196,32 @@ function socketPathLimit(runtime: Runtime): number | null {
   return runtime.platform === "win32" ? null : runtime.platform === "linux" ? 107 : 103;
 }
 
+/** A daemon's socket name: its key and its pid (the pid tells a later daemon whether the socket's owner is gone). */
+const SOCKET_NAME = /^[0-9a-f]{20}-(\d+)\.sock$/;
+
+/**
+ * Remove the sockets of daemons that were killed (SIGKILL, a crash): nothing else removes them once their project
+ * gets no new daemon, and the private socket directory fills up. Only a socket whose pid is gone goes, so a daemon
+ * starting or serving meanwhile is never touched (a reused pid merely keeps a dead socket). Named pipes go with
+ * their process.
+ */
+async function sweepSockets(runtime: Runtime, socket: string): Promise<void> {
+  if (runtime.platform === "win32") return;
+  const dir = dirname(socket);
+  for (const entry of await runtime.readDir(dir).catch(() => [])) {
+    const pid = Number(SOCKET_NAME.exec(entry.name)?.[1]);
+    if (pid > 0 && pid !== runtime.pid && !runtime.processAlive(pid)) await runtime.removeFile(join(dir, entry.name)).catch(() => {});
+  }
+}
+
 async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOptions, project: Project): Promise<() => void> {
-  const socket = await support.socketPath(socketKey(runtime, project.realRoot, project.stateDir));
+  const socket = await support.socketPath(`${socketKey(runtime, project.realRoot, project.stateDir)}-${runtime.pid}`);
   const limit = socketPathLimit(runtime);
   const bytes = new TextEncoder().encode(socket).length;
   // Node binds a too-long path cut short, outside the private directory: refused before anything is bound.
   if (limit !== null && bytes > limit) throw new Error(`the socket path ${socket} is ${bytes} bytes, over the OS limit of ${limit} (a shorter TMPDIR helps)`);
   const service = await SignalintService.create(runtime, { root: project.root });
-  await runtime.removeFile(socket).catch(() => {}); // a stale socket of a daemon that died; we hold the lock
+  await runtime.removeFile(socket).catch(() => {}); // a stale socket of a dead daemon that had this pid
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -249,6 +268,7 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     },
     Math.min(2_000, Math.max(250, idleMs / 4)),
   );
+  await sweepSockets(runtime, socket);
   options.announce(`ready ${JSON.stringify(record)}`);
   return () => void stop(0);
 }

@@ -67,15 +67,9 @@ export function processAliveDeno(pid: number): boolean {
   return new Deno.Command("kill", { args: ["-0", String(pid)], stdout: "null", stderr: "null" }).outputSync().success;
 }
 
-/** Create a file only if nothing is there, mode 0600; false when something is. */
-export async function createExclusiveDeno(path: string, data: string): Promise<boolean> {
-  try {
-    await Deno.writeTextFile(path, data, { createNew: true, mode: 0o600 });
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return false;
-    throw error;
-  }
+/** Create a file only if nothing is there, mode 0600; rejects (AlreadyExists) when something is. */
+export async function writeNewFileDeno(path: string, data: string): Promise<void> {
+  await Deno.writeTextFile(path, data, { createNew: true, mode: 0o600 });
 }
 
 /** The Deno implementation of DaemonSupport (`runArgs`: `deno run` flags and the module, before the mode); null on Windows. */

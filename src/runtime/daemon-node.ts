@@ -49,17 +49,14 @@ export function processAliveNode(pid: number): boolean {
   }
 }
 
-/** Create a file only if nothing is there (O_EXCL), mode 0600, flushed; false when something is. */
-export async function createExclusiveNode(path: string, data: string): Promise<boolean> {
+/** Create a file only if nothing is there (O_EXCL), mode 0600, flushed; rejects (EEXIST) when something is. */
+export async function writeNewFileNode(path: string, data: string): Promise<void> {
+  const handle = await fs.open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
   try {
-    const handle = await fs.open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
     await handle.writeFile(data);
     await handle.sync();
+  } finally {
     await handle.close();
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
   }
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { createExclusiveDeno, denoDaemonSupport, processAliveDeno } from "./daemon-deno.ts";
+import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
-import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
+import { ABSENT_KINDS, FsError, ifExists, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
   type DirEntry,
@@ -271,7 +271,8 @@ export function createDenoRuntime(): Runtime {
     selfChannel: selfChannelDeno,
     pid: Deno.pid,
     processAlive: processAliveDeno,
-    createExclusive: createExclusiveDeno,
+    // Its failures mapped like every other file-system call: "already exists" is the answer false, the rest FsError.
+    createExclusive: (path, data) => fsCall(() => writeNewFileDeno(path, data)).then(() => true, ifExists(false)),
     daemon: denoDaemonSupport(() => ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule]),
     readText: (path) => fsCall(() => Deno.readTextFile(path)),
     stat: async (path) => {

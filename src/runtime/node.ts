@@ -5,11 +5,11 @@ import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { createExclusiveNode, nodeDaemonSupport, processAliveNode } from "./daemon-node.ts";
+import { nodeDaemonSupport, processAliveNode, writeNewFileNode } from "./daemon-node.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { nodeShell } from "./shell-node.ts";
-import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
+import { ABSENT_KINDS, FsError, ifExists, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
 /** Grace period after the child exits for its pipes to close before stragglers are killed. */
@@ -219,7 +219,8 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     selfChannel: selfChannelNode,
     pid: process.pid,
     processAlive: processAliveNode,
-    createExclusive: createExclusiveNode,
+    // Its failures mapped like every other file-system call: "already exists" is the answer false, the rest FsError.
+    createExclusive: (path, data) => fsCall(writeNewFileNode(path, data)).then(() => true, ifExists(false)),
     daemon: nodeDaemonSupport(isStandalone ? [] : [options.selfScript ?? (process.argv[1] as string)]),
     readText: (path) => fsCall(fs.readFile(path, "utf8")),
     stat: async (path) => {

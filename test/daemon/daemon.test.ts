@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -9,7 +10,7 @@ import { readDaemonRecord, recordFile, type DaemonRecord } from "../../src/daemo
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
-import { BUNDLE, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
@@ -112,6 +113,22 @@ describe("the project daemon", () => {
     second.close();
   });
 
+  it("the socket of a SIGKILLed daemon is removed by the next daemon to start, of any project", async () => {
+    const [killed, next] = [await project("daemon-sweep-a"), await project("daemon-sweep-b")];
+    const first = connected(await connectDaemon(runtime, support, killed));
+    const socket = (await readDaemonRecord(runtime, killed.stateDir))?.socket as string;
+    first.close();
+    support.kill(first.welcome.pid, "SIGKILL");
+    assert.ok(await gone(first.welcome.pid, 10_000));
+    assert.ok(existsSync(socket), "a killed daemon leaves its socket behind");
+    const second = connected(await connectDaemon(runtime, support, next));
+    const own = (await readDaemonRecord(runtime, next.stateDir))?.socket as string;
+    assert.equal(dirname(own), dirname(socket));
+    assert.equal(existsSync(socket), false, "the dead daemon's socket was swept");
+    assert.ok(existsSync(own), "a live daemon's socket stays");
+    second.close();
+  });
+
   it("a hung (SIGSTOPped) daemon is killed through its record and replaced", async () => {
     const proj = await project("daemon-stop");
     const first = connected(await connectDaemon(runtime, support, proj));
@@ -182,6 +199,50 @@ describe("the project daemon", () => {
     assert.equal(report.pid, pid);
     assert.ok(report.rssBytes > 0 && report.hostsRssBytes > 0, status.stdout);
     client.close();
+  });
+
+  it("a relative SIGNALINT_STATE_DIR or SIGNALINT_CACHE_DIR names the same directory for the daemon as for its client", async () => {
+    const proj = await project("daemon-relative-state");
+    const [cwd, tmp] = [tempDir("signalint-cwd-"), tempDir("signalint-tmp-")];
+    cleanups.push(
+      () => removeDir(cwd),
+      () => removeDir(tmp),
+    );
+    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: "state", SIGNALINT_CACHE_DIR: "cache", TMPDIR: tmp };
+    const first = runCli(["check", "--root", proj.root], { cwd, env });
+    const record = await readDaemonRecord(runtime, join(cwd, "state"));
+    assert.ok(record, `the daemon's record is in the state directory the client named: ${first.stderr}`);
+    cleanups.push(() => support.kill(record.pid, "SIGKILL"));
+    assert.equal(existsSync(join(proj.root, "state")), false, "nothing written in the project tree");
+    const second = runCli(["check", "--root", proj.root], { cwd, env });
+    assert.doesNotMatch(second.stderr, /no daemon/, "the next client finds the same daemon");
+    assert.equal((await readDaemonRecord(runtime, join(cwd, "state")))?.pid, record.pid);
+    // The cache is the client's <cwd>/cache, not <root>/cache (inside the project: a temporary one instead).
+    assert.deepEqual(
+      readdirSync(tmp).filter((name) => name.startsWith("signalint-cache-")),
+      [],
+    );
+  });
+
+  it("a daemon prepares its project once as it starts (a refused cache directory: one temporary cache, not two)", async () => {
+    const proj = await project("daemon-prepare-once");
+    const tmp = tempDir("signalint-tmp-");
+    cleanups.push(() => removeDir(tmp));
+    // A cache base inside the project is refused: each preparation of the project makes a temporary cache instead.
+    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: proj.stateDir, SIGNALINT_CACHE_DIR: join(proj.root, "cache"), TMPDIR: tmp };
+    const check = runCli(["check"], { cwd: proj.root, env });
+    assert.doesNotMatch(check.stderr, /no daemon/, check.stderr);
+    assert.ok(await readDaemonRecord(runtime, proj.stateDir), "a daemon runs (stopped in after)");
+    assert.equal(readdirSync(tmp).filter((name) => name.startsWith("signalint-cache-")).length, 1);
+  });
+
+  it("a hook for a file the edit deleted exits 0 without starting a daemon", async () => {
+    const proj = await project("daemon-hook-deleted");
+    const input = JSON.stringify({ cwd: proj.root, tool_input: { file_path: join(proj.root, "src", "deleted.ts") } });
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: proj.stateDir };
+    const hook = spawnSync(process.execPath, [BUNDLE, "hook"], { cwd: proj.root, env, input, encoding: "utf8" });
+    assert.equal(hook.status, 0, hook.stderr);
+    assert.equal(await readDaemonRecord(runtime, proj.stateDir), null, "no daemon was started for nothing to check");
   });
 
   it("two state directories of one root get a daemon each, on sockets of their own", async () => {

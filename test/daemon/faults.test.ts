@@ -101,7 +101,7 @@ async function assertFallsBack(project: string, expected: string[], env: Record<
 describe("no daemon where it cannot run: in-process, one notice, the same answer", { skip: linux ? false : "counts processes through /proc" }, () => {
   it("a socket path over the OS limit (a long TMPDIR) is refused before anything is bound", async () => {
     const { project, expected } = projectWithReference("fault-long-socket");
-    // The socket goes to <TMPDIR>/signalint-<uid>/<20 hex>.sock: with this TMPDIR it is well over 107 bytes.
+    // The socket goes to <TMPDIR>/signalint-<uid>/<20 hex>-<pid>.sock: with this TMPDIR it is well over 107 bytes.
     const longTmp = join(tempDir("signalint-long-"), "t".repeat(100));
     mkdirSync(longTmp, { recursive: true });
     await assertFallsBack(project, expected, { TMPDIR: longTmp }, /the socket path .* bytes, over the OS limit/);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { FsError } from "../../src/core/errors.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { gone, removeDir, tempDir } from "../helpers.ts";
 
@@ -68,5 +69,15 @@ describe("node runtime", () => {
       ["a.json"],
     );
     assert.equal(runtime.sha256("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  });
+
+  it("creates a file exclusively: false when one is there; any other failure as an FsError, like every file call", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const lock = join(dir, "owner.lock");
+    assert.equal(await runtime.createExclusive(lock, "1"), true);
+    assert.equal(await runtime.createExclusive(lock, "2"), false);
+    assert.equal(readFileSync(lock, "utf8"), "1");
+    await assert.rejects(runtime.createExclusive(join(dir, "gone", "owner.lock"), "1"), (error) => error instanceof FsError && error.kind === "not_found");
   });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
@@ -37,4 +37,19 @@ it("a process deemed gone never frees the lock of the one that replaced it", asy
   await releaseOwnership(runtime, stateDir, runtime.pid);
   assert.equal(readFileSync(ownershipLock(stateDir), "utf8"), String(process.ppid));
   assert.equal(await takeOwnership(runtime, stateDir, runtime.pid), process.ppid, "the live holder keeps it");
+});
+
+it("a lock just created, its pid not yet written, is not taken over; one left without a pid long ago is", async () => {
+  const stateDir = tempDir("ownership-unwritten-");
+  dirs.push(stateDir);
+  const lock = ownershipLock(stateDir);
+  // Another process between creating the lock (O_EXCL) and writing its pid into it.
+  writeFileSync(lock, "");
+  assert.equal(await takeOwnership(runtime, stateDir, runtime.pid), -1);
+  assert.equal(readFileSync(lock, "utf8"), "", "the fresh lock stays its creator's");
+  // A crash between the two left it empty: after a while it is free.
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(lock, past, past);
+  assert.equal(await takeOwnership(runtime, stateDir, runtime.pid), null);
+  assert.equal(readFileSync(lock, "utf8"), String(runtime.pid));
 });

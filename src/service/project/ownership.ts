@@ -7,18 +7,27 @@ export function ownershipLock(stateDir: string): string {
   return join(stateDir, "owner.lock");
 }
 
-/** The pid holding the ownership lock, or null when the lock is free (no file, or no pid in it); unreadable: an error. */
+/** How long a lock without a pid is taken for one being written (created, its pid not yet in it), not abandoned. */
+const UNWRITTEN_LOCK_MS = 10_000;
+
+/**
+ * The pid holding a lock, or null when it is free (no file, or one without a pid left long ago by a crash); -1 while
+ * a just-created lock has no pid in it yet (taking that over would delete a fresh lock); unreadable: an error.
+ */
 async function lockHolder(runtime: Runtime, lock: string): Promise<number | null> {
-  const text = await runtime.readText(lock).catch(ifMissing(""));
+  const text = await runtime.readText(lock).catch(ifMissing(null));
+  if (text === null) return null;
   const pid = Number.parseInt(text, 10);
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  if (Number.isSafeInteger(pid) && pid > 0) return pid;
+  const info = await runtime.stat(lock);
+  return info && Date.now() - info.mtimeMs < UNWRITTEN_LOCK_MS ? -1 : null;
 }
 
 /**
  * Take the project's ownership lock for this process: only its holder writes the state directory (the daemon, or an
  * in-process service where no daemon runs). A lock whose holder is gone is taken over, one taker at a time (a second
  * lock file serializes take-overs, so two takers never delete each other's fresh lock). Null once this process holds
- * it; else the pid of the live holder (-1 when a take-over by another process is still under way).
+ * it; else the pid of the live holder (-1 while another process is creating the lock or taking it over).
  */
 export async function takeOwnership(runtime: Runtime, stateDir: string, pid: number): Promise<number | null> {
   const lock = ownershipLock(stateDir);
@@ -27,7 +36,7 @@ export async function takeOwnership(runtime: Runtime, stateDir: string, pid: num
     if (await runtime.createExclusive(lock, String(pid))) return null;
     const holder = await lockHolder(runtime, lock);
     if (holder === pid) return null;
-    if (holder !== null && runtime.processAlive(holder)) return holder;
+    if (holder === -1 || (holder !== null && runtime.processAlive(holder))) return holder;
     if (await runtime.createExclusive(takeover, String(pid))) {
       try {
         // Still the same stale lock (nobody replaced it meanwhile): it may go.
@@ -36,8 +45,9 @@ export async function takeOwnership(runtime: Runtime, stateDir: string, pid: num
         await runtime.removeFile(takeover).catch(() => {});
       }
     } else {
+      // A take-over whose taker is gone (or that never got a pid) is abandoned: it may go.
       const taker = await lockHolder(runtime, takeover);
-      if (taker !== null && !runtime.processAlive(taker)) await runtime.removeFile(takeover).catch(() => {});
+      if (taker === null || (taker > 0 && !runtime.processAlive(taker))) await runtime.removeFile(takeover).catch(() => {});
     }
   }
   return (await lockHolder(runtime, lock)) ?? -1;
