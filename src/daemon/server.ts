@@ -203,7 +203,7 @@ const SOCKET_NAME = /^[0-9a-f]{20}-(\d+)\.sock$/;
  * Remove the sockets of daemons that were killed (SIGKILL, a crash): nothing else removes them once their project
  * gets no new daemon, and the private socket directory fills up. Only a socket whose pid is gone goes, so a daemon
  * starting or serving meanwhile is never touched (a reused pid merely keeps a dead socket). Named pipes go with
- * their process.
+ * their owner.
  */
 async function sweepSockets(runtime: Runtime, socket: string): Promise<void> {
   if (runtime.platform === "win32") return;
