@@ -1,4 +1,5 @@
 import type { EngineName, NotChecked } from "../../core/contracts.ts";
+import type { UncheckedFiles } from "../../core/delta.ts";
 import type { EngineJob, EngineReport, NotCheckedFiles } from "./engine-job.ts";
 import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
@@ -11,6 +12,8 @@ export interface CoverageFacts {
   uncheckedOnly: boolean;
   /** The project's own linter (xo, standard, …) could not run on the checked sources. */
   unlinted: string[];
+  /** The files (root-relative) tsc and ESLint left unchecked: a delta compares neither engine's issues there. */
+  unchecked: UncheckedFiles[];
 }
 
 /** How many files a note names in its sample. */
@@ -30,16 +33,22 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
   // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
-  const notes = [...typeNotes, ...(reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [])];
+  const lintNotes = reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [];
+  const notes = [...typeNotes, ...lintNotes];
   const linters = await unsupportedLinters(job.runtime, job.root);
   if (linters.length && sources.length)
     notes.push({ reason: `not linted by ${linters.join(", ")}: the project's linter, which Signalint cannot run`, files: sources });
   const typed = [...sources.filter(isTypeScriptFile), ...framework];
   const untyped = new Set(typeNotes.flatMap((note) => note.files));
   const uncheckedOnly = typed.length > 0 && typed.every((file) => untyped.has(file));
+  const relative = (note: NotCheckedFiles) => note.files.map((file) => job.toRelative(file) ?? file);
   const notChecked = notes.map((note) => {
-    const files = note.files.map((file) => job.toRelative(file) ?? file);
+    const files = relative(note);
     return { reason: note.reason, count: files.length, sample: files.slice(0, SAMPLE) };
   });
-  return { notChecked, uncheckedOnly, unlinted: sources.length ? linters : [] };
+  const unchecked = (["tsc", "eslint"] as const).flatMap((engine) => {
+    const files = (engine === "tsc" ? typeNotes : lintNotes).flatMap(relative);
+    return files.length ? [{ engine, files }] : [];
+  });
+  return { notChecked, uncheckedOnly, unlinted: sources.length ? linters : [], unchecked };
 }

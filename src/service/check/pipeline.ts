@@ -230,6 +230,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     engines,
     clusters,
     issues,
+    ...(outcome.coverage.unchecked.length ? { unchecked: outcome.coverage.unchecked } : {}),
     cache,
     durationMs: elapsed(),
   });
