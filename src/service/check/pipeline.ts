@@ -167,7 +167,15 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   }));
   throwIfCancelled(options.signal);
   const coverage = await checkCoverage(
-    { runtime, root: project.root, stateDir: project.stateDir, paths: check.paths, ignored: check.ignored, toRelative: baseMapper },
+    {
+      runtime,
+      root: project.root,
+      stateDir: project.stateDir,
+      paths: check.paths,
+      ignored: check.ignored,
+      toRelative: baseMapper,
+      eslintOffByDefault: check.enabled.eslint !== true && settings.engines.eslint === undefined,
+    },
     reports,
   );
   return { reports, outsideRoot, coverage };
