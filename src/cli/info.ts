@@ -41,7 +41,7 @@ export const statsCommand = defineCommand({
   options: { json: JSON_OPTION, root: ROOT_OPTION },
   run: async (io, values) => {
     const project = await openProject(io.runtime, { root: values.root });
-    const report = await collectStats(io.runtime, project.stateDir);
+    const report = await collectStats(io.runtime, project);
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStats(report));
     return 0;
   },

@@ -12,10 +12,16 @@ export interface DaemonRecord {
   root: string;
 }
 
-/** Where a daemon's record lives: in the state directory, beside the ownership lock (service/project/ownership.ts). */
+/**
+ * Where a daemon's record lives: in the state directory, beside the ownership lock (service/project/ownership.ts).
+ * JSON inside but no `.json` name: a user's own `eslint .` or `prettier --check .` would take it for theirs.
+ */
 export function recordFile(stateDir: string): string {
-  return join(stateDir, "daemon.json");
+  return join(stateDir, "daemon.record");
 }
+
+/** The name earlier versions used: read too, so a client finds (and replaces) a daemon of such a version. */
+const LEGACY_RECORD = "daemon.json";
 
 function isRecord(value: unknown): value is DaemonRecord {
   const record = value as DaemonRecord;
@@ -33,10 +39,13 @@ function isRecord(value: unknown): value is DaemonRecord {
 
 /** The daemon record, or null when there is none or it is damaged (a damaged record is as good as none). */
 export async function readDaemonRecord(runtime: Runtime, stateDir: string): Promise<DaemonRecord | null> {
-  try {
-    const parsed: unknown = JSON.parse(await runtime.readText(recordFile(stateDir)));
-    return isRecord(parsed) ? parsed : null;
-  } catch {
-    return null;
+  for (const path of [recordFile(stateDir), join(stateDir, LEGACY_RECORD)]) {
+    try {
+      const parsed: unknown = JSON.parse(await runtime.readText(path));
+      if (isRecord(parsed)) return parsed;
+    } catch {
+      // none there, or damaged: as good as none
+    }
   }
+  return null;
 }

@@ -126,7 +126,7 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     saveArtifact: ({ json }) => artifacts.save(json),
     readArtifact: ({ artifactId, offset, maxBytes }) => artifacts.read(artifactId, offset, maxBytes),
     doctor: ({ configErrors }) => diagnose(service, configErrors),
-    stats: () => collectStats(runtime, project.stateDir),
+    stats: () => collectStats(runtime, project),
     warmSettled: () => service.warmSettled(),
   };
 }

@@ -32,9 +32,7 @@ async function ownedProject(runtime: Runtime, project: Project, writes: boolean)
   if (holder === null) return { ...project, owned: true };
   const stateDir = await runtime.makeTempDir("signalint-state-");
   runtime.writeStderr(`signalint: ${project.stateDir} belongs to another Signalint process (pid ${holder}); this one keeps its history in ${stateDir}\n`);
-  // The lint cache moves with the state directory (unless a --cache-dir holds it).
-  const lintCacheDir = project.lintCacheDir === join(project.stateDir, "cache") ? join(stateDir, "cache") : project.lintCacheDir;
-  return { ...project, stateDir, lintCacheDir, temporaryState: true };
+  return { ...project, stateDir, temporaryState: true };
 }
 
 /**

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/client/connection.ts";
 import { encodeFrame } from "../../src/daemon/framing.ts";
-import { readDaemonRecord, type DaemonRecord } from "../../src/daemon/record.ts";
+import { readDaemonRecord, recordFile, type DaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
@@ -145,7 +145,7 @@ describe("the project daemon", () => {
     assert.equal(await readDaemonRecord(runtime, proj.stateDir), null);
     const second = connected(await connectDaemon(runtime, support, proj));
     const refused = await new Promise<string>((resolve) => {
-      const record = JSON.parse(readFileSync(join(proj.stateDir, "daemon.json"), "utf8"));
+      const record = JSON.parse(readFileSync(recordFile(proj.stateDir), "utf8"));
       const socket = netConnect(record.socket, () => socket.write(encodeFrame({ t: "hello", protocol: 1, version: "0.0.0-other", root: proj.root })));
       let text = "";
       socket.on("data", (chunk) => (text += chunk.subarray(4).toString()));

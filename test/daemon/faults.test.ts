@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { DAEMON_MODE } from "../../src/daemon/protocol.ts";
+import { recordFile } from "../../src/daemon/record.ts";
 import { removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
@@ -93,7 +94,7 @@ async function assertFallsBack(project: string, expected: string[], env: Record<
   assert.match(notices[0] as string, new RegExp(`^signalint: no daemon for ${project} \\(.*${reason.source}.*\\); checking in this process$`));
   assert.equal(result.status, 1, "the project's error is reported (exit 1)");
   assert.deepEqual(keys(JSON.parse(result.stdout) as Report), expected);
-  assert.equal(existsSync(join(stateDir, "daemon.json")), false, "no daemon record");
+  assert.equal(existsSync(recordFile(stateDir)), false, "no daemon record");
   assert.ok(await noDaemonIn(project), "no daemon process is left");
 }
 

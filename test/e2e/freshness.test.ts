@@ -15,6 +15,9 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   let session: Connected;
   let countFile: string;
   let env: Record<string, string>;
+  let cacheBase: string;
+  /** The project's lint cache: in its cache directory under SIGNALINT_CACHE_DIR, outside the project tree. */
+  const lintCache = () => join(cacheBase, readdirSync(cacheBase)[0] as string, "lint");
   const write = (path: string, text: string) => writeProjectFile(project, path, text);
   const checkFiles = async (...files: string[]) => structured<CheckResponse>(await call(session.client, "check_files", { files }));
   const checkProject = async () => structured<CheckResponse>(await call(session.client, "check_project"));
@@ -36,6 +39,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   before(async () => {
     project = scratchCopy("clean", "fresh");
     stateDir = tempDir("signalint-fresh-state-");
+    cacheBase = tempDir("signalint-fresh-cache-");
     write("src/lib/shapes.ts", "export interface Shape {\n  area: number;\n}\n");
     write("src/app.ts", 'import type { Shape } from "./lib/shapes";\nexport const square: Shape = { area: 4 };\n');
     write("src/leaf.ts", "export const leaf = 1;\n");
@@ -45,13 +49,19 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     countFile = join(stateDir, "oxlint-runs.txt");
     writeFileSync(countFile, "");
     linkBin(project, "oxlint", fixture("fault-engines/counting-oxlint.cjs"));
-    env = { SIGNALINT_STATE_DIR: stateDir, SIGNALINT_COUNT_FILE: countFile, REAL_OXLINT: join(REPO, "node_modules/oxlint/bin/oxlint") };
+    env = {
+      SIGNALINT_STATE_DIR: stateDir,
+      SIGNALINT_CACHE_DIR: cacheBase,
+      SIGNALINT_COUNT_FILE: countFile,
+      REAL_OXLINT: join(REPO, "node_modules/oxlint/bin/oxlint"),
+    };
     session = await connect(project, env);
   });
   after(async () => {
     await session.close();
     removeDir(project);
     removeDir(stateDir);
+    removeDir(cacheBase);
   });
 
   it("starts clean and reuses everything when nothing changed", async () => {
@@ -148,7 +158,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   });
 
   it("discards a corrupt cache entry with a warning and recomputes", async () => {
-    const cacheDir = join(stateDir, "cache");
+    const cacheDir = lintCache();
     for (const shard of readdirSync(cacheDir))
       for (const file of readdirSync(join(cacheDir, shard))) writeFileSync(join(cacheDir, shard, file), '{"v":1,"key":"tr');
     await session.close();
@@ -159,7 +169,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   });
 
   it("two servers sharing a project and state directory stay correct", async () => {
-    rmSync(join(stateDir, "cache"), { recursive: true, force: true });
+    rmSync(lintCache(), { recursive: true, force: true });
     const other = await connect(project, env);
     try {
       const rounds = await Promise.all(
@@ -172,7 +182,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
           (response.remainingIssues ?? []).map((issue) => issue.rule).sort(),
           (rounds[0]?.remainingIssues ?? []).map((issue) => issue.rule).sort(),
         );
-      const cacheDir = join(stateDir, "cache");
+      const cacheDir = lintCache();
       for (const shard of readdirSync(cacheDir))
         for (const file of readdirSync(join(cacheDir, shard))) assert.doesNotThrow(() => JSON.parse(readFileSync(join(cacheDir, shard, file), "utf8")));
     } finally {
@@ -181,7 +191,7 @@ describe("freshness: cached and warm results always equal a cold run", () => {
   });
 
   it("stats aggregates each check's cache use from the session log", () => {
-    const result = runCli(["stats", "--json"], { cwd: project, env: { SIGNALINT_STATE_DIR: stateDir } });
+    const result = runCli(["stats", "--json"], { cwd: project, env: { SIGNALINT_STATE_DIR: stateDir, SIGNALINT_CACHE_DIR: cacheBase } });
     assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(result.stdout) as {
       checks: { total: number; files: number };

@@ -7,7 +7,7 @@ import type { Engines } from "../../src/core/contracts.ts";
 import { compareChecks, type SnapshotIssue } from "../../src/core/delta.ts";
 import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, SnapshotStore, type NewSnapshot } from "../../src/service/history/snapshots.ts";
+import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, snapshotFile, SnapshotStore, type NewSnapshot } from "../../src/service/history/snapshots.ts";
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -45,10 +45,10 @@ it("snapshots persist, keep the last 50, tell expired from unknown across a rest
     for (let i = 0; i < RETAINED_SNAPSHOTS + 5; i++) ids.push((await store.record(snapshot(i))).checkId);
     assert.equal(store.all().length, RETAINED_SNAPSHOTS);
     assert.equal(readdirSync(join(dir, "snapshots")).filter((name) => name.startsWith("chk-")).length, RETAINED_SNAPSHOTS, "evicted files are deleted");
-    writeFileSync(join(dir, "snapshots", "chk-0123456789ab.json"), '{"seq": 3, "checkId": "chk-01'); // crash-truncated
+    writeFileSync(join(dir, "snapshots", snapshotFile("chk-0123456789ab")), '{"seq": 3, "checkId": "chk-01'); // crash-truncated
     const reloaded = new SnapshotStore(runtime, dir);
     assert.equal(await reloaded.load(), 1);
-    assert.match(warnings.join(""), /skipped corrupt snapshot .*chk-0123456789ab\.json/);
+    assert.match(warnings.join(""), /skipped corrupt snapshot .*chk-0123456789ab\.snapshot/);
     assert.deepEqual(
       reloaded.all().map((entry) => entry.checkId),
       ids.slice(5),
@@ -158,14 +158,14 @@ it("snapshots older than the age bound and files past the disk budget answer che
     assert.equal(store.all().length, 8, "all stay addressable in this session");
     const files = readdirSync(join(dir, "snapshots")).filter((name) => name.startsWith("chk-"));
     assert.ok(files.length < 8 && files.length >= 1, `the disk budget keeps only the newest files (${files.length})`);
-    const old = JSON.parse(readFileSync(join(dir, "snapshots", `${ids[7]}.json`), "utf8")) as { createdAt: string };
+    const old = JSON.parse(readFileSync(join(dir, "snapshots", snapshotFile(ids[7] as string)), "utf8")) as { createdAt: string };
     old.createdAt = new Date(Date.now() - SNAPSHOT_MAX_AGE_MS - 1000).toISOString();
-    writeFileSync(join(dir, "snapshots", `${ids[7]}.json`), JSON.stringify(old));
+    writeFileSync(join(dir, "snapshots", snapshotFile(ids[7] as string)), JSON.stringify(old));
     const reloaded = new SnapshotStore(runtime, dir, 2000);
     await reloaded.load();
     assert.equal((reloaded.find(ids[7] as string) as { code?: string }).code, "check_expired", "too old");
     assert.equal((reloaded.find(ids[0] as string) as { code?: string }).code, "check_expired", "its file was dropped for the budget");
-    assert.equal(readdirSync(join(dir, "snapshots")).filter((name) => name === `${ids[7]}.json`).length, 0, "an expired file is deleted");
+    assert.equal(readdirSync(join(dir, "snapshots")).filter((name) => name === snapshotFile(ids[7] as string)).length, 0, "an expired file is deleted");
   } finally {
     removeDir(dir);
   }

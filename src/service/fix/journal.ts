@@ -51,7 +51,7 @@ function stageHook(runtime: Runtime): (stage: string) => void {
   };
 }
 
-/** Journals live in `<stateDir>/journal/<transactionId>.json` with backups in `<stateDir>/journal/<transactionId>/`. */
+/** Journals live in `<stateDir>/journal/<transactionId>.journal` with backups in `<stateDir>/journal/<transactionId>/`. */
 /** A journal file's plan, or null when it holds none (never completely written: the crash came before). */
 function parseJournal(text: string | null): Journal | null {
   if (text === null) return null;
@@ -61,6 +61,11 @@ function parseJournal(text: string | null): Journal | null {
     return null;
   }
 }
+
+/** A plan's file name suffix: JSON inside, no `.json` name (the user's own linters and formatters would take it). */
+const PLAN = ".journal";
+/** The suffix earlier versions wrote. */
+const LEGACY_PLAN = ".json";
 
 export class FileJournal {
   private readonly dir: string;
@@ -73,7 +78,7 @@ export class FileJournal {
   }
 
   private async save(journal: Journal): Promise<void> {
-    const path = join(this.dir, `${journal.transactionId}.json`);
+    const path = join(this.dir, `${journal.transactionId}${PLAN}`);
     const temp = `${path}.tmp`;
     await this.runtime.writeFileDurable(temp, JSON.stringify(journal));
     await this.runtime.rename(temp, path);
@@ -82,8 +87,10 @@ export class FileJournal {
 
   private async forget(transactionId: string): Promise<void> {
     await this.runtime.removeFile(join(this.dir, transactionId));
-    await this.runtime.removeFile(join(this.dir, `${transactionId}.json`));
-    await this.runtime.removeFile(join(this.dir, `${transactionId}.json.tmp`));
+    for (const suffix of [PLAN, LEGACY_PLAN]) {
+      await this.runtime.removeFile(join(this.dir, `${transactionId}${suffix}`));
+      await this.runtime.removeFile(join(this.dir, `${transactionId}${suffix}.tmp`));
+    }
   }
 
   /**
@@ -164,9 +171,11 @@ export class FileJournal {
   async recover(): Promise<string[]> {
     const touched: string[] = [];
     for (const entry of await this.runtime.readDir(this.dir).catch(ifMissing([]))) {
-      const id = entry.name.replace(/\.json(\.tmp)?$/, "");
+      const id = entry.name.replace(/\.(journal|json)(\.tmp)?$/, "");
       if (!TX_ID.test(id)) continue;
-      const path = join(this.dir, `${id}.json`);
+      // A plan an earlier version wrote (`.json`) is recovered the same way.
+      const legacy = join(this.dir, `${id}${LEGACY_PLAN}`);
+      const path = (await this.runtime.stat(legacy))?.isFile ? legacy : join(this.dir, `${id}${PLAN}`);
       // Unreadable (not just missing) stops the recovery: forgetting a plan it cannot read could lose a rollback.
       const journal = parseJournal(await this.runtime.readText(path).catch(ifMissing(null)));
       if (!journal || !Array.isArray(journal.entries) || journal.transactionId !== id) {

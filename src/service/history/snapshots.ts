@@ -15,6 +15,13 @@ export const SNAPSHOT_DISK_BUDGET = 64 * 1024 * 1024;
 /** A snapshot bigger than this is kept in memory only. */
 const MAX_PERSISTED_BYTES = 16 * 1024 * 1024;
 const CHECK_ID = /^chk-[0-9a-f]{6,64}$/;
+/**
+ * A snapshot's file name: JSON inside, but no `.json` name — the state directory sits in the project tree, and a
+ * user's own `eslint .` (a config that lints JSON) or `prettier --check .` would take `.json` files there for theirs.
+ */
+export const snapshotFile = (checkId: string) => `${checkId}.snapshot`;
+/** The ids of expired snapshots (so a request for one answers check_expired after a restart). */
+const EXPIRED_FILE = "expired.list";
 
 /** A snapshot as the service keeps it: issues with full ids, and when its observation started. */
 export interface StoredSnapshot {
@@ -113,15 +120,15 @@ export class SnapshotStore {
     const sizes = new Map<string, number>();
     for (const entry of entries) {
       const path = join(this.dir, entry.name);
-      if (entry.name === "expired.json") {
+      if (entry.name === EXPIRED_FILE) {
         const ids = await this.readJson(path);
         if (Array.isArray(ids)) this.expired = ids.filter((id): id is string => typeof id === "string").slice(-REMEMBERED_EXPIRED);
         else this.warn(`skipped corrupt ${path}`);
         continue;
       }
-      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      if (!entry.isFile || !entry.name.endsWith(snapshotFile(""))) continue;
       const value = await this.readJson(path);
-      if (isStored(value) && `${value.checkId}.json` === entry.name) {
+      if (isStored(value) && snapshotFile(value.checkId) === entry.name) {
         loaded.push(value);
         sizes.set(value.checkId, (await this.runtime.stat(path))?.size ?? 0);
       } else {
@@ -148,7 +155,7 @@ export class SnapshotStore {
     try {
       if (json.length <= MAX_PERSISTED_BYTES) {
         await this.runtime.mkdirp(this.dir);
-        await this.runtime.writeFileAtomic(join(this.dir, `${snapshot.checkId}.json`), json);
+        await this.runtime.writeFileAtomic(join(this.dir, snapshotFile(snapshot.checkId)), json);
         this.persisted.set(snapshot.checkId, json.length);
         await this.keepBudget();
       } else {
@@ -173,7 +180,7 @@ export class SnapshotStore {
     this.expired = [...this.expired.filter((id) => !ids.includes(id)), ...ids].slice(-REMEMBERED_EXPIRED);
     try {
       await this.runtime.mkdirp(this.dir);
-      await this.runtime.writeFileAtomic(join(this.dir, "expired.json"), JSON.stringify(this.expired));
+      await this.runtime.writeFileAtomic(join(this.dir, EXPIRED_FILE), JSON.stringify(this.expired));
     } catch (error) {
       this.warn(`could not record expired snapshots: ${(error as Error).message}`);
     }
@@ -182,7 +189,7 @@ export class SnapshotStore {
   private async unpersist(checkId: string): Promise<void> {
     this.persisted.delete(checkId);
     await this.runtime
-      .removeFile(join(this.dir, `${checkId}.json`))
+      .removeFile(join(this.dir, snapshotFile(checkId)))
       .catch((error: Error) => this.warn(`could not prune snapshot ${checkId}: ${error.message}`));
   }
 

@@ -26,7 +26,8 @@ async function sizeOf(runtime: Runtime, dir: string): Promise<{ entries: number;
 }
 
 /** Aggregate the check records in session.jsonl and the sizes of the caches. */
-export async function collectStats(runtime: Runtime, stateDir: string): Promise<StatsReport> {
+export async function collectStats(runtime: Runtime, project: { stateDir: string; lintCacheDir: string }): Promise<StatsReport> {
+  const { stateDir } = project;
   const text = await runtime.readText(join(stateDir, "session.jsonl")).catch(ifMissing(""));
   const records: { at: string; check: CheckRecord }[] = [];
   for (const line of text.split("\n")) {
@@ -57,7 +58,7 @@ export async function collectStats(runtime: Runtime, stateDir: string): Promise<
       lastAt: records.at(-1)?.at ?? null,
     },
     cache,
-    resultCache: await sizeOf(runtime, join(stateDir, "cache")),
+    resultCache: await sizeOf(runtime, project.lintCacheDir),
     artifacts: (await runtime.readDir(join(stateDir, "artifacts")).catch(ifMissing([]))).length,
   };
 }

@@ -139,7 +139,9 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
     ? { dir: await explicitCacheDir(runtime, realRoot, given), base: null }
     : await projectCacheDir(runtime, realRoot, options.prepareState === true);
   const usedState = options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir;
-  const lintCacheDir = given ? join(cache.dir, "lint") : join(usedState, "cache");
+  // The lint cache is a cache, kept with the others outside the tree: results stored as JSON inside the project
+  // would be read by the user's own linters and formatters (`eslint .` with a JSON config, `prettier --check .`).
+  const lintCacheDir = join(cache.dir, "lint");
   return { root, realRoot, stateDir: usedState, cacheDir: cache.dir, cacheBase: cache.base, lintCacheDir, settings };
 }
 
