@@ -293,7 +293,7 @@ export type CompactSnapshot = z.infer<typeof CompactSnapshotSchema>;
 /** What a comparison left out, and why: only what both checks checked is compared. */
 export const NotComparedSchema = z
   .object({
-    reason: z.enum(["engine_not_ok", "outside_baseline"]),
+    reason: z.enum(["engine_not_ok", "outside_baseline", "not_checked"]),
     engine: z.string().optional(),
     paths: z.array(z.string()).optional(),
     message: z.string(),

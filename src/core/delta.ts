@@ -1,6 +1,7 @@
 import {
   ENGINE_NAMES,
   type Delta,
+  type EngineName,
   type EngineStatus,
   type Engines,
   type NotCompared,
@@ -22,6 +23,14 @@ export interface CompareSide {
   tool?: string;
   /** ingest_diagnostics: the server the diagnostics came from. */
   provider?: string;
+  /** Files (root-relative) under the scope an engine left unchecked (tsc's and ESLint's coverage notes). */
+  unchecked?: readonly UncheckedFiles[];
+}
+
+/** Files under a check's paths one engine did not check, so its issues there say nothing either way. */
+export interface UncheckedFiles {
+  engine: EngineName;
+  files: string[];
 }
 
 const INGEST = "ingest_diagnostics";
@@ -123,9 +132,32 @@ function outsideBaseline(baseline: CompareSide, current: CompareSide): NotCompar
   return [{ reason: "outside_baseline", paths, message: `The baseline did not check ${paths.join(", ")}: issues are compared ${within}` }];
 }
 
+/** `file` → the engines that left it unchecked on either side (an issue there is neither introduced nor resolved). */
+function uncheckedBy(sides: readonly CompareSide[]): Map<string, Set<Provenance>> {
+  const map = new Map<string, Set<Provenance>>();
+  for (const { engine, files } of sides.flatMap((side) => side.unchecked ?? []))
+    for (const file of files) map.set(file, (map.get(file) ?? new Set<Provenance>()).add(engine));
+  return map;
+}
+
+/** The files whose issues were left out because an engine did not check them on one side, by engine. */
+function notCheckedNotes(left: readonly SnapshotIssue[]): NotCompared[] {
+  const byEngine = new Map<string, Set<string>>();
+  for (const issue of left) byEngine.set(issue.engine, (byEngine.get(issue.engine) ?? new Set<string>()).add(issue.file));
+  return [...byEngine].map(([engine, files]) => {
+    const paths = [...files].sort();
+    return {
+      reason: "not_checked",
+      engine,
+      paths,
+      message: `${engine} did not check ${paths.join(", ")} in one of the checks: its issues there are not compared`,
+    };
+  });
+}
+
 /**
  * Compare two checks. Only what both checks checked is compared: issues of an engine `ok` in both checks, in files
- * both scopes cover (the narrower scope); the rest is named in `notCompared`, never counted as introduced or
+ * both scopes cover (the narrower scope) and that engine checked in both; the rest is named in `notCompared`, never counted as introduced or
  * resolved. Matching is one-to-one: same full issue id first, then same (file, engine, rule, normalized message,
  * severity) at the nearest line, so lines inserted above an unchanged issue leave it unchanged rather than
  * "resolved + introduced".
@@ -133,9 +165,13 @@ function outsideBaseline(baseline: CompareSide, current: CompareSide): NotCompar
 export function compareChecks(baseline: CompareSide, current: CompareSide): Delta {
   const { compared, notCompared } = comparedProvenances(baseline, current);
   notCompared.push(...outsideBaseline(baseline, current));
-  const inBoth = (issue: SnapshotIssue) => compared.has(issue.engine) && covered(baseline.scope, issue.file) && covered(current.scope, issue.file);
-  const before = baseline.issues.filter(inBoth);
-  const after = current.issues.filter(inBoth);
+  const inScopes = (issue: SnapshotIssue) => compared.has(issue.engine) && covered(baseline.scope, issue.file) && covered(current.scope, issue.file);
+  const unchecked = uncheckedBy([baseline, current]);
+  const checkedInBoth = (issue: SnapshotIssue) => !unchecked.get(issue.file)?.has(issue.engine);
+  const scoped = [...baseline.issues.filter(inScopes), ...current.issues.filter(inScopes)];
+  notCompared.push(...notCheckedNotes(scoped.filter((issue) => !checkedInBoth(issue))));
+  const before = baseline.issues.filter((issue) => inScopes(issue) && checkedInBoth(issue));
+  const after = current.issues.filter((issue) => inScopes(issue) && checkedInBoth(issue));
   const usedBefore = new Set<number>();
   const usedAfter = new Set<number>();
   const byId = new Map<string, number[]>();

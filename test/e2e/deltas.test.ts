@@ -83,6 +83,30 @@ describe("deltas compare only what both checks checked", () => {
     }
   });
 
+  it("a file tsc no longer type-checks (excluded from the tsconfig): its errors are not resolved, the file is named in notCompared", async () => {
+    const project = scratchCopy("clean", "deltas-not-checked");
+    dirs.push(project);
+    writeFileSync(join(project, "src", "work.ts"), THREE_ERRORS);
+    const session = await connect(project);
+    try {
+      const baseline = structured<Check>(await call(session.client, "check_files", { files: ["src/work.ts"] }));
+      assert.equal(baseline.totalIssues, 3);
+      const tsconfig = join(project, "tsconfig.json");
+      writeFileSync(tsconfig, readFileSync(tsconfig, "utf8").replace('"include": ["src"]', '"include": ["src"], "exclude": ["src/work.ts"]'));
+      const edited = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/work.ts"] }));
+      assert.equal(edited.status, "error", "nothing type-checked work.ts");
+      assert.equal(edited.engines.tsc?.status, "ok");
+      const delta = edited.delta as Delta;
+      assert.deepEqual([delta.resolved.length, delta.netErrorDelta], [0, 0], "a file left unchecked fixes nothing");
+      assert.deepEqual(
+        delta.notCompared?.map(({ reason, engine, paths }) => [reason, engine, paths]),
+        [["not_checked", "tsc", ["src/work.ts"]]],
+      );
+    } finally {
+      await session.close();
+    }
+  });
+
   it("an LSP ingest is never the default baseline of after_edit_check", async () => {
     const project = scratchCopy("clean", "deltas-ingest");
     dirs.push(project);

@@ -335,4 +335,39 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     assert.equal(response.status, "error");
     assert.match(response.nextStep ?? "", /lints with xo/);
   });
+
+  it("ESLint configured only in a workspace package (none at the root): its files are not linted, never clean", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "ws", private: true, workspaces: ["packages/*"] }),
+        "packages/p/package.json": JSON.stringify({ name: "p", private: true, type: "module", scripts: { lint: "eslint ." } }),
+        "packages/p/eslint.config.js": 'export default [{ rules: { "no-var": "error" } }];\n',
+        "packages/p/src/a.js": "var x = 1;\nexport { x };\n",
+        "packages/q/package.json": JSON.stringify({ name: "q", private: true, type: "module" }),
+        "packages/q/src/b.js": "export const b = 1;\n",
+      },
+      ["oxlint"],
+    );
+    dirs.push(dir, cache);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    // The package's own lint finds the `var`: Signalint, which runs ESLint only with a config at the root, must say so.
+    const own = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "."], {
+      cwd: join(dir, "packages", "p"),
+      encoding: "utf8",
+    });
+    assert.match(own.stdout, /no-var/);
+    const { response } = check(dir, cache);
+    assert.equal(response.engines.eslint.status, "disabled");
+    assert.equal(response.status, "error");
+    assert.deepEqual(response.notChecked, [
+      {
+        reason: "not linted by ESLint: configured in workspace packages (packages/p), and Signalint runs ESLint only with a config at the project root",
+        count: 2,
+        sample: ["packages/p/eslint.config.js", "packages/p/src/a.js"],
+      },
+    ]);
+    assert.match(response.nextStep ?? "", /lints with eslint/);
+    // A check of the other package only is what it was.
+    assert.equal(check(dir, cache, ["packages/q"]).response.status, "clean");
+  });
 });

@@ -195,6 +195,48 @@ describe("quiet checks: nothing changed answers from the kept results", () => {
   });
 });
 
+describe("quiet checks and the lint cache follow the ignore files oxlint reads outside the watched tree", () => {
+  it("a .gitignore above the root (a package of a repository) and .git/info/exclude: each edit equals a cold run", async () => {
+    const repository = tempDir("signalint-quiet-repo-");
+    const project = join(repository, "app");
+    const log = join(tempDir("signalint-quiet-log-"), "oxlint.log");
+    writeFiles(project, {
+      "package.json": '{ "name": "app", "private": true, "type": "module" }\n',
+      "signalint.config.json": '{ "engines": { "tsc": false, "biome": false, "eslint": false } }\n',
+      "src/bad.js": "debugger;\n",
+      "src/good.js": "export const ok = 1;\n",
+    });
+    plantOxlint(project, log);
+    const { service, check } = await open(project, log);
+    try {
+      const first = await check(["."], false);
+      assert.ok(
+        first.keys.some((key) => key.includes("src/bad.js:1")),
+        JSON.stringify(first.keys),
+      );
+      await settle(service);
+      await check(["."], false);
+      const edits: [string, () => void, number][] = [
+        ["a .gitignore above the root", () => writeFileSync(join(repository, ".gitignore"), "bad.js\n"), 0],
+        ["that .gitignore emptied", () => writeFileSync(join(repository, ".gitignore"), ""), 1],
+        ["the repository's .git/info/exclude", () => writeFiles(project, { ".git/info/exclude": "src/bad.js\n" }), 0],
+      ];
+      for (const [kind, edit, bad] of edits) {
+        edit();
+        const after = await check(["."], false);
+        assert.deepEqual(after.keys, await coldKeys(project, ["."], false), `after an edit of ${kind}, the answer equals a cold run`);
+        assert.equal(after.keys.filter((key) => key.includes("src/bad.js")).length, bad, kind);
+        await settle(service);
+        const again = await check(["."], false);
+        assert.deepEqual([again.reused, again.oxlintRuns, again.keys], [true, 0, after.keys], `quiet again after ${kind}`);
+      }
+    } finally {
+      service.close();
+      removeDir(repository);
+    }
+  });
+});
+
 /** A workspace of `count` packages, each with its own tsconfig (no root tsconfig): every one a program. */
 function workspace(count: number): string {
   const project = tempDir(`signalint-quiet-ws${count}-`);

@@ -1,8 +1,11 @@
 import type { EngineName, NotChecked } from "../../core/contracts.ts";
+import type { UncheckedFiles } from "../../core/delta.ts";
 import type { EngineJob, EngineReport, NotCheckedFiles } from "./engine-job.ts";
 import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
-import { unsupportedLinters } from "../lint/linter-choice.ts";
+import { packageEslintConfigs, unsupportedLinters } from "../lint/linter-choice.ts";
+import { eslintAccepts } from "../../engines/eslint.ts";
+import { sep } from "node:path";
 
 /** What a check's coverage says; either flag makes a check with no issues `error`, never `clean`. */
 export interface CoverageFacts {
@@ -11,13 +14,15 @@ export interface CoverageFacts {
   uncheckedOnly: boolean;
   /** The project's own linter (xo, standard, …) could not run on the checked sources. */
   unlinted: string[];
+  /** The files (root-relative) tsc and ESLint left unchecked: a delta compares neither engine's issues there. */
+  unchecked: UncheckedFiles[];
 }
 
 /** How many files a note names in its sample. */
 const SAMPLE = 3;
 
-/** What a check's coverage walk needs: where to look and what to skip. */
-export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored" | "toRelative">;
+/** What a check's coverage walk needs: where to look and what to skip, and whether ESLint is off for want of a root config. */
+export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored" | "toRelative"> & { eslintOffByDefault: boolean };
 
 /**
  * The coverage notes of a check: what tsc could not type-check (its own notes; when it did not run, the framework
@@ -26,20 +31,46 @@ export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "
  * type-checked — never a clean check.
  */
 export async function checkCoverage(job: CoverageInputs, reports: readonly [EngineName, EngineReport][]): Promise<CoverageFacts> {
-  const { sources, framework } = await checkedFiles(job as EngineJob);
+  const { sources, framework } = await checkedFiles(job);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
   // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
-  const notes = [...typeNotes, ...(reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [])];
+  const lintNotes = reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [];
+  const notes = [...typeNotes, ...lintNotes];
   const linters = await unsupportedLinters(job.runtime, job.root);
   if (linters.length && sources.length)
     notes.push({ reason: `not linted by ${linters.join(", ")}: the project's linter, which Signalint cannot run`, files: sources });
+  const eslintNote = job.eslintOffByDefault ? await packageEslintNote(job, sources) : null;
+  if (eslintNote) {
+    notes.push(eslintNote);
+    linters.push("eslint");
+  }
   const typed = [...sources.filter(isTypeScriptFile), ...framework];
   const untyped = new Set(typeNotes.flatMap((note) => note.files));
   const uncheckedOnly = typed.length > 0 && typed.every((file) => untyped.has(file));
+  const relative = (note: NotCheckedFiles) => note.files.map((file) => job.toRelative(file) ?? file);
   const notChecked = notes.map((note) => {
-    const files = note.files.map((file) => job.toRelative(file) ?? file);
+    const files = relative(note);
     return { reason: note.reason, count: files.length, sample: files.slice(0, SAMPLE) };
   });
-  return { notChecked, uncheckedOnly, unlinted: sources.length ? linters : [] };
+  const unchecked = (["tsc", "eslint"] as const).flatMap((engine) => {
+    const files = (engine === "tsc" ? typeNotes : lintNotes).flatMap(relative);
+    return files.length ? [{ engine, files }] : [];
+  });
+  return { notChecked, uncheckedOnly, unlinted: sources.length ? linters : [], unchecked };
+}
+
+/**
+ * ESLint off (no config at the root) while workspace packages configure it: their sources under the paths are linted
+ * by the project (`npm run lint` in the package) and not by Signalint — never a clean check.
+ */
+async function packageEslintNote(job: CoverageInputs, sources: readonly string[]): Promise<NotCheckedFiles | null> {
+  const packages = await packageEslintConfigs(job.runtime, job.root);
+  const files = sources.filter((file) => eslintAccepts(file) && packages.some((dir) => file.startsWith(`${dir}${sep}`)));
+  if (!files.length) return null;
+  const names = packages.map((dir) => job.toRelative(dir) ?? dir).join(", ");
+  return {
+    reason: `not linted by ESLint: configured in workspace packages (${names}), and Signalint runs ESLint only with a config at the project root`,
+    files,
+  };
 }

@@ -5,7 +5,7 @@ import { relativeToRoot } from "../../core/paths.ts";
 import { eslintLegacyArgs } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
-import { installHint, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
+import { installHint } from "../../engines/resolve.ts";
 import { parseTscOutput } from "../../engines/tsc.ts";
 import {
   ENGINE_OUTPUT_LIMIT,
@@ -23,7 +23,13 @@ import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
 import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
 
 /** Everything any engine of a check may need: the lint room's and the tsc room's inputs. */
-export type CheckJob = LintJob & TscJob & { /** ESLint runs a legacy .eslintrc* config (no flat config in the root). */ eslintLegacy?: boolean };
+export type CheckJob = LintJob &
+  TscJob & {
+    /** ESLint runs a legacy .eslintrc* config (no flat config in the root). */
+    eslintLegacy?: boolean;
+    /** The engine as the check resolved it (null: not installed); the check resolves each engine once. */
+    resolved: ResolvedEngine | null;
+  };
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
@@ -165,7 +171,7 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const resolved = await resolveEngine(job.runtime, engine, { start: resolutionStart(job.root, job.paths), node: job.node });
+    const { resolved } = job;
     // Not installed: the same answer while the tree and the engine's resolution stay as they are.
     if (!resolved) return { status: await missingEngine(engine, job), issues: [], durationMs: elapsed(), reuse: { reads: [] } };
     const version = resolved.version ? { version: resolved.version } : {};

@@ -24,7 +24,7 @@ import type { EngineReport } from "./engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
-import { engineIdentity, quietKey, repeatedReports, reusableReads } from "./quiet-check.ts";
+import { engineIdentity, quietKey, repeatedReports, resolveEnabled, reusableReads, type ResolvedEngines } from "./quiet-check.ts";
 
 /** What a check reads and writes, wired once by the composition root (SignalintService). */
 export interface CheckRooms {
@@ -64,7 +64,8 @@ interface PreparedCheck {
   /** ESLint runs a legacy .eslintrc* config. */
   eslintLegacy: boolean;
   changeHint: ChangeHint | null;
-  /** The engines as they resolve now (quiet-check.ts engineIdentity). */
+  /** The enabled engines as they resolve now: what runs, and (engineIdentity) who would answer. */
+  resolved: ResolvedEngines;
   identity: string;
   started: number;
   observedAtMs: number;
@@ -99,14 +100,15 @@ async function prepare(rooms: CheckRooms, requested: readonly string[], incremen
   // Every change made before this check is in the watch's record once the fence passes (runs alongside).
   const fenced = rooms.changes.fence();
   const enabled = await enabledEngines(runtime, project.root, settings.engines);
-  const [legacy, identity] = await Promise.all([
+  const [legacy, resolved] = await Promise.all([
     enabled.eslint === true && eslintLegacy(runtime, project.root),
-    engineIdentity(runtime, { root: project.root, paths, node: rooms.node, enabled }),
+    resolveEnabled(runtime, { root: project.root, paths, node: rooms.node, enabled }),
   ]);
+  const identity = engineIdentity(resolved);
   const changeHint = (await fenced) ? rooms.changes.hint() : null;
   rooms.cache.hasher.forgetChanged(changeHint);
   const ignored = compileIgnore(settings.ignore);
-  return { settings, paths, incremental, ignored, enabled, eslintLegacy: legacy, changeHint, identity, started, observedAtMs };
+  return { settings, paths, incremental, ignored, enabled, eslintLegacy: legacy, changeHint, resolved, identity, started, observedAtMs };
 }
 
 /**
@@ -141,6 +143,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   };
   const reports = await runEngines(check.enabled, (engine) => ({
     runtime,
+    resolved: check.resolved[engine] ?? null,
     root: project.root,
     stateDir: project.stateDir,
     cacheDir: project.cacheDir,
@@ -164,7 +167,15 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   }));
   throwIfCancelled(options.signal);
   const coverage = await checkCoverage(
-    { runtime, root: project.root, stateDir: project.stateDir, paths: check.paths, ignored: check.ignored, toRelative: baseMapper },
+    {
+      runtime,
+      root: project.root,
+      stateDir: project.stateDir,
+      paths: check.paths,
+      ignored: check.ignored,
+      toRelative: baseMapper,
+      eslintOffByDefault: check.enabled.eslint !== true && settings.engines.eslint === undefined,
+    },
     reports,
   );
   return { reports, outsideRoot, coverage };
@@ -230,6 +241,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     engines,
     clusters,
     issues,
+    ...(outcome.coverage.unchecked.length ? { unchecked: outcome.coverage.unchecked } : {}),
     cache,
     durationMs: elapsed(),
   });

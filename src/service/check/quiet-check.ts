@@ -1,7 +1,7 @@
 import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
 import type { Settings } from "../../core/config.ts";
 import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
-import type { NodeCommand } from "../../engines/types.ts";
+import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineReport } from "./engine-job.ts";
 
@@ -19,23 +19,33 @@ export function quietKey(request: {
   return JSON.stringify([request.paths, request.incremental, request.enabled, request.eslintLegacy, request.settings]);
 }
 
+/** Each enabled engine as it resolves for a check (null: not installed); resolved once, then run as resolved. */
+export type ResolvedEngines = Partial<Record<EngineName, ResolvedEngine | null>>;
+
+/** Resolve every enabled engine once per check: its identity vouches for a quiet answer, and it is what runs. */
+export async function resolveEnabled(
+  runtime: Runtime,
+  request: { root: string; paths: readonly string[]; node: NodeCommand | null; enabled: Record<EngineName, boolean | string> },
+): Promise<ResolvedEngines> {
+  const start = resolutionStart(request.root, request.paths);
+  const engines = ENGINE_NAMES.filter((engine) => request.enabled[engine] === true);
+  const resolved = await Promise.all(engines.map((engine) => resolveEngine(runtime, engine, { start, node: request.node })));
+  return Object.fromEntries(engines.map((engine, index) => [engine, resolved[index] ?? null]));
+}
+
 /**
- * Who would answer: each enabled engine as it resolves now (package entry, version, package directory, oxlint's
+ * Who would answer: each enabled engine as it resolved (package entry, version, package directory, oxlint's
  * type-aware companion), or "none". An engine installed, removed or upgraded anywhere it is looked for — the
  * project's node_modules or PATH — is another identity, so no kept answer is repeated across it.
  */
-export async function engineIdentity(
-  runtime: Runtime,
-  request: { root: string; paths: readonly string[]; node: NodeCommand | null; enabled: Record<EngineName, boolean | string> },
-): Promise<string> {
-  const start = resolutionStart(request.root, request.paths);
-  const identities = await Promise.all(
-    ENGINE_NAMES.filter((engine) => request.enabled[engine] === true).map(async (engine) => {
-      const resolved = await resolveEngine(runtime, engine, { start, node: request.node });
-      return resolved ? [engine, resolved.path, resolved.version, resolved.packageDir, resolved.typeAware?.path ?? null] : [engine, "none"];
+export function engineIdentity(resolved: ResolvedEngines): string {
+  return JSON.stringify(
+    ENGINE_NAMES.flatMap((engine) => {
+      if (!(engine in resolved)) return [];
+      const found = resolved[engine];
+      return [found ? [engine, found.path, found.version, found.packageDir, found.typeAware?.path ?? null] : [engine, "none"]];
     }),
   );
-  return JSON.stringify(identities);
 }
 
 /**

@@ -12,6 +12,15 @@ const MAX_STARTS = 3;
 /** Directories never watched: their files are re-stated by every check that reads them. */
 const UNWATCHED = new Set(["node_modules", ".git"]);
 
+/** A path the watch of `root` cannot see: outside the root, or in a node_modules or .git directory of it. */
+export function unwatched(root: string, path: string): boolean {
+  if (!path.startsWith(`${root}${sep}`)) return true;
+  return path
+    .slice(root.length)
+    .split(/[\\/]/)
+    .some((segment) => UNWATCHED.has(segment));
+}
+
 /**
  * Watches the project tree so a check where nothing changed re-asks only what the watch cannot see. Truth first:
  * before a check uses a hint, `fence()` writes a marker file into the state directory and waits for the watch to

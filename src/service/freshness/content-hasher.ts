@@ -1,6 +1,7 @@
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import { ifMissing } from "../../core/errors.ts";
+import { unwatched } from "./change-tracker.ts";
 
 /** Files outside the watched tree remembered at most (see external). */
 const MAX_EXTERNAL = 10_000;
@@ -16,7 +17,7 @@ export class ContentHasher {
   private readonly entries = new Map<string, Entry>();
   /** The change-hint sequence number the entries were last reconciled with (see forgetChanged). */
   private hintSeq: number | null = null;
-  /** Files hashed that the file watch cannot see (outside the root, in node_modules); null past MAX_EXTERNAL. */
+  /** Files hashed that the file watch cannot see (outside the root, in node_modules or .git); null past MAX_EXTERNAL. */
   private externalSeen: Set<string> | null = new Set();
 
   constructor(
@@ -35,10 +36,7 @@ export class ContentHasher {
   }
 
   private noteExternal(path: string): void {
-    const root = this.root;
-    if (root === null || !this.externalSeen) return;
-    const inside = path.startsWith(root) && (path[root.length] === "/" || path[root.length] === "\\");
-    if (inside && !/[\\/]node_modules[\\/]/.test(path.slice(root.length))) return;
+    if (this.root === null || !this.externalSeen || !unwatched(this.root, path)) return;
     this.externalSeen.add(path);
     if (this.externalSeen.size > MAX_EXTERNAL) this.externalSeen = null;
   }

@@ -1,8 +1,9 @@
-import { basename, join, sep } from "node:path";
+import { basename, join } from "node:path";
 import { ifMissing } from "../../core/errors.ts";
 import { exactStamp } from "../../engines/file-stamp.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
+import { unwatched } from "./change-tracker.ts";
 
 /** Answers kept for quiet checks (one per distinct request: paths, kind, engines, settings). */
 const MAX_ENTRIES = 16;
@@ -92,7 +93,7 @@ export class QuietIndex<T> {
    */
   store(key: string, probe: QuietProbe | null, reads: readonly string[] | null, value: T): void {
     this.entries.delete(key);
-    const outside = (reads ?? []).filter((path) => this.unwatched(path));
+    const outside = (reads ?? []).filter((path) => unwatched(this.root, path));
     for (const path of outside) if (this.known.size < MAX_STAMPED) this.known.add(path);
     if (!probe || reads === null || !outside.every((path) => probe.stamps.has(path))) return;
     const own = new Set(outside);
@@ -100,11 +101,5 @@ export class QuietIndex<T> {
     const stamps = new Map([...probe.stamps].filter(([path]) => own.has(path) || !this.known.has(path)));
     this.entries.set(key, { seq: probe.seq, identity: probe.identity, stamps, value });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-  }
-
-  /** Outside the root, or inside a node_modules directory of it. */
-  private unwatched(path: string): boolean {
-    if (!path.startsWith(`${this.root}${sep}`)) return true;
-    return path.slice(this.root.length).split(/[\\/]/).includes("node_modules");
   }
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Cluster, Engines, Snapshot, WorkflowStale } from "../../core/contracts.ts";
-import { publicWorkflowIssue, type SnapshotIssue } from "../../core/delta.ts";
+import { publicWorkflowIssue, type SnapshotIssue, type UncheckedFiles } from "../../core/delta.ts";
 import { FsError, ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
@@ -39,6 +39,8 @@ export interface StoredSnapshot {
   engines: Engines;
   clusters: Cluster[];
   issues: SnapshotIssue[];
+  /** Files an engine left unchecked (its issues there are not compared); absent: none, or an ingest. */
+  unchecked?: UncheckedFiles[];
   cache?: Snapshot["cache"];
   durationMs: number;
 }
@@ -61,6 +63,7 @@ function isStored(value: unknown): value is StoredSnapshot {
     typeof entry.createdAt === "string" &&
     Array.isArray(entry.scope) &&
     Array.isArray(entry.issues) &&
+    (entry.unchecked === undefined || Array.isArray(entry.unchecked)) &&
     Array.isArray(entry.clusters) &&
     typeof entry.engines === "object" &&
     entry.engines !== null &&
@@ -225,6 +228,6 @@ export class SnapshotStore {
 
 /** The public form of a snapshot (get_diagnostic_snapshot); compact keys are the MCP layer's business. */
 export function publicSnapshot(snapshot: StoredSnapshot): Snapshot {
-  const { seq: _seq, observedAtMs: _observed, provider: _provider, session: _session, issues, cache, ...rest } = snapshot;
+  const { seq: _seq, observedAtMs: _observed, provider: _provider, session: _session, unchecked: _unchecked, issues, cache, ...rest } = snapshot;
   return { ...rest, totalIssues: issues.length, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }

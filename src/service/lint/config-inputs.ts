@@ -6,6 +6,8 @@ import type { Runtime } from "../../runtime/types.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
 import { ifMissing } from "../../core/errors.ts";
 
+/** The repository's own ignore file, beside .gitignore (oxlint's walk reads it; it is in no commit). */
+const GIT_EXCLUDE = join(".git", "info", "exclude");
 /** Lockfiles: a plugin or engine upgrade changes results even when no config file does. */
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"];
 
@@ -98,6 +100,27 @@ export async function configInputsHash(
       dir = parent;
     }
   }
+  return hashInputs(runtime, hasher, candidates);
+}
+
+/**
+ * A hash of the configuration inputs a linter reads above the root, the same for every file of a run: linters look
+ * for their configs and ignore files up to the filesystem root (a repository's .gitignore above a package), and
+ * oxlint's walk honours the repository's `.git/info/exclude` (the root's, or an ancestor's). The root's own lockfiles
+ * and configs are configInputsHash's.
+ */
+export function outerInputsHash(runtime: Runtime, hasher: ContentHasher, options: { engine: EngineName; root: string }): Promise<string> {
+  const names = [...(CONFIG_NAMES[options.engine] ?? []), ...LOCKFILES, GIT_EXCLUDE];
+  const candidates = new Set<string>([join(options.root, GIT_EXCLUDE)]);
+  for (let dir = dirname(options.root); ; dir = dirname(dir)) {
+    for (const name of names) candidates.add(join(dir, name));
+    if (dirname(dir) === dir) break;
+  }
+  return hashInputs(runtime, hasher, candidates);
+}
+
+/** Hash the candidates that exist, and (transitively) what they extend or import. */
+async function hashInputs(runtime: Runtime, hasher: ContentHasher, candidates: Iterable<string>): Promise<string> {
   const parts: string[] = [];
   const seen = new Set<string>();
   let wave = [...candidates].sort();
@@ -110,7 +133,8 @@ export async function configInputsHash(
       const hash = hashes[index];
       if (!hash) continue;
       parts.push(`${path}\0${hash}`);
-      if (!/\.gitignore$|\.eslintignore$|\.editorconfig$|\.lockb?$|lock\.(json|yaml)$/.test(path)) next.push(...(await referencesOf(runtime, path, hash)));
+      if (!/\.gitignore$|\.eslintignore$|\.editorconfig$|\.lockb?$|lock\.(json|yaml)$|[\\/]info[\\/]exclude$/.test(path))
+        next.push(...(await referencesOf(runtime, path, hash)));
     }
     wave = [...new Set(next)].filter((path) => !seen.has(path)).sort();
   }

@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import type { EngineName } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
-import { configInputsHash } from "./config-inputs.ts";
+import { configInputsHash, outerInputsHash } from "./config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
@@ -46,7 +46,9 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   if (spec.fileLocal === false) return { ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } };
   const { cache, runtime, root } = job;
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
-  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}`;
+  // What the linter reads above the root (and in .git) is the same for every file: hashed once into the identity.
+  const outer = await outerInputsHash(runtime, cache.hasher, { engine: spec.engine, root });
+  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { ESLINT_FLAT_CONFIGS } from "../../engines/eslint.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { readManifest, workspacePackages } from "../project/workspace.ts";
 
@@ -30,4 +31,19 @@ export async function unsupportedLinters(runtime: Runtime, root: string): Promis
     }
   }
   return [...used].sort();
+}
+
+/**
+ * The workspace packages that configure ESLint themselves (a flat or legacy config in the package directory). With no
+ * config at the root, ESLint is off for the project, yet `npm run lint` in such a package lints its files.
+ */
+export async function packageEslintConfigs(runtime: Runtime, root: string): Promise<string[]> {
+  const packages = await workspacePackages(runtime, root, await readManifest(runtime, root));
+  const configured = await Promise.all(
+    packages.map(async (dir) => {
+      const flat = await Promise.all(ESLINT_FLAT_CONFIGS.map(async (name) => (await runtime.stat(join(dir, name)))?.isFile === true));
+      return flat.includes(true) || (await hasLegacyEslintConfig(runtime, dir));
+    }),
+  );
+  return packages.filter((_, index) => configured[index]);
 }

@@ -38,6 +38,9 @@ export interface CheckedFiles {
   framework: string[];
 }
 
+/** What the walk reads of a job. */
+type WalkInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored">;
+
 /** One walk per check: every engine job of a check shares its `paths` array. */
 const walks = new WeakMap<readonly string[], Promise<CheckedFiles>>();
 
@@ -46,7 +49,7 @@ const walks = new WeakMap<readonly string[], Promise<CheckedFiles>>();
  * skipping node_modules, build outputs (dist, build, out, coverage), dot directories, the state directory and files
  * matched by the config's `ignore`.
  */
-export function checkedFiles(job: EngineJob): Promise<CheckedFiles> {
+export function checkedFiles(job: WalkInputs): Promise<CheckedFiles> {
   const known = walks.get(job.paths);
   if (known) return known;
   const walk = walkChecked(job);
@@ -54,7 +57,7 @@ export function checkedFiles(job: EngineJob): Promise<CheckedFiles> {
   return walk;
 }
 
-async function walkChecked(job: EngineJob): Promise<CheckedFiles> {
+async function walkChecked(job: WalkInputs): Promise<CheckedFiles> {
   const sources: string[] = [];
   const framework: string[] = [];
   const visit = (path: string) => {
