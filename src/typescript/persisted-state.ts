@@ -50,6 +50,43 @@ export function parseStoredState(text: string): StoredState | null {
 }
 
 /**
+ * What a warm solution (`tsc -b`, warm-solution.ts) keeps on disk for one root config: the last answer with the build
+ * order and each project's root files it came from, every input it rests on (outputs of the build itself left out:
+ * they follow from the rest), and per project TypeScript's build info (keyed by the project's options) and the
+ * declarations it emitted — what a cold `tsc -b` would find on disk after its last build, kept outside the tree.
+ */
+export interface StoredSolution {
+  answer: unknown;
+  order: string[];
+  roots: [string, string[]][];
+  inputs: InputsRecord;
+  projects: { config: string; key: string; buildInfo: string; outputs: [string, string][] }[];
+}
+
+/** A stored solution's text as written; null when it does not have the shape (never trusted then). */
+export function parseStoredSolution(text: string): StoredSolution | null {
+  try {
+    const state = JSON.parse(text) as Partial<StoredSolution>;
+    const strings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
+    const pairs = (value: unknown) => Array.isArray(value) && value.every((pair) => Array.isArray(pair) && pair.length === 2);
+    const ok =
+      strings(state.order) &&
+      pairs(state.roots) &&
+      (state.roots ?? []).every(([config, roots]) => typeof config === "string" && strings(roots)) &&
+      typeof state.inputs === "object" &&
+      pairs(state.inputs?.hashes) &&
+      pairs(state.inputs?.observations) &&
+      Array.isArray(state.projects) &&
+      state.projects.every(
+        (project) => typeof project?.config === "string" && typeof project.key === "string" && typeof project.buildInfo === "string" && pairs(project.outputs),
+      );
+    return ok ? (state as StoredSolution) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The compiler's identity for persisted state: its version and a hash of its code (a patched or rebuilt compiler
  * of the same version is another compiler); content, not stamps, so a reinstall (CI) keeps its state.
  */

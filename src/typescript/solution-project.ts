@@ -2,6 +2,7 @@
 // its references produced (from memory, see warm-solution.ts) and kept fresh as every warm program is (warm-builder.ts).
 import type * as TS from "typescript";
 import type { ChangeHint } from "./change-hint.ts";
+import { hashText } from "./host-questions.ts";
 import { type CachedSource, type ProgramFiles, WarmBuilder, type WarmCheckInfo } from "./warm-builder.ts";
 
 type Ts = typeof TS;
@@ -38,12 +39,26 @@ export interface SolutionFiles extends ProgramFiles {
   unwatched(path: string): boolean;
 }
 
+/**
+ * Persisted state a project's first build may start from (persisted-state.ts): TypeScript's build info for the
+ * options keyed `key`, and the declarations the project had emitted then (what tsc -b would find on disk).
+ */
+export interface ProjectRestore {
+  key: string;
+  buildInfo: string;
+  outputs: [string, string][];
+}
+
 /** One project's warm builder program: reused SourceFiles, recorded file-system answers, in-memory declarations. */
 export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBuilderProgram> {
   /** Every config the program was built with a reference to, directly or through other references (their parses). */
   private builtReferences: readonly (TS.ParsedCommandLine | undefined)[] = [];
   /** The next build starts from no builder (emit was skipped: a cold build has no outputs to build on). */
   private coldNext = false;
+  /** Persisted state for the next full build (a new host's first), used once. */
+  restore: ProjectRestore | undefined;
+  /** The key of the options the current program was built with (see ProjectRestore). */
+  private stateKey = "";
 
   constructor(
     ts: Ts,
@@ -67,10 +82,12 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     const sameReferences = references.length === this.builtReferences.length && references.every((ref, i) => ref === this.builtReferences[i]);
     const { reuse, changed } = this.reconcile(parsed, hint, sameReferences, !this.coldNext);
     if (reuse === "reused") return this.reused();
-    // A cold build starts without outputs: nothing emitted before may survive into this build's results.
+    // A cold build starts without outputs: nothing emitted before may survive into this build's results — unless it
+    // builds on persisted state, whose outputs are those of the build it records (restored with it).
     if (reuse === "full") this.solution.prune(this.configPath);
+    const restored = reuse === "full" ? this.restored(parsed) : undefined;
     try {
-      return this.build(parsed, references, reuse, changed);
+      return this.build(parsed, references, reuse, changed, restored);
     } catch (error) {
       // Whatever state the builder was left in, it is not one to continue from.
       this.builder = undefined;
@@ -85,14 +102,18 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     references: readonly (TS.ParsedCommandLine | undefined)[],
     reuse: "incremental" | "full",
     changed: number,
+    restored: TS.EmitAndSemanticDiagnosticsBuilderProgram | undefined,
   ): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } {
     const ts = this.ts;
     this.coldNext = false;
     const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
     const builder = this.rebuild(parsed, reuse, (host, old) =>
-      ts.createEmitAndSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, old, configDiagnostics, parsed.projectReferences),
+      ts.createEmitAndSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, old ?? restored, configDiagnostics, parsed.projectReferences),
     );
+    this.stateKey = stateKey(this.configPath, parsed.options);
     this.builtReferences = references;
+    // On persisted state only the files whose content (or whose dependencies' shape) changed are checked again.
+    const rechecked = restored ? this.checkAffected(builder) : changed;
     const writeFile: TS.WriteFileCallback = (name, text) => this.solution.emitted(this.configPath, name, text);
     // JavaScript emit reports nothing tsc -b would not: only declarations are emitted (into memory).
     const { emitResult, diagnostics } = this.emitAndReport(builder, () => {}, undefined, undefined, writeFile, undefined, true);
@@ -106,7 +127,53 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
       this.solution.prune(this.configPath, this.expectedOutputs(program, parsed));
     }
     this.forgetUnused();
-    return { diagnostics, info: { reuse, changedFiles: changed, programFiles: program.getSourceFiles().length } };
+    return { diagnostics, info: { reuse: restored ? "restored" : reuse, changedFiles: rechecked, programFiles: program.getSourceFiles().length } };
+  }
+
+  /**
+   * The builder state persisted for this parse, its declarations put back in memory; undefined (and nothing put
+   * back) when there is none, it was written for other options, or TypeScript cannot read it. Used once.
+   */
+  private restored(parsed: TS.ParsedCommandLine): TS.EmitAndSemanticDiagnosticsBuilderProgram | undefined {
+    const restore = this.restore;
+    this.restore = undefined;
+    const path = this.ts.getTsBuildInfoEmitOutputFilePath(parsed.options);
+    if (!restore || !path || restore.key !== stateKey(this.configPath, parsed.options)) return undefined;
+    const sys = this.ts.sys;
+    const host = { useCaseSensitiveFileNames: () => sys.useCaseSensitiveFileNames, getCurrentDirectory: () => sys.getCurrentDirectory() };
+    let builder: TS.EmitAndSemanticDiagnosticsBuilderProgram | undefined;
+    try {
+      builder = this.ts.readBuilderProgram(parsed.options, { ...host, readFile: (file) => (file === path ? restore.buildInfo : undefined) }) as
+        | TS.EmitAndSemanticDiagnosticsBuilderProgram
+        | undefined;
+    } catch {
+      return undefined;
+    }
+    if (builder) for (const [output, text] of restore.outputs) this.solution.emitted(this.configPath, output, text);
+    return builder;
+  }
+
+  /** Check every file the builder finds affected (the rest keep their persisted diagnostics); their count. */
+  private checkAffected(builder: TS.EmitAndSemanticDiagnosticsBuilderProgram): number {
+    const total = builder.getProgram().getSourceFiles().length;
+    let count = 0;
+    for (let next = builder.getSemanticDiagnosticsOfNextAffectedFile(); next; next = builder.getSemanticDiagnosticsOfNextAffectedFile()) {
+      // The whole program at once (options changed): every file.
+      count += "kind" in next.affected && next.affected.kind === this.ts.SyntaxKind.SourceFile ? 1 : total;
+    }
+    return Math.min(count, total);
+  }
+
+  /**
+   * What a new host may start this project from (see ProjectRestore), without its outputs (the solution holds them);
+   * null when there is nothing to keep: no build yet, no build info for these options, or the next build is cold.
+   */
+  persisted(): { key: string; buildInfo: string } | null {
+    const program = this.builder?.getProgram() as (TS.Program & { emitBuildInfo?: (write: TS.WriteFileCallback) => unknown }) | undefined;
+    if (!program || this.coldNext || !this.ts.getTsBuildInfoEmitOutputFilePath(program.getCompilerOptions())) return null;
+    let buildInfo: string | undefined;
+    program.emitBuildInfo?.((_name, data) => (buildInfo = data));
+    return buildInfo === undefined ? null : { key: this.stateKey, buildInfo };
   }
 
   /** The current program (for the causes of its diagnostics). */
@@ -125,4 +192,9 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     for (const file of sources) for (const output of this.ts.getOutputFileNames(commandLine, file.fileName, ignoreCase)) keep.add(output);
     return keep;
   }
+}
+
+/** The key persisted state of a project is kept under: its config and the options it was built with. */
+function stateKey(config: string, options: TS.CompilerOptions): string {
+  return hashText(`${config}\0${JSON.stringify(options)}`);
 }

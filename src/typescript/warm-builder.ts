@@ -161,22 +161,22 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   /**
    * What the current program's answer rests on, to be checked by another host (persisted-state.ts): every
    * SourceFile's content hash, the `configs` hashes (the tsconfig and what it extends, as their parse read them:
-   * a config written since is not what this answer rests on), every recorded answer.
+   * a config written since is not what this answer rests on), every recorded answer. Paths `derived` says are
+   * outputs of the programs themselves (a solution's in-memory declarations) are left out: they follow from the rest.
    */
-  inputsRecord(configs: readonly [string, string][]): InputsRecord {
+  inputsRecord(configs: readonly [string, string][], derived?: (path: string) => boolean): InputsRecord {
     const hashes = new Map<string, string>(configs);
     for (const cached of this.sources.values()) hashes.set(cached.sourceFile.fileName, cached.hash);
-    return { hashes: [...hashes], observations: [...this.observations] };
+    const kept = (path: string) => !derived?.(path);
+    return {
+      hashes: [...hashes].filter(([path]) => kept(path)),
+      observations: [...this.observations].filter(([key]) => kept(key.slice(key.indexOf("\0") + 1))),
+    };
   }
 
   /** True when every input of `record` still has its recorded content and answer (read and hashed now). */
   inputsUnchanged(record: InputsRecord): boolean {
-    for (const [path, hash] of record.hashes) if (hashText(this.files.readFile(path) ?? "-") !== hash) return false;
-    for (const [key, answer] of record.observations) {
-      const split = key.indexOf("\0");
-      if (this.answer(key.slice(0, split) as Observation, key.slice(split + 1)) !== answer) return false;
-    }
-    return true;
+    return inputsUnchanged(this.ts, this.files, record);
   }
 
   /** Ask the file system each recorded question again: true when any answer differs. */
@@ -185,24 +185,8 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     return false;
   }
 
-  /** The current answer to one recorded question (hashes for reads, listings as text: any change counts). */
   private answer(kind: Observation, path: string): string {
-    const sys = this.ts.sys;
-    switch (kind) {
-      case "fileExists":
-      case "missing":
-        return this.files.fileExists(path) ? "1" : "0";
-      case "directoryExists":
-        return this.files.directoryExists(path) ? "1" : "0";
-      case "realpath":
-        return sys.realpath?.(path) ?? path;
-      case "getDirectories":
-        return sys.directoryExists(path) ? sys.getDirectories(path).join("\n") : "-";
-      default: {
-        const text = this.files.readFile(path);
-        return text === undefined ? "-" : hashText(text);
-      }
-    }
+    return currentAnswer(this.ts, this.files, kind, path);
   }
 
   private observe(kind: Observation, path: string, answer: string): void {
@@ -285,5 +269,39 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   /** After a package install or lockfile change, module resolutions are redone (a cheap extra safety net). */
   invalidateResolutions(): void {
     this.resolutionsSuspect = true;
+  }
+}
+
+/** True when every input of `record` still has its recorded content and answer in `files` (read and hashed now). */
+export function inputsUnchanged(ts: Ts, files: ProgramFiles, record: InputsRecord): boolean {
+  for (const [path, hash] of record.hashes) {
+    // A missing file is recorded as "-" (a config's parse read nothing there).
+    const text = files.readFile(path);
+    if ((text === undefined ? "-" : hashText(text)) !== hash) return false;
+  }
+  for (const [key, answer] of record.observations) {
+    const split = key.indexOf("\0");
+    if (currentAnswer(ts, files, key.slice(0, split) as Observation, key.slice(split + 1)) !== answer) return false;
+  }
+  return true;
+}
+
+/** The current answer to one recorded question (hashes for reads, listings as text: any change counts). */
+function currentAnswer(ts: Ts, files: ProgramFiles, kind: Observation, path: string): string {
+  const sys = ts.sys;
+  switch (kind) {
+    case "fileExists":
+    case "missing":
+      return files.fileExists(path) ? "1" : "0";
+    case "directoryExists":
+      return files.directoryExists(path) ? "1" : "0";
+    case "realpath":
+      return sys.realpath?.(path) ?? path;
+    case "getDirectories":
+      return sys.directoryExists(path) ? sys.getDirectories(path).join("\n") : "-";
+    default: {
+      const text = files.readFile(path);
+      return text === undefined ? "-" : hashText(text);
+    }
   }
 }

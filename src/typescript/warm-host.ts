@@ -76,15 +76,29 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       // TypeScript 7's API cannot build: its solutions keep the command line (the server never asks for them).
       const ts = loadTypeScript(request.typescriptDir);
       if (!ts) return null;
-      const solution = new WarmTsSolution(ts, request.configPath);
+      const persist = request.persist ? { target: request.persist, compiler: compilerIdentity(ts.version, request.typescriptDir) } : null;
+      const solution = new WarmTsSolution(ts, request.configPath, persist);
+      const views = new Map<string, WarmTsSolution>();
+      // One object per config checked (a view keeps its own state on disk and its own answer from it).
+      const targetOf = (view: string | undefined) => {
+        if (!view) return solution;
+        let target = views.get(view);
+        if (!target) views.set(view, (target = solution.view(view)));
+        return target;
+      };
+      let last = solution;
       return {
         check: ({ view, configFile, hint }) => {
-          const target = view ? solution.view(view) : solution;
+          const target = (last = targetOf(view));
+          const stored = target.storedAnswer() as Omit<HostedAnswer, "info"> | null;
+          if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
           const result = target.check(hint ?? null);
           if (!result) return { unserved: "it is not a build this TypeScript serves warm" };
           const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile, (diagnostic) => target.programOf(diagnostic));
           return { issues, info: result.info, files: target.fileNames(), covers: solution.coveredConfigs() };
         },
+        persist: ({ issues, files, covers }) => last.persist({ issues, files, covers }),
+        afterAnswer: () => last.warmUp(),
         invalidateResolutions: () => solution.invalidateResolutions(),
         close: () => {},
       };

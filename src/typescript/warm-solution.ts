@@ -4,10 +4,11 @@ import { dirname } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import { hashText } from "./host-questions.ts";
-import { type EmitAndReport, SolutionProject, type SolutionFiles } from "./solution-project.ts";
+import { hashText, sameStrings } from "./host-questions.ts";
+import { parseStoredSolution, PersistedBuildInfo, type PersistTarget, type StoredSolution } from "./persisted-state.ts";
+import { type EmitAndReport, type ProjectRestore, SolutionProject, type SolutionFiles } from "./solution-project.ts";
 import { type TsconfigParse, WatchedTsconfig } from "./tsconfig.ts";
-import type { WarmCheckInfo } from "./warm-builder.ts";
+import { inputsUnchanged, type WarmCheckInfo } from "./warm-builder.ts";
 
 type Ts = typeof TS;
 
@@ -22,6 +23,12 @@ interface BuildInternals {
 /** How a warm solution check went: the totals, and each project in build order. */
 export interface SolutionCheckInfo extends WarmCheckInfo {
   projects: { config: string; reuse: WarmCheckInfo["reuse"] | "config-only"; changedFiles: number }[];
+}
+
+/** Where a solution keeps its state between hosts, and the compiler identity it is written for. */
+export interface SolutionPersist {
+  target: PersistTarget;
+  compiler: string;
 }
 
 /** A config of the build, kept between checks, and its parse in the current check. */
@@ -43,12 +50,16 @@ interface BuildConfig {
  */
 export class WarmTsSolution {
   lastUsed = Date.now();
+  private readonly build: SolutionBuild;
 
+  /** `persist`: where the build keeps its state for the next host (none: every new host builds afresh). */
   constructor(
     readonly ts: Ts,
     readonly configPath: string,
-    private readonly build = new SolutionBuild(ts, configPath),
-  ) {}
+    persist: SolutionPersist | SolutionBuild | null = null,
+  ) {
+    this.build = persist instanceof SolutionBuild ? persist : new SolutionBuild(ts, configPath, persist);
+  }
 
   /**
    * Re-check and return diagnostics exactly as a cold `tsc -b <config>` reports them; null when unsupported. With a
@@ -57,6 +68,25 @@ export class WarmTsSolution {
   check(hint?: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
     this.lastUsed = Date.now();
     return this.build.check(this.configPath, hint ?? null);
+  }
+
+  /**
+   * A new host's first check of this config: the answer an earlier host stored, when the build order, every project's
+   * root files and every input that answer rests on are unchanged — exactly when a live build would reuse every
+   * project. Null: build (each project on its persisted build info and declarations, where they can be trusted).
+   */
+  storedAnswer(): unknown {
+    return this.build.storedAnswer(this.configPath);
+  }
+
+  /** After an answer from disk: build the projects (on their persisted state) for the checks that follow. */
+  warmUp(): void {
+    if (this.build.answeredFromDisk(this.configPath)) this.check(null);
+  }
+
+  /** Keep the build's state and this answer on disk for the next host (nothing when not persisted). */
+  persist(answer: unknown): void {
+    this.build.persist(this.configPath, answer);
   }
 
   /** Every file of the programs this config builds (each project's roots and what they import). */
@@ -85,6 +115,9 @@ export class WarmTsSolution {
   }
 }
 
+/** The key a solution's state is stored under: one state per root config (a view's too). */
+const solutionKey = (root: string) => hashText(`solution\0${root}`);
+
 /** The projects, parsed configs and in-memory declarations a solution and its views share. */
 class SolutionBuild {
   private readonly configs = new Map<string, BuildConfig>();
@@ -103,14 +136,114 @@ class SolutionBuild {
   private readonly internals: BuildInternals;
   private readonly files: SolutionFiles;
   private readonly owner: string;
+  /** Each root config's persisted state (see persisted-state.ts), read at most once per host. */
+  private readonly stores = new Map<string, PersistedBuildInfo>();
+  private readonly loaded = new Set<string>();
+  /** Persisted project states read and not yet used: each project's first build starts from its own. */
+  private readonly restores = new Map<string, ProjectRestore>();
+  /** Roots whose last answer came from disk (nothing built yet). */
+  private readonly fromDisk = new Set<string>();
+  /** What each root's state on disk was written from (its projects' programs and configs' parses). */
+  private readonly saved = new Map<string, readonly unknown[]>();
+  /** Why persisted state was not used (one line for the server), once. */
+  private notice: string | undefined;
 
   constructor(
     private readonly ts: Ts,
     owner: string,
+    private readonly persistTo: SolutionPersist | null = null,
   ) {
     this.owner = owner.replace(/\\/g, "/");
     this.internals = ts as unknown as BuildInternals;
     this.files = this.createFiles();
+  }
+
+  /** See WarmTsSolution.storedAnswer. */
+  storedAnswer(rootConfig: string): unknown {
+    const root = rootConfig.replace(/\\/g, "/");
+    const isSolutionConfig = this.internals.isSolutionConfig;
+    if (!this.persistTo || !isSolutionConfig || this.orders.has(root) || this.loaded.has(root)) return null;
+    const state = this.load(root);
+    if (!state || state.answer === undefined) return null;
+    this.hint = null;
+    this.checks++;
+    const { order, cycles } = this.buildOrder(root);
+    if (cycles.length || !sameStrings(order, state.order)) return null;
+    const roots = new Map(state.roots);
+    for (const config of order) {
+      const commandLine = this.parse(config).commandLine;
+      if (!sameStrings(roots.get(config) ?? [], commandLine && !isSolutionConfig(commandLine) ? commandLine.fileNames : [])) return null;
+    }
+    if (!inputsUnchanged(this.ts, this.files, state.inputs)) return null;
+    this.fromDisk.add(root);
+    return state.answer;
+  }
+
+  answeredFromDisk(rootConfig: string): boolean {
+    return this.fromDisk.delete(rootConfig.replace(/\\/g, "/"));
+  }
+
+  /**
+   * Write the state of the last check of `rootConfig` for the next host: the answer, what it rests on, and each
+   * project's build info and declarations. Nothing new since the last write (every project reused): its use time only.
+   */
+  persist(rootConfig: string, answer: unknown): void {
+    const root = rootConfig.replace(/\\/g, "/");
+    const store = this.store(root);
+    const order = this.orders.get(root);
+    const isSolutionConfig = this.internals.isSolutionConfig;
+    if (!store || !order || !isSolutionConfig || this.fromDisk.has(root)) return;
+    const marks = order.flatMap((config) => [this.projects.get(config)?.program(), this.configs.get(config)?.parse]);
+    const last = this.saved.get(root);
+    if (last && sameItems(last, marks)) return store.touch();
+    // The in-memory declarations and the output paths hidden on disk follow from the rest: not inputs.
+    const derived = (path: string) => this.unwatched.has(path);
+    const hashes = new Map<string, string>();
+    const observations = new Map<string, string>();
+    const state: StoredSolution = { answer, order, roots: [], inputs: { hashes: [], observations: [] }, projects: [] };
+    for (const config of order) {
+      const parse = this.configs.get(config)?.parse;
+      for (const [path, hash] of parse?.reads ?? []) hashes.set(path, hash);
+      const commandLine = parse?.commandLine;
+      state.roots.push([config, commandLine && !isSolutionConfig(commandLine) ? [...commandLine.fileNames] : []]);
+      const project = this.projects.get(config);
+      if (!project) continue;
+      const inputs = project.inputsRecord([], derived);
+      for (const [path, hash] of inputs.hashes) hashes.set(path, hash);
+      for (const [key, answer] of inputs.observations) observations.set(key, answer);
+      const persisted = project.persisted();
+      if (persisted) state.projects.push({ config, ...persisted, outputs: this.outputsOf(config) });
+    }
+    state.inputs = { hashes: [...hashes], observations: [...observations] };
+    store.save(solutionKey(root), JSON.stringify(state));
+    this.saved.set(root, marks);
+  }
+
+  /** The persisted state of `root`, read once per host: its projects' states wait for their first builds. */
+  private load(root: string): StoredSolution | null {
+    if (this.loaded.has(root)) return null;
+    this.loaded.add(root);
+    const store = this.store(root);
+    if (!store) return null;
+    const { text, notice } = store.load(solutionKey(root));
+    const state = text === null ? null : parseStoredSolution(text);
+    this.notice ??= text !== null && !state ? `persisted TypeScript state for ${root} ignored (unexpected shape); building afresh` : notice;
+    if (!state) return null;
+    for (const project of state.projects)
+      if (!this.projects.has(project.config) && !this.restores.has(project.config)) this.restores.set(project.config, project);
+    return state;
+  }
+
+  private store(root: string): PersistedBuildInfo | null {
+    if (!this.persistTo) return null;
+    let store = this.stores.get(root);
+    if (!store) this.stores.set(root, (store = new PersistedBuildInfo(this.persistTo.target, `solution\0${root}`, this.persistTo.compiler)));
+    return store;
+  }
+
+  /** The declarations a project emitted (held in memory), by path. */
+  private outputsOf(config: string): [string, string][] {
+    return [...this.outputs].filter(([, output]) => output.project === config).map(([path, output]) => [path, output.text]);
   }
 
   check(rootConfig: string, hint: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
@@ -123,11 +256,14 @@ class SolutionBuild {
     const [major = 0, minor = 0] = this.ts.versionMajorMinor.split(".").map(Number);
     if (major < 5 || (major === 5 && minor < 6)) return null;
     const root = rootConfig.replace(/\\/g, "/");
+    if (this.persistTo) this.load(root);
     // Without references this is a plain project: the warm program serves it.
     if (!this.parse(root).commandLine?.projectReferences?.length) return null;
     const { order, cycles } = this.buildOrder(root);
     this.orders.set(root, order);
     const info: SolutionCheckInfo = { reuse: "reused", changedFiles: 0, programFiles: 0, projects: [] };
+    if (this.notice) info.notice = this.notice;
+    this.notice = undefined;
     if (cycles.length) return { diagnostics: cycles.map((stack) => createCompilerDiagnostic(circularMessage, stack)), info };
     this.hideOutputs();
     const diagnostics: TS.Diagnostic[] = [];
@@ -141,7 +277,11 @@ class SolutionBuild {
         continue;
       }
       let project = this.projects.get(config);
-      if (!project) this.projects.set(config, (project = new SolutionProject(this.ts, config, this.files, emitFilesAndReportErrors)));
+      if (!project) {
+        this.projects.set(config, (project = new SolutionProject(this.ts, config, this.files, emitFilesAndReportErrors)));
+        project.restore = this.restores.get(config);
+        this.restores.delete(config);
+      }
       const result = project.check(commandLine, this.referenced(commandLine), hint);
       diagnostics.push(...result.diagnostics);
       const program = project.program();
@@ -151,7 +291,7 @@ class SolutionBuild {
       info.programFiles += result.info.programFiles;
       reuses.add(result.info.reuse);
     }
-    info.reuse = reuses.has("full") ? "full" : reuses.has("incremental") ? "incremental" : "reused";
+    info.reuse = reuses.has("full") ? "full" : reuses.has("restored") ? "restored" : reuses.has("incremental") ? "incremental" : "reused";
     if (root === this.owner) this.forgetProjects(new Set(order));
     // Shared declarations no project uses any more (an old version of an output, a file no longer imported) go.
     const used = new Set([...this.projects.values()].flatMap((project) => project.sourceFiles()));
@@ -301,3 +441,5 @@ class SolutionBuild {
     return dirs;
   }
 }
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, i) => item === b[i]);

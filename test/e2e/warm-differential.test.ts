@@ -8,13 +8,14 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 import { writeProjectFile } from "../helpers/project.ts";
+import { damageState } from "../helpers/persisted.ts";
 import { random, randomRuns } from "../helpers/random.ts";
 
 // Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts). The long seed
@@ -241,23 +242,6 @@ function parseTscOutput(stdout: string): string[] {
     else if (line.trim()) throw new Error(`unexpected tsc output: ${line}`);
   }
   return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${flatMessage(d.message)}`);
-}
-
-/** Damage every persisted TypeScript state file under `cacheBase` one way; returns what was done. */
-function damageState(cacheBase: string, next: () => number): string {
-  const files = readdirSync(cacheBase, { recursive: true })
-    .map(String)
-    .filter((file) => file.endsWith(".state"));
-  const how = ["truncated", "a byte flipped", "another Signalint version", "garbage"][Math.floor(next() * 4)] as string;
-  for (const file of files) {
-    const path = join(cacheBase, file);
-    const text = readFileSync(path, "utf8");
-    const middle = Math.floor(text.length * 0.75);
-    const flipped = `${text.slice(0, middle)}${text[middle] === "1" ? "2" : "1"}${text.slice(middle + 1)}`;
-    const foreign = text.replace(/"signalint":"[^"]*"/, '"signalint":"0.0.0-other"');
-    writeFileSync(path, how === "truncated" ? text.slice(0, middle) : how === "a byte flipped" ? flipped : how === "garbage" ? "not state\n" : foreign);
-  }
-  return `persisted state ${how} (${files.length} file(s))`;
 }
 
 async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void, restarts = false): Promise<void> {

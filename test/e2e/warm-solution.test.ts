@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type * as TS from "typescript";
@@ -16,11 +16,13 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import type { ChangeHint } from "../../src/typescript/change-hint.ts";
 import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
+import { compilerIdentity } from "../../src/typescript/persisted-state.ts";
 import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { BUNDLE, fixture, flatMessage, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
 import { TreeGuard } from "../helpers/tree.ts";
 import { warmHosts } from "../helpers/processes.ts";
+import { damageState } from "../helpers/persisted.ts";
 import { random, randomRuns } from "../helpers/random.ts";
 
 /**
@@ -30,6 +32,8 @@ import { random, randomRuns } from "../helpers/random.ts";
  */
 // Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts).
 const { seeds: SEEDS, steps: STEPS } = randomRuns("REFS", { short: { seeds: [583341013, 1], steps: 6 }, long: { seeds: [583341013, 2], steps: 24 } });
+// Runs with restarts (issue 17): new hosts between steps, edits while none ran, damaged persisted state.
+const RESTARTS = randomRuns("REFS_RESTART", { short: { seeds: [29], steps: 14 }, long: { seeds: [2929], steps: 30 } });
 const NAMES = REFS_PACKAGES.map(([name]) => name);
 const PER_PACKAGE = 4;
 
@@ -177,28 +181,62 @@ function formatted(ts: typeof TS, project: string, diagnostics: readonly TS.Diag
   return ts.formatDiagnostics(diagnostics, { getCurrentDirectory: () => project, getCanonicalFileName: (file) => file, getNewLine: () => "\n" });
 }
 
-async function differential(typescript: string, seed: number, report: (message: string) => void): Promise<void> {
-  const ts = loadTypeScript(join(REPO, "node_modules", typescript)) as typeof TS;
+async function differential(typescript: string, seed: number, report: (message: string) => void, restarts = false): Promise<void> {
+  const typescriptDir = join(REPO, "node_modules", typescript);
+  const ts = loadTypeScript(typescriptDir) as typeof TS;
   const project = createRefsProject(typescript);
   const next = random(seed);
   const state: State = { strict: new Set(), noEmitOnError: new Set(), extraRefs: new Map(), broken: null, gen: new Map() };
-  const solution = new WarmTsSolution(ts, join(project, "tsconfig.json"));
+  // With restarts the build keeps its state where a new host finds it (this run's own directory).
+  const cacheBase = tempDir("signalint-refs-cache-");
+  const persist = restarts
+    ? {
+        target: { dir: join(cacheBase, "project"), evictBase: null, maxBytes: 512 * 2 ** 20, version: "test" },
+        compiler: compilerIdentity(ts.version, typescriptDir),
+      }
+    : null;
+  let solution = new WarmTsSolution(ts, join(project, "tsconfig.json"), persist);
   const modes = new Map<string, number>();
+  const steps = restarts ? RESTARTS.steps : STEPS;
   let errors = 0;
   let views = 0;
+  let restartCount = 0;
   try {
-    for (let step = 0; step <= STEPS; step++) {
-      const change = step === 0 ? "(initial project)" : edit(project, next, state);
+    for (let step = 0; step <= steps; step++) {
+      let change = step === 0 ? "(initial project)" : "";
+      let damaged = false;
+      if (restarts && step > 0 && next() < 0.4) {
+        // A new host: 0–2 edits landed while none ran, and every third restart from the second finds damaged state.
+        // The first restart finds nothing changed (the stored answer serves it); the others by chance.
+        const whileStopped =
+          restartCount === 0 || next() < 0.33 ? ["(nothing)"] : [edit(project, next, state), ...(next() < 0.5 ? [edit(project, next, state)] : [])];
+        damaged = restartCount++ % 3 === 1;
+        if (damaged) whileStopped.push(damageState(cacheBase, next));
+        solution = new WarmTsSolution(ts, join(project, "tsconfig.json"), persist);
+        change = `restart; while stopped: ${whileStopped.join("; ")}`;
+      } else if (step > 0) change = edit(project, next, state);
       const cold = coldBuild(project, typescript);
-      const result = solution.check();
-      assert.ok(result, "a references config gets a warm answer");
-      modes.set(result.info.reuse, (modes.get(result.info.reuse) ?? 0) + 1);
-      const warm = formatted(ts, project, result.diagnostics);
-      errors += result.diagnostics.length;
+      const stored = solution.storedAnswer() as string | null;
+      let warm: string;
+      let mode: string;
+      if (stored !== null) {
+        warm = stored;
+        mode = "stored answer";
+        solution.warmUp();
+      } else {
+        const result = solution.check();
+        assert.ok(result, "a references config gets a warm answer");
+        mode = result.info.reuse;
+        warm = formatted(ts, project, result.diagnostics);
+        errors += result.diagnostics.length;
+        solution.persist(warm);
+      }
+      modes.set(mode, (modes.get(mode) ?? 0) + 1);
+      if (damaged) assert.ok(mode !== "stored answer" && mode !== "restored", `step ${step} (${change}): damaged state was trusted (${mode})`);
       const expected = await cold;
       if (warm !== expected)
         assert.fail(
-          `${typescript} seed ${seed} step ${step}: after "${change}" the warm tsc -b printed\n${warm || "(nothing)\n"}but a cold tsc -b printed\n${expected || "(nothing)\n"}`,
+          `${typescript} seed ${seed} step ${step}: after "${change}" the warm tsc -b (${mode}) printed\n${warm || "(nothing)\n"}but a cold tsc -b printed\n${expected || "(nothing)\n"}`,
         );
       // Now and then one package's own build (a check_files there), served by a view sharing the solution's projects.
       if (next() < 0.35) {
@@ -218,10 +256,13 @@ async function differential(typescript: string, seed: number, report: (message: 
     }
   } finally {
     removeDir(project);
+    removeDir(cacheBase);
   }
   report(
-    `${typescript}: seed ${seed}, ${STEPS} edits, 0 mismatches (and ${views} single-package builds), ${errors} diagnostics compared; checks by reuse ${JSON.stringify(Object.fromEntries(modes))}`,
+    `${typescript}: seed ${seed}, ${steps} edits${restarts ? ` (${restartCount} restarts)` : ""}, 0 mismatches (and ${views} single-package builds), ${errors} diagnostics compared; checks by reuse ${JSON.stringify(Object.fromEntries(modes))}`,
   );
+  // Some restart must have built on persisted state, and some answered from it.
+  if (restarts) assert.ok(modes.has("restored") && modes.has("stored answer"), `restarts used persisted state: ${JSON.stringify(Object.fromEntries(modes))}`);
 }
 
 describe(`warm tsc -b equals a cold tsc -b over ${STEPS} random edits`, () => {
@@ -231,6 +272,17 @@ describe(`warm tsc -b equals a cold tsc -b over ${STEPS} random edits`, () => {
     });
     it(`TypeScript 6.0 (SIGNALINT_REFS_SEED=${seed})`, async (t) => {
       await differential("typescript6", seed + 1, (message) => t.diagnostic(message));
+    });
+  }
+});
+
+describe(`warm tsc -b equals a cold tsc -b across restarts over ${RESTARTS.steps} random steps`, () => {
+  for (const seed of RESTARTS.seeds) {
+    it(`TypeScript 5.9, restarts (SIGNALINT_REFS_RESTART_SEED=${seed})`, async (t) => {
+      await differential("typescript", seed, (message) => t.diagnostic(message), true);
+    });
+    it(`TypeScript 6.0, restarts (SIGNALINT_REFS_RESTART_SEED=${seed})`, async (t) => {
+      await differential("typescript6", seed + 1, (message) => t.diagnostic(message), true);
     });
   }
 });
@@ -405,6 +457,50 @@ describe("the service answers project references from the warm solution", () => 
       opened?.close();
       removeDir(project);
       removeDir(stateDir);
+    }
+  });
+});
+
+describe("a new service builds a solution on its persisted state (issue 17)", () => {
+  it("unchanged: the stored answer; a leaf edited while stopped: only what it affects re-checked; both equal a cold tsc -b", async () => {
+    const project = createRefsProject("typescript");
+    const stateDir = tempDir("signalint-refs-state-");
+    const cacheBase = tempDir("signalint-refs-cache-");
+    const saved = { state: process.env.SIGNALINT_STATE_DIR, cache: process.env.SIGNALINT_CACHE_DIR };
+    process.env.SIGNALINT_STATE_DIR = stateDir;
+    process.env.SIGNALINT_CACHE_DIR = cacheBase;
+    const guard = new TreeGuard();
+    guard.watch(project);
+    const checkInNewService = async (label: string) => {
+      const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+      try {
+        const cold = coldBuild(project, "typescript");
+        guard.rebase();
+        const response = await service.check(["."], false);
+        guard.verify();
+        assert.deepEqual([...new Set(serviceTscKeys(service, response))].sort(), parseBuildOutput(await cold, "tsconfig.json"), label);
+        return service.lastTiming?.cache?.tsc;
+      } finally {
+        await service.close();
+      }
+    };
+    try {
+      assert.equal((await checkInNewService("first service"))?.mode, "warm-full");
+      const unchanged = await checkInNewService("unchanged");
+      assert.deepEqual([unchanged?.mode, unchanged?.misses], ["warm-restored", 0], "unchanged: answered from the stored answer");
+      writeFileSync(join(project, "packages/app/src/m3.ts"), 'export const broken: number = "leaf";\n');
+      const edited = await checkInNewService("a leaf edited while stopped");
+      assert.equal(edited?.mode, "warm-restored", "built on the persisted build info");
+      assert.ok((edited?.misses ?? Infinity) < 4, `only the edited file is re-checked (${edited?.misses})`);
+      // The state lives in the cache directory, never in the project.
+      assert.ok(readdirSync(cacheBase, { recursive: true }).some((file) => String(file).endsWith(".state")), "state persisted in the cache directory");
+    } finally {
+      for (const [name, value] of [["SIGNALINT_STATE_DIR", saved.state], ["SIGNALINT_CACHE_DIR", saved.cache]] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      removeDir(project);
+      removeDir(stateDir);
+      removeDir(cacheBase);
     }
   });
 });
