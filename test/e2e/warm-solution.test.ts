@@ -493,9 +493,15 @@ describe("a new service builds a solution on its persisted state (issue 17)", ()
       assert.equal(edited?.mode, "warm-restored", "built on the persisted build info");
       assert.ok((edited?.misses ?? Infinity) < 4, `only the edited file is re-checked (${edited?.misses})`);
       // The state lives in the cache directory, never in the project.
-      assert.ok(readdirSync(cacheBase, { recursive: true }).some((file) => String(file).endsWith(".state")), "state persisted in the cache directory");
+      assert.ok(
+        readdirSync(cacheBase, { recursive: true }).some((file) => String(file).endsWith(".state")),
+        "state persisted in the cache directory",
+      );
     } finally {
-      for (const [name, value] of [["SIGNALINT_STATE_DIR", saved.state], ["SIGNALINT_CACHE_DIR", saved.cache]] as const)
+      for (const [name, value] of [
+        ["SIGNALINT_STATE_DIR", saved.state],
+        ["SIGNALINT_CACHE_DIR", saved.cache],
+      ] as const)
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       removeDir(project);
