@@ -196,6 +196,10 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   /** A compiler host over `files` that reuses kept SourceFiles and records every other question it answers. */
   private createHost(options: TS.CompilerOptions): TS.CompilerHost {
     const host = this.ts.createCompilerHost(options);
+    // As tsc's own command line and build parse (5.3+): JSDoc in .ts/.tsx only where it holds @see/@link; every
+    // comment in JavaScript. Diagnostics are tsc's exactly, and parsing costs less.
+    const parsing = (this.ts as Ts & { JSDocParsingMode?: { ParseForTypeErrors?: number } }).JSDocParsingMode?.ParseForTypeErrors;
+    if (parsing !== undefined) (host as TS.CompilerHost & { jsDocParsingMode?: number }).jsDocParsingMode = parsing;
     host.readFile = (path) => this.files.readFile(path);
     host.fileExists = (path) => this.files.fileExists(path);
     host.directoryExists = (path) => this.files.directoryExists(path);
