@@ -139,7 +139,10 @@ export class WarmTs7Program {
 
   /** Every file of the current program (roots and what they import). */
   fileNames(): string[] {
-    return [...this.programFiles];
+    // Every file tsgo read through our callbacks (the tsconfig and the configs it extends, package.json files) too:
+    // a quiet check stamps them all.
+    const reads = [...this.observations.keys()].filter((key) => key.startsWith("readFile\0")).map((key) => key.slice("readFile\0".length));
+    return [...new Set([...this.programFiles, ...reads])];
   }
 
   /** The current snapshot's project (its program and checker name the causes of its diagnostics), if any. */

@@ -317,16 +317,15 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
-  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}), ...reuseOf(resolved, state) };
+  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}), ...reuseOf(state) };
 }
 
 /**
  * A tsc answer a quiet check may repeat: every program answered warm, so it names every file it read (with the
- * configs its tsconfig extends). A command-line run names none, so its answer is never repeated unchecked; neither
- * is TypeScript 7's (its API does not say which configs a tsconfig extends).
+ * configs its tsconfig extends; TypeScript 7's, every file tsgo read through the host's callbacks). A command-line
+ * run names none, so its answer is never repeated unchecked.
  */
-function reuseOf(resolved: ResolvedEngine, state: RunState): { reuse?: { reads: string[] } } {
+function reuseOf(state: RunState): { reuse?: { reads: string[] } } {
   const warmOnly = state.modes.size > 0 && [...state.modes].every((mode) => mode.startsWith("warm-"));
-  const major = Number((resolved.version ?? "").split(".")[0]);
-  return warmOnly && major < 7 ? { reuse: { reads: [...state.programFiles] } } : {};
+  return warmOnly ? { reuse: { reads: [...state.programFiles] } } : {};
 }
