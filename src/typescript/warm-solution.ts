@@ -196,8 +196,10 @@ class SolutionBuild {
     const marks = order.flatMap((config) => [this.projects.get(config)?.program(), this.configs.get(config)?.parse]);
     const last = this.saved.get(root);
     if (last && sameItems(last, marks)) return store.touch();
-    // The in-memory declarations and the output paths hidden on disk follow from the rest: not inputs.
-    const derived = (path: string) => this.unwatched.has(path);
+    // The in-memory declarations (and their directories) and the output paths hidden on disk now follow from the
+    // rest: not inputs. A path that was one once (an outDir since moved, a project since dropped) is read from disk.
+    const memoryDirectories = this.memoryDirectories();
+    const derived = (path: string) => this.outputs.has(path) || this.hidden.has(path) || memoryDirectories.has(path);
     const hashes = new Map<string, string>();
     const observations = new Map<string, string>();
     const state: StoredSolution = { answer, order, roots: [], inputs: { hashes: [], observations: [] }, projects: [] };

@@ -149,6 +149,26 @@ describe("a restarted warm solution answers as a cold tsc -b (issue 17)", () => 
     assert.deepEqual(outsideRootDir, ["full", "restored"]);
   });
 
+  it("a path that was an output once (an outDir since moved) is an input of the stored answer", async () => {
+    // c reads a/lib/index.d.ts from disk once a's outDir moved to dist; its edit while stopped must be seen.
+    const modes = await scenario(
+      {
+        "tsconfig.json": root("a", "c"),
+        "a/tsconfig.json": tsconfig({ rootDir: "src", outDir: "lib" }),
+        "a/src/index.ts": "export const x: number = 1;\n",
+        "a/lib/index.d.ts": "export declare const x: number;\n",
+        "c/tsconfig.json": tsconfig(out, ["../a"]),
+        "c/src/index.ts": 'import { x } from "../../a/lib/index";\nexport const y: number = x;\n',
+      },
+      [
+        { edits: { "a/tsconfig.json": tsconfig(out) } },
+        { restart: true, edits: { "a/lib/index.d.ts": "export declare const x: string;\n" } },
+        { restart: true },
+      ],
+    );
+    assert.deepEqual(modes, ["full", "full", "restored", "stored"]);
+  });
+
   it("noEmitOnError with errors when persisted; fixed and broken again while stopped", async () => {
     const modes = await scenario(
       {
