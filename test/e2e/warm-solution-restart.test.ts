@@ -188,4 +188,34 @@ describe("a restarted warm solution answers as a cold tsc -b (issue 17)", () => 
     );
     assert.deepEqual(modes, ["full", "stored", "full", "restored", "full"]);
   });
+
+  it("a project sees only the outputs of the projects built before it, as in a cold build (live, views, restarts)", async () => {
+    // d is built after c and c does not reference it: a cold tsc -b has not written d/dist when c builds (TS2307).
+    // The second check, nothing edited, found d's declarations in memory and dropped the error.
+    const later = await scenario(
+      {
+        "tsconfig.json": root("c", "d"),
+        "c/tsconfig.json": tsconfig(out),
+        "c/src/index.ts": 'import { x } from "../../d/dist/index";\nexport const y: number = x;\n',
+        "d/tsconfig.json": tsconfig(out),
+        "d/src/index.ts": "export const x: number = 1;\n",
+      },
+      [{}, { restart: true }, {}],
+    );
+    assert.deepEqual(later, ["full", "reused", "stored", "reused"]);
+    // `tsc -b c` does not build a (no reference): c's view reused the program the solution built with a's outputs.
+    const outsideView = await scenario(
+      {
+        "tsconfig.json": root("a", "c"),
+        "a/tsconfig.json": tsconfig(out),
+        "a/src/index.ts": "export const x: number = 1;\n",
+        "b/tsconfig.json": tsconfig(out),
+        "b/src/index.ts": "export const q: number = 1;\n",
+        "c/tsconfig.json": tsconfig(out, ["../b"]),
+        "c/src/index.ts": 'import { x } from "../../a/dist/index";\nexport const y: number = x;\n',
+      },
+      [{ root: "c/tsconfig.json" }, { restart: true, root: "c/tsconfig.json" }, {}],
+    );
+    assert.deepEqual(outsideView, ["full", "full", "stored", "stored"]);
+  });
 });
