@@ -28,6 +28,9 @@ const WORKSPACE = process.env.BENCH_PROJECT === "workspace9";
 const FILES = Number(process.env.BENCH_FILES ?? (REFS ? 2000 : 1000));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const QUIET_ROUNDS = 3;
+// Every server's private cache directory lives here, removed when the bench exits.
+const CACHE_ROOT = mkdtempSync(join(tmpdir(), "signalint-latency-cache-"));
+process.on("exit", () => rmSync(CACHE_ROOT, { recursive: true, force: true }));
 const VERSIONS = (process.env.BENCH_TS ?? "5,7")
   .split(",")
   .map((v) => (v === "5" ? 0 : 1))
@@ -65,14 +68,25 @@ async function serverTscKeys(client, response) {
   return tscKeysOf(await mcpIssues(client, response));
 }
 
+/**
+ * A fresh server of its own: its state directory in the project, its cache directory (persisted TypeScript state, lint
+ * cache) private to it, so no server of the bench starts from what another one persisted.
+ */
 function serverTransport(dir, state) {
+  const cacheDir = mkdtempSync(join(CACHE_ROOT, "server-"));
   return new StdioClientTransport({
     command: process.execPath,
     args: [join(ROOT, "dist", "signalint-mcp.mjs")],
     cwd: dir,
     // Every issue inline: a big project's cluster detail would otherwise go to an artifact.
     // One server per session, in its own process (sessions sharing the project's daemon are bench-sessions.mjs's).
-    env: { ...process.env, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: join(dir, state), SIGNALINT_STRUCTURED_MAX_BYTES: "16777216" },
+    env: {
+      ...process.env,
+      SIGNALINT_DAEMON: "0",
+      SIGNALINT_STATE_DIR: join(dir, state),
+      SIGNALINT_CACHE_DIR: cacheDir,
+      SIGNALINT_STRUCTURED_MAX_BYTES: "16777216",
+    },
     stderr: process.env.BENCH_STDERR ? "inherit" : "ignore",
   });
 }
