@@ -191,6 +191,30 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     );
     assert.equal(alone.length, 1);
   });
+  it("a package with its own TypeScript is checked with it, as its own script runs it; the others with the root's", () => {
+    const options = { strict: true, noEmit: true, target: "es2022", module: "commonjs", moduleResolution: "node" };
+    const { dir, cache } = project({
+      "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+      "packages/a/package.json": JSON.stringify({ name: "a", scripts: { typecheck: "tsc --noEmit" } }),
+      "packages/a/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["src"] }),
+      "packages/a/src/a.ts": "export const a: string = 1;\n",
+      "packages/b/package.json": JSON.stringify({ name: "b", scripts: { typecheck: "tsc --noEmit" } }),
+      "packages/b/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["src"] }),
+      "packages/b/src/b.ts": "export const b: string = 1;\n",
+    });
+    dirs.push(dir, cache);
+    // TypeScript 6.0 in package a: its `moduleResolution: "node"` is a deprecation error there (TS5107), and only that.
+    linkBin(join(dir, "packages", "a"), "tsc", join(REPO, "node_modules", "typescript6", "bin", "tsc"));
+    const raw = [
+      ...rawTsc(join(dir, "packages", "a"), ["tsconfig.json"], join(REPO, "node_modules", "typescript6", "bin", "tsc")).map((key) => `packages/a/${key}`),
+      ...rawTsc(dir, ["packages/b/tsconfig.json"]),
+    ].sort();
+    assert.deepEqual(
+      raw.map((key) => key.split(" ")[1]),
+      ["TS5107", "TS2322"],
+    );
+    assert.deepEqual(keys(issuesOf(dir, cache)), raw);
+  });
 });
 
 describe("one issue per diagnostic across overlapping programs (issue 21, item 5)", () => {
