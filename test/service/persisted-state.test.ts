@@ -1,5 +1,6 @@
 // Persisted TypeScript state (issue 17) on real files: what a header vouches for, what is refused, and the size bound.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -103,6 +104,44 @@ describe("persisted TypeScript state", () => {
       assert.deepEqual(readdirSync(join(old, "tsc-state")), [], "the grown state no longer fits with the old project's");
     } finally {
       removeDir(base);
+    }
+  });
+
+  it("a config with `incremental: false` is persisted too (outside the tree), with the answers of the user's own tsc", () => {
+    const root = tempDir("signalint-persist-project-");
+    const cache = tempDir("signalint-persist-cache-");
+    try {
+      const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
+      assert.ok(ts);
+      const config = join(root, "tsconfig.json");
+      writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, noEmit: true, incremental: false }, include: ["*.ts"] }));
+      writeFileSync(join(root, "a.ts"), "export const a: string = 1;\n");
+      writeFileSync(join(root, "b.ts"), 'import { a } from "./a";\nexport const b: number = a.length;\n');
+      const raw = () => {
+        const run = spawnSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "--pretty", "false", "-p", config], {
+          cwd: root,
+          encoding: "utf8",
+        });
+        return [...run.stdout.matchAll(/\((\d+),(\d+)\): error (TS\d+)/g)].map((match) => `${match[1]}:${match[2]} ${match[3]}`);
+      };
+      const codes = (program: WarmTsProgram) =>
+        (program.check(null)?.diagnostics ?? []).map((diagnostic) => {
+          const at = ts.getLineAndCharacterOfPosition(diagnostic.file as NonNullable<typeof diagnostic.file>, diagnostic.start ?? 0);
+          return `${at.line + 1}:${at.character + 1} TS${diagnostic.code}`;
+        });
+      const persist = { target: target(cache), compiler: ts.version };
+      const first = new WarmTsProgram(ts, config, persist);
+      assert.deepEqual(codes(first), raw());
+      first.persist({ codes: raw() });
+      assert.ok(existsSync(join(cache, "tsc-state")), "state persisted in the cache directory");
+      assert.deepEqual(readdirSync(root).sort(), ["a.ts", "b.ts", "tsconfig.json"], "nothing written into the tree");
+      assert.deepEqual(new WarmTsProgram(ts, config, persist).storedAnswer(), { codes: raw() }, "a new host answers from disk");
+      writeFileSync(join(root, "a.ts"), 'export const a: string = "1";\n');
+      const restored = new WarmTsProgram(ts, config, persist);
+      assert.deepEqual(codes(restored), raw());
+    } finally {
+      removeDir(root);
+      removeDir(cache);
     }
   });
 
