@@ -348,6 +348,7 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     const { dir, cache } = project(
       {
         "package.json": JSON.stringify({ name: "xo-app", private: true, type: "module", scripts: { test: "xo && ava" }, devDependencies: { xo: "^0.60.0" } }),
+        "node_modules/xo/package.json": JSON.stringify({ name: "xo", version: "0.60.0" }),
         "src/a.js": "export const a = 1;\n",
       },
       ["oxlint"],
@@ -358,6 +359,29 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     // The project's linter did not run: never "clean" (xo could find what oxlint does not).
     assert.equal(response.status, "error");
     assert.match(response.nextStep ?? "", /lints with xo/);
+  });
+
+  it("a linter Signalint cannot run counts where it is installed and for the packages that use it (found on Zod)", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+        // A script naming tslint that is not installed lints nothing when the project runs it.
+        "packages/old/package.json": JSON.stringify({ name: "old", scripts: { lint: "tslint -p ." } }),
+        "packages/old/src/o.js": "export const o = 1;\n",
+        "packages/std/package.json": JSON.stringify({ name: "std", scripts: { lint: "standard" }, devDependencies: { standard: "^17.0.0" } }),
+        "packages/std/node_modules/standard/package.json": JSON.stringify({ name: "standard", version: "17.1.0" }),
+        "packages/std/src/s.js": "export const s = 1;\n",
+      },
+      ["oxlint"],
+    );
+    dirs.push(dir, cache);
+    const { response } = check(dir, cache);
+    assert.deepEqual(response.notChecked, [
+      { reason: "not linted by standard: the project's linter, which Signalint cannot run", count: 1, sample: ["packages/std/src/s.js"] },
+    ]);
+    assert.equal(response.status, "error");
+    // A check of the other package only is not held back by it.
+    assert.equal(check(dir, cache, ["packages/old/src/o.js"]).response.status, "clean");
   });
 
   it("ESLint configured only in a workspace package (none at the root): its files are not linted, never clean", () => {
