@@ -101,7 +101,9 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
     return null;
   }
   const { info } = outcome;
-  const cache = { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` };
+  // A full build checked every file (found on Zod: a cold build reported every file a hit).
+  const misses = info.reuse === "full" ? info.programFiles : info.changedFiles;
+  const cache = { hits: Math.max(0, info.programFiles - misses), misses, mode: `warm-${info.reuse}` };
   return { issues: outcome.issues, cache, files: outcome.files };
 }
 
