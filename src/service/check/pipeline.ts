@@ -185,11 +185,11 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
  * Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. Program-wide and config
  * diagnostics are kept whatever the paths and `ignore` say: a broken config breaks the whole program's check.
  */
-function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults, repeated: EngineResults | null): CheckOutcome {
+function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults, kept: EngineResults): CheckOutcome {
   const { reports } = results;
   const hash = (text: string) => rooms.runtime.sha256(text);
-  const normal = (repeated && normalized.get(repeated)) ?? normalize(check, results, hash);
-  if (repeated) normalized.set(repeated, normal);
+  const normal = normalized.get(kept) ?? normalize(check, results, hash);
+  normalized.set(kept, normal);
   // Copies: clustering sets each issue's cluster, and an earlier check's issues keep theirs.
   const issues = normal.issues.map((issue) => ({ ...issue }));
   const last = rooms.store.latest();
@@ -200,8 +200,8 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
 }
 
 /**
- * A quiet check's kept results, normalized as its first repeat normalized them: the same request (paths, ignore) and
- * the same findings give the same issues, so a thousand findings are not hashed again at every repeat.
+ * Engine results (as a quiet check keeps them) normalized as the check that ran them did: a repeat of the same request
+ * (paths, ignore) with the same findings gives the same issues, so a thousand findings are not hashed again.
  */
 const normalized = new WeakMap<EngineResults, { issues: Issue[]; filteredOut: number }>();
 
@@ -276,7 +276,8 @@ export async function runCheck(
   const key = quietKey(check);
   const repeated = repeatQuiet(rooms, check, key);
   const results = repeated?.results ?? (await runAndKeep(rooms, check, key, options));
-  const outcome = postProcess(rooms, check, results, repeated?.kept ?? null);
+  // Keyed by the results a quiet check keeps (the same object when these are kept), for its repeats.
+  const outcome = postProcess(rooms, check, results, repeated?.kept ?? results);
   const tool = options.tool ?? (options.incremental ? "check_files" : "check_project");
   const response = await record(rooms, check, outcome, { tool, session: options.session });
   const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));
