@@ -17,6 +17,20 @@ function stateFile(dir: string): string {
   return join(dir, "tsc-state", names[0] as string);
 }
 
+/** A project directory and a cache directory for one program's test, removed afterwards. */
+function withProgramDir(body: (dirs: { root: string; cache: string; ts: NonNullable<ReturnType<typeof loadTypeScript>>; config: string }) => void): void {
+  const root = tempDir("signalint-persist-project-");
+  const cache = tempDir("signalint-persist-cache-");
+  try {
+    const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
+    assert.ok(ts);
+    body({ root, cache, ts, config: join(root, "tsconfig.json") });
+  } finally {
+    removeDir(root);
+    removeDir(cache);
+  }
+}
+
 describe("persisted TypeScript state", () => {
   it("reads back what it wrote for the same key and versions; another key is silently not this program's", () => {
     const dir = tempDir("signalint-persist-");
@@ -108,12 +122,7 @@ describe("persisted TypeScript state", () => {
   });
 
   it("a config with `incremental: false` is persisted too (outside the tree), with the answers of the user's own tsc", () => {
-    const root = tempDir("signalint-persist-project-");
-    const cache = tempDir("signalint-persist-cache-");
-    try {
-      const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
-      assert.ok(ts);
-      const config = join(root, "tsconfig.json");
+    withProgramDir(({ root, cache, ts, config }) => {
       writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, noEmit: true, incremental: false }, include: ["*.ts"] }));
       writeFileSync(join(root, "a.ts"), "export const a: string = 1;\n");
       writeFileSync(join(root, "b.ts"), 'import { a } from "./a";\nexport const b: number = a.length;\n');
@@ -139,19 +148,11 @@ describe("persisted TypeScript state", () => {
       writeFileSync(join(root, "a.ts"), 'export const a: string = "1";\n');
       const restored = new WarmTsProgram(ts, config, persist);
       assert.deepEqual(codes(restored), raw());
-    } finally {
-      removeDir(root);
-      removeDir(cache);
-    }
+    });
   });
 
   it("a stored answer rests on the config text its build parsed, not the text on disk when it was written", () => {
-    const root = tempDir("signalint-persist-project-");
-    const cache = tempDir("signalint-persist-cache-");
-    try {
-      const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
-      assert.ok(ts);
-      const config = join(root, "tsconfig.json");
+    withProgramDir(({ cache, ts, config, root }) => {
       // An unknown option is reported (TS5023) but leaves the options as they are: the key cannot tell the two apart.
       writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, notAnOption: true }, include: ["a.ts"] }));
       writeFileSync(join(root, "a.ts"), "export const a = 1;\n");
@@ -168,9 +169,6 @@ describe("persisted TypeScript state", () => {
         second.check(null)?.diagnostics.map((diagnostic) => diagnostic.code),
         [],
       );
-    } finally {
-      removeDir(root);
-      removeDir(cache);
-    }
+    });
   });
 });
