@@ -44,14 +44,17 @@ export function issueSignature(issue: Pick<Issue, "engine" | "rule" | "message">
 
 /** Build the loop event of a check from its (in-scope) issues. */
 export function loopEventFromIssues(issues: readonly Issue[], scope: string[], incremental: boolean): LoopEvent {
-  const signatures: Record<string, string[]> = {};
+  // Sets while counting: one rule's message in a thousand files is a thousand distinct files, not a million compares.
+  const files = new Map<string, Set<string>>();
   const pairIds: Record<string, string[]> = {};
   for (const issue of issues) {
     const signature = issueSignature(issue);
-    const files = (signatures[signature] ??= []);
-    if (!files.includes(issue.file)) files.push(issue.file);
+    let seen = files.get(signature);
+    if (!seen) files.set(signature, (seen = new Set()));
+    seen.add(issue.file);
     (pairIds[`${issue.file}\0${issue.rule}`] ??= []).push(issue.fullId.slice(0, 16));
   }
+  const signatures = Object.fromEntries([...files].map(([signature, seen]) => [signature, [...seen]]));
   const pairs = Object.fromEntries(Object.entries(pairIds).map(([key, ids]) => [key, ids.sort().join(",")]));
   return { scope, incremental, signatures, pairs };
 }

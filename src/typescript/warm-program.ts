@@ -113,13 +113,13 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /**
    * The options the builder gets: the user's, plus build info in the cache directory when state is persisted. Not
    * persisted (the user's options exactly) when adding them could change what tsc reports: a tsBuildInfoFile without
-   * incremental or composite is the user's own error (TS5069), an explicit `incremental: false` the user's choice,
-   * and outFile programs keep a different kind of state.
+   * incremental or composite is the user's own error (TS5069), so is `incremental: false` with `composite` (TS6379),
+   * and outFile programs keep a different kind of state. A plain `incremental: false` (the user wants no build info
+   * written by their tsc) is persisted: ours goes to the cache directory and changes nothing tsc reports.
    */
   private persistedOptions(options: TS.CompilerOptions): TS.CompilerOptions {
     const userBuildInfo = options.tsBuildInfoFile !== undefined && !options.incremental && !options.composite;
-    // `incremental: false` stays the user's: with `composite` it is their own error (TS6379), which ours would hide.
-    if (!this.persisted || userBuildInfo || options.incremental === false || options.outFile) {
+    if (!this.persisted || userBuildInfo || (options.incremental === false && options.composite) || options.outFile) {
       this.stateKey = "";
       return options;
     }

@@ -191,6 +191,30 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     );
     assert.equal(alone.length, 1);
   });
+  it("a package with its own TypeScript is checked with it, as its own script runs it; the others with the root's", () => {
+    const options = { strict: true, noEmit: true, target: "es2022", module: "commonjs", moduleResolution: "node" };
+    const { dir, cache } = project({
+      "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+      "packages/a/package.json": JSON.stringify({ name: "a", scripts: { typecheck: "tsc --noEmit" } }),
+      "packages/a/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["src"] }),
+      "packages/a/src/a.ts": "export const a: string = 1;\n",
+      "packages/b/package.json": JSON.stringify({ name: "b", scripts: { typecheck: "tsc --noEmit" } }),
+      "packages/b/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["src"] }),
+      "packages/b/src/b.ts": "export const b: string = 1;\n",
+    });
+    dirs.push(dir, cache);
+    // TypeScript 6.0 in package a: its `moduleResolution: "node"` is a deprecation error there (TS5107), and only that.
+    linkBin(join(dir, "packages", "a"), "tsc", join(REPO, "node_modules", "typescript6", "bin", "tsc"));
+    const raw = [
+      ...rawTsc(join(dir, "packages", "a"), ["tsconfig.json"], join(REPO, "node_modules", "typescript6", "bin", "tsc")).map((key) => `packages/a/${key}`),
+      ...rawTsc(dir, ["packages/b/tsconfig.json"]),
+    ].sort();
+    assert.deepEqual(
+      raw.map((key) => key.split(" ")[1]),
+      ["TS5107", "TS2322"],
+    );
+    assert.deepEqual(keys(issuesOf(dir, cache)), raw);
+  });
 });
 
 describe("one issue per diagnostic across overlapping programs (issue 21, item 5)", () => {
@@ -324,6 +348,7 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     const { dir, cache } = project(
       {
         "package.json": JSON.stringify({ name: "xo-app", private: true, type: "module", scripts: { test: "xo && ava" }, devDependencies: { xo: "^0.60.0" } }),
+        "node_modules/xo/package.json": JSON.stringify({ name: "xo", version: "0.60.0" }),
         "src/a.js": "export const a = 1;\n",
       },
       ["oxlint"],
@@ -334,6 +359,29 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     // The project's linter did not run: never "clean" (xo could find what oxlint does not).
     assert.equal(response.status, "error");
     assert.match(response.nextStep ?? "", /lints with xo/);
+  });
+
+  it("a linter Signalint cannot run counts where it is installed and for the packages that use it (found on Zod)", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+        // A script naming tslint that is not installed lints nothing when the project runs it.
+        "packages/old/package.json": JSON.stringify({ name: "old", scripts: { lint: "tslint -p ." } }),
+        "packages/old/src/o.js": "export const o = 1;\n",
+        "packages/std/package.json": JSON.stringify({ name: "std", scripts: { lint: "standard" }, devDependencies: { standard: "^17.0.0" } }),
+        "packages/std/node_modules/standard/package.json": JSON.stringify({ name: "standard", version: "17.1.0" }),
+        "packages/std/src/s.js": "export const s = 1;\n",
+      },
+      ["oxlint"],
+    );
+    dirs.push(dir, cache);
+    const { response } = check(dir, cache);
+    assert.deepEqual(response.notChecked, [
+      { reason: "not linted by standard: the project's linter, which Signalint cannot run", count: 1, sample: ["packages/std/src/s.js"] },
+    ]);
+    assert.equal(response.status, "error");
+    // A check of the other package only is not held back by it.
+    assert.equal(check(dir, cache, ["packages/old/src/o.js"]).response.status, "clean");
   });
 
   it("ESLint configured only in a workspace package (none at the root): its files are not linted, never clean", () => {

@@ -1,5 +1,6 @@
 // Persisted TypeScript state (issue 17) on real files: what a header vouches for, what is refused, and the size bound.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -14,6 +15,20 @@ function stateFile(dir: string): string {
   const names = readdirSync(join(dir, "tsc-state")).filter((name) => name.endsWith(".state"));
   assert.equal(names.length, 1);
   return join(dir, "tsc-state", names[0] as string);
+}
+
+/** A project directory and a cache directory for one program's test, removed afterwards. */
+function withProgramDir(body: (dirs: { root: string; cache: string; ts: NonNullable<ReturnType<typeof loadTypeScript>>; config: string }) => void): void {
+  const root = tempDir("signalint-persist-project-");
+  const cache = tempDir("signalint-persist-cache-");
+  try {
+    const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
+    assert.ok(ts);
+    body({ root, cache, ts, config: join(root, "tsconfig.json") });
+  } finally {
+    removeDir(root);
+    removeDir(cache);
+  }
 }
 
 describe("persisted TypeScript state", () => {
@@ -106,13 +121,38 @@ describe("persisted TypeScript state", () => {
     }
   });
 
+  it("a config with `incremental: false` is persisted too (outside the tree), with the answers of the user's own tsc", () => {
+    withProgramDir(({ root, cache, ts, config }) => {
+      writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, noEmit: true, incremental: false }, include: ["*.ts"] }));
+      writeFileSync(join(root, "a.ts"), "export const a: string = 1;\n");
+      writeFileSync(join(root, "b.ts"), 'import { a } from "./a";\nexport const b: number = a.length;\n');
+      const raw = () => {
+        const run = spawnSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "--pretty", "false", "-p", config], {
+          cwd: root,
+          encoding: "utf8",
+        });
+        return [...run.stdout.matchAll(/\((\d+),(\d+)\): error (TS\d+)/g)].map((match) => `${match[1]}:${match[2]} ${match[3]}`);
+      };
+      const codes = (program: WarmTsProgram) =>
+        (program.check(null)?.diagnostics ?? []).map((diagnostic) => {
+          const at = ts.getLineAndCharacterOfPosition(diagnostic.file as NonNullable<typeof diagnostic.file>, diagnostic.start ?? 0);
+          return `${at.line + 1}:${at.character + 1} TS${diagnostic.code}`;
+        });
+      const persist = { target: target(cache), compiler: ts.version };
+      const first = new WarmTsProgram(ts, config, persist);
+      assert.deepEqual(codes(first), raw());
+      first.persist({ codes: raw() });
+      assert.ok(existsSync(join(cache, "tsc-state")), "state persisted in the cache directory");
+      assert.deepEqual(readdirSync(root).sort(), ["a.ts", "b.ts", "tsconfig.json"], "nothing written into the tree");
+      assert.deepEqual(new WarmTsProgram(ts, config, persist).storedAnswer(), { codes: raw() }, "a new host answers from disk");
+      writeFileSync(join(root, "a.ts"), 'export const a: string = "1";\n');
+      const restored = new WarmTsProgram(ts, config, persist);
+      assert.deepEqual(codes(restored), raw());
+    });
+  });
+
   it("a stored answer rests on the config text its build parsed, not the text on disk when it was written", () => {
-    const root = tempDir("signalint-persist-project-");
-    const cache = tempDir("signalint-persist-cache-");
-    try {
-      const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
-      assert.ok(ts);
-      const config = join(root, "tsconfig.json");
+    withProgramDir(({ cache, ts, config, root }) => {
       // An unknown option is reported (TS5023) but leaves the options as they are: the key cannot tell the two apart.
       writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, notAnOption: true }, include: ["a.ts"] }));
       writeFileSync(join(root, "a.ts"), "export const a = 1;\n");
@@ -129,9 +169,6 @@ describe("persisted TypeScript state", () => {
         second.check(null)?.diagnostics.map((diagnostic) => diagnostic.code),
         [],
       );
-    } finally {
-      removeDir(root);
-      removeDir(cache);
-    }
+    });
   });
 });

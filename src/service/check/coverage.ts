@@ -37,9 +37,14 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
   // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
   const lintNotes = reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [];
   const notes = [...typeNotes, ...lintNotes];
-  const linters = await unsupportedLinters(job.runtime, job.root);
-  if (linters.length && sources.length)
-    notes.push({ reason: `not linted by ${linters.join(", ")}: the project's linter, which Signalint cannot run`, files: sources });
+  // Each linter Signalint cannot run, over the files of the packages that use it.
+  const linters: string[] = [];
+  for (const { name, dirs } of await unsupportedLinters(job.runtime, job.root)) {
+    const files = sources.filter((file) => dirs.some((dir) => file.startsWith(`${dir}${sep}`)));
+    if (!files.length) continue;
+    linters.push(name);
+    notes.push({ reason: `not linted by ${name}: the project's linter, which Signalint cannot run`, files });
+  }
   const eslintNote = job.eslintOffByDefault ? await packageEslintNote(job, sources) : null;
   if (eslintNote) {
     notes.push(eslintNote);
@@ -57,7 +62,7 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     const files = (engine === "tsc" ? typeNotes : lintNotes).flatMap(relative);
     return files.length ? [{ engine, files }] : [];
   });
-  return { notChecked, uncheckedOnly, unlinted: sources.length ? linters : [], unchecked };
+  return { notChecked, uncheckedOnly, unlinted: linters, unchecked };
 }
 
 /**

@@ -115,9 +115,9 @@ async function prepare(rooms: CheckRooms, requested: readonly string[], incremen
  * Step 2, when nothing changed: the kept results of the same request, when the watch (after the fence), the engines'
  * identity and the stamps of what the watch cannot see vouch that no input changed since; else null.
  */
-function repeatQuiet(rooms: CheckRooms, check: PreparedCheck, key: string): EngineResults | null {
+function repeatQuiet(rooms: CheckRooms, check: PreparedCheck, key: string): { kept: EngineResults; results: EngineResults } | null {
   const kept = rooms.quiet.reuse(key, check.changeHint, check.identity);
-  return kept && { ...kept, reports: repeatedReports(kept.reports) };
+  return kept && { kept, results: { ...kept, reports: repeatedReports(kept.reports) } };
 }
 
 /** Step 2 otherwise: run the engines, and keep their results for a later quiet check when they can be repeated. */
@@ -185,17 +185,30 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
  * Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. Program-wide and config
  * diagnostics are kept whatever the paths and `ignore` say: a broken config breaks the whole program's check.
  */
-function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults): CheckOutcome {
-  const { reports, outsideRoot } = results;
-  const raw = reports.flatMap(([, report]) => report.issues);
-  const kept: RawIssue[] = raw.filter((issue) => issue.programWide || (check.paths.some((path) => isWithin(issue.file, path)) && !check.ignored(issue.file)));
+function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults, kept: EngineResults): CheckOutcome {
+  const { reports } = results;
   const hash = (text: string) => rooms.runtime.sha256(text);
-  const issues = normalizeIssues(kept, hash);
+  const normal = normalized.get(kept) ?? normalize(check, results, hash);
+  normalized.set(kept, normal);
+  // Copies: clustering sets each issue's cluster, and an earlier check's issues keep theirs.
+  const issues = normal.issues.map((issue) => ({ ...issue }));
   const last = rooms.store.latest();
   const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
   const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
   const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
-  return { issues, groups, engines, cache, filteredOut: raw.length - kept.length + outsideRoot, coverage: results.coverage };
+  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage };
+}
+
+/**
+ * Engine results (as a quiet check keeps them) normalized as the check that ran them did: a repeat of the same request
+ * (paths, ignore) with the same findings gives the same issues, so a thousand findings are not hashed again.
+ */
+const normalized = new WeakMap<EngineResults, { issues: Issue[]; filteredOut: number }>();
+
+function normalize(check: PreparedCheck, results: EngineResults, hash: (text: string) => string): { issues: Issue[]; filteredOut: number } {
+  const raw = results.reports.flatMap(([, report]) => report.issues);
+  const kept: RawIssue[] = raw.filter((issue) => issue.programWide || (check.paths.some((path) => isWithin(issue.file, path)) && !check.ignored(issue.file)));
+  return { issues: normalizeIssues(kept, hash), filteredOut: raw.length - kept.length + results.outsideRoot };
 }
 
 /** Step 4: loop memory, the response, the check store and the snapshot. */
@@ -262,8 +275,9 @@ export async function runCheck(
   const check = await prepare(rooms, requested, options.incremental);
   const key = quietKey(check);
   const repeated = repeatQuiet(rooms, check, key);
-  const results = repeated ?? (await runAndKeep(rooms, check, key, options));
-  const outcome = postProcess(rooms, check, results);
+  const results = repeated?.results ?? (await runAndKeep(rooms, check, key, options));
+  // Keyed by the results a quiet check keeps (the same object when these are kept), for its repeats.
+  const outcome = postProcess(rooms, check, results, repeated?.kept ?? results);
   const tool = options.tool ?? (options.incremental ? "check_files" : "check_project");
   const response = await record(rooms, check, outcome, { tool, session: options.session });
   const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));

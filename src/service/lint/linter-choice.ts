@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ESLINT_FLAT_CONFIGS } from "../../engines/eslint.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { readManifest, workspacePackages } from "../project/workspace.ts";
@@ -15,22 +15,40 @@ export async function hasLegacyEslintConfig(runtime: Runtime, root: string): Pro
   return found.includes(true) || ((await readManifest(runtime, root))?.eslintConfig ?? false);
 }
 
+/** A linter the project uses that Signalint cannot run, and the package directories that use it. */
+export interface UnsupportedLinter {
+  name: string;
+  dirs: string[];
+}
+
 /**
  * The linters the project uses (a dependency of the root or a workspace package, or a command in their scripts) that
- * Signalint cannot run, so a response can say the code was not linted by them.
+ * Signalint cannot run, with the packages that use them, so a response can say their code was not linted by them.
+ * Only installed ones count (found in node_modules from the package up to the root): a script naming a linter that
+ * is not installed fails when the project runs it, so it lints nothing.
  */
-export async function unsupportedLinters(runtime: Runtime, root: string): Promise<string[]> {
+export async function unsupportedLinters(runtime: Runtime, root: string): Promise<UnsupportedLinter[]> {
   const manifest = await readManifest(runtime, root);
   const packages = await workspacePackages(runtime, root, manifest);
+  const dirs = [root, ...packages];
   const manifests = [manifest, ...(await Promise.all(packages.map((dir) => readManifest(runtime, dir))))];
-  const used = new Set<string>();
-  for (const pkg of manifests) {
+  const used = new Map<string, string[]>();
+  for (const [index, pkg] of manifests.entries()) {
+    const dir = dirs[index] as string;
     for (const name of UNSUPPORTED) {
       const inScripts = Object.values(pkg?.scripts ?? {}).some((script) => new RegExp(`(^|[\\s;&|/])${name}($|\\s)`).test(script));
-      if (pkg?.dependencies.has(name) || inScripts) used.add(name);
+      if ((pkg?.dependencies.has(name) || inScripts) && (await installed(runtime, root, dir, name))) used.set(name, [...(used.get(name) ?? []), dir]);
     }
   }
-  return [...used].sort();
+  return [...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, users]) => ({ name, dirs: users }));
+}
+
+/** True when `node_modules/<name>` is found from `dir` up to `root`. */
+async function installed(runtime: Runtime, root: string, dir: string, name: string): Promise<boolean> {
+  for (let at = dir; ; at = dirname(at)) {
+    if ((await runtime.stat(join(at, "node_modules", name, "package.json")))?.isFile) return true;
+    if (at === root || dirname(at) === at) return false;
+  }
 }
 
 /**

@@ -74,7 +74,9 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
     ...(enabled.eslint === true && (await eslintLegacy(runtime, project.root))
       ? ["eslint runs the legacy .eslintrc* config (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false)"]
       : []),
-    ...(await unsupportedLinters(runtime, project.root)).map((name) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`),
+    ...(await unsupportedLinters(runtime, project.root)).map(
+      ({ name }) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`,
+    ),
     ...(enabled.eslint === true ? await eslintScopeNote(runtime, project.root) : []),
   ];
   return {

@@ -22,7 +22,10 @@ export interface Project {
   lintCacheDir: string;
   /** True when this process holds the state directory's ownership lock (service/project/ownership.ts). */
   owned?: boolean;
-  /** True when `stateDir` is a private temporary directory another process's lock sent this one to (removed at close). */
+  /**
+   * True when `stateDir` is a private temporary directory (another process's lock sent this one there, or the state
+   * directory could not be written): removed at close.
+   */
   temporaryState?: boolean;
   settings: Settings;
 }
@@ -142,7 +145,9 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   // The lint cache is a cache, kept with the others outside the tree: results stored as JSON inside the project
   // would be read by the user's own linters and formatters (`eslint .` with a JSON config, `prettier --check .`).
   const lintCacheDir = join(cache.dir, "lint");
-  return { root, realRoot, stateDir: usedState, cacheDir: cache.dir, cacheBase: cache.base, lintCacheDir, settings };
+  // A temporary fallback is this session's alone: removed when it closes (a read-only project leaves nothing behind).
+  const temporary = usedState !== stateDir ? { temporaryState: true } : {};
+  return { root, realRoot, stateDir: usedState, cacheDir: cache.dir, cacheBase: cache.base, lintCacheDir, settings, ...temporary };
 }
 
 /** The settings in force; with onConfigError, a bad config file (then a bad variable) falls back to the defaults. */

@@ -1,4 +1,4 @@
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
 import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
@@ -8,7 +8,7 @@ import type { EngineCache, EngineJob, RunnerOutcome } from "../check/engine-job.
 import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
 import { choosePrograms, describePrograms, type ProgramChoice } from "./tsc-programs.ts";
 import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
-import { resolveTypeChecker } from "../../engines/resolve.ts";
+import { resolveEngine, resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import { ifMissing } from "../../core/errors.ts";
@@ -101,7 +101,9 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
     return null;
   }
   const { info } = outcome;
-  const cache = { hits: Math.max(0, info.programFiles - info.changedFiles), misses: info.changedFiles, mode: `warm-${info.reuse}` };
+  // A full build checked every file (found on Zod: a cold build reported every file a hit).
+  const misses = info.reuse === "full" ? info.programFiles : info.changedFiles;
+  const cache = { hits: Math.max(0, info.programFiles - misses), misses, mode: `warm-${info.reuse}` };
   return { issues: outcome.issues, cache, files: outcome.files };
 }
 
@@ -196,9 +198,10 @@ interface RunState {
  * One config: its warm program in a host (built there by its first check; configs with references are a warm
  * `tsc -b` from TypeScript 5.6 on), else the command line. vue-tsc programs always run on the command line.
  */
-async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
+async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
   const { config: tsconfig, slot, spawn, state } = run;
   const inferred = state.inferred?.config === tsconfig ? state.inferred : null;
+  const resolved = inferred || run.tool !== "tsc" ? root : await programCompiler(job, root, tsconfig);
   // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
   // line rather than evict each other's hosts at every check.
   const packageDir = job.warmTypeScript && slot < job.warm.capacity && run.tool !== "vue-tsc" ? resolved.packageDir : null;
@@ -229,7 +232,7 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const parsed = await spawn(plan.args, plan.configFile, {
-    ...(checker ? { checker } : {}),
+    ...(checker ? { checker } : resolved !== root ? { checker: resolved } : {}),
     ...(plan.entry ? { entry: plan.entry } : {}),
     outside: outsideConfigs(job, plan),
   });
@@ -238,6 +241,19 @@ async function runOne(job: TscJob, resolved: ResolvedEngine, run: ProgramRun & {
   if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
   state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
   return { ok: true, issues: own(parsed.issues) };
+}
+
+/**
+ * The tsc a program is checked with: the TypeScript its own package installs (`packages/x/node_modules/typescript`,
+ * what that package's scripts run), else the project's (`root`, resolved from the checked paths).
+ */
+async function programCompiler(job: TscJob, root: ResolvedEngine, tsconfig: string): Promise<ResolvedEngine> {
+  const dir = dirname(tsconfig);
+  const inside = relative(job.root, dir);
+  // From the config's own directory, the root's too (a check of one package's files resolved `root` there).
+  if (inside.startsWith("..") || isAbsolute(inside)) return root;
+  const own = await resolveEngine(job.runtime, "tsc", { start: dir, node: job.node });
+  return own && own.path !== root.path ? own : root;
 }
 
 /**

@@ -1,0 +1,373 @@
+// The machinery of a warm `tsc -b` (warm-solution.ts): the build order, the configs as tsc -b parses them, each
+// referenced project a warm builder program (solution-project.ts), the declarations they emit kept in memory, and the
+// build's state on disk (solution-state.ts).
+import { dirname } from "node:path";
+import type * as TS from "typescript";
+import { fileStamp } from "../engines/file-stamp.ts";
+import type { ChangeHint } from "./change-hint.ts";
+import { hashText, sameStrings } from "./host-questions.ts";
+import type { StoredSolution } from "./persisted-state.ts";
+import { type EmitAndReport, SolutionProject, type SolutionFiles } from "./solution-project.ts";
+import { type SolutionPersist, SolutionState } from "./solution-state.ts";
+import { type TsconfigParse, WatchedTsconfig } from "./tsconfig.ts";
+import { inputsUnchanged, type WarmCheckInfo } from "./warm-builder.ts";
+
+type Ts = typeof TS;
+
+/** Compiler internals tsc -b itself uses (exported by TypeScript 5.x and 6.x; absent: the command line serves). */
+interface BuildInternals {
+  emitFilesAndReportErrors?: EmitAndReport;
+  createCompilerDiagnostic?: (message: unknown, ...args: string[]) => TS.Diagnostic;
+  Diagnostics?: { Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0?: unknown };
+  isSolutionConfig?: (config: TS.ParsedCommandLine) => boolean;
+}
+
+/** How a warm solution check went: the totals, and each project in build order. */
+export interface SolutionCheckInfo extends WarmCheckInfo {
+  projects: { config: string; reuse: WarmCheckInfo["reuse"] | "config-only"; changedFiles: number }[];
+}
+
+/** A config of the build, kept between checks, and its parse in the current check. */
+interface BuildConfig {
+  watched: WatchedTsconfig;
+  parse: TsconfigParse;
+  /** The check (see SolutionBuild.checks) `parse` is from: within one check a config is looked at once. */
+  checked: number;
+}
+
+/** The projects, parsed configs and in-memory declarations a solution and its views share. */
+export class SolutionBuild {
+  private readonly configs = new Map<string, BuildConfig>();
+  private readonly projects = new Map<string, SolutionProject>();
+  private readonly orders = new Map<string, string[]>();
+  private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
+  readonly programs = new WeakMap<TS.Diagnostic, TS.Program>();
+  private outputDirs: Map<string, Set<string>> | null = null;
+  /** During a check, the projects built before the one building now (whose outputs it sees); null: not building. */
+  private builtBefore: Set<string> | null = null;
+  private hidden = new Set<string>();
+  /** Every output path hidden or held in memory so far, and the directories of the latter: no watch sees them. */
+  private readonly unwatched = new Set<string>();
+  /** The current check's hint, and its number (parses are reused within a check). */
+  private hint: ChangeHint | null = null;
+  private checks = 0;
+  private hiddenFrom: (TS.ParsedCommandLine | undefined)[] = [];
+  private readonly internals: BuildInternals;
+  private readonly files: SolutionFiles;
+  private readonly owner: string;
+  /** The build's state on disk (null: not persisted). */
+  private readonly disk: SolutionState | null;
+  /** Roots whose last answer came from disk (nothing built yet). */
+  private readonly fromDisk = new Set<string>();
+  /** What each root's state on disk was written from (its projects' programs and configs' parses). */
+  private readonly saved = new Map<string, readonly unknown[]>();
+
+  constructor(
+    private readonly ts: Ts,
+    owner: string,
+    persist: SolutionPersist | null = null,
+  ) {
+    this.owner = owner.replace(/\\/g, "/");
+    this.internals = ts as unknown as BuildInternals;
+    this.files = this.createFiles();
+    this.disk = persist && new SolutionState(persist);
+  }
+
+  /** See WarmTsSolution.storedAnswer. */
+  storedAnswer(rootConfig: string): unknown {
+    const root = rootConfig.replace(/\\/g, "/");
+    const isSolutionConfig = this.internals.isSolutionConfig;
+    if (!this.disk || !isSolutionConfig || this.orders.has(root) || this.disk.wasRead(root)) return null;
+    const state = this.disk.load(root, (config) => this.projects.has(config));
+    if (!state || state.answer === undefined) return null;
+    this.hint = null;
+    this.checks++;
+    const { order, cycles } = this.buildOrder(root);
+    if (cycles.length || !sameStrings(order, state.order)) return null;
+    const roots = new Map(state.roots);
+    for (const config of order) {
+      const commandLine = this.parse(config).commandLine;
+      if (!sameStrings(roots.get(config) ?? [], commandLine && !isSolutionConfig(commandLine) ? commandLine.fileNames : [])) return null;
+    }
+    if (!inputsUnchanged(this.ts, this.files, state.inputs)) return null;
+    this.fromDisk.add(root);
+    return state.answer;
+  }
+
+  answeredFromDisk(rootConfig: string): boolean {
+    return this.fromDisk.delete(rootConfig.replace(/\\/g, "/"));
+  }
+
+  /**
+   * Write the state of the last check of `rootConfig` for the next host: the answer, what it rests on, and each
+   * project's build info and declarations. Nothing new since the last write (every project reused): its use time only.
+   */
+  persist(rootConfig: string, answer: unknown): void {
+    const root = rootConfig.replace(/\\/g, "/");
+    const order = this.orders.get(root);
+    const isSolutionConfig = this.internals.isSolutionConfig;
+    if (!this.disk || !order || !isSolutionConfig || this.fromDisk.has(root)) return;
+    const marks = order.flatMap((config) => [this.projects.get(config)?.program(), this.configs.get(config)?.parse]);
+    const last = this.saved.get(root);
+    if (last && sameItems(last, marks)) return this.disk.touch(root);
+    // The in-memory declarations (and their directories) and the output paths hidden on disk now follow from the
+    // rest: not inputs. A path that was one once (an outDir since moved, a project since dropped) is read from disk.
+    const memoryDirectories = this.memoryDirectories();
+    const derived = (path: string) => this.outputs.has(path) || this.hidden.has(path) || memoryDirectories.has(path);
+    const hashes = new Map<string, string>();
+    const observations = new Map<string, string>();
+    const state: StoredSolution = { answer, order, roots: [], inputs: { hashes: [], observations: [] }, projects: [] };
+    for (const config of order) {
+      const parse = this.configs.get(config)?.parse;
+      for (const [path, hash] of parse?.reads ?? []) hashes.set(path, hash);
+      const commandLine = parse?.commandLine;
+      state.roots.push([config, commandLine && !isSolutionConfig(commandLine) ? [...commandLine.fileNames] : []]);
+      const project = this.projects.get(config);
+      if (!project) continue;
+      const inputs = project.inputsRecord([], derived);
+      for (const [path, hash] of inputs.hashes) hashes.set(path, hash);
+      for (const [key, answer] of inputs.observations) observations.set(key, answer);
+      const persisted = project.persisted();
+      if (persisted) state.projects.push({ config, ...persisted, outputs: this.outputsOf(config) });
+    }
+    state.inputs = { hashes: [...hashes], observations: [...observations] };
+    this.disk.save(root, state);
+    this.saved.set(root, marks);
+  }
+
+  /** The declarations a project emitted (held in memory), by path. */
+  private outputsOf(config: string): [string, string][] {
+    return [...this.outputs].filter(([, output]) => output.project === config).map(([path, output]) => [path, output.text]);
+  }
+
+  check(rootConfig: string, hint: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
+    this.hint = hint;
+    this.checks++;
+    const { emitFilesAndReportErrors, createCompilerDiagnostic, Diagnostics, isSolutionConfig } = this.internals;
+    const circularMessage = Diagnostics?.Project_references_may_not_form_a_circular_graph_Cycle_detected_Colon_0;
+    if (!emitFilesAndReportErrors || !createCompilerDiagnostic || !circularMessage || !isSolutionConfig) return null;
+    // Before 5.6, tsc -b skipped the projects downstream of one with errors: those keep the command line.
+    const [major = 0, minor = 0] = this.ts.versionMajorMinor.split(".").map(Number);
+    if (major < 5 || (major === 5 && minor < 6)) return null;
+    const root = rootConfig.replace(/\\/g, "/");
+    this.disk?.load(root, (config) => this.projects.has(config));
+    // Without references this is a plain project: the warm program serves it.
+    if (!this.parse(root).commandLine?.projectReferences?.length) return null;
+    const { order, cycles } = this.buildOrder(root);
+    this.orders.set(root, order);
+    const info: SolutionCheckInfo = { reuse: "reused", changedFiles: 0, programFiles: 0, projects: [] };
+    const notice = this.disk?.takeNotice();
+    if (notice) info.notice = notice;
+    if (cycles.length) return { diagnostics: cycles.map((stack) => createCompilerDiagnostic(circularMessage, stack)), info };
+    this.hideOutputs();
+    this.builtBefore = new Set();
+    try {
+      return this.buildAll(root, order, info);
+    } finally {
+      this.builtBefore = null;
+    }
+  }
+
+  /** Check every project of `order` in turn, each seeing only the outputs of those before it. */
+  private buildAll(root: string, order: string[], info: SolutionCheckInfo): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } {
+    const { emitFilesAndReportErrors, isSolutionConfig } = this.internals as Required<BuildInternals>;
+    const diagnostics: TS.Diagnostic[] = [];
+    const reuses = new Set<string>();
+    for (const config of order) {
+      const { commandLine, failure } = this.parse(config);
+      if (!commandLine || isSolutionConfig(commandLine) || commandLine.fileNames.length === 0) {
+        // tsc -b reports an unreadable config's failure, and only the config's own errors for one without files.
+        diagnostics.push(...(commandLine ? this.ts.getConfigFileParsingDiagnostics(commandLine) : failure ? [failure] : []));
+        info.projects.push({ config, reuse: "config-only", changedFiles: 0 });
+        continue;
+      }
+      let project = this.projects.get(config);
+      if (!project) {
+        this.projects.set(config, (project = new SolutionProject(this.ts, config, this.files, emitFilesAndReportErrors)));
+        project.restore = this.disk?.takeRestore(config);
+      }
+      const result = project.check(commandLine, this.referenced(commandLine), this.hint);
+      diagnostics.push(...result.diagnostics);
+      const program = project.program();
+      if (program) for (const diagnostic of result.diagnostics) this.programs.set(diagnostic, program);
+      info.projects.push({ config, reuse: result.info.reuse, changedFiles: result.info.changedFiles });
+      info.changedFiles += result.info.changedFiles;
+      info.programFiles += result.info.programFiles;
+      reuses.add(result.info.reuse);
+      this.builtBefore?.add(config);
+    }
+    info.reuse = reuses.has("full") ? "full" : reuses.has("restored") ? "restored" : reuses.has("incremental") ? "incremental" : "reused";
+    if (root === this.owner) this.forgetProjects(new Set(order));
+    // Shared declarations no project uses any more (an old version of an output, a file no longer imported) go.
+    const used = new Set([...this.projects.values()].flatMap((project) => project.sourceFiles()));
+    for (const [key, cached] of this.files.declarations) if (!used.has(cached.sourceFile)) this.files.declarations.delete(key);
+    return { diagnostics, info };
+  }
+
+  fileNames(root: string): string[] {
+    const order = this.orders.get(root.replace(/\\/g, "/")) ?? [];
+    return [...new Set(order.flatMap((config) => this.projects.get(config)?.fileNames() ?? []))];
+  }
+
+  coveredConfigs(): string[] {
+    return [...new Set([...this.orders.values()].flat())];
+  }
+
+  invalidateResolutions(): void {
+    for (const project of this.projects.values()) project.resolutionsSuspect = true;
+  }
+
+  /** tsc -b's build order: a depth-first walk of the references from the config, each project after its references. */
+  private buildOrder(root: string): { order: string[]; cycles: string[] } {
+    const order: string[] = [];
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visiting = new Set<string>();
+    const stack: string[] = [];
+    const visit = (config: string, inCircularContext: boolean) => {
+      if (done.has(config)) return;
+      if (visiting.has(config)) {
+        if (!inCircularContext) cycles.push(stack.join("\r\n"));
+        return;
+      }
+      visiting.add(config);
+      stack.push(config);
+      for (const ref of this.parse(config).commandLine?.projectReferences ?? []) {
+        visit(this.ts.resolveProjectReferencePath(ref), inCircularContext || !!ref.circular);
+      }
+      stack.pop();
+      done.add(config);
+      order.push(config);
+    };
+    visit(root, false);
+    return { order, cycles };
+  }
+
+  /** A config as tsc -b parses it, parsed again only when one of its inputs changed (see WatchedTsconfig). */
+  private parse(config: string): TsconfigParse {
+    let entry = this.configs.get(config);
+    if (!entry)
+      this.configs.set(
+        config,
+        (entry = { watched: new WatchedTsconfig(this.ts, config), parse: { commandLine: undefined, failure: undefined, reads: [] }, checked: 0 }),
+      );
+    if (entry.checked !== this.checks) {
+      entry.parse = entry.watched.current(this.hint);
+      entry.checked = this.checks;
+    }
+    return entry.parse;
+  }
+
+  /**
+   * The parses of every config `commandLine` references, directly or through other references, in a fixed order: a
+   * program resolves them all (their errors and outputs are part of it), so a change in any of them rebuilds it.
+   */
+  private referenced(commandLine: TS.ParsedCommandLine): (TS.ParsedCommandLine | undefined)[] {
+    const seen = new Set<string>();
+    const out: (TS.ParsedCommandLine | undefined)[] = [];
+    const visit = (from: TS.ParsedCommandLine | undefined) => {
+      for (const ref of from?.projectReferences ?? []) {
+        const path = this.ts.resolveProjectReferencePath(ref);
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const parsed = this.parse(path).commandLine;
+        out.push(parsed);
+        visit(parsed);
+      }
+    };
+    visit(commandLine);
+    return out;
+  }
+
+  /** Hide every output path of every project parsed so far on disk (recomputed when a config was parsed anew). */
+  private hideOutputs(): void {
+    const parsed = [...this.configs.values()].map((config) => config.parse.commandLine);
+    if (parsed.length === this.hiddenFrom.length && parsed.every((commandLine, i) => commandLine === this.hiddenFrom[i])) return;
+    const ignoreCase = !this.ts.sys.useCaseSensitiveFileNames;
+    const hidden = new Set<string>();
+    for (const commandLine of parsed) {
+      if (!commandLine) continue;
+      for (const file of commandLine.fileNames) for (const output of this.ts.getOutputFileNames(commandLine, file, ignoreCase)) hidden.add(output);
+      const buildInfo = this.ts.getTsBuildInfoEmitOutputFilePath(commandLine.options);
+      if (buildInfo) hidden.add(buildInfo);
+    }
+    this.hidden = hidden;
+    this.hiddenFrom = parsed;
+    for (const path of hidden) this.unwatched.add(path);
+  }
+
+  private forgetProjects(inOrder: ReadonlySet<string>): void {
+    for (const config of this.projects.keys()) {
+      if (inOrder.has(config)) continue;
+      this.projects.delete(config);
+      this.files.prune(config);
+    }
+    for (const config of this.configs.keys()) if (!inOrder.has(config)) this.configs.delete(config);
+    for (const root of this.orders.keys()) if (!inOrder.has(root)) this.orders.delete(root);
+  }
+
+  private createFiles(): SolutionFiles {
+    const sys = this.ts.sys;
+    return {
+      readFile: (path) => this.visible(path)?.text ?? (this.hiddenNow(path) ? undefined : sys.readFile(path)),
+      fileExists: (path) => !!this.visible(path) || (!this.hiddenNow(path) && sys.fileExists(path)),
+      directoryExists: (path) => sys.directoryExists(path) || this.visibleDirectory(path),
+      stamp: (path) => {
+        const output = this.visible(path);
+        if (output) return `memory:${output.hash}`;
+        return this.hiddenNow(path) ? null : fileStamp(path);
+      },
+      emitted: (project, path, text) => {
+        // Declarations are what downstream projects read; JavaScript, maps and build info are dropped.
+        if (!/\.d\.[cm]?ts$/.test(path)) return;
+        this.outputs.set(path, { text, hash: hashText(text), project });
+        this.outputDirs = null;
+        this.unwatched.add(path);
+        for (let dir = dirname(path); !this.unwatched.has(dir) && dir !== dirname(dir); dir = dirname(dir)) this.unwatched.add(dir);
+      },
+      prune: (project, keep) => {
+        for (const [path, output] of this.outputs) if (output.project === project && !keep?.has(path)) this.outputs.delete(path);
+        this.outputDirs = null;
+      },
+      parsedConfig: (path) => this.parse(path).commandLine,
+      declarations: new Map(),
+      unwatched: (path) => this.unwatched.has(path),
+    };
+  }
+
+  /**
+   * An in-memory output the project being built may read: in a cold build only the projects built before it have
+   * written theirs (not itself, not one built later, not one outside this root's build). Outside a build: any.
+   */
+  private visible(path: string): { text: string; hash: string; project: string } | undefined {
+    const output = this.outputs.get(path);
+    return output && (!this.builtBefore || this.builtBefore.has(output.project)) ? output : undefined;
+  }
+
+  /** An output path nothing may read from disk: hidden, or held in memory for a project not visible now. */
+  private hiddenNow(path: string): boolean {
+    return this.hidden.has(path) || this.outputs.has(path);
+  }
+
+  /** Directories holding in-memory outputs, by whose (they exist for module resolution, as after a real build). */
+  private memoryDirectories(): Map<string, Set<string>> {
+    if (this.outputDirs) return this.outputDirs;
+    const dirs = new Map<string, Set<string>>();
+    for (const [path, { project }] of this.outputs) {
+      for (let dir = dirname(path); !dirs.get(dir)?.has(project) && dir !== dirname(dir); dir = dirname(dir)) {
+        const projects = dirs.get(dir) ?? new Set<string>();
+        dirs.set(dir, projects.add(project));
+      }
+    }
+    this.outputDirs = dirs;
+    return dirs;
+  }
+
+  /** A directory that holds an in-memory output the project being built may see (see `visible`). */
+  private visibleDirectory(path: string): boolean {
+    const projects = this.memoryDirectories().get(path);
+    return !!projects && (!this.builtBefore || [...projects].some((project) => this.builtBefore?.has(project)));
+  }
+}
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, i) => item === b[i]);
