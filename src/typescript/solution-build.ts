@@ -42,7 +42,9 @@ export class SolutionBuild {
   private readonly orders = new Map<string, string[]>();
   private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
   readonly programs = new WeakMap<TS.Diagnostic, TS.Program>();
-  private outputDirs: Set<string> | null = null;
+  private outputDirs: Map<string, Set<string>> | null = null;
+  /** During a check, the projects built before the one building now (whose outputs it sees); null: not building. */
+  private builtBefore: Set<string> | null = null;
   private hidden = new Set<string>();
   /** Every output path hidden or held in memory so far, and the directories of the latter: no watch sees them. */
   private readonly unwatched = new Set<string>();
@@ -108,8 +110,10 @@ export class SolutionBuild {
     const marks = order.flatMap((config) => [this.projects.get(config)?.program(), this.configs.get(config)?.parse]);
     const last = this.saved.get(root);
     if (last && sameItems(last, marks)) return this.disk.touch(root);
-    // The in-memory declarations and the output paths hidden on disk follow from the rest: not inputs.
-    const derived = (path: string) => this.unwatched.has(path);
+    // The in-memory declarations (and their directories) and the output paths hidden on disk now follow from the
+    // rest: not inputs. A path that was one once (an outDir since moved, a project since dropped) is read from disk.
+    const memoryDirectories = this.memoryDirectories();
+    const derived = (path: string) => this.outputs.has(path) || this.hidden.has(path) || memoryDirectories.has(path);
     const hashes = new Map<string, string>();
     const observations = new Map<string, string>();
     const state: StoredSolution = { answer, order, roots: [], inputs: { hashes: [], observations: [] }, projects: [] };
@@ -156,6 +160,17 @@ export class SolutionBuild {
     if (notice) info.notice = notice;
     if (cycles.length) return { diagnostics: cycles.map((stack) => createCompilerDiagnostic(circularMessage, stack)), info };
     this.hideOutputs();
+    this.builtBefore = new Set();
+    try {
+      return this.buildAll(root, order, info);
+    } finally {
+      this.builtBefore = null;
+    }
+  }
+
+  /** Check every project of `order` in turn, each seeing only the outputs of those before it. */
+  private buildAll(root: string, order: string[], info: SolutionCheckInfo): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } {
+    const { emitFilesAndReportErrors, isSolutionConfig } = this.internals as Required<BuildInternals>;
     const diagnostics: TS.Diagnostic[] = [];
     const reuses = new Set<string>();
     for (const config of order) {
@@ -171,7 +186,7 @@ export class SolutionBuild {
         this.projects.set(config, (project = new SolutionProject(this.ts, config, this.files, emitFilesAndReportErrors)));
         project.restore = this.disk?.takeRestore(config);
       }
-      const result = project.check(commandLine, this.referenced(commandLine), hint);
+      const result = project.check(commandLine, this.referenced(commandLine), this.hint);
       diagnostics.push(...result.diagnostics);
       const program = project.program();
       if (program) for (const diagnostic of result.diagnostics) this.programs.set(diagnostic, program);
@@ -179,6 +194,7 @@ export class SolutionBuild {
       info.changedFiles += result.info.changedFiles;
       info.programFiles += result.info.programFiles;
       reuses.add(result.info.reuse);
+      this.builtBefore?.add(config);
     }
     info.reuse = reuses.has("full") ? "full" : reuses.has("restored") ? "restored" : reuses.has("incremental") ? "incremental" : "reused";
     if (root === this.owner) this.forgetProjects(new Set(order));
@@ -293,13 +309,13 @@ export class SolutionBuild {
   private createFiles(): SolutionFiles {
     const sys = this.ts.sys;
     return {
-      readFile: (path) => this.outputs.get(path)?.text ?? (this.hidden.has(path) ? undefined : sys.readFile(path)),
-      fileExists: (path) => this.outputs.has(path) || (!this.hidden.has(path) && sys.fileExists(path)),
-      directoryExists: (path) => sys.directoryExists(path) || this.memoryDirectories().has(path),
+      readFile: (path) => this.visible(path)?.text ?? (this.hiddenNow(path) ? undefined : sys.readFile(path)),
+      fileExists: (path) => !!this.visible(path) || (!this.hiddenNow(path) && sys.fileExists(path)),
+      directoryExists: (path) => sys.directoryExists(path) || this.visibleDirectory(path),
       stamp: (path) => {
-        const output = this.outputs.get(path);
+        const output = this.visible(path);
         if (output) return `memory:${output.hash}`;
-        return this.hidden.has(path) ? null : fileStamp(path);
+        return this.hiddenNow(path) ? null : fileStamp(path);
       },
       emitted: (project, path, text) => {
         // Declarations are what downstream projects read; JavaScript, maps and build info are dropped.
@@ -319,15 +335,38 @@ export class SolutionBuild {
     };
   }
 
-  /** Directories that hold an in-memory output (they exist for module resolution, as after a real build). */
-  private memoryDirectories(): Set<string> {
+  /**
+   * An in-memory output the project being built may read: in a cold build only the projects built before it have
+   * written theirs (not itself, not one built later, not one outside this root's build). Outside a build: any.
+   */
+  private visible(path: string): { text: string; hash: string; project: string } | undefined {
+    const output = this.outputs.get(path);
+    return output && (!this.builtBefore || this.builtBefore.has(output.project)) ? output : undefined;
+  }
+
+  /** An output path nothing may read from disk: hidden, or held in memory for a project not visible now. */
+  private hiddenNow(path: string): boolean {
+    return this.hidden.has(path) || this.outputs.has(path);
+  }
+
+  /** Directories holding in-memory outputs, by whose (they exist for module resolution, as after a real build). */
+  private memoryDirectories(): Map<string, Set<string>> {
     if (this.outputDirs) return this.outputDirs;
-    const dirs = new Set<string>();
-    for (const path of this.outputs.keys()) {
-      for (let dir = dirname(path); !dirs.has(dir) && dir !== dirname(dir); dir = dirname(dir)) dirs.add(dir);
+    const dirs = new Map<string, Set<string>>();
+    for (const [path, { project }] of this.outputs) {
+      for (let dir = dirname(path); !dirs.get(dir)?.has(project) && dir !== dirname(dir); dir = dirname(dir)) {
+        const projects = dirs.get(dir) ?? new Set<string>();
+        dirs.set(dir, projects.add(project));
+      }
     }
     this.outputDirs = dirs;
     return dirs;
+  }
+
+  /** A directory that holds an in-memory output the project being built may see (see `visible`). */
+  private visibleDirectory(path: string): boolean {
+    const projects = this.memoryDirectories().get(path);
+    return !!projects && (!this.builtBefore || [...projects].some((project) => this.builtBefore?.has(project)));
   }
 }
 

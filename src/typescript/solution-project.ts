@@ -83,7 +83,7 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     const { reuse, changed } = this.reconcile(parsed, hint, sameReferences, !this.coldNext);
     if (reuse === "reused") return this.reused();
     // A cold build starts without outputs: nothing emitted before may survive into this build's results — unless it
-    // builds on persisted state, whose outputs are those of the build it records (restored with it).
+    // builds on persisted state, whose outputs are those of the build it records (restored after it: see build).
     if (reuse === "full") this.solution.prune(this.configPath);
     const restored = reuse === "full" ? this.restored(parsed) : undefined;
     try {
@@ -102,19 +102,30 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     references: readonly (TS.ParsedCommandLine | undefined)[],
     reuse: "incremental" | "full",
     changed: number,
-    restored: TS.EmitAndSemanticDiagnosticsBuilderProgram | undefined,
+    restored: { builder: TS.EmitAndSemanticDiagnosticsBuilderProgram; outputs: [string, string][] } | undefined,
   ): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } {
     const ts = this.ts;
     this.coldNext = false;
     const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
     const builder = this.rebuild(parsed, reuse, (host, old) =>
-      ts.createEmitAndSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, old ?? restored, configDiagnostics, parsed.projectReferences),
+      ts.createEmitAndSemanticDiagnosticsBuilderProgram(
+        parsed.fileNames,
+        parsed.options,
+        host,
+        old ?? restored?.builder,
+        configDiagnostics,
+        parsed.projectReferences,
+      ),
     );
     this.stateKey = stateKey(this.configPath, parsed.options);
     this.builtReferences = references;
     // On persisted state only the files whose content (or whose dependencies' shape) changed are checked again.
     const rechecked = restored ? this.checkAffected(builder) : changed;
-    const writeFile: TS.WriteFileCallback = (name, text) => this.solution.emitted(this.configPath, name, text);
+    const written = new Set<string>();
+    const writeFile: TS.WriteFileCallback = (name, text) => {
+      written.add(name);
+      this.solution.emitted(this.configPath, name, text);
+    };
     // JavaScript emit reports nothing tsc -b would not: only declarations are emitted (into memory).
     const { emitResult, diagnostics } = this.emitAndReport(builder, () => {}, undefined, undefined, writeFile, undefined, true);
     this.lastDiagnostics = diagnostics;
@@ -124,6 +135,9 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
       this.solution.prune(this.configPath);
       this.coldNext = true;
     } else {
+      // The persisted declarations of the files not emitted again, put back only now: in a cold build the project's
+      // own program never sees them (a deleted file's declaration next to its importer would resolve the import).
+      for (const [output, text] of restored?.outputs ?? []) if (!written.has(output)) this.solution.emitted(this.configPath, output, text);
       this.solution.prune(this.configPath, this.expectedOutputs(program, parsed));
     }
     this.forgetUnused();
@@ -131,10 +145,10 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
   }
 
   /**
-   * The builder state persisted for this parse, its declarations put back in memory; undefined (and nothing put
-   * back) when there is none, it was written for other options, or TypeScript cannot read it. Used once.
+   * The builder state persisted for this parse and the declarations it had emitted (put back after the build);
+   * undefined when there is none, it was written for other options, or TypeScript cannot read it. Used once.
    */
-  private restored(parsed: TS.ParsedCommandLine): TS.EmitAndSemanticDiagnosticsBuilderProgram | undefined {
+  private restored(parsed: TS.ParsedCommandLine): { builder: TS.EmitAndSemanticDiagnosticsBuilderProgram; outputs: [string, string][] } | undefined {
     const restore = this.restore;
     this.restore = undefined;
     const path = this.ts.getTsBuildInfoEmitOutputFilePath(parsed.options);
@@ -149,8 +163,7 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     } catch {
       return undefined;
     }
-    if (builder) for (const [output, text] of restore.outputs) this.solution.emitted(this.configPath, output, text);
-    return builder;
+    return builder && { builder, outputs: restore.outputs };
   }
 
   /** Check every file the builder finds affected (the rest keep their persisted diagnostics); their count. */
