@@ -1,7 +1,7 @@
 // The machinery of a warm `tsc -b` (warm-solution.ts): the build order, the configs as tsc -b parses them, each
 // referenced project a warm builder program (solution-project.ts), the declarations they emit kept in memory, and the
 // build's state on disk (solution-state.ts).
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
@@ -45,6 +45,8 @@ export class SolutionBuild {
   private outputDirs: Map<string, Set<string>> | null = null;
   /** During a check, the projects built before the one building now (whose outputs it sees); null: not building. */
   private builtBefore: Set<string> | null = null;
+  /** Directories with their links resolved, in the current check (see `linked`). */
+  private realDirs = { checks: -1, dirs: new Map<string, string>() };
   private hidden = new Set<string>();
   /** Every output path hidden or held in memory so far, and the directories of the latter: no watch sees them. */
   private readonly unwatched = new Set<string>();
@@ -113,7 +115,9 @@ export class SolutionBuild {
     // The in-memory declarations (and their directories) and the output paths hidden on disk now follow from the
     // rest: not inputs. A path that was one once (an outDir since moved, a project since dropped) is read from disk.
     const memoryDirectories = this.memoryDirectories();
-    const derived = (path: string) => this.outputs.has(path) || this.hidden.has(path) || memoryDirectories.has(path);
+    const output = (path: string) => this.outputs.has(path) || this.hidden.has(path) || memoryDirectories.has(path);
+    // An output reached through a link to its project is one too.
+    const derived = (path: string) => output(path) || output(this.linked(path));
     const hashes = new Map<string, string>();
     const observations = new Map<string, string>();
     const state: StoredSolution = { answer, order, roots: [], inputs: { hashes: [], observations: [] }, projects: [] };
@@ -308,14 +312,18 @@ export class SolutionBuild {
 
   private createFiles(): SolutionFiles {
     const sys = this.ts.sys;
+    // An output is also reached through a link to its project (node_modules/@scope/pkg -> packages/pkg): by the
+    // path with the links of its directory resolved, as tsc finds the file it wrote there.
+    const output = (path: string) => this.visible(path) ?? this.visible(this.linked(path));
+    const hidden = (path: string) => this.hiddenNow(path) || this.hiddenNow(this.linked(path));
     return {
-      readFile: (path) => this.visible(path)?.text ?? (this.hiddenNow(path) ? undefined : sys.readFile(path)),
-      fileExists: (path) => !!this.visible(path) || (!this.hiddenNow(path) && sys.fileExists(path)),
-      directoryExists: (path) => sys.directoryExists(path) || this.visibleDirectory(path),
+      readFile: (path) => output(path)?.text ?? (hidden(path) ? undefined : sys.readFile(path)),
+      fileExists: (path) => !!output(path) || (!hidden(path) && sys.fileExists(path)),
+      directoryExists: (path) => sys.directoryExists(path) || this.visibleDirectory(path) || this.visibleDirectory(this.linked(path)),
       stamp: (path) => {
-        const output = this.visible(path);
-        if (output) return `memory:${output.hash}`;
-        return this.hiddenNow(path) ? null : fileStamp(path);
+        const found = output(path);
+        if (found) return `memory:${found.hash}`;
+        return hidden(path) ? null : fileStamp(path);
       },
       emitted: (project, path, text) => {
         // Declarations are what downstream projects read; JavaScript, maps and build info are dropped.
@@ -333,6 +341,27 @@ export class SolutionBuild {
       declarations: new Map(),
       unwatched: (path) => this.unwatched.has(path),
     };
+  }
+
+  /**
+   * `path` with the links of its directory resolved on disk (the deepest directory that exists, realpath'ed, and the
+   * rest appended); `path` itself when no link is on the way. Cached per directory within a check.
+   */
+  private linked(path: string): string {
+    const dir = this.realDirectory(dirname(path));
+    return dir === dirname(path) ? path : `${dir}/${basename(path)}`;
+  }
+
+  private realDirectory(dir: string): string {
+    if (this.realDirs.checks !== this.checks) this.realDirs = { checks: this.checks, dirs: new Map() };
+    let real = this.realDirs.dirs.get(dir);
+    if (real !== undefined) return real;
+    const sys = this.ts.sys;
+    const parent = dirname(dir);
+    if (sys.directoryExists(dir)) real = (sys.realpath?.(dir) ?? dir).replace(/\\/g, "/");
+    else real = parent === dir ? dir : `${this.realDirectory(parent)}/${basename(dir)}`;
+    this.realDirs.dirs.set(dir, real);
+    return real;
   }
 
   /**

@@ -163,7 +163,8 @@ function edit(project: string, next: () => number, state: State): string {
 async function coldBuild(project: string, typescript: string, config?: string): Promise<string> {
   const copy = tempDir("signalint-refs-cold-");
   try {
-    cpSync(project, copy, { recursive: true });
+    // Links copied as they are: a relative link (node_modules/@refs/core) must point into the copy, not the original.
+    cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
     const child = spawn(process.execPath, [join(REPO, "node_modules", typescript, "bin", "tsc"), "-b", ...(config ? [config] : []), "--pretty", "false"], {
       cwd: copy,
       stdio: ["ignore", "pipe", "inherit"],
