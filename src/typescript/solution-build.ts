@@ -343,10 +343,7 @@ export class SolutionBuild {
     };
   }
 
-  /**
-   * `path` with the links of its directory resolved on disk (the deepest directory that exists, realpath'ed, and the
-   * rest appended); `path` itself when no link is on the way. Cached per directory within a check.
-   */
+  /** `path` with the links of its deepest existing directory resolved (cached per directory within a check). */
   private linked(path: string): string {
     const dir = this.realDirectory(dirname(path));
     return dir === dirname(path) ? path : `${dir}/${basename(path)}`;
@@ -356,10 +353,9 @@ export class SolutionBuild {
     if (this.realDirs.checks !== this.checks) this.realDirs = { checks: this.checks, dirs: new Map() };
     let real = this.realDirs.dirs.get(dir);
     if (real !== undefined) return real;
-    const sys = this.ts.sys;
-    const parent = dirname(dir);
+    const { sys } = this.ts;
     if (sys.directoryExists(dir)) real = (sys.realpath?.(dir) ?? dir).replace(/\\/g, "/");
-    else real = parent === dir ? dir : `${this.realDirectory(parent)}/${basename(dir)}`;
+    else real = dirname(dir) === dir ? dir : `${this.realDirectory(dirname(dir))}/${basename(dir)}`;
     this.realDirs.dirs.set(dir, real);
     return real;
   }
