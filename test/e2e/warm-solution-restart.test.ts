@@ -2,9 +2,7 @@
 // while none does), then the (new) host answers a root config — from its stored answer or a build on persisted
 // state — and that answer must equal what a cold `tsc -b --pretty false` prints on a fresh copy of the tree.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import type * as TS from "typescript";
@@ -12,6 +10,7 @@ import { compilerIdentity } from "../../src/typescript/persisted-state.ts";
 import { loadTypeScript } from "../../src/typescript/warm-program.ts";
 import { WarmTsSolution } from "../../src/typescript/warm-solution.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
+import { coldBuild } from "../helpers/cold-build.ts";
 
 type Files = Record<string, string | null>;
 
@@ -39,23 +38,6 @@ function write(project: string, files: Files): void {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
     }
-  }
-}
-
-async function coldBuild(project: string, typescript: string, config: string): Promise<string> {
-  const copy = tempDir("signalint-restart-cold-");
-  try {
-    cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
-    const child = spawn(process.execPath, [join(REPO, "node_modules", typescript, "bin", "tsc"), "-b", config, "--pretty", "false"], {
-      cwd: copy,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    await once(child, "close");
-    return stdout.split(copy).join(project);
-  } finally {
-    removeDir(copy);
   }
 }
 

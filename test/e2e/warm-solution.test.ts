@@ -5,9 +5,7 @@
 // tree. Seeds come from fixed lists (helpers/random.ts); replay a failure with the seed its test names and the steps
 // its suite names: SIGNALINT_REFS_SEED=<seed> SIGNALINT_REFS_STEPS=<steps> node --test dist/test/e2e/warm-solution.test.mjs
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type * as TS from "typescript";
@@ -24,6 +22,7 @@ import { TreeGuard } from "../helpers/tree.ts";
 import { warmHosts } from "../helpers/processes.ts";
 import { damageState } from "../helpers/persisted.ts";
 import { random, randomRuns } from "../helpers/random.ts";
+import { coldBuild } from "../helpers/cold-build.ts";
 
 /**
  * 583341013 (issue 21): a reference to a missing config added to util; the projects downstream of util were reused
@@ -156,25 +155,6 @@ function edit(project: string, next: () => number, state: State): string {
       for (const name of changed) writeFileSync(join(project, "packages", name, "tsconfig.json"), tsconfigText(name, state));
       return `${pkg}/tsconfig.json: ${change} (${JSON.stringify({ strict: [...state.strict], noEmitOnError: [...state.noEmitOnError], refs: [...state.extraRefs], broken: state.broken })})`;
     }
-  }
-}
-
-/** What a cold `tsc -b --pretty false` prints on a fresh copy of the project (its paths mapped back to the project). */
-async function coldBuild(project: string, typescript: string, config?: string): Promise<string> {
-  const copy = tempDir("signalint-refs-cold-");
-  try {
-    // Links copied as they are: a relative link (node_modules/@refs/core) must point into the copy, not the original.
-    cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
-    const child = spawn(process.execPath, [join(REPO, "node_modules", typescript, "bin", "tsc"), "-b", ...(config ? [config] : []), "--pretty", "false"], {
-      cwd: copy,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    await once(child, "close");
-    return stdout.split(copy).join(project);
-  } finally {
-    removeDir(copy);
   }
 }
 
