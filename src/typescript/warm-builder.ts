@@ -103,10 +103,11 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     sameInputs: boolean,
     incrementalAllowed = true,
   ): { reuse: "reused" | "incremental" | "full"; changed: number } {
-    const filter = this.clock.advance(hint);
+    const { recheck: filter, reported } = this.clock.advanceReported(hint);
     const unwatched = this.files.unwatched?.bind(this.files);
     this.recheck = filter && unwatched ? (path) => unwatched(path) || filter(path) : filter;
-    this.reported = filter;
+    // Only what the watch reported: files it cannot see (node_modules, lib files outside the root) keep their stamps.
+    this.reported = reported;
     const optionsKey = JSON.stringify(parsed.options);
     if (optionsKey !== this.optionsKey) {
       this.sources.clear();
