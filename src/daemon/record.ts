@@ -23,6 +23,14 @@ export function recordFile(stateDir: string): string {
 /** The name earlier versions used: read too, so a client finds (and replaces) a daemon of such a version. */
 const LEGACY_RECORD = "daemon.json";
 
+/**
+ * The record of an earlier version, which no daemon of this one overwrites: removed by the daemon that takes the
+ * lock, or a killed old daemon's record would name its pid (maybe reused by then) to every later client.
+ */
+export function legacyRecordFile(stateDir: string): string {
+  return join(stateDir, LEGACY_RECORD);
+}
+
 function isRecord(value: unknown): value is DaemonRecord {
   const record = value as DaemonRecord;
   return (
@@ -39,7 +47,7 @@ function isRecord(value: unknown): value is DaemonRecord {
 
 /** The daemon record, or null when there is none or it is damaged (a damaged record is as good as none). */
 export async function readDaemonRecord(runtime: Runtime, stateDir: string): Promise<DaemonRecord | null> {
-  for (const path of [recordFile(stateDir), join(stateDir, LEGACY_RECORD)]) {
+  for (const path of [recordFile(stateDir), legacyRecordFile(stateDir)]) {
     try {
       const parsed: unknown = JSON.parse(await runtime.readText(path));
       if (isRecord(parsed)) return parsed;

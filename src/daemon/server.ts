@@ -8,7 +8,7 @@ import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "./framing.ts";
 import { DAEMON_PROTOCOL, readClientMessage, type DaemonMessage } from "./protocol.ts";
 import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
-import { readDaemonRecord, recordFile, type DaemonRecord } from "./record.ts";
+import { legacyRecordFile, readDaemonRecord, recordFile, type DaemonRecord } from "./record.ts";
 
 /** How the daemon is told to run: its project, and how it talks to the process that started it. */
 export interface DaemonOptions {
@@ -257,6 +257,7 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     root: project.root,
   };
   await runtime.writeFileAtomic(recordFile(project.stateDir), JSON.stringify(record));
+  await runtime.removeFile(legacyRecordFile(project.stateDir)).catch(() => {});
   // Idle: no call in flight and none made for daemonIdleMinutes (read at start; a restart applies a new value).
   // Unreachable: its root is gone, or its record no longer names it (the state directory was removed, or another
   // daemon replaced it) — no client can find it any more, so it must not live on until idle.

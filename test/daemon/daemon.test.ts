@@ -129,6 +129,18 @@ describe("the project daemon", () => {
     second.close();
   });
 
+  it("a daemon that starts removes an earlier version's record (daemon.json): no later client acts on its pid", async () => {
+    const proj = await project("daemon-legacy-record");
+    const legacy = join(proj.stateDir, "daemon.json");
+    // Left by a SIGKILLed daemon of an earlier version; its pid names no process now (one that could be reused).
+    const pid = spawnSync(process.execPath, ["-e", ""]).pid;
+    const stale = { pid, startedAt: new Date(0).toISOString(), socket: join(proj.stateDir, "old.sock"), version: "0.0.0-old", protocol: 1, root: proj.root };
+    writeFileSync(legacy, JSON.stringify(stale));
+    const daemon = connected(await connectDaemon(runtime, support, proj));
+    assert.equal(existsSync(legacy), false, "the earlier version's record is gone once a daemon of this one is ready");
+    daemon.close();
+  });
+
   it("a hung (SIGSTOPped) daemon is killed through its record and replaced", async () => {
     const proj = await project("daemon-stop");
     const first = connected(await connectDaemon(runtime, support, proj));

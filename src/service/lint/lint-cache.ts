@@ -16,7 +16,7 @@ interface StoredEntry {
 
 /**
  * Engine results keyed by everything that can change them (engine, version, config inputs, file content), one small
- * JSON file per entry under `dir` (`<stateDir>/cache/`, or `<cacheDir>/lint/` with `check --cache-dir`). Writes are atomic (temp + rename), so two servers sharing a project
+ * JSON file per entry under `dir` (`<cacheDir>/lint/`, outside the project tree). Writes are atomic (temp + rename), so two servers sharing a project
  * never see a torn entry; both writing the same key write the same value. A corrupt entry is discarded with a
  * warning on stderr.
  */

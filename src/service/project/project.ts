@@ -18,7 +18,7 @@ export interface Project {
    * cache directory was given for this run (`check --cache-dir`) or is a temporary one: it is then bounded alone.
    */
   cacheBase: string | null;
-  /** The file-local linters' result cache: `<stateDir>/cache`, or `<cacheDir>/lint` with an explicit cache directory. */
+  /** The file-local linters' result cache: `<cacheDir>/lint` (outside the tree, like every cache). */
   lintCacheDir: string;
   /** True when this process holds the state directory's ownership lock (service/project/ownership.ts). */
   owned?: boolean;
