@@ -22,7 +22,7 @@ export interface ChangeHint {
  * the directory holding a changed entry (its listing), and everything the watch cannot see. Null: ask about
  * everything (no hint, or it does not reach back to `lastSeq`).
  */
-export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: number | null): ((path: string) => boolean) | null {
+export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: number | null, reportedOnly = false): ((path: string) => boolean) | null {
   if (!hint || lastSeq === null || lastSeq < hint.since || lastSeq > hint.seq) return null;
   const norm = (path: string) => {
     const slashed = path.includes("\\") ? path.replaceAll("\\", "/") : path;
@@ -41,8 +41,8 @@ export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: numb
   // The root itself reported: anything may have changed.
   if (changed.has(root)) return null;
   // Paths at or under one of these are asked again: what changed (a directory moved or deleted takes everything under
-  // it along) and what the watch cannot see.
-  const prefixes = [...changed, ...hint.uncovered.map(norm)];
+  // it along) and what the watch cannot see (unless `reportedOnly`: what the watch reported, nothing else).
+  const prefixes = reportedOnly ? [...changed] : [...changed, ...hint.uncovered.map(norm)];
   const prefixSet = new Set(prefixes);
   const under = (normal: string): boolean => {
     // Few prefixes (the usual case): compare with each; many: look each directory above the path up.
@@ -53,7 +53,7 @@ export function recheckFilter(hint: ChangeHint | null | undefined, lastSeq: numb
   };
   return (path) => {
     const normal = norm(path);
-    if (!normal.startsWith(root) || (normal.length > root.length && normal[root.length] !== "/")) return true;
+    if (!normal.startsWith(root) || (normal.length > root.length && normal[root.length] !== "/")) return !reportedOnly;
     return listings.has(normal) || under(normal);
   };
 }
@@ -68,8 +68,14 @@ export class HintClock {
 
   /** Which paths to ask about again for this check (null: all); the hint counts as seen from now on. */
   advance(hint: ChangeHint | null | undefined): ((path: string) => boolean) | null {
-    const filter = recheckFilter(hint, this.seq);
+    return this.advanceReported(hint).recheck;
+  }
+
+  /** As `advance`, and which paths the watch itself reported changed (null: no hint; never what it cannot see). */
+  advanceReported(hint: ChangeHint | null | undefined): { recheck: ((path: string) => boolean) | null; reported: ((path: string) => boolean) | null } {
+    const recheck = recheckFilter(hint, this.seq);
+    const reported = recheck && recheckFilter(hint, this.seq, true);
     this.seq = hint?.seq ?? null;
-    return filter;
+    return { recheck, reported };
   }
 }

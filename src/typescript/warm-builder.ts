@@ -48,8 +48,6 @@ export interface ProgramFiles {
   unwatched?(path: string): boolean;
   /** A referenced config as the build parsed it (tsc -b hands its programs the same parse). */
   parsedConfig?(path: string): TS.ParsedCommandLine | undefined;
-  /** The real path of a file (links resolved), where it is not the disk's answer (in-memory outputs). */
-  realpath?(path: string): string;
   /** Declaration files shared between programs (a solution's projects), as tsc -b shares them within a build. */
   readonly declarations?: Map<string, CachedSource>;
 }
@@ -105,10 +103,11 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     sameInputs: boolean,
     incrementalAllowed = true,
   ): { reuse: "reused" | "incremental" | "full"; changed: number } {
-    const filter = this.clock.advance(hint);
+    const { recheck: filter, reported } = this.clock.advanceReported(hint);
     const unwatched = this.files.unwatched?.bind(this.files);
     this.recheck = filter && unwatched ? (path) => unwatched(path) || filter(path) : filter;
-    this.reported = filter;
+    // Only what the watch reported: files it cannot see (node_modules, lib files outside the root) keep their stamps.
+    this.reported = reported;
     const optionsKey = JSON.stringify(parsed.options);
     if (optionsKey !== this.optionsKey) {
       this.sources.clear();
@@ -206,7 +205,6 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     host.fileExists = (path) => this.files.fileExists(path);
     host.directoryExists = (path) => this.files.directoryExists(path);
     if (this.files.parsedConfig) host.getParsedCommandLine = this.files.parsedConfig.bind(this.files);
-    if (this.files.realpath) host.realpath = this.files.realpath.bind(this.files);
     // `traceResolution` would have TypeScript print every lookup with sys.write: nothing here is traced.
     host.trace = undefined;
     let readingSource = false;
@@ -303,7 +301,7 @@ function currentAnswer(ts: Ts, files: ProgramFiles, kind: Observation, path: str
     case "directoryExists":
       return files.directoryExists(path) ? "1" : "0";
     case "realpath":
-      return files.realpath?.(path) ?? sys.realpath?.(path) ?? path;
+      return sys.realpath?.(path) ?? path;
     case "getDirectories":
       return sys.directoryExists(path) ? sys.getDirectories(path).join("\n") : "-";
     default: {

@@ -8,7 +8,8 @@ import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { ChangeTracker } from "../../src/service/freshness/change-tracker.ts";
 import { type ChangeHint, recheckFilter } from "../../src/typescript/change-hint.ts";
-import { removeDir, tempDir } from "../helpers.ts";
+import { loadTypeScript, WarmTsProgram } from "../../src/typescript/warm-program.ts";
+import { REPO, removeDir, tempDir } from "../helpers.ts";
 
 async function watched(): Promise<{ root: string; tracker: ChangeTracker; close: () => void }> {
   const root = tempDir("signalint-tracker-");
@@ -113,6 +114,54 @@ describe("recheckFilter", () => {
     assert.equal(recheckFilter(hint, null), null);
     assert.equal(recheckFilter(hint, 1), null);
     assert.equal(recheckFilter({ ...hint, changes: [["/p", 4]] }, 3), null);
+  });
+
+  it("with `reportedOnly`, only what the watch reported: not what it cannot see", () => {
+    const reported = recheckFilter(hint, 2, true) as (path: string) => boolean;
+    for (const path of ["/p/src/a.ts", "/p/src/dir/b.ts"]) assert.equal(reported(path), true, path);
+    for (const path of ["/p/node_modules/x/index.d.ts", "/p/src/link.ts", "/elsewhere/lib.d.ts", "/p/src/c.ts"]) assert.equal(reported(path), false, path);
+  });
+
+  it("a warm program reads again the file a hint names, not the lib and node_modules files the watch cannot see", () => {
+    const root = tempDir("signalint-hint-reads-");
+    const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
+    assert.ok(ts);
+    const readFile = ts.sys.readFile;
+    const reads: string[] = [];
+    ts.sys.readFile = (path, encoding) => (reads.push(path), readFile(path, encoding));
+    try {
+      writeFileSync(
+        join(root, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, lib: ["es2022", "dom"] }, include: ["*.ts"] }),
+      );
+      writeFileSync(join(root, "a.ts"), "export const a = 1;\n");
+      const program = new WarmTsProgram(ts, join(root, "tsconfig.json"));
+      const at = (seq: number, changes: [string, number][]): ChangeHint => ({
+        seq,
+        since: 0,
+        changes,
+        root,
+        uncovered: [join(root, "node_modules")],
+        caseSensitive: true,
+      });
+      program.check(at(1, []));
+      reads.length = 0;
+      writeFileSync(join(root, "a.ts"), "export const a: string = 2;\n");
+      const result = program.check(at(2, [[join(root, "a.ts"), 2]]));
+      assert.deepEqual(
+        result?.diagnostics.map((diagnostic) => diagnostic.code),
+        [2322],
+      );
+      assert.ok(reads.includes(join(root, "a.ts")), "the reported file is read again");
+      assert.deepEqual(
+        reads.filter((path) => path.endsWith(".d.ts")),
+        [],
+        "unchanged lib files keep their stamps",
+      );
+    } finally {
+      ts.sys.readFile = readFile;
+      removeDir(root);
+    }
   });
 
   it("compares without case where the file system may ignore it", () => {
