@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { CheckResponse, DetailIssue, LoopStatus, Stale } from "../core/contracts.ts";
-import { findNodeCommand } from "../engines/resolve.ts";
+import { findNodeCommand, resolveEngine } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
@@ -115,10 +115,14 @@ export class SignalintService implements Checker {
     const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
     if (rolledBack.length)
       runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
-    // A server for a TypeScript project starts a warm TypeScript host now, so its first check need not wait for one.
+    // A server for a TypeScript project starts a warm TypeScript host now, loading the project's compiler, so its first
+    // check need not wait for either.
     const { warmTypeScript, engines } = project.settings;
-    if (options.prepareState !== false && warmTypeScript && engines.tsc !== false && (await runtime.stat(join(project.root, "tsconfig.json"))))
+    if (options.prepareState !== false && warmTypeScript && engines.tsc !== false && (await runtime.stat(join(project.root, "tsconfig.json")))) {
       service.warm.prestart();
+      const typescript = await resolveEngine(runtime, "tsc", { start: project.root, node: service.node });
+      if (typescript?.packageDir) service.warm.preload(typescript.packageDir);
+    }
     return service;
   }
 

@@ -6,6 +6,7 @@ import type { IssueCause, RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import type { PersistTarget } from "./persisted-state.ts";
+import type { TsconfigListing } from "./tsconfig.ts";
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -41,6 +42,20 @@ export interface HostRequest {
 }
 
 /**
+ * A listing asked of a host: a config's files and references as its compiler parses them, with no program built. The
+ * server's first check lists its configs this way in the host it then checks in (the compiler loaded once, in the
+ * host), rather than in a `tsc --showConfig` process of its own. Without a config (null) the host only loads the
+ * compiler: a server's start, so that its first check finds it loaded.
+ */
+export interface ListingRequest {
+  id: number;
+  listing: { typescriptDir: string; configPath: string | null };
+}
+
+/** A listing's answer (see TsconfigListing; null: no config was asked). */
+export type ListingReply = { id: number; ok: true; listing: TsconfigListing | null; rssBytes: number };
+
+/**
  * A host's answer. Issues carry absolute file names (the server maps them to the project); `unsupported`: this
  * TypeScript has no usable API, or the config is one the program kind does not serve (the command line does).
  * `rssBytes` is the host's resident memory after the check; `covers`: the configs a hosted solution has built (views of
@@ -48,7 +63,8 @@ export interface HostRequest {
  */
 export type HostReply =
   | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; rssBytes: number }
-  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number };
+  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number }
+  | ListingReply;
 
 const HintSchema: z.ZodType<ChangeHint> = z
   .object({
@@ -80,6 +96,13 @@ const RequestSchema: z.ZodType<HostRequest> = z
   })
   .strict();
 
+const ListingRequestSchema: z.ZodType<ListingRequest> = z
+  .object({ id: z.number().int().positive(), listing: z.object({ typescriptDir: z.string(), configPath: z.string().nullable() }).strict() })
+  .strict();
+
+/** Either request a host serves: a check of its program, or a listing. */
+const AnyRequestSchema = z.union([RequestSchema, ListingRequestSchema]);
+
 const CauseSchema: z.ZodType<IssueCause> = z
   .object({
     file: z.string(),
@@ -109,7 +132,7 @@ const IssueSchema: z.ZodType<RawIssue> = z
 
 const Id = z.number().int().positive();
 const Rss = z.number().nonnegative();
-const ReplySchema: z.ZodType<HostReply> = z.discriminatedUnion("ok", [
+const ReplySchema: z.ZodType<HostReply> = z.union([
   z
     .object({
       id: Id,
@@ -128,6 +151,17 @@ const ReplySchema: z.ZodType<HostReply> = z.discriminatedUnion("ok", [
     })
     .strict(),
   z.object({ id: Id, ok: z.literal(false), unsupported: z.boolean(), error: z.string(), rssBytes: Rss }).strict(),
+  z
+    .object({
+      id: Id,
+      ok: z.literal(true),
+      listing: z
+        .object({ files: z.array(z.string()).nullable(), references: z.array(z.string()) })
+        .strict()
+        .nullable(),
+      rssBytes: Rss,
+    })
+    .strict(),
 ]);
 
 /** A line on the host channel that is not a well-formed message of the kind expected there. */
@@ -143,7 +177,7 @@ export class HostProtocolError extends Error {
  * One message as one line: the length of its JSON, a space, the JSON (which escapes every newline). A stray write
  * glued to a frame, or a frame cut short, no longer matches its length.
  */
-export function encodeFrame(message: HostRequest | HostReply): string {
+export function encodeFrame(message: HostRequest | ListingRequest | HostReply): string {
   const json = JSON.stringify(message);
   return `${json.length} ${json}`;
 }
@@ -167,8 +201,8 @@ function validated<T>(schema: z.ZodType<T>, kind: string, line: string): T {
 }
 
 /** A request as the host reads it; throws HostProtocolError for anything else. */
-export function readRequest(line: string): HostRequest {
-  return validated(RequestSchema, "host request", line);
+export function readRequest(line: string): HostRequest | ListingRequest {
+  return validated(AnyRequestSchema, "host request", line);
 }
 
 /** A reply as the server reads it; throws HostProtocolError for anything else. */

@@ -34,6 +34,19 @@ export function parseTsconfig(ts: Ts, configPath: string, existingOptions: TS.Co
   return { commandLine, failure, reads };
 }
 
+/** What a config covers: its root files (null: it cannot be read; tsc says why when it runs) and its references' configs. */
+export interface TsconfigListing {
+  files: string[] | null;
+  references: string[];
+}
+
+/** A config's listing as its compiler parses it (what `tsc -p <config> --showConfig` lists). */
+export function listTsconfig(ts: Ts, configPath: string): TsconfigListing {
+  const commandLine = parseTsconfig(ts, configPath).commandLine;
+  if (!commandLine) return { files: null, references: [] };
+  return { files: [...commandLine.fileNames], references: (commandLine.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference)) };
+}
+
 /** A parse's diagnostics as tsc prints them (`--pretty false`): its failure, or the config's own errors. */
 export function formatTsconfigDiagnostics(ts: Ts, parse: TsconfigParse): string {
   const diagnostics = parse.commandLine ? ts.getConfigFileParsingDiagnostics(parse.commandLine) : parse.failure ? [parse.failure] : [];

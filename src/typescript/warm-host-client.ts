@@ -1,6 +1,6 @@
 // The server's handle on one warm TypeScript host process (see warm-host.ts for the other end).
 import type { SelfProcess } from "../runtime/types.ts";
-import { encodeFrame, type HostReply, type HostRequest, readReply, WARM_HOST_MODE } from "./host-protocol.ts";
+import { encodeFrame, type HostReply, type HostRequest, type ListingRequest, readReply, WARM_HOST_MODE } from "./host-protocol.ts";
 
 /**
  * How one request to a host ended: its answer, or the host is gone (died — `reason` when it broke the protocol —, or
@@ -65,7 +65,7 @@ export class WarmHost {
    * on it). An abort while it still waits its turn answers the caller at once (`withdrawn`); the host, shared by every
    * client of a daemon, keeps working for the others and reaches it later, and that reply is dropped.
    */
-  request(message: Omit<HostRequest, "id">, timeoutMs: number, signal?: AbortSignal): Promise<HostResult> {
+  request(message: Omit<HostRequest, "id"> | Omit<ListingRequest, "id">, timeoutMs: number, signal?: AbortSignal): Promise<HostResult> {
     if (signal?.aborted) return Promise.resolve({ status: "cancelled" });
     if (this.gone) return Promise.resolve({ status: "died" });
     const id = this.nextId++;
@@ -98,8 +98,12 @@ export class WarmHost {
       this.waiting.set(id, pending);
       signal?.addEventListener("abort", abort, { once: true });
       this.child.hold(true);
-      this.child.send(encodeFrame({ ...message, id, invalidate: this.invalidate || message.invalidate }));
-      this.invalidate = false;
+      // A listing builds nothing: the next check still redoes the resolutions.
+      if ("listing" in message) this.child.send(encodeFrame({ ...message, id }));
+      else {
+        this.child.send(encodeFrame({ ...message, id, invalidate: this.invalidate || message.invalidate }));
+        this.invalidate = false;
+      }
       this.startNext();
     });
   }

@@ -3,7 +3,8 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import { encodeFrame, type HostReply, type HostRequest, readRequest } from "./host-protocol.ts";
+import { encodeFrame, type HostReply, type HostRequest, type ListingRequest, readRequest } from "./host-protocol.ts";
+import { listTsconfig } from "./tsconfig.ts";
 import { loadTs7CauseModules, ts7CauseReader, type Ts7Project } from "./diagnostic-cause7.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
@@ -106,6 +107,25 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
   }
 }
 
+/**
+ * A config's listing with the compiler the request names (loaded here once, for the program this host keeps next), or
+ * only the compiler loaded. It builds nothing and leaves the host's program as it is; a compiler without the API
+ * (TypeScript 7) is unsupported.
+ */
+function listing(request: ListingRequest, host: HostProcess): HostReply {
+  const {
+    id,
+    listing: { typescriptDir, configPath },
+  } = request;
+  try {
+    const ts = loadTypeScript(typescriptDir);
+    if (ts) return { id, ok: true, listing: configPath === null ? null : listTsconfig(ts, configPath), rssBytes: host.rssBytes() };
+    return { id, ok: false, unsupported: true, error: "this TypeScript has no usable compiler API", rssBytes: host.rssBytes() };
+  } catch (error) {
+    return { id, ok: false, unsupported: false, error: (error as Error).stack ?? String(error), rssBytes: host.rssBytes() };
+  }
+}
+
 /** What the host needs from the process it runs in. */
 export interface HostProcess {
   /** This process's resident memory, in bytes. */
@@ -140,7 +160,8 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
       host.writeStderr(`signalint warm host: building after an answer from disk failed: ${(error as Error).message}\n`);
     }
   };
-  const answer = async (request: HostRequest): Promise<HostReply> => {
+  const answer = async (request: HostRequest | ListingRequest): Promise<HostReply> => {
+    if ("listing" in request) return listing(request, host);
     try {
       program ??= await createProgram(request);
       if (!program) return failure(request.id, true, "this TypeScript has no usable compiler API");
@@ -156,7 +177,7 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   };
   channel.listen(
     (line) => {
-      let request: HostRequest;
+      let request: HostRequest | ListingRequest;
       try {
         request = readRequest(line);
       } catch (error) {
@@ -168,11 +189,12 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         const reply = await answer(request);
         // A first build's state is written before its answer (a one-shot CLI run may stop the host right after it);
         // an incremental check's after, so the answer does not wait for it.
-        const first = reply.ok && (reply.info.reuse === "full" || reply.info.reuse === "restored");
-        if (reply.ok && first) persist(reply);
+        const checked = reply.ok && "info" in reply ? reply : null;
+        const first = checked && (checked.info.reuse === "full" || checked.info.reuse === "restored");
+        if (checked && first) persist(checked);
         channel.send(encodeFrame(reply));
-        if (reply.ok && !first) persist(reply);
-        if (reply.ok) afterAnswer();
+        if (checked && !first) persist(checked);
+        if (checked) afterAnswer();
       });
     },
     () => {

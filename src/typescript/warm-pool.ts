@@ -8,6 +8,7 @@ import { WarmHost } from "./warm-host-client.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { typescriptIdentity } from "./warm-program.ts";
 import type { PersistTarget } from "./persisted-state.ts";
+import type { TsconfigListing } from "./tsconfig.ts";
 
 /** Warm programs kept at most when the machine's memory is unknown (one host process per program). */
 export const DEFAULT_WARM_PROGRAMS = 8;
@@ -24,6 +25,8 @@ export function warmCapacity(totalMemoryBytes: number | null): number {
 }
 /** A warm program unused for this long is released (its host process is stopped). */
 export const WARM_IDLE_MS = 15 * 60 * 1000;
+/** How long a spare host may take to load the project's compiler before it is taken for stuck and stopped. */
+const PRELOAD_TIMEOUT_MS = 120_000;
 /** A host that died or failed this many times in a row without answering is not started again for that program. */
 const MAX_DEATHS = 3;
 
@@ -186,6 +189,11 @@ export class WarmTsPool {
       return { status: reply.status };
     }
     const answer = reply.reply;
+    if ("listing" in answer) {
+      this.forget(key, host);
+      this.failed(key, `the warm TypeScript host for ${configPath} answered a check with a listing`);
+      return { status: "unavailable" };
+    }
     if (!answer.ok) {
       this.forget(key, host);
       // An expected fallback (e.g. TypeScript 7's synchronous API under Deno) is one line: the error's, not its stack.
@@ -243,6 +251,28 @@ export class WarmTsPool {
    */
   prestart(): void {
     if (!this.closed && !this.spare) this.spare = this.spawn();
+  }
+
+  /**
+   * Have the spare host load the project's compiler while nothing needs it yet, so the first check does not wait for
+   * that either. A host that cannot load it (TypeScript 7) stays the spare all the same.
+   */
+  preload(typescriptDir: string): void {
+    void this.spare?.request({ listing: { typescriptDir, configPath: null } }, PRELOAD_TIMEOUT_MS);
+  }
+
+  /**
+   * A config's listing (its files and references) from the spare host, started for it when there is none: a server's
+   * first check lists its configs with the compiler that host then keeps loaded for the check's first program, rather
+   * than in `tsc --showConfig` processes that load it again each. Null: no listing here (no compiler API, the host
+   * failed, timed out or the check was cancelled); the caller lists on the command line.
+   */
+  async list(typescriptDir: string, configPath: string, timeoutMs: number, signal?: AbortSignal): Promise<TsconfigListing | null> {
+    this.prestart();
+    const host = this.spare;
+    if (!host) return null;
+    const result = await host.request({ listing: { typescriptDir, configPath } }, timeoutMs, signal);
+    return (result.status === "answer" && result.reply.ok && "listing" in result.reply && result.reply.listing) || null;
   }
 
   /** A host that exited or failed without answering: after MAX_DEATHS in a row, that program stays cold. */

@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { encodeFrame, type HostRequest, WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { WarmHost } from "../../src/typescript/warm-host-client.ts";
-import { BUNDLE, fixture, REPO, removeDir, serviceTscKeys, tempDir } from "../helpers.ts";
+import { BUNDLE, fixture, REPO, removeDir, scratchCopy, serviceTscKeys, tempDir } from "../helpers.ts";
 
 const TYPESCRIPT = join(REPO, "node_modules", "typescript");
 
@@ -200,9 +200,105 @@ describe("a request's timeout runs from when the host takes it up", { skip: proc
       const [solutionResult, viewResult] = await Promise.all([checked, viewed]);
       assert.equal(solutionResult.status, "answer", "the solution's check was answered (the host was not killed)");
       assert.equal(viewResult.status, "answer", "the view was answered within its own timeout once the host took it up");
-      assert.ok(viewResult.status === "answer" && viewResult.reply.ok && viewResult.reply.info.reuse === "reused");
+      assert.ok(viewResult.status === "answer" && viewResult.reply.ok && "info" in viewResult.reply && viewResult.reply.info.reuse === "reused");
     } finally {
       host.kill();
+    }
+  });
+});
+
+/** What `tsc -p <config> --showConfig` lists: the config's files (absolute) and its references' configs. */
+function showConfig(config: string): { files: string[]; references: string[] } {
+  const result = spawnSync(process.execPath, [join(TYPESCRIPT, "bin", "tsc"), "-p", config, "--showConfig"], { encoding: "utf8" });
+  const shown = JSON.parse(result.stdout) as { files?: string[]; references?: { path: string }[] };
+  const dir = dirname(config);
+  return {
+    files: (shown.files ?? []).map((file) => resolve(dir, file)).sort(),
+    references: (shown.references ?? []).map((reference) => join(resolve(dir, reference.path), "tsconfig.json")).sort(),
+  };
+}
+
+describe("a host lists configs without building a program", () => {
+  it("each config's listing equals `tsc --showConfig`; a listing leaves the host free for the program it keeps next", async () => {
+    const root = scratchCopy("references");
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const host = new WarmHost(runtime.spawnSelf.bind(runtime), root, () => {});
+    try {
+      const loaded = await host.request({ listing: { typescriptDir: TYPESCRIPT, configPath: null } }, 120_000);
+      assert.ok(loaded.status === "answer" && loaded.reply.ok && "listing" in loaded.reply && loaded.reply.listing === null, "only the compiler loaded");
+      for (const config of ["tsconfig.json", "packages/app/tsconfig.json", "packages/core/tsconfig.json"].map((path) => join(root, path))) {
+        const listed = await host.request({ listing: { typescriptDir: TYPESCRIPT, configPath: config } }, 120_000);
+        assert.ok(listed.status === "answer" && listed.reply.ok && "listing" in listed.reply && listed.reply.listing, config);
+        const { files, references } = listed.reply.listing;
+        assert.deepEqual({ files: [...(files ?? [])].sort(), references: [...references].sort() }, showConfig(config), config);
+      }
+      const program = { ...REQUEST, configPath: join(root, "packages/core/tsconfig.json"), cwd: root };
+      const checked = await host.request(program, 120_000);
+      assert.ok(checked.status === "answer" && checked.reply.ok && "info" in checked.reply, "the program was built after the listings");
+      assert.equal(checked.reply.info.reuse, "full");
+    } finally {
+      host.kill();
+      removeDir(root);
+    }
+  });
+
+  it("TypeScript 7 (no compiler API): the listing is unsupported and the host answers the next request", async () => {
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const dir = tempDir("signalint-list7-");
+    const host = new WarmHost(runtime.spawnSelf.bind(runtime), dir, () => {});
+    try {
+      const ts7 = join(REPO, "node_modules", "typescript7");
+      const listed = await host.request({ listing: { typescriptDir: ts7, configPath: join(dir, "tsconfig.json") } }, 60_000);
+      assert.ok(listed.status === "answer" && !listed.reply.ok && listed.reply.unsupported, "unsupported, said as such");
+      const again = await host.request({ listing: { typescriptDir: TYPESCRIPT, configPath: null } }, 120_000);
+      assert.equal(again.status, "answer", "the host is alive");
+    } finally {
+      host.kill();
+      removeDir(dir);
+    }
+  });
+
+  it("a server's first check lists its configs in its warm host: no `tsc --showConfig` process, the same coverage notes", async () => {
+    const project = tracingProject();
+    writeFileSync(join(project, "outside.ts"), "export const unchecked: number = 1;\n");
+    const firstCheck = async (warmTypeScript: boolean) => {
+      const stateDir = tempDir("signalint-list-state-");
+      process.env.SIGNALINT_STATE_DIR = stateDir;
+      writeFileSync(
+        join(project, "signalint.config.json"),
+        JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true }, warmTypeScript }),
+      );
+      const runtime = createNodeRuntime({ selfScript: BUNDLE });
+      const spawned: string[][] = [];
+      const spawn = runtime.spawn.bind(runtime);
+      runtime.spawn = (command, args, options) => (spawned.push([...args]), spawn(command, args, options));
+      const service = await SignalintService.create(runtime, { root: project });
+      try {
+        const response = await service.check(["."], false);
+        return { spawned, response, keys: serviceTscKeys(service, response).sort(), mode: service.lastTiming?.cache?.tsc?.mode };
+      } finally {
+        service.close();
+        removeDir(stateDir);
+      }
+    };
+    try {
+      const warm = await firstCheck(true);
+      const cold = await firstCheck(false);
+      assert.equal(warm.mode, "warm-full");
+      assert.deepEqual(
+        warm.spawned.filter((args) => args.includes("--showConfig")),
+        [],
+        "no listing process",
+      );
+      assert.ok(
+        cold.spawned.some((args) => args.includes("--showConfig")),
+        "without warm TypeScript the command line lists (the observation can fail)",
+      );
+      assert.deepEqual(warm.keys, cold.keys);
+      assert.deepEqual(warm.response.notChecked, cold.response.notChecked);
+      assert.ok(JSON.stringify(warm.response.notChecked).includes("outside.ts"), "the file no tsconfig includes is said");
+    } finally {
+      removeDir(project);
     }
   });
 });

@@ -1,7 +1,9 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../../core/jsonc.ts";
-import { parseTsconfig } from "../../typescript/tsconfig.ts";
+import { listTsconfig, type TsconfigListing } from "../../typescript/tsconfig.ts";
 import { loadTypeScript } from "../../typescript/warm-program.ts";
+import type { WarmTsPool } from "../../typescript/warm-pool.ts";
+import { throwIfCancelled } from "../check/check-events.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob } from "../check/engine-job.ts";
@@ -14,7 +16,6 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
 /** Directories a walk never enters: dependencies and the usual build outputs (as for nested tsconfigs). */
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
 
-/** True for a file that makes tsc apply (TypeScript, not JavaScript). */
 /** What a config `extends`, as far as its text says (a malformed config extends nothing here: tsc reports it). */
 function parseExtends(text: string | null): { extends?: unknown } | null {
   if (text === null) return null;
@@ -25,6 +26,7 @@ function parseExtends(text: string | null): { extends?: unknown } | null {
   }
 }
 
+/** True for a file that makes tsc apply (TypeScript, not JavaScript). */
 export function isTypeScriptFile(path: string): boolean {
   return TYPESCRIPT.test(path) && !DECLARATION.test(path);
 }
@@ -104,8 +106,11 @@ interface ParsedConfig {
   absent: Set<string>;
 }
 
-/** What coverage needs of a tsc run: the common job and whether the compiler API may be loaded. */
-export type CoverageJob = EngineJob & { warmTypeScript: boolean };
+/**
+ * What coverage needs of a tsc run: the common job, whether the compiler API may be loaded, and the warm pool whose
+ * spare host lists configs with it (absent: listings run in process or on the command line).
+ */
+export type CoverageJob = EngineJob & { warmTypeScript: boolean; warm?: Pick<WarmTsPool, "list"> };
 
 /** Per-check memory: configs listed during this check and the stamps read. */
 export interface CheckScope {
@@ -147,23 +152,31 @@ export class TsconfigCoverage {
   }
 
   /** The listing through the project's own compiler API (TypeScript 5.x/6.x, when warm TypeScript is allowed). */
-  private listInProcess(job: CoverageJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): ParsedConfig | null {
+  private listInProcess(job: CoverageJob, resolved: ResolvedEngine, config: string, scope: CheckScope): TsconfigListing | null {
     const ts = scope.inProcess && job.warmTypeScript && resolved.packageDir ? loadTypeScript(resolved.packageDir) : null;
-    if (!ts) return null;
-    const parsed = parseTsconfig(ts, config).commandLine;
-    if (!parsed) return { stamp, files: null, references: [], absent: new Set() };
-    const references = (parsed.projectReferences ?? []).map((reference) => ts.resolveProjectReferencePath(reference));
-    return { stamp, files: new Set(parsed.fileNames.map((file) => resolve(file))), references, absent: new Set() };
+    return ts ? listTsconfig(ts, config) : null;
   }
 
-  private async list(job: CoverageJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): Promise<ParsedConfig> {
-    let inProcess: ParsedConfig | null = null;
+  /**
+   * The listing with the compiler API: in process once a check has used this TypeScript, else (a server's first check)
+   * in the warm pool's spare host, which keeps the compiler loaded for the check's program. Null: the command line.
+   */
+  private async listWithApi(job: CoverageJob, resolved: ResolvedEngine, config: string, scope: CheckScope): Promise<TsconfigListing | null> {
     try {
-      inProcess = this.listInProcess(job, resolved, config, stamp, scope);
+      const inProcess = this.listInProcess(job, resolved, config, scope);
+      if (inProcess) return inProcess;
     } catch {
       // An API this version lacks: the command line lists it.
     }
-    if (inProcess) return inProcess;
+    if (!job.warm || !job.warmTypeScript || !resolved.packageDir) return null;
+    const listed = await job.warm.list(resolved.packageDir, config, job.timeoutMs, job.signal);
+    throwIfCancelled(job.signal);
+    return listed;
+  }
+
+  private async list(job: CoverageJob, resolved: ResolvedEngine, config: string, stamp: string, scope: CheckScope): Promise<ParsedConfig> {
+    const api = await this.listWithApi(job, resolved, config, scope);
+    if (api) return { stamp, files: api.files && new Set(api.files.map((file) => resolve(file))), references: api.references, absent: new Set() };
     const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, "-p", config, "--showConfig"], {
       cwd: job.root,
       timeoutMs: job.timeoutMs,
@@ -242,7 +255,10 @@ export class TsconfigCoverage {
     return null;
   }
 
-  /** A check's listing scope; the first check of a TypeScript lists with the command line (loading the API blocks longer). */
+  /**
+   * A check's listing scope. The first check of a TypeScript lists in a warm host or on the command line: loading the
+   * API here would block the server's thread longer.
+   */
   scopeFor(resolved: ResolvedEngine): CheckScope {
     const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
     this.seen.add(resolved.path);
