@@ -90,10 +90,8 @@ it("progress reaches the session whose check the daemon runs; cancelling it stop
     );
     assert.equal(settledA, false, "A's check is still running");
     assert.deepEqual(keys(await everyIssue(b, answerB)), keys(reference.issues));
-    assert.ok(
-      progressB.some((message) => /^oxlint finished/.test(message)),
-      JSON.stringify(progressB),
-    );
+    // Events within 100 ms of each other are coalesced (the newer replaces the older); a check's last is always sent.
+    assert.match(progressB.at(-1) ?? "", /^(oxlint|tsc) finished \(ok/, JSON.stringify(progressB));
     controller.abort();
     await rejected;
     // A's engine and its grandchild are gone; the daemon, both fronts, the watchdog and warm hosts stay.
