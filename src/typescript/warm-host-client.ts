@@ -61,7 +61,7 @@ export class WarmHost {
   }
 
   /**
-   * Ask for one check. A timeout, or an abort while the host works on it, kills the host (and so every request queued
+   * Ask for one check (or a listing). A timeout, or an abort while the host works on it, kills the host (and so every request queued
    * on it). An abort while it still waits its turn answers the caller at once (`withdrawn`); the host, shared by every
    * client of a daemon, keeps working for the others and reaches it later, and that reply is dropped.
    */

@@ -99,6 +99,8 @@ export class WarmTsPool {
   private readonly hosts = new Map<string, WarmHost>();
   /** A started host not yet given a program (see prestart). */
   private spare: WarmHost | null = null;
+  /** A check has run since the spare started (listed with it or passed it by): it may be released when idle. */
+  private spareLeft = false;
   /** Programs that will not be warm in this server (no API, over the memory bound, or their host keeps dying). */
   private readonly refused = new Map<string, string>();
   private readonly deaths = new Map<string, number>();
@@ -126,6 +128,7 @@ export class WarmTsPool {
   /** Check one program in its host (started, and the program built, when there is none yet). */
   check(request: WarmRequest): Promise<WarmOutcome> {
     this.checksAsked++;
+    this.spareLeft = true;
     const running = this.run(request);
     this.inflight.add(running);
     running.finally(() => this.inflight.delete(running)).catch(() => {});
@@ -250,7 +253,9 @@ export class WarmTsPool {
    * to load Signalint: the first program that needs a host takes this one.
    */
   prestart(): void {
-    if (!this.closed && !this.spare) this.spare = this.spawn();
+    if (this.closed || this.spare) return;
+    this.spare = this.spawn();
+    this.spareLeft = false;
   }
 
   /**
@@ -270,9 +275,21 @@ export class WarmTsPool {
   async list(typescriptDir: string, configPath: string, timeoutMs: number, signal?: AbortSignal): Promise<TsconfigListing | null> {
     this.prestart();
     const host = this.spare;
-    if (!host) return null;
-    const result = await host.request({ listing: { typescriptDir, configPath } }, timeoutMs, signal);
-    return (result.status === "answer" && result.reply.ok && "listing" in result.reply && result.reply.listing) || null;
+    this.spareLeft = true;
+    if (!host || signal?.aborted) return null;
+    // A listing is short and changes nothing: a cancel answers the caller at once and leaves the host (and the compiler
+    // it loaded for the next program) alive; its reply is dropped.
+    let stop = () => {};
+    const cancelled = new Promise<null>((resolve) => {
+      stop = () => resolve(null);
+      signal?.addEventListener("abort", stop, { once: true });
+    });
+    try {
+      const result = await Promise.race([host.request({ listing: { typescriptDir, configPath } }, timeoutMs), cancelled]);
+      return (result?.status === "answer" && result.reply.ok && "listing" in result.reply && result.reply.listing) || null;
+    } finally {
+      signal?.removeEventListener("abort", stop);
+    }
   }
 
   /** A host that exited or failed without answering: after MAX_DEATHS in a row, that program stays cold. */
@@ -312,6 +329,13 @@ export class WarmTsPool {
   private releaseIdle(): void {
     const now = Date.now();
     for (const [key, host] of this.hosts) if (!host.busy && now - host.lastUsed > WARM_IDLE_MS) this.release(key);
+    // A spare that checks have left (a solution on the command line, vue-tsc only, nothing selected) goes the same
+    // way; one started with the server stays until a first check takes it, however long that is.
+    const spare = this.spare;
+    if (spare && this.spareLeft && !spare.busy && now - spare.lastUsed > WARM_IDLE_MS) {
+      this.spare = null;
+      spare.kill();
+    }
   }
 
   /** Stop the idle timer and every host (tests and shutdown). */

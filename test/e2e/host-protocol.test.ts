@@ -12,6 +12,7 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { encodeFrame, type HostRequest, WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { WarmHost } from "../../src/typescript/warm-host-client.ts";
+import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { BUNDLE, fixture, REPO, removeDir, scratchCopy, serviceTscKeys, tempDir } from "../helpers.ts";
 
 const TYPESCRIPT = join(REPO, "node_modules", "typescript");
@@ -238,6 +239,28 @@ describe("a host lists configs without building a program", () => {
       assert.equal(checked.reply.info.reuse, "full");
     } finally {
       host.kill();
+      removeDir(root);
+    }
+  });
+
+  it("a cancelled listing answers at once and keeps the spare host with its compiler (no second host starts)", async () => {
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    let started = 0;
+    const spawnSelf = runtime.spawnSelf.bind(runtime);
+    runtime.spawnSelf = (mode, cwd) => (started++, spawnSelf(mode, cwd));
+    const root = scratchCopy("references");
+    const pool = new WarmTsPool(runtime, root);
+    const config = join(root, "tsconfig.json");
+    try {
+      const controller = new AbortController();
+      const cancelled = pool.list(TYPESCRIPT, config, 120_000, controller.signal);
+      controller.abort();
+      assert.equal(await cancelled, null);
+      const listed = await pool.list(TYPESCRIPT, config, 120_000);
+      assert.deepEqual([...(listed?.references ?? [])].sort(), showConfig(config).references);
+      assert.equal(started, 1, "the same host answered after the cancel");
+    } finally {
+      pool.close();
       removeDir(root);
     }
   });

@@ -94,8 +94,9 @@ export async function candidateFiles(job: EngineJob): Promise<string[]> {
 }
 
 /**
- * What one tsconfig includes: its root files as `tsc -p <config> --showConfig` lists them, or, from the second check
- * of a server on, as the project's compiler API parses them (TypeScript 5.x/6.x with warm TypeScript on).
+ * What one tsconfig includes: its root files as the project's compiler API parses them (TypeScript 5.x/6.x with warm
+ * TypeScript on: in the spare warm host on a server's first check, in process from then on), else as
+ * `tsc -p <config> --showConfig` lists them.
  */
 interface ParsedConfig {
   stamp: string;
@@ -168,7 +169,9 @@ export class TsconfigCoverage {
     } catch {
       // An API this version lacks: the command line lists it.
     }
-    if (!job.warm || !job.warmTypeScript || !resolved.packageDir) return null;
+    // Only a first check asks a host; TypeScript 7 has no API to list with (the command line does).
+    const major = Number((resolved.version ?? "").split(".")[0]);
+    if (scope.inProcess || !job.warm || !job.warmTypeScript || !resolved.packageDir || !(major >= 5 && major < 7)) return null;
     const listed = await job.warm.list(resolved.packageDir, config, job.timeoutMs, job.signal);
     throwIfCancelled(job.signal);
     return listed;
