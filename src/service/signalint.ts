@@ -19,6 +19,7 @@ import { openProject, type OpenOptions, type Project } from "./project/project.t
 import { TsconfigCoverage } from "./tsc/tsc-coverage.ts";
 import { persistTarget } from "./tsc/persist-target.ts";
 import type { Checker } from "./workflow/checker.ts";
+import { ownedTempDir } from "./project/temp-dirs.ts";
 
 export type { CheckTiming } from "./check/pipeline.ts";
 
@@ -30,7 +31,7 @@ async function ownedProject(runtime: Runtime, project: Project, writes: boolean)
   if (!writes) return project;
   const holder = await takeOwnership(runtime, project.stateDir, runtime.pid);
   if (holder === null) return { ...project, owned: true };
-  const stateDir = await runtime.makeTempDir("signalint-state-");
+  const stateDir = await ownedTempDir(runtime, "signalint-state-");
   runtime.writeStderr(`signalint: ${project.stateDir} belongs to another Signalint process (pid ${holder}); this one keeps its history in ${stateDir}\n`);
   return { ...project, stateDir, temporaryState: true };
 }
@@ -101,6 +102,7 @@ export class SignalintService implements Checker {
     this.changes.close();
     if (this.project.owned) await releaseOwnership(this.runtime, this.project.stateDir, this.runtime.pid);
     if (this.project.temporaryState) await this.runtime.removeFile(this.project.stateDir).catch(() => {});
+    if (this.project.temporaryCache) await this.runtime.removeFile(this.project.cacheDir).catch(() => {});
   }
 
   /** Open a project (validating its config) and replay loop memory. Throws ConfigError on bad configuration. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CliReport } from "../../src/cli/report.ts";
@@ -168,7 +168,10 @@ describe("a read-only project", () => {
     chmodSync(join(project, ".."), 0o755);
     spawnSync("chmod", ["-R", "a-w,a+rX", project]);
     try {
-      const command = `cd ${JSON.stringify(project)} && PATH=${JSON.stringify(CLEAN_PATH)} ${JSON.stringify(process.execPath)} ${JSON.stringify(BUNDLE)} check --format json`;
+      // Its own TMPDIR: what the session leaves there is seen (nobody has no writable home: the cache is temporary too).
+      const tmp = tempDir("signalint-readonly-tmp-");
+      chmodSync(tmp, 0o777);
+      const command = `cd ${JSON.stringify(project)} && TMPDIR=${JSON.stringify(tmp)} PATH=${JSON.stringify(CLEAN_PATH)} ${JSON.stringify(process.execPath)} ${JSON.stringify(BUNDLE)} check --format json`;
       const result = spawnSync("su", ["nobody", "-s", "/bin/sh", "-c", command], { encoding: "utf8" });
       const fallback = /is not writable .* using (\S+) for this session/.exec(result.stderr)?.[1];
       assert.ok(fallback, result.stderr);
@@ -176,6 +179,7 @@ describe("a read-only project", () => {
       assert.equal(report.engines.tsc.status, "ok");
       assert.equal(report.issues.length, 1);
       assert.equal(existsSync(fallback), false, "the temporary state directory went with the session");
+      assert.deepEqual(readdirSync(tmp), [], "so did the temporary cache directory");
     } finally {
       spawnSync("chmod", ["-R", "u+w", project]);
       removeDir(join(project, ".."));

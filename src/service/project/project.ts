@@ -3,6 +3,7 @@ import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from
 import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { ownedTempDir } from "./temp-dirs.ts";
 
 export const CONFIG_FILE = "signalint.config.json";
 
@@ -27,6 +28,8 @@ export interface Project {
    * directory could not be written): removed at close.
    */
   temporaryState?: boolean;
+  /** True when `cacheDir` is a temporary directory (the cache base could not be used): removed at close. */
+  temporaryCache?: boolean;
   settings: Settings;
 }
 
@@ -93,7 +96,7 @@ function cacheBase(runtime: Runtime): string | null {
  * The project's cache directory, keyed by its real root, outside the project tree; a temporary directory when the
  * OS cache directory is unknown, inside the project or not writable.
  */
-async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: boolean): Promise<{ dir: string; base: string | null }> {
+async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: boolean): Promise<{ dir: string; base: string | null; temporary?: true }> {
   const base = cacheBase(runtime);
   const dir = base ? join(base, runtime.sha256(realRoot).slice(0, 16)) : null;
   if (dir && !prepare) return { dir, base };
@@ -109,7 +112,7 @@ async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: bool
       // fall through to a temporary directory
     }
   }
-  return { dir: await runtime.makeTempDir("signalint-cache-"), base: null };
+  return { dir: await ownedTempDir(runtime, "signalint-cache-"), base: null, temporary: true };
 }
 
 /** The cache directory given for this run: created when missing; refused inside the project tree. */
@@ -146,7 +149,7 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   // would be read by the user's own linters and formatters (`eslint .` with a JSON config, `prettier --check .`).
   const lintCacheDir = join(cache.dir, "lint");
   // A temporary fallback is this session's alone: removed when it closes (a read-only project leaves nothing behind).
-  const temporary = usedState !== stateDir ? { temporaryState: true } : {};
+  const temporary = { ...(usedState !== stateDir ? { temporaryState: true } : {}), ...("temporary" in cache ? { temporaryCache: true } : {}) };
   return { root, realRoot, stateDir: usedState, cacheDir: cache.dir, cacheBase: cache.base, lintCacheDir, settings, ...temporary };
 }
 
@@ -179,7 +182,7 @@ async function usableStateDir(runtime: Runtime, stateDir: string): Promise<strin
     await runtime.removeFile(probe);
     return stateDir;
   } catch (error) {
-    const fallback = await runtime.makeTempDir("signalint-state-");
+    const fallback = await ownedTempDir(runtime, "signalint-state-");
     runtime.writeStderr(`signalint: state directory ${stateDir} is not writable (${(error as Error).message}); using ${fallback} for this session\n`);
     return fallback;
   }
