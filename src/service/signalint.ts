@@ -109,23 +109,35 @@ export class SignalintService implements Checker {
   static async create(runtime: Runtime, options: OpenOptions = {}): Promise<SignalintService> {
     const project = await ownedProject(runtime, await openProject(runtime, { prepareState: true, ...options }), options.prepareState !== false);
     const session = new SessionLog(runtime, project.stateDir);
-    const skipped = await session.replay();
-    if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
     const service = new SignalintService(runtime, project, session, await findNodeCommand(runtime));
-    await service.snapshots.load();
-    // A fix interrupted by a crash is rolled back before anything else can read those files.
-    const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
-    if (rolledBack.length)
-      runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
-    // A server for a TypeScript project starts a warm TypeScript host now, loading the project's compiler, so its first
-    // check need not wait for either.
-    const { warmTypeScript, engines } = project.settings;
-    if (options.prepareState !== false && warmTypeScript && engines.tsc !== false && (await runtime.stat(join(project.root, "tsconfig.json")))) {
-      service.warm.prestart();
-      const typescript = await resolveEngine(runtime, "tsc", { start: project.root, node: service.node });
-      if (typescript?.packageDir) service.warm.preload(typescript.packageDir);
+    try {
+      // The warm host starts first: it loads Signalint and the project's compiler while the history below is read.
+      if (options.prepareState !== false) await service.prestartWarm();
+      const skipped = await session.replay();
+      if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
+      await service.snapshots.load();
+      // A fix interrupted by a crash is rolled back before anything else can read those files (the host started above
+      // has read none: it loads only the compiler).
+      const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
+      if (rolledBack.length)
+        runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
+    } catch (error) {
+      service.warm.close();
+      throw error;
     }
     return service;
+  }
+
+  /**
+   * A server for a TypeScript project starts a warm TypeScript host now, loading the project's compiler, so its first
+   * check need not wait for either.
+   */
+  private async prestartWarm(): Promise<void> {
+    const { root, settings } = this.project;
+    if (!settings.warmTypeScript || settings.engines.tsc === false || !(await this.runtime.stat(join(root, "tsconfig.json")))) return;
+    this.warm.prestart();
+    const typescript = await resolveEngine(this.runtime, "tsc", { start: root, node: this.node });
+    if (typescript?.packageDir) this.warm.preload(typescript.packageDir);
   }
 
   /**
