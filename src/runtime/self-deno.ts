@@ -105,6 +105,7 @@ export function selfChannelDeno(): SelfChannel {
     send: (line) => {
       const bytes = encoder.encode(`${line}\n`);
       for (let offset = 0; offset < bytes.length; ) offset += Deno.stdout.writeSync(bytes.subarray(offset));
+      return Promise.resolve();
     },
   };
 }

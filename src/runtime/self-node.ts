@@ -82,8 +82,8 @@ export function selfChannelNode(): SelfChannel {
       process.stdin.on("end", onEnd);
       process.stdin.on("error", onEnd);
     },
-    send: (line) => {
-      write(`${line}\n`);
-    },
+    // A pipe write that does not fit the pipe's buffer is finished by the event loop: the callback says when it was.
+    // A failed write (the parent is gone) settles too: the end of stdin follows.
+    send: (line) => new Promise<void>((resolve) => void write(`${line}\n`, () => resolve())),
   };
 }

@@ -45,7 +45,11 @@ export interface SelfProcess {
 export interface SelfChannel {
   /** Start reading: `onLine` per line, `onEnd` once stdin is closed (the parent is gone). */
   listen(onLine: (line: string) => void, onEnd: () => void): void;
-  send(line: string): void;
+  /**
+   * Write one line; resolves once the whole line is handed to the OS (the parent can read it), so that work done
+   * next without yielding cannot hold part of it back.
+   */
+  send(line: string): Promise<void>;
 }
 
 /** The result of stat/lstat, reduced to what Signalint needs. */
