@@ -113,17 +113,22 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
  * (TypeScript 7) is unsupported.
  */
 function listing(request: ListingRequest, host: HostProcess): HostReply {
-  const {
-    id,
-    listing: { typescriptDir, configPath },
-  } = request;
+  const { id, listing: asked } = request;
   try {
-    const ts = loadTypeScript(typescriptDir);
-    if (ts) return { id, ok: true, listing: configPath === null ? null : listTsconfig(ts, configPath), rssBytes: host.rssBytes() };
-    return { id, ok: false, unsupported: true, error: "this TypeScript has no usable compiler API", rssBytes: host.rssBytes() };
+    const ts = loadTypeScript(asked.typescriptDir);
+    if (!ts) return failure(host, id, true, NO_API);
+    return { id, ok: true, listing: asked.configPath === null ? null : listTsconfig(ts, asked.configPath), rssBytes: host.rssBytes() };
   } catch (error) {
-    return { id, ok: false, unsupported: false, error: (error as Error).stack ?? String(error), rssBytes: host.rssBytes() };
+    return failure(host, id, false, (error as Error).stack ?? String(error));
   }
+}
+
+/** Why a compiler is not served warm: it has no compiler API (TypeScript 7). */
+const NO_API = "this TypeScript has no usable compiler API";
+
+/** A request the host could not serve (`unsupported`: its compiler or config is not one a warm program serves). */
+function failure(host: HostProcess, id: number, unsupported: boolean, error: string): HostReply {
+  return { id, ok: false, unsupported, error, rssBytes: host.rssBytes() };
 }
 
 /** What the host needs from the process it runs in. */
@@ -143,7 +148,6 @@ export interface HostProcess {
 export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   let program: HostedProgram | null = null;
   let queue = Promise.resolve();
-  const failure = (id: number, unsupported: boolean, error: string): HostReply => ({ id, ok: false, unsupported, error, rssBytes: host.rssBytes() });
   // A failure to write state costs the next host its head start, never an answer: said on stderr.
   const persist = (answer: HostedAnswer) => {
     try {
@@ -164,15 +168,15 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
     if ("listing" in request) return listing(request, host);
     try {
       program ??= await createProgram(request);
-      if (!program) return failure(request.id, true, "this TypeScript has no usable compiler API");
+      if (!program) return failure(host, request.id, true, NO_API);
       if (request.invalidate) program.invalidateResolutions();
       const result = program.check(request);
-      if ("unserved" in result) return failure(request.id, false, `the config is not one a warm program serves: ${result.unserved}`);
+      if ("unserved" in result) return failure(host, request.id, false, `the config is not one a warm program serves: ${result.unserved}`);
       return { id: request.id, ok: true, ...result, rssBytes: host.rssBytes() };
     } catch (error) {
       program?.close();
       program = null;
-      return failure(request.id, false, (error as Error).stack ?? String(error));
+      return failure(host, request.id, false, (error as Error).stack ?? String(error));
     }
   };
   channel.listen(
