@@ -159,6 +159,11 @@ function launch(entry: string, js: boolean, node: NodeCommand | null): Pick<Reso
   return js && node ? { command: node.command, prefixArgs: [...node.args, entry] } : { command: entry, prefixArgs: [] };
 }
 
+/** The major version of a resolved engine (0 when it is unknown). */
+export function majorVersion(resolved: Pick<ResolvedEngine, "version">): number {
+  return Number((resolved.version ?? "").split(".")[0]) || 0;
+}
+
 /**
  * Find an engine: its package by Node's package resolution from `start`, run through the entry its `package.json`
  * `bin` declares (JS entries through node or the embedded runtime, so no shebang, shim or PATH lookup is needed);

@@ -5,7 +5,7 @@ import { relativeToRoot } from "../../core/paths.ts";
 import { eslintLegacyArgs } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
-import { installHint } from "../../engines/resolve.ts";
+import { installHint, majorVersion } from "../../engines/resolve.ts";
 import { parseTscOutput } from "../../engines/tsc.ts";
 import {
   ENGINE_OUTPUT_LIMIT,
@@ -122,7 +122,7 @@ function withReuse(outcome: RunnerOutcome): RunnerOutcome {
  * ESLINT_USE_FLAT_CONFIG=false; ESLint 10 no longer reads such configs, so the project's own eslint fails as well.
  */
 async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: readonly string[]): Promise<RunnerOutcome> {
-  const major = Number((resolved.version ?? "0").split(".")[0]);
+  const major = majorVersion(resolved);
   if (major >= 10)
     return {
       ok: false,

@@ -5,6 +5,7 @@ import { loadTypeScript } from "../../typescript/warm-program.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import { throwIfCancelled } from "../check/check-events.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
+import { majorVersion } from "../../engines/resolve.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob } from "../check/engine-job.ts";
 import { ifMissing } from "../../core/errors.ts";
@@ -170,7 +171,7 @@ export class TsconfigCoverage {
       // An API this version lacks: the command line lists it.
     }
     // Only a first check asks a host; TypeScript 7 has no API to list with (the command line does).
-    const major = Number((resolved.version ?? "").split(".")[0]);
+    const major = majorVersion(resolved);
     if (scope.inProcess || !job.warm || !job.warmTypeScript || !resolved.packageDir || !(major >= 5 && major < 7)) return null;
     const listed = await job.warm.list(resolved.packageDir, config, job.timeoutMs, job.signal);
     throwIfCancelled(job.signal);

@@ -8,7 +8,7 @@ import type { EngineCache, EngineJob, RunnerOutcome } from "../check/engine-job.
 import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
 import { choosePrograms, describePrograms, type ProgramChoice } from "./tsc-programs.ts";
 import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
-import { resolveEngine, resolveTypeChecker } from "../../engines/resolve.ts";
+import { majorVersion, resolveEngine, resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import { ifMissing } from "../../core/errors.ts";
@@ -168,7 +168,7 @@ function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: 
  * overlay uses) run through node; null otherwise (TypeScript 7 is native: generated configs serve).
  */
 function overlayCompiler(resolved: ResolvedEngine): string | null {
-  const major = Number((resolved.version ?? "").split(".")[0]);
+  const major = majorVersion(resolved);
   const throughNode = resolved.prefixArgs.at(-1) === resolved.path;
   return resolved.packageDir && throughNode && (major === 5 || major === 6) ? join(resolved.packageDir, "lib", "typescript.js") : null;
 }
