@@ -143,6 +143,17 @@ export async function call(client: Client, name: string, args: Record<string, un
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+/**
+ * Progress notifications the SDK client reported through onerror as arriving for a retired token. The client (1.x)
+ * runs a progress handler a microtask late but retires the token as it reads the response, so a last notification
+ * read in the same chunk as the response lands there (modelcontextprotocol/typescript-sdk#2580; the server sent it
+ * first, and no server can avoid the race).
+ */
+export function lateProgress(errors: readonly string[]): { progress: number; message?: string }[] {
+  const prefix = "Received a progress notification for an unknown token: ";
+  return errors.flatMap((error) => (error.startsWith(prefix) ? [JSON.parse(error.slice(prefix.length)).params] : []));
+}
+
 /** The structuredContent of a successful result (asserting success). */
 export function structured<T = Record<string, unknown>>(result: CallToolResult): T {
   if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);
