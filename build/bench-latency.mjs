@@ -125,7 +125,7 @@ function bytesUnder(dir) {
  * One fresh MCP server (no daemon: stopping it stops everything, as a reboot or an exited server would) that runs one
  * check and stops; the check's time from the client, its tsc mode and whether its diagnostics equal a cold run.
  */
-async function checkInFreshServer(dir, tsc, env, name, tool, args) {
+async function checkInFreshServer(dir, tsc, env, name, tool, args, thinkMs = 0) {
   const client = new Client({ name: "bench-restart", version: "1" });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -136,6 +136,8 @@ async function checkInFreshServer(dir, tsc, env, name, tool, args) {
   });
   await client.connect(transport);
   await client.listTools();
+  // An agent reads before its first check: the server prewarms meanwhile (SIGNALINT_PREWARM_DELAY_MS, default 1 s).
+  if (thinkMs) await new Promise((resolve) => setTimeout(resolve, thinkMs));
   const started = performance.now();
   const result = await client.callTool({ name: tool, arguments: args });
   const ms = performance.now() - started;
@@ -172,6 +174,9 @@ function ciCheck(dir, cacheDir) {
   return { ms, keys };
 }
 
+/** How long the restart phase's agent reads before its first check (BENCH_THINK_MS, default 10 s). */
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 10_000);
+
 /**
  * Warm from disk (issue 17): the first check of a fresh server on an unchanged, already-checked project; the same after
  * a leaf was edited while nothing ran; CI's `check --cache-dir` with the cache of an earlier run, unchanged.
@@ -202,6 +207,11 @@ async function measureRestart(label, tsc) {
   rows.push(await checkInFreshServer(dir, tsc, env, "check_project after a restart, one leaf edited while stopped", "check_project", {}));
   if (!REFS)
     rows.push({ name: "(reference) `tsc --incremental` after the same edit, its build info primed", ms: incremental(), mode: "", correct: null, issues: 0 });
+  const another = join(dir, layout.another);
+  writeFileSync(another, readFileSync(another, "utf8").replace("x * 3 +", "x * 33 +"));
+  rows.push(
+    await checkInFreshServer(dir, tsc, env, `the same with another leaf, asked ${THINK_MS / 1000} s after the server started`, "check_project", {}, THINK_MS),
+  );
   const stateBytes = bytesUnder(cacheBase);
   const ciCache = mkdtempSync(join(tmpdir(), "signalint-ci-cache-"));
   ciCheck(dir, ciCache);

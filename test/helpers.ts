@@ -96,6 +96,8 @@ export function linkBin(project: string, name: string, target: string): void {
 export interface Connected {
   client: Client;
   stderr: () => string;
+  /** Resolves with the server's stderr so far once it matches `pattern` (an event, not a poll). */
+  stderrMatching: (pattern: RegExp) => Promise<string>;
   close: () => Promise<void>;
   pid: number | null;
 }
@@ -117,19 +119,33 @@ export async function connect(cwd: string, env: Record<string, string> = {}, run
     command: runtime === "node" ? process.execPath : DENO,
     args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, ...env },
+    // No prewarm unless a test asks for one: a server slow to get its first check (a loaded machine) would prewarm.
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, SIGNALINT_PREWARM_DELAY_MS: "off", ...env },
     stderr: "pipe",
   });
   let stderr = "";
+  const waiters = new Set<() => void>();
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
+    for (const waiter of [...waiters]) waiter();
   });
+  const stderrMatching = (pattern: RegExp) =>
+    new Promise<string>((resolve) => {
+      const check = () => {
+        if (!pattern.test(stderr)) return;
+        waiters.delete(check);
+        resolve(stderr);
+      };
+      waiters.add(check);
+      check();
+    });
   const client = new Client({ name: "signalint-test", version: "1.0.0" });
   await client.connect(transport);
   await client.listTools(); // caches output validators, as real clients do
   return {
     client,
     stderr: () => stderr,
+    stderrMatching,
     pid: transport.pid,
     close: async () => {
       await client.close();

@@ -25,6 +25,10 @@ export const ENVIRONMENT: readonly [string, string][] = [
   ["SIGNALINT_WARM_TYPESCRIPT", "0: always run tsc's command line (no warm programs)"],
   ["SIGNALINT_DAEMON", "0: no daemon, every process checks on its own (default: on, except when CI is set); 1: on, also in CI"],
   ["SIGNALINT_PROGRESS_HEARTBEAT_MS", "how often a long engine run reports progress to MCP clients (default 5000)"],
+  [
+    "SIGNALINT_PREWARM_DELAY_MS",
+    "how long a new server waits for a first check before it builds the last checks' TypeScript programs (default 1000; off: never)",
+  ],
 ];
 
 /** Variables read for tests and measurements only, deliberately left out of the help. */

@@ -18,7 +18,8 @@ export async function serve(io: CliIo): Promise<number | null> {
   );
   // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
   const session = `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
-  const opened = await openApi(io.runtime, { session });
+  // A server lives on: it builds the last checks' programs while its client has not asked yet.
+  const opened = await openApi(io.runtime, { session, prewarm: true });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   const { settings, projectRoot } = opened;
   const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });

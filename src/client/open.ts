@@ -54,7 +54,10 @@ function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConne
  * local sockets), started on demand; else — or when it cannot start — a service running here, which takes the
  * state directory's ownership lock. `session` names this client's session (after_edit_check's default baseline).
  */
-export async function openApi(runtime: Runtime, options: { root?: string; compact?: boolean; session?: string; cacheDir?: string } = {}): Promise<OpenedApi> {
+export async function openApi(
+  runtime: Runtime,
+  options: { root?: string; compact?: boolean; session?: string; cacheDir?: string; prewarm?: boolean } = {},
+): Promise<OpenedApi> {
   const project = await openProject(runtime, { root: options.root, compact: options.compact });
   const { settings } = project;
   let notice: string | null = null;
@@ -76,6 +79,7 @@ export async function openApi(runtime: Runtime, options: { root?: string; compac
     root: project.root,
     compact: options.compact,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.prewarm ? { prewarm: true } : {}),
   });
   const api = localApi(service, runtime.pid);
   const withSession: ServiceApi = options.session ? sessionBound(api, options.session) : api;

@@ -84,6 +84,11 @@ export interface Settings {
   progressHeartbeatMs: number;
   /** The bound on all projects' persisted TypeScript state, in MB (SIGNALINT_CACHE_MAX_MB); 0: not persisted. */
   persistMaxMB: number;
+  /**
+   * How long a new server (daemon, MCP server) waits for a first check before it builds the warm programs of the
+   * project's last checks (SIGNALINT_PREWARM_DELAY_MS); null: it never does.
+   */
+  prewarmDelayMs: number | null;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -162,6 +167,18 @@ function parseCacheMaxEnv(value: string): number {
   return Number(value);
 }
 
+/**
+ * How long a new server waits before it builds the last checks' warm programs: a first check asked at once (a CLI's, a
+ * script's) builds what it needs itself, without a prewarm in its way; an agent's first check comes later.
+ */
+export const DEFAULT_PREWARM_DELAY_MS = 1000;
+
+function parsePrewarmEnv(value: string): number | null {
+  if (/^off$/i.test(value)) return null;
+  if (!/^\d{1,7}$/.test(value)) throw new ConfigError(`SIGNALINT_PREWARM_DELAY_MS must be a whole number of milliseconds or off, not ${quoteInput(value)}`);
+  return Number(value);
+}
+
 /** Default idle time of the project's daemon before it exits, in minutes. */
 export const DEFAULT_DAEMON_IDLE_MINUTES = 30;
 
@@ -188,6 +205,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
   const bytesEnv = envValue(readEnv, "SIGNALINT_STRUCTURED_MAX_BYTES");
   const heartbeatEnv = envValue(readEnv, "SIGNALINT_PROGRESS_HEARTBEAT_MS");
   const cacheMaxEnv = envValue(readEnv, "SIGNALINT_CACHE_MAX_MB");
+  const prewarmEnv = envValue(readEnv, "SIGNALINT_PREWARM_DELAY_MS");
   return {
     engines: { ...config.engines },
     ignore: config.ignore ?? [],
@@ -206,6 +224,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     typescriptProjects: config.typescript?.projects ?? [],
     progressHeartbeatMs: heartbeatEnv ? parseHeartbeatEnv(heartbeatEnv) : DEFAULT_HEARTBEAT_MS,
     persistMaxMB: cacheMaxEnv ? parseCacheMaxEnv(cacheMaxEnv) : DEFAULT_PERSIST_MAX_MB,
+    prewarmDelayMs: prewarmEnv ? parsePrewarmEnv(prewarmEnv) : DEFAULT_PREWARM_DELAY_MS,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

@@ -220,7 +220,7 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
   const bytes = new TextEncoder().encode(socket).length;
   // Node binds a too-long path cut short, outside the private directory: refused before anything is bound.
   if (limit !== null && bytes > limit) throw new Error(`the socket path ${socket} is ${bytes} bytes, over the OS limit of ${limit} (a shorter TMPDIR helps)`);
-  const service = await SignalintService.create(runtime, { root: project.root });
+  const service = await SignalintService.create(runtime, { root: project.root, prewarm: true });
   await runtime.removeFile(socket).catch(() => {}); // a stale socket of a dead daemon that had this pid
   let stopping = false;
   const stop = async (code: number) => {

@@ -4,6 +4,7 @@ import { findNodeCommand, resolveEngine } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
+import { machineWarmMemoryMB } from "../core/config.ts";
 import type { CheckOptions } from "./check/check-events.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
 import { TransactionStore } from "./fix/transactions.ts";
@@ -18,6 +19,7 @@ import { releaseOwnership, takeOwnership } from "./project/ownership.ts";
 import { openProject, type OpenOptions, type Project } from "./project/project.ts";
 import { TsconfigCoverage } from "./tsc/tsc-coverage.ts";
 import { persistTarget } from "./tsc/persist-target.ts";
+import { Prewarm } from "./tsc/prewarm.ts";
 import type { Checker } from "./workflow/checker.ts";
 import { ownedTempDir } from "./project/temp-dirs.ts";
 
@@ -51,6 +53,8 @@ export class SignalintService implements Checker {
   readonly changes: ChangeTracker;
   private readonly rooms: CheckRooms;
   private readonly warm: WarmTsPool;
+  /** The programs of the last checks, built again by a new long-lived server before its first check. */
+  readonly prewarm: Prewarm;
 
   private constructor(
     readonly runtime: Runtime,
@@ -64,6 +68,8 @@ export class SignalintService implements Checker {
     this.changes = new ChangeTracker(runtime, project.root, project.stateDir);
     const warn = (message: string) => runtime.writeStderr(`signalint: ${message}\n`);
     this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(project), warmCapacity(runtime.totalMemoryBytes));
+    // Nothing is kept where nothing of TypeScript's is (SIGNALINT_CACHE_MAX_MB=0).
+    this.prewarm = new Prewarm(runtime, persistTarget(project) ? project.cacheDir : null, this.warm);
     let sequence = 0;
     this.rooms = {
       runtime,
@@ -121,6 +127,8 @@ export class SignalintService implements Checker {
       const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
       if (rolledBack.length)
         runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
+      // After the rollback: a prewarm reads the project's files.
+      if (options.prewarm) service.schedulePrewarm();
     } catch (error) {
       service.warm.close();
       throw error;
@@ -140,13 +148,23 @@ export class SignalintService implements Checker {
     if (typescript?.packageDir) this.warm.preload(typescript.packageDir);
   }
 
+  /** A long-lived server builds its last programs while no check has come yet (see Prewarm). */
+  private schedulePrewarm(): void {
+    const { settings } = this.project;
+    if (settings.prewarmDelayMs === null || !settings.warmTypeScript || settings.engines.tsc === false) return;
+    const memoryMB = settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(this.runtime.totalMemoryBytes);
+    this.prewarm.schedule(settings.prewarmDelayMs, { timeoutMs: settings.timeoutsMs.tsc, memoryLimitBytes: memoryMB * 1024 ** 2 });
+  }
+
   /**
    * Run every enabled engine on the paths and shape the response. `incremental` marks check_files. A cancelled check
    * (options.signal) kills its engines, records nothing and throws CheckCancelledError. `options.tool` names the
    * snapshot's maker.
    */
   async check(requested: readonly string[], incremental: boolean, options: CheckOptions = {}): Promise<CheckResponse> {
+    this.prewarm.checkStarted();
     const { response, timing } = await runCheck(this.rooms, requested, { ...options, incremental });
+    await this.prewarm.remember();
     this.lastTiming = timing;
     if (this.runtime.env("SIGNALINT_DEBUG_TIMING")) this.runtime.writeStderr(`signalint timing: ${JSON.stringify(timing)}\n`);
     return response;

@@ -39,6 +39,11 @@ export interface HostRequest {
   view?: string;
   /** Where the host keeps the program's incremental state between hosts (null or absent: nowhere). */
   persist?: PersistTarget | null;
+  /**
+   * A server's prewarm: build the program before any check asks, unless a stored answer holds — that one is left for
+   * the first check (answered from disk then, as without a prewarm). The reply is a check's; nobody reads its issues.
+   */
+  prewarm?: boolean;
 }
 
 /**
@@ -93,6 +98,7 @@ const RequestSchema: z.ZodType<HostRequest> = z
       .strict()
       .nullable()
       .optional(),
+    prewarm: z.boolean().optional(),
   })
   .strict();
 

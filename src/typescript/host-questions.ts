@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as TS from "typescript";
+import { exactStamp } from "../engines/file-stamp.ts";
 
 /** What one file-system question TypeScript asked while building a program answered: kind, path, answer. */
 export type Observation = "fileExists" | "directoryExists" | "readFile" | "getDirectories" | "realpath" | "missing";
@@ -102,4 +103,25 @@ export function subdirectories(dir: string): string[] {
     }
   }
   return out;
+}
+
+/** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
+const RESOLUTION_INPUTS = [
+  "package.json",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "bun.lockb",
+  // What each package manager rewrites on every install.
+  "node_modules",
+  "node_modules/.package-lock.json",
+  "node_modules/.modules.yaml",
+  "node_modules/.yarn-state.yml",
+  "node_modules/.yarn-integrity",
+];
+
+export function resolutionStamp(root: string): string {
+  return RESOLUTION_INPUTS.map((name) => exactStamp(join(root, name)) ?? "-").join("|");
 }

@@ -75,24 +75,24 @@ export class SolutionBuild {
     this.disk = persist && new SolutionState(persist);
   }
 
-  /** See WarmTsSolution.storedAnswer. */
-  storedAnswer(rootConfig: string): unknown {
+  /** See WarmTsSolution.storedAnswer (`keep`: a prewarm's look, which leaves the state for the first check). */
+  storedAnswer(rootConfig: string, keep = false): unknown {
     const root = rootConfig.replace(/\\/g, "/");
     const isSolutionConfig = this.internals.isSolutionConfig;
     if (!this.disk || !isSolutionConfig || this.orders.has(root) || this.disk.wasRead(root)) return null;
-    const state = this.disk.load(root, (config) => this.projects.has(config));
-    if (!state || state.answer === undefined) return null;
+    const state = this.disk.load(root, (config) => this.projects.has(config), keep);
+    if (!state || state.answer === undefined) return this.disk.forget(root);
     this.hint = null;
     this.checks++;
     const { order, cycles } = this.buildOrder(root);
-    if (cycles.length || !sameStrings(order, state.order)) return null;
     const roots = new Map(state.roots);
-    for (const config of order) {
+    const rootsOf = (config: string) => {
       const commandLine = this.parse(config).commandLine;
-      if (!sameStrings(roots.get(config) ?? [], commandLine && !isSolutionConfig(commandLine) ? commandLine.fileNames : [])) return null;
-    }
-    if (!inputsUnchanged(this.ts, this.files, state.inputs)) return null;
-    this.fromDisk.add(root);
+      return commandLine && !isSolutionConfig(commandLine) ? commandLine.fileNames : [];
+    };
+    const holds = !cycles.length && sameStrings(order, state.order) && order.every((config) => sameStrings(roots.get(config) ?? [], rootsOf(config)));
+    if (!holds || !inputsUnchanged(this.ts, this.files, state.inputs)) return this.disk.forget(root);
+    if (!keep) this.fromDisk.add(root);
     return state.answer;
   }
 

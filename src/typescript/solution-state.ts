@@ -17,6 +17,8 @@ const solutionKey = (root: string) => hashText(`solution\0${root}`);
 export class SolutionState {
   private readonly stores = new Map<string, PersistedBuildInfo>();
   private readonly read = new Set<string>();
+  /** States a prewarm found and left for the first check (see SolutionBuild.storedAnswer's `keep`). */
+  private readonly kept = new Map<string, StoredSolution>();
   private readonly restores = new Map<string, ProjectRestore>();
   /** Why persisted state was not used (one line for the server), once. */
   private notice: string | undefined;
@@ -29,17 +31,32 @@ export class SolutionState {
 
   /**
    * The state of `root` (null: none, already read, or not to be trusted — `takeNotice` says why when damaged). Its
-   * projects' states are kept for their first builds, unless `built` says the project is built already.
+   * projects' states are kept for their first builds, unless `built` says the project is built already. `keep`: the
+   * state stays for the next load (a prewarm looked at it; the first check answers from it).
    */
-  load(root: string, built: (config: string) => boolean): StoredSolution | null {
+  load(root: string, built: (config: string) => boolean, keep = false): StoredSolution | null {
+    const kept = this.kept.get(root);
+    if (kept && !keep) this.forget(root);
+    if (kept) return kept;
     if (this.read.has(root)) return null;
     this.read.add(root);
     const { text, notice } = this.store(root).load(solutionKey(root));
     const state = text === null ? null : parseStoredSolution(text);
     this.notice ??= text !== null && !state ? `persisted TypeScript state for ${root} ignored (unexpected shape); building afresh` : notice;
     if (!state) return null;
+    if (keep) {
+      this.kept.set(root, state);
+      this.read.delete(root);
+    }
     for (const project of state.projects) if (!built(project.config) && !this.restores.has(project.config)) this.restores.set(project.config, project);
     return state;
+  }
+
+  /** A state that will not be answered from (null, for its caller to return): read, as if loaded without `keep`. */
+  forget(root: string): null {
+    this.kept.delete(root);
+    this.read.add(root);
+    return null;
   }
 
   /** The persisted state a new project of `config` starts from, once. */

@@ -40,7 +40,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         const program = new WarmTsProgram(ts, request.configPath, persist);
         return {
           check: (asked) => {
-            const stored = program.storedAnswer() as Omit<HostedAnswer, "info"> | null;
+            const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
             if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
             const result = program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
@@ -89,9 +89,9 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       };
       let last = solution;
       return {
-        check: ({ view, configFile, hint }) => {
+        check: ({ view, configFile, hint, prewarm }) => {
           const target = (last = targetOf(view));
-          const stored = target.storedAnswer() as Omit<HostedAnswer, "info"> | null;
+          const stored = target.storedAnswer(prewarm === true) as Omit<HostedAnswer, "info"> | null;
           if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
           const result = target.check(hint ?? null);
           if (!result) return { unserved: "it is not a build this TypeScript serves warm" };

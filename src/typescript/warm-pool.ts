@@ -2,11 +2,11 @@ import { isAbsolute, join } from "node:path";
 import type { IssueCause, RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { exactStamp } from "../engines/file-stamp.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { typescriptIdentity } from "./warm-program.ts";
+import { resolutionStamp } from "./host-questions.ts";
 import type { PersistTarget } from "./persisted-state.ts";
 import type { TsconfigListing } from "./tsconfig.ts";
 
@@ -30,27 +30,6 @@ const PRELOAD_TIMEOUT_MS = 120_000;
 /** A host that died or failed this many times in a row without answering is not started again for that program. */
 const MAX_DEATHS = 3;
 
-/** Files whose change can move module resolution (package installs), checked before reusing resolutions. */
-const RESOLUTION_INPUTS = [
-  "package.json",
-  "package-lock.json",
-  "npm-shrinkwrap.json",
-  "yarn.lock",
-  "pnpm-lock.yaml",
-  "bun.lock",
-  "bun.lockb",
-  // What each package manager rewrites on every install.
-  "node_modules",
-  "node_modules/.package-lock.json",
-  "node_modules/.modules.yaml",
-  "node_modules/.yarn-state.yml",
-  "node_modules/.yarn-integrity",
-];
-
-function resolutionStamp(root: string): string {
-  return RESOLUTION_INPUTS.map((name) => exactStamp(join(root, name)) ?? "-").join("|");
-}
-
 /**
  * Warm programs are keyed by the compiler's identity (its location and the stamps of its package files), the kind
  * and the tsconfig: a TypeScript upgraded in place, or a node_modules/typescript link moved to another version, is
@@ -61,6 +40,14 @@ function programKey(typescriptDir: string, kind: WarmKind, configPath: string): 
 }
 
 const normalized = (path: string) => path.replace(/\\/g, "/");
+
+/** A program as a check asked for it: what a new server builds again before its first check (see prewarm). */
+export interface WarmProgram {
+  kind: WarmKind;
+  typescriptDir: string;
+  configPath: string;
+  configFile: string;
+}
 
 /** One warm check asked of the pool. */
 export interface WarmRequest {
@@ -77,6 +64,8 @@ export interface WarmRequest {
   outside?: (issue: RawIssue, file: string) => RawIssue | null;
   /** What the file watch saw change (null: no watch to vouch for anything; the program re-asks everything). */
   hint?: ChangeHint | null;
+  /** A prewarm's check (see HostRequest.prewarm): nobody reads its answer. */
+  prewarm?: boolean;
 }
 
 /**
@@ -107,6 +96,10 @@ export class WarmTsPool {
   private readonly inflight = new Set<Promise<unknown>>();
   private stamp = "";
   private closed = false;
+  /** The programs checks asked for, least recently first (at most `capacity`). */
+  private readonly asked = new Map<string, WarmProgram>();
+  /** A check has started: a prewarm builds no further program. */
+  private prewarmStopped = false;
   private readonly timer: ReturnType<typeof setInterval>;
   /** Warm checks asked of hosts so far (tests assert a quiet check asked none). */
   checksAsked = 0;
@@ -129,10 +122,48 @@ export class WarmTsPool {
   check(request: WarmRequest): Promise<WarmOutcome> {
     this.checksAsked++;
     this.spareLeft = true;
-    const running = this.run(request);
+    const { kind, typescriptDir, configPath, configFile } = request;
+    const key = `${kind}\0${configPath}`;
+    this.asked.delete(key);
+    this.asked.set(key, { kind, typescriptDir, configPath, configFile });
+    if (this.asked.size > this.capacity) this.asked.delete(this.asked.keys().next().value as string);
+    return this.track(this.run(request));
+  }
+
+  private track(running: Promise<WarmOutcome>): Promise<WarmOutcome> {
     this.inflight.add(running);
     running.finally(() => this.inflight.delete(running)).catch(() => {});
     return running;
+  }
+
+  /** The programs checks asked for, most recently asked first. */
+  programsAsked(): WarmProgram[] {
+    return [...this.asked.values()].reverse();
+  }
+
+  /**
+   * Build these programs before any check asks (a long-lived server's start, from the programs its project's last
+   * checks asked for), one after another, each in the host it is kept in — until a check starts (stopPrewarm). The
+   * host builds only where a check would: a program whose stored answer holds is left for the first check to answer
+   * from disk. Nothing is reported; a program that fails is the first check's to meet, as without a prewarm. Returns
+   * how many programs were asked for.
+   */
+  async prewarm(programs: readonly WarmProgram[], limits: { timeoutMs: number; memoryLimitBytes: number }): Promise<number> {
+    let asked = 0;
+    for (const program of programs.slice(0, this.capacity)) {
+      if (this.closed || this.prewarmStopped) break;
+      asked++;
+      await this.track(this.run({ ...program, ...limits, toRelative: () => null, hint: null, prewarm: true }));
+      // The first check lists its configs in a spare host: one is ready for it, with the compiler loaded.
+      this.prestart();
+      this.preload(program.typescriptDir);
+    }
+    return asked;
+  }
+
+  /** A check has started: no further program is prewarmed (the one building goes on; a check may be waiting for it). */
+  stopPrewarm(): void {
+    this.prewarmStopped = true;
   }
 
   private async run(request: WarmRequest): Promise<WarmOutcome> {
@@ -179,6 +210,7 @@ export class WarmTsPool {
       hint: request.hint ?? null,
       ...(owned === configPath ? {} : { view: configPath }),
       persist: this.persist,
+      ...(request.prewarm ? { prewarm: true } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {

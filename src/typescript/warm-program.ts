@@ -65,8 +65,11 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   private stateKey = "";
   /** Why persisted state was not used (one line for the server), once. */
   private notice: string | undefined;
-  /** The stored state as read (undefined: not read yet; null: none to trust). */
+  /** The stored state as read (undefined: not read yet; null: none to trust), and the options key it was read for. */
   private stored: StoredState | null | undefined;
+  private storedKey = "";
+  /** A stored answer was asked for (once per host; a prewarm's look, which keeps it, does not count). */
+  private answerAsked = false;
   /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
   private answeredFromDisk = false;
   /** The config files the current parse read, with their hashes (what a persisted answer rests on). */
@@ -161,7 +164,8 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
 
   /** The stored state for the current key, read once (a notice when it cannot be trusted). */
   private readStored(): StoredState | null {
-    if (this.stored !== undefined) return this.stored;
+    if (this.stored !== undefined && this.storedKey === this.stateKey) return this.stored;
+    this.storedKey = this.stateKey;
     if (!this.persisted || !this.stateKey) return (this.stored = null);
     const { text, notice } = this.persisted.load(this.stateKey);
     this.notice = notice;
@@ -174,15 +178,17 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
    * A new host's first check: the answer stored by an earlier host, when the tsconfig parses to the same options and
    * root files and every input of that answer (each file's content, the configs, every recorded file-system answer)
    * is unchanged — exactly when a live program would reuse its last answer. Null: build (on the stored build info).
+   * `keep`: a prewarm's look — the answer stays for the first check (which looks again), and no build follows it.
    */
-  storedAnswer(): unknown {
-    if (this.builder || !this.persisted || this.stored !== undefined) return null;
+  storedAnswer(keep = false): unknown {
+    if (this.builder || !this.persisted || this.answerAsked) return null;
     const parsed = this.config.current(null).commandLine;
-    if (!parsed || parsed.projectReferences?.length) return null;
-    this.persistedOptions(parsed.options);
-    const state = this.readStored();
-    if (!state || state.answer === undefined || !sameStrings(state.roots, parsed.fileNames) || !this.inputsUnchanged(state.inputs)) return null;
-    this.answeredFromDisk = true;
+    const state = parsed && !parsed.projectReferences?.length ? (this.persistedOptions(parsed.options), this.readStored()) : null;
+    const holds = !!parsed && !!state && state.answer !== undefined && sameStrings(state.roots, parsed.fileNames) && this.inputsUnchanged(state.inputs);
+    // A stored answer that does not hold is not looked at again: the program is built (on the stored build info).
+    if (!keep || !holds) this.answerAsked = true;
+    if (!holds) return null;
+    if (!keep) this.answeredFromDisk = true;
     return state.answer;
   }
 

@@ -42,9 +42,10 @@ export class WarmTsSolution {
    * A new host's first check of this config: the answer an earlier host stored, when the build order, every project's
    * root files and every input that answer rests on are unchanged — exactly when a live build would reuse every
    * project. Null: build (each project on its persisted build info and declarations, where they can be trusted).
+   * `keep`: a prewarm's look — the answer stays for the first check, and no build follows it.
    */
-  storedAnswer(): unknown {
-    return this.build.storedAnswer(this.configPath);
+  storedAnswer(keep = false): unknown {
+    return this.build.storedAnswer(this.configPath, keep);
   }
 
   /** After an answer from disk: build the projects (on their persisted state) for the checks that follow. */

@@ -244,6 +244,12 @@ function parseTscOutput(stdout: string): string[] {
   return out.map((d) => `${d.file}:${d.line}:${d.col} ${d.rule} ${flatMessage(d.message)}`);
 }
 
+/** The server's timers do not hold the process open (stdin does, in a server): hold it while waiting. */
+async function held<T>(waiting: Promise<T>): Promise<T> {
+  const hold = setInterval(() => {}, 1000);
+  return await waiting.finally(() => clearInterval(hold));
+}
+
 async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void, restarts = false): Promise<void> {
   const project = createProject(typescripts[0] as string);
   // Persisted state of this run only, so a restart reads what this run wrote.
@@ -263,7 +269,16 @@ async function differential(typescripts: string[], label: string, seed: number, 
   let restartCount = 0;
   try {
     const runtime = createNodeRuntime({ selfScript: BUNDLE });
-    const start = () => SignalintService.create(runtime, { root: project });
+    // A restarted service may prewarm (as a daemon or MCP server does; at once here): its program is built before the
+    // check, from what it finds on disk.
+    const start = async (prewarm = false) => {
+      if (prewarm) process.env.SIGNALINT_PREWARM_DELAY_MS = "0";
+      try {
+        return await SignalintService.create(runtime, { root: project, prewarm });
+      } finally {
+        delete process.env.SIGNALINT_PREWARM_DELAY_MS;
+      }
+    };
     let service = await start();
     opened = service;
     for (let step = 0; step <= steps; step++) {
@@ -279,8 +294,15 @@ async function differential(typescripts: string[], label: string, seed: number, 
         // Every third restart from the second on finds its state damaged, one of four ways.
         damaged = restartCount++ % 3 === 1;
         if (damaged) whileStopped.push(damageState(cacheBase, next));
-        service = await start();
+        const prewarm = next() < 0.5;
+        service = await start(prewarm);
         opened = service;
+        if (prewarm) {
+          await held(service.prewarm.done);
+          whileStopped.push("prewarmed");
+          // An edit after the prewarm built the program, before the first check.
+          if (next() < 0.5) whileStopped.push(`then ${edit(project, next, state)}`);
+        }
         change = `restart; while stopped: ${whileStopped.join("; ")}`;
       } else if (step > 0) change = edit(project, next, state);
       const files = readdirSync(join(project, "src"), { recursive: true })
@@ -302,9 +324,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
           `${label} seed ${seed} step ${step}: after "${change}", ${requested[0] === "." ? "check_project" : `check_files ${requested.join(" ")}`} (${mode}) answered\n  ${warm.join("\n  ") || "(no tsc issues)"}\nbut cold tsc reports\n  ${cold.join("\n  ") || "(no issues)"}`,
         );
       }
-      // The server's warm-up timer does not hold the process open (stdin does, in a server): hold it while waiting.
-      const hold = setInterval(() => {}, 1000);
-      await service.warmSettled().finally(() => clearInterval(hold));
+      await held(service.warmSettled());
     }
     hints += service.changes.hintsGiven;
     // The first check of each service has no hint (its watch starts with it).

@@ -43,6 +43,8 @@ export interface OpenOptions {
   onConfigError?: (message: string) => void;
   /** The cache directory for this run (`check --cache-dir`): persisted state is read from and written to it. */
   cacheDir?: string;
+  /** A long-lived server (daemon, MCP server): build the last checks' warm programs before its first check. */
+  prewarm?: boolean;
 }
 
 /** Read and validate signalint.config.json (absent → empty config). */
