@@ -225,7 +225,15 @@ export function runCli(args: string[], options: { cwd: string; env?: Record<stri
   try {
     const result = spawnSync(process.execPath, [BUNDLE, ...args], {
       cwd: options.cwd,
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", ...(stateDir ? { SIGNALINT_STATE_DIR: stateDir } : {}), ...options.env },
+      env: {
+        PATH: CLEAN_PATH,
+        HOME: process.env.HOME ?? "",
+        SIGNALINT_DAEMON: "0",
+        // A daemon it starts prewarms only when a test asks (see connect).
+        SIGNALINT_PREWARM_DELAY_MS: "off",
+        ...(stateDir ? { SIGNALINT_STATE_DIR: stateDir } : {}),
+        ...options.env,
+      },
       encoding: "utf8",
       input: "",
     });

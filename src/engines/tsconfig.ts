@@ -150,6 +150,11 @@ export interface PlanOptions {
   checker?: string;
 }
 
+/** How a tsconfig under `root` is named in issues (project-relative, forward slashes). */
+export function configFileName(root: string, tsconfig: string): string {
+  return tsconfig.slice(root.length + 1).replace(/\\/g, "/");
+}
+
 /**
  * Plan the tsc run for one tsconfig; nothing it runs writes inside the project tree. A plain config is `tsc --noEmit
  * -p <the user's tsconfig>` with build info moved to the cache directory. A config with project references is the
@@ -159,7 +164,7 @@ export interface PlanOptions {
  * default `rootDir` from their own directory can differ there).
  */
 export async function planTscRun(runtime: Runtime, options: PlanOptions): Promise<TscRun> {
-  const configFile = options.tsconfig.slice(options.root.length + 1).replace(/\\/g, "/");
+  const configFile = configFileName(options.root, options.tsconfig);
   const top = await readConfig(runtime, options.tsconfig);
   const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);

@@ -69,7 +69,7 @@ export class SignalintService implements Checker {
     const warn = (message: string) => runtime.writeStderr(`signalint: ${message}\n`);
     this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(project), warmCapacity(runtime.totalMemoryBytes));
     // Nothing is kept where nothing of TypeScript's is (SIGNALINT_CACHE_MAX_MB=0).
-    this.prewarm = new Prewarm(runtime, persistTarget(project) ? project.cacheDir : null, this.warm);
+    this.prewarm = new Prewarm(runtime, project.root, persistTarget(project) ? project.cacheDir : null, this.warm);
     let sequence = 0;
     this.rooms = {
       runtime,
@@ -104,6 +104,7 @@ export class SignalintService implements Checker {
 
   /** Release warm programs, timers and the state directory's ownership (a private temporary one is removed). */
   async close(): Promise<void> {
+    this.prewarm.stop();
     this.warm.close();
     this.changes.close();
     if (this.project.owned) await releaseOwnership(this.runtime, this.project.stateDir, this.runtime.pid);
@@ -162,7 +163,7 @@ export class SignalintService implements Checker {
    * snapshot's maker.
    */
   async check(requested: readonly string[], incremental: boolean, options: CheckOptions = {}): Promise<CheckResponse> {
-    this.prewarm.checkStarted();
+    this.prewarm.stop();
     const { response, timing } = await runCheck(this.rooms, requested, { ...options, incremental });
     await this.prewarm.remember();
     this.lastTiming = timing;

@@ -41,7 +41,7 @@ function programKey(typescriptDir: string, kind: WarmKind, configPath: string): 
 
 const normalized = (path: string) => path.replace(/\\/g, "/");
 
-/** A program as a check asked for it: what a new server builds again before its first check (see prewarm). */
+/** A program a check was answered from: what a new server builds again before its first check (see prewarm). */
 export interface WarmProgram {
   kind: WarmKind;
   typescriptDir: string;
@@ -122,12 +122,17 @@ export class WarmTsPool {
   check(request: WarmRequest): Promise<WarmOutcome> {
     this.checksAsked++;
     this.spareLeft = true;
-    const { kind, typescriptDir, configPath, configFile } = request;
-    const key = `${kind}\0${configPath}`;
-    this.asked.delete(key);
-    this.asked.set(key, { kind, typescriptDir, configPath, configFile });
-    if (this.asked.size > this.capacity) this.asked.delete(this.asked.keys().next().value as string);
-    return this.track(this.run(request));
+    const running = this.track(this.run(request));
+    // Remembered once it answered (a program refused or failing is not built again at the next start); by config, the
+    // latest kind winning (a config that gained references is a solution now).
+    void running.then((outcome) => {
+      if (outcome.status !== "ok") return;
+      const { kind, typescriptDir, configPath, configFile } = request;
+      this.asked.delete(configPath);
+      this.asked.set(configPath, { kind, typescriptDir, configPath, configFile });
+      if (this.asked.size > this.capacity) this.asked.delete(this.asked.keys().next().value as string);
+    });
+    return running;
   }
 
   private track(running: Promise<WarmOutcome>): Promise<WarmOutcome> {
@@ -136,7 +141,7 @@ export class WarmTsPool {
     return running;
   }
 
-  /** The programs checks asked for, most recently asked first. */
+  /** The programs checks were answered from, most recently first. */
   programsAsked(): WarmProgram[] {
     return [...this.asked.values()].reverse();
   }
@@ -145,23 +150,25 @@ export class WarmTsPool {
    * Build these programs before any check asks (a long-lived server's start, from the programs its project's last
    * checks asked for), one after another, each in the host it is kept in — until a check starts (stopPrewarm). The
    * host builds only where a check would: a program whose stored answer holds is left for the first check to answer
-   * from disk. Nothing is reported; a program that fails is the first check's to meet, as without a prewarm. Returns
-   * how many programs were asked for.
+   * from disk. Its answers are not reported; a program that fails is the first check's to meet, as without a
+   * prewarm. Returns how many programs answered.
    */
   async prewarm(programs: readonly WarmProgram[], limits: { timeoutMs: number; memoryLimitBytes: number }): Promise<number> {
-    let asked = 0;
+    let answered = 0;
     for (const program of programs.slice(0, this.capacity)) {
       if (this.closed || this.prewarmStopped) break;
-      asked++;
-      await this.track(this.run({ ...program, ...limits, toRelative: () => null, hint: null, prewarm: true }));
-      // The first check lists its configs in a spare host: one is ready for it, with the compiler loaded.
+      const outcome = await this.track(this.run({ ...program, ...limits, toRelative: () => null, hint: null, prewarm: true }));
+      if (outcome.status === "ok") answered++;
+      // The first check lists its configs in a spare host: one is ready for it, with the compiler loaded (not once a
+      // check has come: it has its listing, and a spare it passed by would idle until the next check).
+      if (this.closed || this.prewarmStopped) break;
       this.prestart();
       this.preload(program.typescriptDir);
     }
-    return asked;
+    return answered;
   }
 
-  /** A check has started: no further program is prewarmed (the one building goes on; a check may be waiting for it). */
+  /** A check has started (or the server stops): no further program is prewarmed (the one building goes on). */
   stopPrewarm(): void {
     this.prewarmStopped = true;
   }

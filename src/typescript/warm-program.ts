@@ -70,6 +70,8 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   private storedKey = "";
   /** A stored answer was asked for (once per host; a prewarm's look, which keeps it, does not count). */
   private answerAsked = false;
+  /** The first build took the stored build info (or found none): later builds never do. */
+  private restoredOnce = false;
   /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
   private answeredFromDisk = false;
   /** The config files the current parse read, with their hashes (what a persisted answer rests on). */
@@ -136,8 +138,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
 
   /** The builder state persisted for these options, if any can be trusted (TypeScript checks its own version too). */
   private restore(options: TS.CompilerOptions): TS.SemanticDiagnosticsBuilderProgram | undefined {
+    // Read once per host: later full builds (a package install, options changed) start from nothing, as before.
+    if (this.restoredOnce) return undefined;
+    this.restoredOnce = true;
     const text = this.readStored()?.buildInfo;
-    // Read once per host: later full builds (a package install) start from nothing, as before.
     this.stored = null;
     if (!this.persisted || text === undefined) return undefined;
     const path = this.persisted.buildInfoPath;

@@ -142,11 +142,15 @@ describe("prewarm", () => {
     await checkedBefore(root, cache);
     const list = join(cache, "c", "warm-programs.json");
     const good = readFileSync(list, "utf8");
+    // Another project's config, there and valid: not this project's to build.
+    const elsewhere = project().root;
+    const typescriptDir = JSON.parse(good).programs[0].typescriptDir;
     for (const [delay, damage] of [
       ["600000", null],
       ["off", null],
       ["0", "not json"],
       ["0", JSON.stringify({ format: 2, programs: [] })],
+      ["0", JSON.stringify({ format: 1, programs: [{ kind: "project", typescriptDir, configPath: join(elsewhere, "tsconfig.json") }] })],
     ] as const) {
       if (damage !== null) writeFileSync(list, damage);
       appendFileSync(join(root, "src", "billing.ts"), broken(`edit${dirs.length}${delay}${damage?.length ?? 0}`));

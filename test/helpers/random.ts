@@ -28,8 +28,9 @@ export interface RandomRuns {
  * The runs of one random test. `SIGNALINT_<name>_SEED` (comma-separated) and `SIGNALINT_<name>_STEPS` replay a run;
  * otherwise the short or long fixed list, or under test:explore one fresh seed (printed with the line that replays it).
  */
-export function randomRuns(name: string, runs: { short: RandomRuns; long: RandomRuns }): RandomRuns {
-  const chosen = long ? runs.long : runs.short;
+export function randomRuns(name: string, runs: { short: RandomRuns; long: RandomRuns; explore?: RandomRuns }): RandomRuns {
+  // test:explore runs deeper than CI's long runs where a test says so (CI keeps its 40 minutes).
+  const chosen = exploring ? (runs.explore ?? runs.long) : long ? runs.long : runs.short;
   const steps = Number(process.env[`SIGNALINT_${name}_STEPS`]?.trim() || chosen.steps);
   const given = process.env[`SIGNALINT_${name}_SEED`]?.trim();
   if (given) return { seeds: given.split(",").map((seed) => Number(seed)), steps };

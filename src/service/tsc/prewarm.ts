@@ -2,9 +2,10 @@
 // project's cache directory, and a new daemon or MCP server builds them while the agent is still reading — so the
 // first check after a restart, with files edited while nothing ran, finds its program built. The hosts decide what
 // to build exactly as a check would; this list only says which programs to ask for.
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { ifMissing } from "../../core/errors.ts";
+import { configFileName } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { WarmProgram, WarmTsPool } from "../../typescript/warm-pool.ts";
 
@@ -13,9 +14,7 @@ const FILE = "warm-programs.json";
 const ListSchema = z
   .object({
     format: z.literal(1),
-    programs: z
-      .array(z.object({ kind: z.enum(["project", "solution"]), typescriptDir: z.string(), configPath: z.string(), configFile: z.string() }).strict())
-      .max(64),
+    programs: z.array(z.object({ kind: z.enum(["project", "solution"]), typescriptDir: z.string(), configPath: z.string() }).strict()).max(64),
   })
   .strict();
 
@@ -35,6 +34,8 @@ export class Prewarm {
 
   constructor(
     private readonly runtime: Runtime,
+    /** The project root: the listed configs are under it, and named in issues relative to it. */
+    private readonly root: string,
     /** Where the list is kept (null: nowhere; no prewarm, nothing written). */
     private readonly cacheDir: string | null,
     private readonly warm: WarmTsPool,
@@ -52,8 +53,8 @@ export class Prewarm {
         const started = performance.now();
         this.read()
           .then((programs) => this.warm.prewarm(programs, limits))
-          .then((asked) => {
-            if (asked) this.runtime.writeStderr(`signalint: prewarmed ${asked} TypeScript program(s) in ${Math.round(performance.now() - started)} ms\n`);
+          .then((answered) => {
+            if (answered) this.runtime.writeStderr(`signalint: prewarmed ${answered} TypeScript program(s) in ${Math.round(performance.now() - started)} ms\n`);
           })
           .catch((error: Error) => this.runtime.writeStderr(`signalint: no prewarm (${error.message})\n`))
           .finally(resolve);
@@ -67,22 +68,30 @@ export class Prewarm {
     });
   }
 
-  /** A check has started: a prewarm not begun never begins, one under way builds no further program. */
-  checkStarted(): void {
+  /** A check has started, or the server stops: a prewarm not begun never begins, one under way builds no further program. */
+  stop(): void {
     this.cancel();
     this.warm.stopPrewarm();
   }
 
-  /** Keep the programs the checks so far asked for, when they changed (a failed write costs the next start only). */
+  /**
+   * Keep the programs checks were answered from, when they changed (a failed write is tried again after the next
+   * check). Only configs under the root: a project without a tsconfig checks a generated one, built by its check.
+   */
   async remember(): Promise<void> {
-    const programs = this.warm.programsAsked();
-    if (!programs.length || this.cacheDir === null) return;
-    const text = `${JSON.stringify({ format: 1, programs: programs.slice(0, 64) })}\n`;
+    if (this.cacheDir === null) return;
+    const programs = this.warm
+      .programsAsked()
+      .filter((program) => this.under(program.configPath) && program.configFile === configFileName(this.root, program.configPath))
+      .slice(0, 64)
+      .map(({ kind, typescriptDir, configPath }) => ({ kind, typescriptDir, configPath }));
+    if (!programs.length) return;
+    const text = `${JSON.stringify({ format: 1, programs })}\n`;
     if (text === this.written) return;
-    this.written = text;
     try {
       await this.runtime.mkdirp(this.cacheDir);
       await this.runtime.writeFileAtomic(join(this.cacheDir, FILE), text);
+      this.written = text;
     } catch (error) {
       this.runtime.writeStderr(`signalint: the list of warm programs was not kept (${(error as Error).message})\n`);
     }
@@ -101,12 +110,20 @@ export class Prewarm {
     }
     const parsed = ListSchema.safeParse(value);
     if (!parsed.success) return [];
-    // A program whose compiler or config has gone since is not built (its check would not ask for it).
-    const present = await Promise.all(
-      parsed.data.programs.map(
-        async (program) => !!(await this.runtime.stat(join(program.typescriptDir, "package.json"))) && !!(await this.runtime.stat(program.configPath)),
-      ),
-    );
-    return parsed.data.programs.filter((_, index) => present[index]);
+    // A program whose compiler or config has gone since is not built (its check would not ask for it); nor one outside
+    // the root (a damaged list).
+    const usable = async ({ typescriptDir, configPath }: { typescriptDir: string; configPath: string }) =>
+      isAbsolute(typescriptDir) &&
+      this.under(configPath) &&
+      !!(await this.runtime.stat(join(typescriptDir, "package.json"))) &&
+      !!(await this.runtime.stat(configPath));
+    const present = await Promise.all(parsed.data.programs.map(usable));
+    return parsed.data.programs
+      .filter((_, index) => present[index])
+      .map((program) => ({ ...program, configFile: configFileName(this.root, program.configPath) }));
+  }
+
+  private under(path: string): boolean {
+    return isAbsolute(path) && path.startsWith(this.root) && /^[\\/]/.test(path.slice(this.root.length));
   }
 }
