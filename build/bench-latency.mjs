@@ -2,7 +2,7 @@
 // ratio to a cold `tsc --noEmit` of the project's own TypeScript measured in the same run. The correctness column
 // compares the server's tsc diagnostics with a cold run on the same tree.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -157,9 +157,10 @@ async function checkInFreshServer(dir, tsc, env, name, tool, args, thinkMs = 0) 
 }
 
 /** `signalint-mcp check --cache-dir` as CI runs it (CI=true, a new process); its tsc issues as file:line:rule. */
-function ciCheck(dir, cacheDir) {
+function ciCheck(dir, cacheDir, binary = null) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [join(ROOT, "dist", "signalint-mcp.mjs"), "check", "--format", "json", "--cache-dir", cacheDir], {
+  const [command, ...prefix] = binary ? [binary] : [process.execPath, join(ROOT, "dist", "signalint-mcp.mjs")];
+  const result = spawnSync(command, [...prefix, "check", "--format", "json", "--cache-dir", cacheDir], {
     cwd: dir,
     encoding: "utf8",
     // A 5,000-file project's report (every issue) is several MB.
@@ -173,6 +174,9 @@ function ciCheck(dir, cacheDir) {
     .sort();
   return { ms, keys };
 }
+
+/** The release binary for this machine, as the GitHub Action runs it, when `npm run build:binaries` made one. */
+const BINARY = join(ROOT, "dist", "bin", `signalint-mcp-${process.platform === "win32" ? "win" : process.platform}-${process.arch}`);
 
 /** How long the restart phase's agent reads before its first check (BENCH_THINK_MS, default 10 s). */
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 10_000);
@@ -224,6 +228,20 @@ async function measureRestart(label, tsc) {
     correct: JSON.stringify(ci.keys) === JSON.stringify(expected),
     issues: ci.keys.length,
   });
+  if (existsSync(BINARY)) {
+    // The GitHub Action runs the release binary (its own Node), not this Node and the bundle.
+    const binaryCache = mkdtempSync(join(tmpdir(), "signalint-ci-cache-"));
+    ciCheck(dir, binaryCache, BINARY);
+    const run = ciCheck(dir, binaryCache, BINARY);
+    rows.push({
+      name: "the same with the release binary (as the GitHub Action runs it)",
+      ms: run.ms,
+      mode: "",
+      correct: JSON.stringify(run.keys) === JSON.stringify(expected),
+      issues: run.keys.length,
+    });
+    rmSync(binaryCache, { recursive: true, force: true });
+  }
   const ciBytes = bytesUnder(ciCache);
   for (const path of [dir, cacheBase, ciCache, dirname(buildInfo)]) rmSync(path, { recursive: true, force: true });
   return { label, coldMs, rows: rows.map((row) => ({ ...row, ratio: row.ms / coldMs })), stateBytes, ciBytes };

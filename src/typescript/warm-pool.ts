@@ -96,7 +96,7 @@ export class WarmTsPool {
   private readonly inflight = new Set<Promise<unknown>>();
   private stamp = "";
   private closed = false;
-  /** The programs checks asked for, least recently first (at most `capacity`). */
+  /** The programs checks were answered from, least recently first (at most `capacity`), by config. */
   private readonly asked = new Map<string, WarmProgram>();
   /** A check has started: a prewarm builds no further program. */
   private prewarmStopped = false;
@@ -125,13 +125,17 @@ export class WarmTsPool {
     const running = this.track(this.run(request));
     // Remembered once it answered (a program refused or failing is not built again at the next start); by config, the
     // latest kind winning (a config that gained references is a solution now).
-    void running.then((outcome) => {
-      if (outcome.status !== "ok") return;
-      const { kind, typescriptDir, configPath, configFile } = request;
-      this.asked.delete(configPath);
-      this.asked.set(configPath, { kind, typescriptDir, configPath, configFile });
-      if (this.asked.size > this.capacity) this.asked.delete(this.asked.keys().next().value as string);
-    });
+    // A program released over the memory bound answered too, but is not warm in this server: not built again either.
+    const { kind, typescriptDir, configPath, configFile } = request;
+    void running.then(
+      (outcome) => {
+        if (outcome.status !== "ok" || this.refused.has(programKey(typescriptDir, kind, configPath))) return;
+        this.asked.delete(configPath);
+        this.asked.set(configPath, { kind, typescriptDir, configPath, configFile });
+        if (this.asked.size > this.capacity) this.asked.delete(this.asked.keys().next().value as string);
+      },
+      () => {},
+    );
     return running;
   }
 

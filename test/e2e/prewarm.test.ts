@@ -145,15 +145,16 @@ describe("prewarm", () => {
     // Another project's config, there and valid: not this project's to build.
     const elsewhere = project().root;
     const typescriptDir = JSON.parse(good).programs[0].typescriptDir;
-    for (const [delay, damage] of [
+    const cases = [
       ["600000", null],
       ["off", null],
       ["0", "not json"],
       ["0", JSON.stringify({ format: 2, programs: [] })],
       ["0", JSON.stringify({ format: 1, programs: [{ kind: "project", typescriptDir, configPath: join(elsewhere, "tsconfig.json") }] })],
-    ] as const) {
+    ] as const;
+    for (const [index, [delay, damage]] of cases.entries()) {
       if (damage !== null) writeFileSync(list, damage);
-      appendFileSync(join(root, "src", "billing.ts"), broken(`edit${dirs.length}${delay}${damage?.length ?? 0}`));
+      appendFileSync(join(root, "src", "billing.ts"), broken(`edit${index}`));
       const service = await open(root, cache, delay);
       try {
         if (delay === "0") await held(service.prewarm.done);
@@ -161,7 +162,8 @@ describe("prewarm", () => {
         await held(service.prewarm.done);
         // Nothing was built before the check: it built the program itself, on the persisted state.
         assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-restored", `${delay} ${damage}`);
-        assert.deepEqual(tscKeys(service, response), await coldKeys(root));
+        // The answer itself is the other tests' to compare (a cold tsc -b of the tree costs seconds): the last one here.
+        if (index === cases.length - 1) assert.deepEqual(tscKeys(service, response), await coldKeys(root));
         assert.equal(readFileSync(list, "utf8"), good, "the check keeps the list again");
       } finally {
         await service.close();
