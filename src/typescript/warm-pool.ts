@@ -123,9 +123,8 @@ export class WarmTsPool {
     this.checksAsked++;
     this.spareLeft = true;
     const running = this.track(this.run(request));
-    // Remembered once it answered (a program refused or failing is not built again at the next start); by config, the
-    // latest kind winning (a config that gained references is a solution now).
-    // A program released over the memory bound answered too, but is not warm in this server: not built again either.
+    // Remembered once it answered and stays warm (not one failing or over the memory bound: it would be built again at
+    // every start for nothing); by config, the latest kind winning (a config that gained references is a solution now).
     const { kind, typescriptDir, configPath, configFile } = request;
     void running.then(
       (outcome) => {
