@@ -14,12 +14,14 @@ async function main(runtime: Runtime): Promise<void> {
   const script = embeddedScriptArgs(runtime, argv);
   if (script) return runEmbeddedScript(script);
   if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
-    // Loading the project's compiler is most of a cold check: let Node keep its compiled code between hosts.
-    runtime.shell.enableCompileCache();
     return runWarmHost(runtime.selfChannel(), {
       rssBytes: () => runtime.rssBytes(),
       writeStderr: (text) => runtime.writeStderr(text),
       exit: (code) => runtime.shell.exit(code),
+      compileCache: {
+        enable: (dir) => runtime.shell.enableCompileCache(dir),
+        flush: () => runtime.shell.flushCompileCache(),
+      },
     });
   }
   if (argv[0] === DAEMON_MODE && argv.length === 1 && runtime.daemon) {

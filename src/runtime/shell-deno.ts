@@ -46,6 +46,7 @@ export function denoShell(): ProcessShell {
       });
     },
     enableCompileCache: () => {},
+    flushCompileCache: () => {},
     // Deno listens for SIGTERM on Unix only (Windows has no such signal).
     onTerminate: (listener) => Deno.build.os !== "windows" && Deno.addSignalListener("SIGTERM", listener),
   };

@@ -19,9 +19,13 @@ export function nodeShell(): ProcessShell {
       process.on("uncaughtException", report);
       process.on("unhandledRejection", report);
     },
-    enableCompileCache: () => {
-      (process.getBuiltinModule?.("node:module") as { enableCompileCache?: () => unknown } | undefined)?.enableCompileCache?.();
-    },
+    enableCompileCache: (dir) => void nodeModule()?.enableCompileCache?.(dir),
+    flushCompileCache: () => void nodeModule()?.flushCompileCache?.(),
     onTerminate: (listener) => void process.once("SIGTERM", listener),
   };
+}
+
+/** node:module's compile cache functions, where this Node has them (enable: 22.1; flush: 22.10). */
+function nodeModule(): { enableCompileCache?: (dir: string) => unknown; flushCompileCache?: () => void } | undefined {
+  return process.getBuiltinModule?.("node:module") as ReturnType<typeof nodeModule>;
 }

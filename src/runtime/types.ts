@@ -105,8 +105,12 @@ export interface ProcessShell {
   finish(code: number): void;
   /** Report an error nobody awaited (a background task's) instead of dying from it: a long-lived server. */
   onStrayError(report: (error: unknown) => void): void;
-  /** Keep compiled code between runs where the runtime can (Node's module compile cache); a no-op elsewhere. */
-  enableCompileCache(): void;
+  /**
+   * Keep compiled code between runs in `dir` where the runtime can (Node 22+'s module compile cache; a no-op
+   * elsewhere); `flushCompileCache` writes what was compiled so far (a process that is killed never writes it itself).
+   */
+  enableCompileCache(dir: string): void;
+  flushCompileCache(): void;
   /** Run `listener` once when the process is asked to terminate (SIGTERM where the platform has it). */
   onTerminate(listener: () => void): void;
 }

@@ -55,6 +55,8 @@ export interface HostRequest {
 export interface ListingRequest {
   id: number;
   listing: { typescriptDir: string; configPath: string | null };
+  /** The project's cache directory (see HostRequest.persist): where Node keeps the compiler's compiled code. */
+  cacheDir?: string | null;
 }
 
 /** A listing's answer (see TsconfigListing; null: no config was asked). */
@@ -103,7 +105,11 @@ const RequestSchema: z.ZodType<HostRequest> = z
   .strict();
 
 const ListingRequestSchema: z.ZodType<ListingRequest> = z
-  .object({ id: z.number().int().positive(), listing: z.object({ typescriptDir: z.string(), configPath: z.string().nullable() }).strict() })
+  .object({
+    id: z.number().int().positive(),
+    listing: z.object({ typescriptDir: z.string(), configPath: z.string().nullable() }).strict(),
+    cacheDir: z.string().nullable().optional(),
+  })
   .strict();
 
 /** Either request a host serves: a check of its program, or a listing. */

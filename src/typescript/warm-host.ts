@@ -1,5 +1,6 @@
 // The warm TypeScript host: a child process of the server (Signalint started with WARM_HOST_MODE) that keeps one
 // warm program and answers checks of it, one at a time, so the server's own thread never runs the compiler.
+import { join } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
@@ -138,6 +139,8 @@ export interface HostProcess {
   writeStderr(text: string): void;
   /** End the process (0: the server is gone; 1: the server broke the protocol). */
   exit(code: number): void;
+  /** Node's compile cache (see Runtime's shell): the compiler loaded once is compiled code on disk for the next host. */
+  compileCache?: { enable(dir: string): void; flush(): void };
 }
 
 /**
@@ -164,7 +167,18 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
       host.writeStderr(`signalint warm host: building after an answer from disk failed: ${(error as Error).message}\n`);
     }
   };
+  // The project's compiler is most of a cold check's start (0.45 s → 0.25 s under Node 26 with its compiled code kept).
+  // It is kept in the project's cache directory, so a CI cache step restores it too; written once the first request
+  // has loaded the compiler (a host is killed, never exits on its own, so Node would not write it).
+  let compiled: "off" | "on" | "written" = "off";
+  const useCompileCache = (request: HostRequest | ListingRequest) => {
+    const dir = "listing" in request ? request.cacheDir : request.persist?.dir;
+    if (compiled !== "off" || !dir || !host.compileCache) return;
+    host.compileCache.enable(join(dir, "node-compile-cache"));
+    compiled = "on";
+  };
   const answer = async (request: HostRequest | ListingRequest): Promise<HostReply> => {
+    useCompileCache(request);
     if ("listing" in request) return listing(request, host);
     try {
       program ??= await createProgram(request);
@@ -191,6 +205,10 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
       }
       queue = queue.then(async () => {
         const reply = await answer(request);
+        if (compiled === "on" && reply.ok) {
+          host.compileCache?.flush();
+          compiled = "written";
+        }
         // A first build's state is written before its answer (a one-shot CLI run may stop the host right after it);
         // an incremental check's after, so the answer does not wait for it.
         const checked = reply.ok && "info" in reply ? reply : null;

@@ -162,8 +162,7 @@ export class WarmTsPool {
       if (this.closed || this.prewarmStopped) break;
       const outcome = await this.track(this.run({ ...program, ...limits, toRelative: () => null, hint: null, prewarm: true }));
       if (outcome.status === "ok") answered++;
-      // The first check lists its configs in a spare host: one is ready for it, with the compiler loaded (not once a
-      // check has come: it has its listing, and a spare it passed by would idle until the next check).
+      // A spare host with the compiler loaded, for the first check's listing (unless that check has come already).
       if (this.closed || this.prewarmStopped) break;
       this.prestart();
       this.preload(program.typescriptDir);
@@ -305,7 +304,7 @@ export class WarmTsPool {
    * that either. A host that cannot load it (TypeScript 7) stays the spare all the same.
    */
   preload(typescriptDir: string): void {
-    void this.spare?.request({ listing: { typescriptDir, configPath: null } }, PRELOAD_TIMEOUT_MS);
+    void this.spare?.request({ listing: { typescriptDir, configPath: null }, cacheDir: this.persist?.dir ?? null }, PRELOAD_TIMEOUT_MS);
   }
 
   /**
@@ -327,7 +326,8 @@ export class WarmTsPool {
       signal?.addEventListener("abort", stop, { once: true });
     });
     try {
-      const result = await Promise.race([host.request({ listing: { typescriptDir, configPath } }, timeoutMs), cancelled]);
+      const listing = { listing: { typescriptDir, configPath }, cacheDir: this.persist?.dir ?? null };
+      const result = await Promise.race([host.request(listing, timeoutMs), cancelled]);
       return (result?.status === "answer" && result.reply.ok && "listing" in result.reply && result.reply.listing) || null;
     } finally {
       signal?.removeEventListener("abort", stop);

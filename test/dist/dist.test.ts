@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, fixture, removeDir, REPO, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, fixture, removeDir, REPO, scratchCopy, tempDir } from "../helpers.ts";
 import { pnpmLayout, versionOf } from "../layouts.ts";
 
 const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
@@ -99,6 +99,31 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
     const doctor = spawnSync(BINARY, ["doctor"], { cwd: fixture("biome-app"), encoding: "utf8", env: { PATH: join(emptyPath, "bin") } });
     assert.match(doctor.stdout, /standalone binary.*__signalint-node/);
     removeDir(emptyPath);
+  });
+
+  it("the binary keeps the compiler's compiled code in the --cache-dir it is given (a CI cache restores it), and answers the same from it", () => {
+    const project = scratchCopy("systemic-ts", "compile-cache");
+    const cacheDir = tempDir("signalint-compile-cache-");
+    const run = () => {
+      const result = spawnSync(BINARY, ["check", "--format", "json", "--cache-dir", cacheDir], {
+        cwd: project,
+        encoding: "utf8",
+        env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", CI: "true", SIGNALINT_STATE_DIR: tempDir() },
+      });
+      assert.equal(result.status, 1, result.stderr);
+      return (JSON.parse(result.stdout) as { issues: unknown[] }).issues;
+    };
+    try {
+      const first = run();
+      const compiled = join(cacheDir, "node-compile-cache");
+      const files = existsSync(compiled) ? readdirSync(compiled, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : [];
+      assert.ok(files.length > 0, `compiled code kept under ${compiled}`);
+      assert.ok(first.length > 0);
+      assert.deepEqual(run(), first);
+    } finally {
+      removeDir(project);
+      removeDir(cacheDir);
+    }
   });
 
   it("the binary with no node on PATH runs the engines of a pnpm layout (whose .bin shims need node) on its embedded runtime", () => {
