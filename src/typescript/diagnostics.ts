@@ -1,6 +1,8 @@
-// TypeScript diagnostics (from a warm program) as raw issues, read the way the tsc output parser reads the CLI's text.
+// TypeScript diagnostics (from a warm program) as raw issues, read the way the tsc output parser reads the CLI's
+// text; and the causes a host names, made project-relative by the server.
 import type * as TS from "typescript";
-import type { RawIssue } from "../core/issues.ts";
+import { isAbsolute } from "node:path";
+import type { IssueCause, RawIssue } from "../core/issues.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
 import { diagnosticCauses } from "./diagnostic-cause.ts";
 
@@ -38,4 +40,13 @@ export function diagnosticsToIssues(
     issues.push({ ...base, file, line: line + 1, col: character + 1, ...extra });
   }
   return issues;
+}
+
+/** A host names causes by absolute path (a module cause by its file, too): project-relative here; others dropped. */
+export function relativeCauses(causes: readonly IssueCause[], toRelative: (path: string) => string | null): IssueCause[] {
+  return causes.flatMap((cause) => {
+    const file = isAbsolute(cause.file) ? toRelative(cause.file) : cause.file;
+    if (file === null) return [];
+    return [{ ...cause, file, ...(cause.module ? { name: file } : {}) }];
+  });
 }

@@ -1,9 +1,10 @@
 import { isAbsolute, join } from "node:path";
-import type { IssueCause, RawIssue } from "../core/issues.ts";
+import type { RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
+import { relativeCauses } from "./diagnostics.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { typescriptIdentity } from "./warm-program.ts";
 import { resolutionStamp } from "./host-questions.ts";
@@ -154,20 +155,23 @@ export class WarmTsPool {
    * checks asked for), one after another, each in the host it is kept in — until a check starts (stopPrewarm). The
    * host builds only where a check would: a program whose stored answer holds is left for the first check to answer
    * from disk. Its answers are not reported; a program that fails is the first check's to meet, as without a
-   * prewarm. Returns how many programs answered.
+   * prewarm. Returns how many programs answered, and how many of those were left to their stored answer.
    */
-  async prewarm(programs: readonly WarmProgram[], limits: { timeoutMs: number; memoryLimitBytes: number }): Promise<number> {
+  async prewarm(programs: readonly WarmProgram[], limits: { timeoutMs: number; memoryLimitBytes: number }): Promise<{ answered: number; stored: number }> {
     let answered = 0;
+    let stored = 0;
     for (const program of programs.slice(0, this.capacity)) {
       if (this.closed || this.prewarmStopped) break;
       const outcome = await this.track(this.run({ ...program, ...limits, toRelative: () => null, hint: null, prewarm: true }));
       if (outcome.status === "ok") answered++;
+      // A stored answer that holds is the one reply with nothing re-checked and no program behind it (`restored`, 0).
+      if (outcome.status === "ok" && outcome.info.reuse === "restored" && outcome.info.changedFiles === 0) stored++;
       // A spare host with the compiler loaded, for the first check's listing (unless that check has come already).
       if (this.closed || this.prewarmStopped) break;
       this.prestart();
       this.preload(program.typescriptDir);
     }
-    return answered;
+    return { answered, stored };
   }
 
   /** A check has started (or the server stops): no further program is prewarmed (the one building goes on). */
@@ -387,13 +391,4 @@ export class WarmTsPool {
     for (const key of [...this.hosts.keys()]) this.release(key);
     this.spare?.kill();
   }
-}
-
-/** A host names causes by absolute path (a module cause by its file, too): project-relative here; others dropped. */
-function relativeCauses(causes: readonly IssueCause[], toRelative: (path: string) => string | null): IssueCause[] {
-  return causes.flatMap((cause) => {
-    const file = isAbsolute(cause.file) ? toRelative(cause.file) : cause.file;
-    if (file === null) return [];
-    return [{ ...cause, file, ...(cause.module ? { name: file } : {}) }];
-  });
 }

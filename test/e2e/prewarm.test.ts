@@ -184,7 +184,10 @@ describe("prewarm", () => {
     appendFileSync(join(root, "src", "users.ts"), broken("whileStopped"));
     const second = await connect(root, { ...env, SIGNALINT_PREWARM_DELAY_MS: "0" });
     try {
-      assert.match(await second.stderrMatching(/prewarmed \d+ TypeScript program/), /prewarmed 1 TypeScript program\(s\) in \d+ ms/);
+      assert.match(
+        await second.stderrMatching(/prewarmed \d+ TypeScript program/),
+        /prewarmed 1 TypeScript program\(s\) in \d+ ms \(1 built, 0 left to a stored answer that holds\)/,
+      );
       const response = structured<CheckResponse>(await call(second.client, "check_project"));
       const snapshot = structured<{ cache?: { tsc?: { mode: string } } }>(await call(second.client, "get_diagnostic_snapshot", { checkId: response.checkId }));
       assert.equal(snapshot.cache?.tsc?.mode, "warm-reused");

@@ -53,8 +53,11 @@ export class Prewarm {
         const started = performance.now();
         this.read()
           .then((programs) => this.warm.prewarm(programs, limits))
-          .then((answered) => {
-            if (answered) this.runtime.writeStderr(`signalint: prewarmed ${answered} TypeScript program(s) in ${Math.round(performance.now() - started)} ms\n`);
+          .then(({ answered, stored }) => {
+            const ms = Math.round(performance.now() - started);
+            const held = `${stored} left to a stored answer that holds`;
+            if (answered)
+              this.runtime.writeStderr(`signalint: prewarmed ${answered} TypeScript program(s) in ${ms} ms (${answered - stored} built, ${held})\n`);
           })
           .catch((error: Error) => this.runtime.writeStderr(`signalint: no prewarm (${error.message})\n`))
           .finally(resolve);
