@@ -106,6 +106,11 @@ const EVICT_EVERY_MS = 60_000;
 const MAGIC = "signalint-ts-state 1";
 const STATE_DIR = "tsc-state";
 const SUFFIX = ".state";
+/**
+ * Node's compiled code of the project's compiler, kept by its warm hosts (warm-host.ts) in the project's cache
+ * directory: counted in the bound and removed with the project's state.
+ */
+export const COMPILE_CACHE_DIR = "node-compile-cache";
 
 interface Header {
   signalint: string;
@@ -227,6 +232,19 @@ function touch(file: string): void {
 
 type Entry = { path: string; bytes: number; used: number };
 
+/** Every file of Node's compiled code in one project cache directory (one directory per Node version). */
+function compiledFiles(projectDir: string): Entry[] {
+  const dir = join(projectDir, COMPILE_CACHE_DIR);
+  try {
+    return readdirSync(dir, { recursive: true }).flatMap((name) => {
+      const info = statSync(join(dir, String(name)));
+      return info.isFile() ? [{ path: join(dir, String(name)), bytes: info.size, used: info.mtimeMs }] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
 /** Every state file of one project cache directory (and stale temp files, which are removed). */
 function stateFiles(projectDir: string): Entry[] {
   const dir = join(projectDir, STATE_DIR);
@@ -263,8 +281,10 @@ export function evictPersisted(target: PersistTarget, keep: string): number {
     }
   }
   const groups = projects.map((dir) => {
-    const files = stateFiles(dir);
-    return { files, bytes: files.reduce((sum, file) => sum + file.bytes, 0), used: Math.max(0, ...files.map((file) => file.used)) };
+    const states = stateFiles(dir);
+    // A project's use time is its state's; its compiled code counts in the bound and goes with it.
+    const files = [...states, ...compiledFiles(dir)];
+    return { files, bytes: files.reduce((sum, file) => sum + file.bytes, 0), used: Math.max(0, ...states.map((file) => file.used)) };
   });
   let total = groups.reduce((sum, group) => sum + group.bytes, 0);
   const byAge = groups.filter((group) => group.files.length).sort((a, b) => a.used - b.used);

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { PersistedBuildInfo, type PersistTarget } from "../../src/typescript/persisted-state.ts";
+import { COMPILE_CACHE_DIR, PersistedBuildInfo, type PersistTarget } from "../../src/typescript/persisted-state.ts";
 import { loadTypeScript, WarmTsProgram } from "../../src/typescript/warm-program.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
 
@@ -96,6 +96,29 @@ describe("persisted TypeScript state", () => {
         projects.map((dir) => existsSync(join(dir, "tsc-state")) && readdirSync(join(dir, "tsc-state")).length > 0),
         [false, true, true],
       );
+    } finally {
+      removeDir(base);
+    }
+  });
+
+  it("counts Node's compiled code of a project in the bound and removes it with the project's state", () => {
+    const base = tempDir("signalint-persist-base-");
+    try {
+      const [old, live] = ["a", "b"].map((name) => join(base, name)) as [string, string];
+      const bound = { evictBase: base, maxBytes: 2500 };
+      mkdirSync(old);
+      new PersistedBuildInfo(target(old, bound), "cfg", "5.9.3").save("k", "x".repeat(500));
+      const long = new Date(Date.now() - 600_000);
+      utimesSync(stateFile(old), long, long);
+      const compiled = join(old, COMPILE_CACHE_DIR, "v26.10.0-x64");
+      mkdirSync(compiled, { recursive: true });
+      writeFileSync(join(compiled, "entry.cache"), "c".repeat(1500));
+      mkdirSync(live);
+      // 600 + 1,500 + 600 bytes: over the bound only with the old project's compiled code counted.
+      new PersistedBuildInfo(target(live, bound), "cfg", "5.9.3").save("k", "y".repeat(500));
+      assert.deepEqual(readdirSync(join(old, "tsc-state")), [], "the least recently used project goes");
+      assert.deepEqual(readdirSync(compiled), [], "with its compiled code");
+      assert.ok(existsSync(stateFile(live)));
     } finally {
       removeDir(base);
     }
