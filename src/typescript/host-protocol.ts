@@ -156,6 +156,7 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
         changedFiles: z.number(),
         programFiles: z.number(),
         notice: z.string().optional(),
+        stored: z.literal(true).optional(),
       }),
       files: z.array(z.string()),
       covers: z.array(z.string()),

@@ -19,6 +19,8 @@ export interface WarmCheckInfo {
   programFiles: number;
   /** One line for the server's stderr (persisted state that could not be trusted). */
   notice?: string;
+  /** The answer a previous host stored, given as it was (no program behind it yet). */
+  stored?: true;
 }
 
 /** The inputs one answer rests on: file contents by hash, and file-system answers keyed `kind\0path`. */

@@ -12,7 +12,7 @@ import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
-import { compilerIdentity } from "./persisted-state.ts";
+import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
 
 /** One check's answer: issues with absolute file names, the files the program read, the configs a solution built. */
 type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[] };
@@ -26,6 +26,11 @@ interface HostedProgram {
   afterAnswer?(): void;
   invalidateResolutions(): void;
   close(): void;
+}
+
+/** An answer a previous host stored, given as it was: nothing re-checked, no program behind it yet. */
+function fromDisk(stored: Omit<HostedAnswer, "info">): HostedAnswer {
+  return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length, stored: true } };
 }
 
 /** Issues keep absolute file names here: the server maps them to its project root (and counts those outside). */
@@ -42,7 +47,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         return {
           check: (asked) => {
             const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
-            if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
+            if (stored) return fromDisk(stored);
             const result = program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
             return {
@@ -93,7 +98,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         check: ({ view, configFile, hint, prewarm }) => {
           const target = (last = targetOf(view));
           const stored = target.storedAnswer(prewarm === true) as Omit<HostedAnswer, "info"> | null;
-          if (stored) return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length } };
+          if (stored) return fromDisk(stored);
           const result = target.check(hint ?? null);
           if (!result) return { unserved: "it is not a build this TypeScript serves warm" };
           const issues = diagnosticsToIssues(ts, result.diagnostics, absolute, configFile, (diagnostic) => target.programOf(diagnostic));
@@ -174,7 +179,7 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   const useCompileCache = (request: HostRequest | ListingRequest) => {
     const dir = "listing" in request ? request.cacheDir : request.persist?.dir;
     if (compiled !== "off" || !dir || !host.compileCache) return;
-    host.compileCache.enable(join(dir, "node-compile-cache"));
+    host.compileCache.enable(join(dir, COMPILE_CACHE_DIR));
     compiled = "on";
   };
   const answer = async (request: HostRequest | ListingRequest): Promise<HostReply> => {

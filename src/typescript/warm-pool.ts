@@ -97,8 +97,8 @@ export class WarmTsPool {
   private readonly inflight = new Set<Promise<unknown>>();
   private stamp = "";
   private closed = false;
-  /** The programs checks were answered from, least recently first (at most `capacity`), by config. */
-  private readonly asked = new Map<string, WarmProgram>();
+  /** The programs checks were answered from, least recently first (at most `capacity`), by config (see remember). */
+  private readonly answered = new Map<string, WarmProgram>();
   /** A check has started: a prewarm builds no further program. */
   private prewarmStopped = false;
   private readonly timer: ReturnType<typeof setInterval>;
@@ -123,20 +123,17 @@ export class WarmTsPool {
   check(request: WarmRequest): Promise<WarmOutcome> {
     this.checksAsked++;
     this.spareLeft = true;
-    const running = this.track(this.run(request));
-    // Remembered once it answered and stays warm (not one failing or over the memory bound: it would be built again at
-    // every start for nothing); by config, the latest kind winning (a config that gained references is a solution now).
-    const { kind, typescriptDir, configPath, configFile } = request;
-    void running.then(
-      (outcome) => {
-        if (outcome.status !== "ok" || this.refused.has(programKey(typescriptDir, kind, configPath))) return;
-        this.asked.delete(configPath);
-        this.asked.set(configPath, { kind, typescriptDir, configPath, configFile });
-        if (this.asked.size > this.capacity) this.asked.delete(this.asked.keys().next().value as string);
-      },
-      () => {},
-    );
-    return running;
+    return this.track(this.run(request, true));
+  }
+
+  /**
+   * A program a check was answered from, and that stays warm (not one failing or over the memory bound: it would be
+   * built again at every start for nothing); by config, the latest kind winning (a config that gained references).
+   */
+  private remember({ kind, typescriptDir, configPath, configFile }: WarmRequest): void {
+    this.answered.delete(configPath);
+    this.answered.set(configPath, { kind, typescriptDir, configPath, configFile });
+    if (this.answered.size > this.capacity) this.answered.delete(this.answered.keys().next().value as string);
   }
 
   private track(running: Promise<WarmOutcome>): Promise<WarmOutcome> {
@@ -146,8 +143,8 @@ export class WarmTsPool {
   }
 
   /** The programs checks were answered from, most recently first. */
-  programsAsked(): WarmProgram[] {
-    return [...this.asked.values()].reverse();
+  programsAnswered(): WarmProgram[] {
+    return [...this.answered.values()].reverse();
   }
 
   /**
@@ -164,10 +161,9 @@ export class WarmTsPool {
       if (this.closed || this.prewarmStopped) break;
       const outcome = await this.track(this.run({ ...program, ...limits, toRelative: () => null, hint: null, prewarm: true }));
       if (outcome.status === "ok") answered++;
-      // A stored answer that holds is the one reply with nothing re-checked and no program behind it (`restored`, 0).
-      if (outcome.status === "ok" && outcome.info.reuse === "restored" && outcome.info.changedFiles === 0) stored++;
+      if (outcome.status === "ok" && outcome.info.stored) stored++;
       // A spare host with the compiler loaded, for the first check's listing (unless that check has come already).
-      if (this.closed || this.prewarmStopped) break;
+      if (this.closed || this.prewarmStopped || this.spare) continue;
       this.prestart();
       this.preload(program.typescriptDir);
     }
@@ -179,7 +175,7 @@ export class WarmTsPool {
     this.prewarmStopped = true;
   }
 
-  private async run(request: WarmRequest): Promise<WarmOutcome> {
+  private async run(request: WarmRequest, remember = false): Promise<WarmOutcome> {
     const { typescriptDir, configPath } = request;
     const key = programKey(typescriptDir, request.kind, configPath);
     const refusal = this.refused.get(key);
@@ -196,7 +192,9 @@ export class WarmTsPool {
     const owner = this.hosts.has(key) ? undefined : this.solutionCovering(key, request);
     const host = owner?.[1] ?? this.hosts.get(key) ?? this.start(key);
     if (!host) return { status: "unavailable" };
-    return this.ask(owner?.[0] ?? key, host, request);
+    const outcome = await this.ask(owner?.[0] ?? key, host, request);
+    if (remember && outcome.status === "ok" && !this.refused.has(key)) this.remember(request);
+    return outcome;
   }
 
   /** The live solution host (its key and host) whose solution built this config, for a solution request. */

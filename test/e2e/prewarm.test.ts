@@ -199,5 +199,15 @@ describe("prewarm", () => {
     } finally {
       await second.close();
     }
+    // Nothing changed since: the prewarm builds nothing and says so; the first check answers from disk.
+    const third = await connect(root, { ...env, SIGNALINT_PREWARM_DELAY_MS: "0" });
+    try {
+      assert.match(await third.stderrMatching(/prewarmed \d+ TypeScript program/), /\(0 built, 1 left to a stored answer that holds\)/);
+      const response = structured<CheckResponse>(await call(third.client, "check_project"));
+      const snapshot = structured<{ cache?: { tsc?: { mode: string } } }>(await call(third.client, "get_diagnostic_snapshot", { checkId: response.checkId }));
+      assert.equal(snapshot.cache?.tsc?.mode, "warm-restored");
+    } finally {
+      await third.close();
+    }
   });
 });

@@ -5,6 +5,7 @@
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { ifMissing } from "../../core/errors.ts";
+import { relativeToRoot } from "../../core/paths.ts";
 import { configFileName } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { WarmProgram, WarmTsPool } from "../../typescript/warm-pool.ts";
@@ -84,8 +85,8 @@ export class Prewarm {
   async remember(): Promise<void> {
     if (this.cacheDir === null) return;
     const programs = this.warm
-      .programsAsked()
-      .filter((program) => this.under(program.configPath) && program.configFile === configFileName(this.root, program.configPath))
+      .programsAnswered()
+      .filter((program) => this.under(program.configPath))
       .slice(0, 64)
       .map(({ kind, typescriptDir, configPath }) => ({ kind, typescriptDir, configPath }));
     if (!programs.length) return;
@@ -126,7 +127,8 @@ export class Prewarm {
       .map((program) => ({ ...program, configFile: configFileName(this.root, program.configPath) }));
   }
 
+  /** Under the root, the root itself not (a config file is never the root). */
   private under(path: string): boolean {
-    return isAbsolute(path) && path.startsWith(this.root) && /^[\\/]/.test(path.slice(this.root.length));
+    return isAbsolute(path) && (relativeToRoot(this.root, path) ?? ".") !== ".";
   }
 }
