@@ -187,11 +187,15 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   storedAnswer(keep = false): unknown {
     if (this.builder || !this.persisted || this.answerAsked) return null;
     const parsed = this.config.current(null).commandLine;
-    const state = parsed && !parsed.projectReferences?.length ? (this.persistedOptions(parsed.options), this.readStored()) : null;
+    let state: StoredState | null = null;
+    if (parsed && !parsed.projectReferences?.length) {
+      this.persistedOptions(parsed.options);
+      state = this.readStored();
+    }
     const holds = !!parsed && !!state && state.answer !== undefined && sameStrings(state.roots, parsed.fileNames) && this.inputsUnchanged(state.inputs);
     // A stored answer that does not hold is not looked at again: the program is built (on the stored build info).
     if (!keep || !holds) this.answerAsked = true;
-    if (!holds) return null;
+    if (!holds || state === null) return null;
     if (!keep) this.answeredFromDisk = true;
     return state.answer;
   }
