@@ -344,12 +344,15 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
     assert.deepEqual(keys(issuesOf(dir, cache, ["vendor/lib.js"])), []);
   });
 
-  it("a project linted by xo: the response says the code was not linted by it", () => {
+  it("a project linted by xo: the response says the code it would lint was not linted by it", () => {
     const { dir, cache } = project(
       {
         "package.json": JSON.stringify({ name: "xo-app", private: true, type: "module", scripts: { test: "xo && ava" }, devDependencies: { xo: "^0.60.0" } }),
         "node_modules/xo/package.json": JSON.stringify({ name: "xo", version: "0.60.0" }),
         "src/a.js": "export const a = 1;\n",
+        // xo lints what git does not ignore: a build output the repository ignores is not in the note (found on ky).
+        ".gitignore": "distribution\n",
+        "distribution/index.js": "export const a = 1;\n",
       },
       ["oxlint"],
     );

@@ -5,6 +5,7 @@ import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
 import { packageEslintConfigs, unsupportedLinters } from "../lint/linter-choice.ts";
 import { eslintAccepts } from "../../engines/eslint.ts";
+import { gitignoredFiles } from "../project/gitignore.ts";
 import { sep } from "node:path";
 
 /** What a check's coverage says; either flag makes a check with no issues `error`, never `clean`. */
@@ -39,8 +40,11 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
   const notes = [...typeNotes, ...lintNotes];
   // Each linter Signalint cannot run, over the files of the packages that use it.
   const linters: string[] = [];
-  for (const { name, dirs } of await unsupportedLinters(job.runtime, job.root)) {
-    const files = sources.filter((file) => dirs.some((dir) => file.startsWith(`${dir}${sep}`)));
+  const unsupported = await unsupportedLinters(job.runtime, job.root);
+  // They lint what git does not ignore (xo and standard read .gitignore): build outputs the repository ignores are not theirs.
+  const ignored = unsupported.length ? await gitignoredFiles(job.runtime, job.root, sources) : new Set<string>();
+  for (const { name, dirs } of unsupported) {
+    const files = sources.filter((file) => !ignored.has(file) && dirs.some((dir) => file.startsWith(`${dir}${sep}`)));
     if (!files.length) continue;
     linters.push(name);
     notes.push({ reason: `not linted by ${name}: the project's linter, which Signalint cannot run`, files });
