@@ -12,8 +12,10 @@ export function summaryLine(report: CliReport): string {
   const failed = failedEngines(report);
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   if (report.status === "clean") return `No issues found${shard}.`;
-  if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0)
-    return `Not checked: nothing type-checked these files${shard}.`;
+  if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0) {
+    if (!Object.values(report.engines).some((status) => status.status === "ok")) return `Not checked: no engine ran${shard}.`;
+    return `Not checked${shard}: the files above were not checked by every checker the project uses.`;
+  }
   const counts = `${plural(report.errorCount + report.warningCount, "problem")} (${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")})${shard}`;
   return failed.length ? `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.` : `${counts}.`;
 }
@@ -42,6 +44,9 @@ export function formatText(report: CliReport, suggestedActions: ReadonlyMap<stri
   const rest = report.issues.filter((issue) => issue.clusterId === null || !clustered.has(issue.clusterId));
   if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
   for (const [engine, status] of failedEngines(report)) lines.push(`! ${engine}: ${status.message ?? "failed"}`);
+  // Nothing ran: each engine's reason (not installed, off) is the whole answer.
+  if (!Object.values(report.engines).some((status) => status.status === "ok" || status.status === "error"))
+    for (const [engine, status] of Object.entries(report.engines)) if (status.message) lines.push(`- ${engine}: ${status.message}`);
   for (const note of report.notChecked ?? []) {
     const more = note.count > note.sample.length ? `, … ${note.count - note.sample.length} more` : "";
     lines.push(`Not checked: ${note.count} file${note.count === 1 ? "" : "s"} ${note.reason} (${note.sample.join(", ")}${more})`);

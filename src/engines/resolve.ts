@@ -4,10 +4,23 @@ import type { Runtime } from "../runtime/types.ts";
 import { ENGINES } from "./registry.ts";
 import type { NodeCommand, ResolvedEngine } from "./types.ts";
 
-/** How to install a missing engine. */
-export function installHint(engine: EngineName): string {
+/**
+ * How to install a missing engine. `pnp`: the Yarn Plug'n'Play manifest that governs the project (see yarnPnp): its
+ * packages are in zip archives no process can load without Yarn's runtime, so the way out is Yarn's node_modules layout.
+ */
+export function installHint(engine: EngineName, pnp: string | null = null): string {
   const { pkg, bin } = ENGINES[engine];
+  if (pnp)
+    return `${bin} not found in a node_modules: the project installs with Yarn Plug'n'Play (${basename(pnp)}), whose packages Signalint cannot load; set \`nodeLinker: node-modules\` in .yarnrc.yml and run \`yarn install\` (with \`${pkg}\` among the devDependencies)`;
   return `${bin} not found in the project's node_modules or on PATH; install it with \`npm i -D ${pkg}\``;
+}
+
+/** The Yarn Plug'n'Play manifest (`.pnp.cjs`, or `.pnp.js` of Yarn 2) from `start` up; null when the project has none. */
+export async function yarnPnp(runtime: Runtime, start: string): Promise<string | null> {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    for (const name of [".pnp.cjs", ".pnp.js"]) if ((await runtime.stat(join(dir, name)))?.isFile) return join(dir, name);
+    if (dirname(dir) === dir) return null;
+  }
 }
 
 async function isJsEntry(runtime: Runtime, path: string): Promise<boolean> {
@@ -181,7 +194,8 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
     const packageDir = found.manifest.name === pkg && version ? found.packageDir : null;
     return { engine, ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin", ...(await typeAware()) };
   }
-  const onPath = await findOnPath(runtime, bin);
+  // Under Yarn Plug'n'Play the project's engines are its zipped packages: one on PATH is not the project's.
+  const onPath = (await yarnPnp(runtime, options.start)) ? null : await findOnPath(runtime, bin);
   if (!onPath) return null;
   const path = (await runtime.realPath(onPath)) ?? onPath;
   const jsOnPath = await isJsEntry(runtime, path);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Ajv from "ajv";
@@ -78,6 +78,61 @@ describe("messages say what happened and what to do", () => {
     assert.equal(result.status, 1);
     assert.match(result.stderr, /1 warnings are more than --max-warnings 0, so the check fails \(exit 1\): fix some, or raise the limit/);
     assert.equal(runCli(["check", "--max-warnings", "1"], { cwd: dir }).stderr, "");
+  });
+
+  it("no engine installed: each engine's reason and 'no engine ran', exit 1 and no word of --max-warnings", () => {
+    const dir = tempDir("signalint-noengine-");
+    dirs.push(dir);
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "package.json"), '{ "name": "bare", "private": true }\n');
+    writeFileSync(join(dir, "src", "a.js"), "export const a = 1;\n");
+    // No engine on PATH either (node runs the CLI by its absolute path).
+    const result = runCli(["check"], { cwd: dir, env: { PATH: "/nonexistent" } });
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, "");
+    assert.match(result.stdout, /^- tsc: tsc not found in the project's node_modules or on PATH/m);
+    assert.match(result.stdout, /^- oxlint: oxlint not found/m);
+    assert.match(result.stdout, /Not checked: no engine ran\.\n$/);
+  });
+
+  it("Yarn Plug'n'Play: its engines are named as unreachable (never taken from PATH), and what to change is said", () => {
+    const dir = tempDir("signalint-pnp-");
+    dirs.push(dir);
+    mkdirSync(join(dir, "src"));
+    const manifest = { name: "pnp-app", private: true, packageManager: "yarn@4.9.2", devDependencies: { typescript: "5.9.3", eslint: "9.39.1" } };
+    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest));
+    writeFileSync(join(dir, ".pnp.cjs"), "// Yarn's runtime: the packages are in .yarn/cache zip archives\n");
+    writeFileSync(join(dir, "eslint.config.js"), "export default [];\n");
+    writeFileSync(join(dir, "src", "a.ts"), 'export const a: number = "x";\n');
+    writeFileSync(join(dir, "src", "b.js"), "export const b = 1;\n");
+    // A tsc on PATH is not the project's compiler: it is not used.
+    const bin = tempDir("signalint-pnp-path-");
+    dirs.push(bin);
+    // As a global install links it: the package's bin entry.
+    symlinkSync(join(REPO, "node_modules", "typescript", "bin", "tsc"), join(bin, "tsc"));
+    const result = runCli(["check", "--format", "json"], { cwd: dir, env: { PATH: `${bin}:${CLEAN_PATH}` } });
+    assert.equal(result.status, 1);
+    const report = JSON.parse(result.stdout);
+    assert.equal(report.status, "error");
+    assert.equal(report.engines.tsc.status, "error");
+    assert.match(report.engines.tsc.message, /Yarn Plug'n'Play \(\.pnp\.cjs\), whose packages Signalint cannot load; set `nodeLinker: node-modules`/);
+    // eslint is a dependency (installed through Plug'n'Play): unreachable, never silently off.
+    assert.equal(report.engines.eslint.status, "error");
+    assert.match(
+      report.engines.eslint.message,
+      /^the project depends on eslint but eslint not found in a node_modules: the project installs with Yarn Plug'n'Play/,
+    );
+    // oxlint is no dependency: off, as in any project without it.
+    assert.equal(report.engines.oxlint.status, "disabled");
+    assert.deepEqual(report.issues, []);
+    // The same project without Plug'n'Play takes the tsc on PATH (it has no package of its own): the control.
+    removeDir(join(dir, ".pnp.cjs"));
+    const control = JSON.parse(runCli(["check", "--format", "json"], { cwd: dir, env: { PATH: `${bin}:${CLEAN_PATH}` } }).stdout);
+    assert.equal(control.engines.tsc.status, "ok");
+    assert.deepEqual(
+      control.issues.filter((issue: { engine: string }) => issue.engine === "tsc").map((issue: { rule: string }) => issue.rule),
+      ["TS2322"],
+    );
   });
 
   it("issues outside the checked paths are explained in the text format, and response advice names no MCP tool", () => {

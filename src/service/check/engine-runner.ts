@@ -5,7 +5,7 @@ import { relativeToRoot } from "../../core/paths.ts";
 import { eslintLegacyArgs } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
-import { installHint, majorVersion } from "../../engines/resolve.ts";
+import { installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
 import { parseTscOutput } from "../../engines/tsc.ts";
 import {
   ENGINE_OUTPUT_LIMIT,
@@ -18,6 +18,7 @@ import {
 } from "../../engines/types.ts";
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
 import { withEslintScope } from "../lint/eslint-scope.ts";
+import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
 import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
@@ -143,11 +144,16 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
  * when the checked files include TypeScript (or a tsconfig covers them). Other default-on engines are just off.
  */
 async function missingEngine(engine: EngineName, job: CheckJob): Promise<EngineStatus> {
-  if (job.explicit)
-    return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${installHint(engine)}` };
+  const pnp = await yarnPnp(job.runtime, job.root);
+  const hint = installHint(engine, pnp);
+  if (job.explicit) return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${hint}` };
   if (engine === "tsc" && (await tscApplies(job)))
-    return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${installHint(engine)}` };
-  return { status: "disabled", message: installHint(engine) };
+    return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${hint}` };
+  // Under Yarn Plug'n'Play an engine the project depends on is installed, and its own scripts run it: not an engine it
+  // lacks, one Signalint cannot reach — never a check that passes without it.
+  if (pnp && (await readManifest(job.runtime, job.root))?.dependencies.has(ENGINES[engine].pkg))
+    return { status: "error", code: "engine_not_found", message: `the project depends on ${ENGINES[engine].pkg} but ${hint}` };
+  return { status: "disabled", message: hint };
 }
 
 /** Names at most three failed files (with the first reason) and counts the rest. */
