@@ -22,6 +22,11 @@ export function fileStamp(path: string): string | null {
   }
 }
 
+/** True for a stamp taken within a second of the file's last write (it proves nothing later: see fileStamp). */
+export function isRacyStamp(stamp: string): boolean {
+  return stamp.includes(":racy");
+}
+
 /** The stamp without racy marking: for identities that must stay equal while nothing changes (package versions). */
 export function exactStamp(path: string): string | null {
   try {

@@ -10,7 +10,7 @@ import { loadTs7CauseModules, ts7CauseReader, type Ts7Project } from "./diagnost
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
-import { loadTs7Api, ts7DiagnosticsToIssues, WarmTs7Program } from "./warm-program7.ts";
+import { loadTs7Api, ts7DiagnosticsToIssues, ts7Identity, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
 
@@ -65,16 +65,21 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       }
       const Api = await loadTs7Api(request.typescriptDir);
       if (!Api) return null;
-      const program = new WarmTs7Program(Api, request.configPath, request.cwd);
+      const persist = request.persist ? { target: request.persist, compiler: ts7Identity(request.typescriptDir) } : null;
+      const program = new WarmTs7Program(Api, request.configPath, request.cwd, persist);
       const causeModules = await loadTs7CauseModules(request.typescriptDir);
       return {
         check: (asked) => {
+          const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
+          if (stored) return fromDisk(stored);
           const result = program.check(asked.hint ?? null);
           const project = program.currentProject() as Ts7Project | undefined;
           const causesOf = causeModules && project ? ts7CauseReader(causeModules, project, absolute) : undefined;
           const issues = ts7DiagnosticsToIssues(result.diagnostics, absolute, asked.configFile, causesOf as Parameters<typeof ts7DiagnosticsToIssues>[3]);
           return { issues, info: result.info, files: program.fileNames(), covers: [] };
         },
+        persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
+        afterAnswer: () => program.warmUp(),
         invalidateResolutions: () => program.invalidateResolutions(),
         close: () => program.close(),
       };

@@ -3,16 +3,18 @@
 // it which files changed — or to invalidate everything when anything else it looked at changed — so no result can be
 // stale.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { IssueCause, RawIssue } from "../core/issues.ts";
-import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
+import { exactStamp, isRacyStamp } from "../engines/file-stamp.ts";
 import { isConfigDiagnosticFile } from "../engines/tsc.ts";
 import { type ChangeHint, HintClock } from "./change-hint.ts";
 import { changedAnswers } from "./host-questions.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
+import { PersistedBuildInfo, type PersistTarget } from "./persisted-state.ts";
+import { answer, contentHash, lastingRecord, parseStoredTs7, type Question, recordHolds } from "./warm-state7.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
 interface Ts7Diagnostic {
@@ -72,46 +74,21 @@ export async function loadTs7Api(packageDir: string): Promise<Ts7ApiClass | null
   return api;
 }
 
-/** The file-system questions tsgo asks through the API's callbacks (each is answered by the real file system). */
-type Question = "readFile" | "fileExists" | "directoryExists" | "getAccessibleEntries" | "realpath";
-
-/** Our own answer to a question, as a comparable string: stamps for reads and listings, so any change counts. */
-function answer(kind: Question, path: string): string {
-  if (kind === "realpath") {
-    try {
-      // One realpath(3) call rather than an lstat per path component.
-      return realpathSync.native(path);
-    } catch {
-      return path;
-    }
-  }
-  if (kind === "readFile") {
-    // Config and package.json files by content (small, and often rewritten just before a check); others by stamp.
-    if (!path.endsWith(".json")) return fileStamp(path) ?? "-";
-    try {
-      return createHash("sha256").update(readFileSync(path)).digest("hex");
-    } catch {
-      return "-";
-    }
-  }
-  if (kind === "getAccessibleEntries") {
-    try {
-      // The listing itself (directories and symlinks marked with a trailing slash), so created and deleted files can be named.
-      return readdirSync(path, { withFileTypes: true })
-        .map((entry) => (entry.isDirectory() || entry.isSymbolicLink() ? `${entry.name}/` : entry.name))
-        .sort()
-        .join("\n");
-    } catch {
-      return "-";
-    }
-  }
+/**
+ * A TypeScript 7 compiler's identity for stored state: its version and its package's manifest (an npm version is
+ * immutable; the native executable is in a platform package of the same version).
+ */
+export function ts7Identity(packageDir: string): string {
   try {
-    const stats = statSync(path);
-    return (kind === "fileExists" ? stats.isFile() : stats.isDirectory()) ? "1" : "0";
+    const manifest = readFileSync(join(packageDir, "package.json"), "utf8");
+    return `${(JSON.parse(manifest) as { version?: string }).version ?? "?"}+${createHash("sha256").update(manifest).digest("hex").slice(0, 16)}`;
   } catch {
-    return "0";
+    return "unknown";
   }
 }
+
+/** One state per program: what it rests on is in the record itself (the config's reads among it). */
+const STATE_KEY = "tsgo";
 
 /**
  * One tsconfig's warm tsgo server. tsgo keeps what it read between snapshots and re-reads only what it is told
@@ -130,12 +107,64 @@ export class WarmTs7Program {
   private resolutionsSuspect = false;
   private readonly clock = new HintClock();
   lastUsed = Date.now();
+  /** The program's stored answer on disk (null: not persisted); see warm-state7.ts. */
+  private readonly persisted: PersistedBuildInfo | null;
+  /** A stored answer was asked for (once per host; a prewarm's look, which keeps it, does not count). */
+  private answerAsked = false;
+  /** The last answer came from disk (tsgo not started): nothing to write, and a program to build after it. */
+  private answeredFromDisk = false;
+  /** Why stored state was not used (one line for the server), once. */
+  private notice: string | undefined;
+  /** Bumped by every tsgo answer: what was last written is not written again. */
+  private version = 0;
+  private savedVersion = -1;
+  /** Content hashes of files read while their stamps were racy (see recorder): what the stored record says of them. */
+  private readonly racyReads = new Map<string, string>();
 
   constructor(
     private readonly Api: Ts7ApiClass,
     readonly configPath: string,
     private readonly cwd: string,
-  ) {}
+    persist: { target: PersistTarget; compiler: string } | null = null,
+  ) {
+    this.persisted = persist ? new PersistedBuildInfo(persist.target, `project7\0${configPath}`, persist.compiler) : null;
+  }
+
+  /**
+   * A new host's first check: the answer stored by an earlier host when every question its tsgo asked (the config's
+   * reads and directory walk, every lookup and read — reads by content) still has the same answer; null: start tsgo.
+   * `keep`: a prewarm's look — the answer stays for the first check, and no build follows it.
+   */
+  storedAnswer(keep = false): unknown {
+    if (this.api || !this.persisted || this.answerAsked) return null;
+    const { text, notice } = this.persisted.load(STATE_KEY);
+    this.notice = notice;
+    const state = text === null ? null : parseStoredTs7(text);
+    if (text !== null && !state) this.notice = `persisted TypeScript state for ${this.configPath} ignored (unexpected shape); building afresh`;
+    const holds = state !== null && recordHolds(state.record);
+    if (!keep || !holds) this.answerAsked = true;
+    if (!holds) return null;
+    if (!keep) this.answeredFromDisk = true;
+    return state.answer;
+  }
+
+  /** After an answer from disk: start tsgo on the project for the checks that follow. */
+  warmUp(): void {
+    if (!this.answeredFromDisk) return;
+    this.answeredFromDisk = false;
+    this.check(null);
+  }
+
+  /** Write the answer and what it rests on to the cache directory (nothing new since the last write: nothing). */
+  persist(stored: unknown): void {
+    if (!this.persisted || !this.api || this.answeredFromDisk) return;
+    if (this.savedVersion === this.version) return this.persisted.touch();
+    const record = lastingRecord(this.observations, this.racyReads);
+    // A file written since tsgo read it: this answer is already old; the next check stores its own.
+    if (!record) return;
+    this.persisted.save(STATE_KEY, JSON.stringify({ answer: stored, record }));
+    this.savedVersion = this.version;
+  }
 
   /** Every file of the current program (roots and what they import). */
   fileNames(): string[] {
@@ -213,6 +242,7 @@ export class WarmTs7Program {
   private start(): { diagnostics: readonly Ts7Diagnostic[]; info: WarmCheckInfo } {
     this.close();
     this.observations.clear();
+    this.racyReads.clear();
     this.resolutionsSuspect = false;
     this.api = new this.Api({ cwd: this.cwd, fs: this.recorder() });
     const result = this.open({}, "full");
@@ -224,7 +254,12 @@ export class WarmTs7Program {
   /** File-system callbacks that record our answer to each question and let tsgo use the real file system. */
   private recorder(): Record<Question, (path: string) => undefined> {
     const record = (kind: Question) => (path: string) => {
-      this.observations.set(`${kind}\0${path}`, answer(kind, path));
+      const now = answer(kind, path);
+      this.observations.set(`${kind}\0${path}`, now);
+      // A file written within the last second cannot be vouched for by its stamp later: its content is hashed now,
+      // just before tsgo reads it, for the stored record (a write in between leaves a hash the file will not match).
+      if (kind === "readFile" && isRacyStamp(now)) this.racyReads.set(path, contentHash(path));
+      else if (kind === "readFile") this.racyReads.delete(path);
       return undefined;
     };
     return {
@@ -244,7 +279,11 @@ export class WarmTs7Program {
     const program = project.program;
     this.diagnostics = collect(program);
     this.programFiles = new Set(program.getSourceFileNames());
-    return { diagnostics: this.diagnostics, info: { reuse, changedFiles: 0, programFiles: this.programFiles.size } };
+    this.version++;
+    const info: WarmCheckInfo = { reuse, changedFiles: 0, programFiles: this.programFiles.size };
+    const notice = this.notice;
+    this.notice = undefined;
+    return { diagnostics: this.diagnostics, info: notice ? { ...info, notice } : info };
   }
 
   /** Stop the tsgo server. */

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, enginesOf, fullIssue, linkBin, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, enginesOf, fullIssue, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 const TSC7 = join(REPO, "node_modules", "typescript7", "bin", "tsc");
@@ -117,3 +117,69 @@ async function fullListFrom(session: Awaited<ReturnType<typeof connect>>): Promi
   }
   return { issues };
 }
+
+describe("TypeScript 7 across restarts (issue 17)", () => {
+  it("a new process answers an unchanged project from the stored answer, and never after an edit or damage", () => {
+    const project = scratchCopy("systemic-ts", "ts7-restart");
+    linkBin(project, "tsc", TSC7);
+    const cacheDir = tempDir("signalint-ts7-cache-");
+    const dirs = [project, cacheDir];
+    try {
+      let runs = 0;
+      const check = () => {
+        const state = tempDir("signalint-ts7-state-");
+        dirs.push(state);
+        const result = runCli(["check", "--format", "json", "--cache-dir", cacheDir], { cwd: project, env: { CI: "true", SIGNALINT_STATE_DIR: state } });
+        const stats = JSON.parse(runCli(["stats", "--json"], { cwd: project, env: { SIGNALINT_STATE_DIR: state } }).stdout) as {
+          cache: Record<string, { misses: number; modes: Record<string, number> }>;
+        };
+        runs++;
+        const keys = (JSON.parse(result.stdout) as { issues: { engine: string; file: string; line: number; rule: string }[] }).issues
+          .filter((issue) => issue.engine === "tsc")
+          .map((issue) => `${issue.file}:${issue.line}:${issue.rule}`)
+          .sort();
+        return { result, keys, tsc: stats.cache.tsc };
+      };
+      const cold = () =>
+        rawTsc(project, { tscBin: join(project, "node_modules", ".bin", "tsc") })
+          .map((d) => `${d.file}:${d.line}:${d.rule}`)
+          .sort();
+      const first = check();
+      assert.deepEqual(first.tsc?.modes, { "warm-full": 1 });
+      assert.deepEqual(first.keys, cold());
+      assert.ok(first.keys.length > 0);
+      // Unchanged: the stored answer, tsgo never started (nothing re-checked), exactly the first run's report.
+      const second = check();
+      assert.deepEqual(second.tsc?.modes, { "warm-restored": 1 });
+      assert.equal(second.tsc?.misses, 0);
+      assert.equal(second.result.stdout, first.result.stdout);
+      // An edit while nothing ran (same size, so only the content tells): built afresh, and as a cold run says.
+      const users = join(project, "src", "users.ts");
+      const text = readFileSync(users, "utf8");
+      writeFileSync(users, text.replace(/: string/, ": number"));
+      assert.equal(readFileSync(users, "utf8").length, text.length);
+      const edited = check();
+      assert.deepEqual(edited.tsc?.modes, { "warm-full": 1 });
+      assert.deepEqual(edited.keys, cold());
+      assert.notDeepEqual(edited.keys, first.keys);
+      // A new file where the config's include walks: the listing changed, so nothing stored is trusted.
+      writeFileSync(join(project, "src", "added.ts"), "export const added: string = 1;\n");
+      const added = check();
+      assert.deepEqual(added.tsc?.modes, { "warm-full": 1 });
+      assert.deepEqual(added.keys, cold());
+      assert.ok(added.keys.some((key) => key.startsWith("src/added.ts:")));
+      // Damaged state (one byte changed): said on stderr, ignored, the answer built afresh.
+      const stateDir = join(cacheDir, "tsc-state");
+      const file = join(stateDir, readdirSync(stateDir).find((name) => name.endsWith(".state")) as string);
+      const raw = readFileSync(file, "utf8");
+      writeFileSync(file, `${raw.slice(0, -3)}x${raw.slice(-2)}`);
+      const damaged = check();
+      assert.deepEqual(damaged.tsc?.modes, { "warm-full": 1 });
+      assert.match(damaged.result.stderr, /persisted TypeScript state .* ignored \(checksum mismatch\)/);
+      assert.deepEqual(damaged.keys, cold());
+      assert.ok(!existsSync(join(project, ".signalint", "cache")) && runs === 5);
+    } finally {
+      for (const dir of dirs) removeDir(dir);
+    }
+  });
+});
