@@ -101,6 +101,34 @@ export function compilerIdentity(version: string, typescriptDir: string): string
   }
 }
 
+/**
+ * A host's one look at a program's stored answer (TypeScript 5/6 and 7 alike): the first check takes it when it holds
+ * and the program is built after the answer; a prewarm's look (`keep`) leaves a holding answer for that check and
+ * builds nothing. Once a look finds none, or a check took one, it is not looked at again in this host.
+ */
+export class StoredAnswerGate {
+  private asked = false;
+  /** The last answer came from disk: nothing to write, and a program to build after it. */
+  fromDisk = false;
+
+  /** The stored answer `look` finds holding (undefined: none), once per host; null when there is none to give. */
+  take(keep: boolean, look: () => unknown): unknown {
+    if (this.asked) return null;
+    const found = look();
+    if (!keep || found === undefined) this.asked = true;
+    if (found === undefined) return null;
+    if (!keep) this.fromDisk = true;
+    return found;
+  }
+
+  /** After an answer from disk, once: build the program for the checks that follow. */
+  afterAnswer(build: () => void): void {
+    if (!this.fromDisk) return;
+    this.fromDisk = false;
+    build();
+  }
+}
+
 /** How long a writer trusts its last eviction's total before walking the cache base again. */
 const EVICT_EVERY_MS = 60_000;
 const MAGIC = "signalint-ts-state 1";

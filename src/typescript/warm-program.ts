@@ -9,7 +9,7 @@ import { exactStamp, fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import { formatTsconfigDiagnostics, WatchedTsconfig } from "./tsconfig.ts";
 import { diskFiles, WarmBuilder, type WarmCheckInfo } from "./warm-builder.ts";
-import { parseStoredState, PersistedBuildInfo, type PersistTarget, type StoredState } from "./persisted-state.ts";
+import { parseStoredState, PersistedBuildInfo, type PersistTarget, StoredAnswerGate, type StoredState } from "./persisted-state.ts";
 import { hashText, sameStrings } from "./host-questions.ts";
 
 type Ts = typeof TS;
@@ -68,12 +68,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /** The stored state as read (undefined: not read yet; null: none to trust), and the options key it was read for. */
   private stored: StoredState | null | undefined;
   private storedKey = "";
-  /** A stored answer was asked for (once per host; a prewarm's look, which keeps it, does not count). */
-  private answerAsked = false;
+  /** The stored answer, looked at once per host (nothing built while an answer from disk is the last). */
+  private readonly storedGate = new StoredAnswerGate();
   /** The first build took the stored build info (or found none): later builds never do. */
   private restoredOnce = false;
-  /** The last answer came from disk (nothing built): nothing to write, and a program to build after it. */
-  private answeredFromDisk = false;
   /** The config files the current parse read, with their hashes (what a persisted answer rests on). */
   private configReads: [string, string][] = [];
   /** The builder and config reads the state on disk was last written from (a reused check has nothing new). */
@@ -185,32 +183,27 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
    * `keep`: a prewarm's look — the answer stays for the first check (which looks again), and no build follows it.
    */
   storedAnswer(keep = false): unknown {
-    if (this.builder || !this.persisted || this.answerAsked) return null;
-    const parsed = this.config.current(null).commandLine;
-    let state: StoredState | null = null;
-    if (parsed && !parsed.projectReferences?.length) {
-      this.persistedOptions(parsed.options);
-      state = this.readStored();
-    }
-    const holds = !!parsed && !!state && state.answer !== undefined && sameStrings(state.roots, parsed.fileNames) && this.inputsUnchanged(state.inputs);
+    if (this.builder || !this.persisted) return null;
     // A stored answer that does not hold is not looked at again: the program is built (on the stored build info).
-    if (!keep || !holds) this.answerAsked = true;
-    if (!holds || state === null) return null;
-    if (!keep) this.answeredFromDisk = true;
-    return state.answer;
+    return this.storedGate.take(keep, () => {
+      const parsed = this.config.current(null).commandLine;
+      if (!parsed || parsed.projectReferences?.length) return undefined;
+      this.persistedOptions(parsed.options);
+      const state = this.readStored();
+      const holds = !!state && state.answer !== undefined && sameStrings(state.roots, parsed.fileNames) && this.inputsUnchanged(state.inputs);
+      return holds ? state.answer : undefined;
+    });
   }
 
   /** After an answer from disk: build the program (on the stored build info) for the checks that follow. */
   warmUp(): void {
-    if (!this.answeredFromDisk) return;
-    this.answeredFromDisk = false;
-    this.check(null);
+    this.storedGate.afterAnswer(() => this.check(null));
   }
 
   /** Write the build info, the answer given and its inputs to the cache directory (nothing when not persisted). */
   persist(answer: unknown): void {
     const builder = this.builder;
-    if (!this.persisted || !this.stateKey || !builder || this.answeredFromDisk || !this.builtFrom) return;
+    if (!this.persisted || !this.stateKey || !builder || this.storedGate.fromDisk || !this.builtFrom) return;
     // A reused answer rests on what was written last: serializing the whole build info again only to find it equal
     // would cost every unchanged check (tens of ms on a few hundred files) before the next could start.
     if (this.saved?.builder === builder && this.saved.configReads === this.configReads) return this.persisted.touch();

@@ -13,7 +13,7 @@ import { isConfigDiagnosticFile } from "../engines/tsc.ts";
 import { type ChangeHint, HintClock } from "./change-hint.ts";
 import { changedAnswers } from "./host-questions.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
-import { PersistedBuildInfo, type PersistTarget } from "./persisted-state.ts";
+import { PersistedBuildInfo, type PersistTarget, StoredAnswerGate } from "./persisted-state.ts";
 import { answer, contentHash, lastingRecord, parseStoredTs7, type Question, recordHolds } from "./warm-state7.ts";
 
 /** The subset of the TypeScript 7 API used here (it is marked unstable; any mismatch falls back to the CLI). */
@@ -109,10 +109,8 @@ export class WarmTs7Program {
   lastUsed = Date.now();
   /** The program's stored answer on disk (null: not persisted); see warm-state7.ts. */
   private readonly persisted: PersistedBuildInfo | null;
-  /** A stored answer was asked for (once per host; a prewarm's look, which keeps it, does not count). */
-  private answerAsked = false;
-  /** The last answer came from disk (tsgo not started): nothing to write, and a program to build after it. */
-  private answeredFromDisk = false;
+  /** The stored answer, looked at once per host (tsgo not started while an answer from disk is the last). */
+  private readonly stored = new StoredAnswerGate();
   /** Why stored state was not used (one line for the server), once. */
   private notice: string | undefined;
   /** Bumped by every tsgo answer: what was last written is not written again. */
@@ -136,28 +134,25 @@ export class WarmTs7Program {
    * `keep`: a prewarm's look — the answer stays for the first check, and no build follows it.
    */
   storedAnswer(keep = false): unknown {
-    if (this.api || !this.persisted || this.answerAsked) return null;
-    const { text, notice } = this.persisted.load(STATE_KEY);
-    this.notice = notice;
-    const state = text === null ? null : parseStoredTs7(text);
-    if (text !== null && !state) this.notice = `persisted TypeScript state for ${this.configPath} ignored (unexpected shape); building afresh`;
-    const holds = state !== null && recordHolds(state.record);
-    if (!keep || !holds) this.answerAsked = true;
-    if (!holds) return null;
-    if (!keep) this.answeredFromDisk = true;
-    return state.answer;
+    const persisted = this.persisted;
+    if (this.api || !persisted) return null;
+    return this.stored.take(keep, () => {
+      const { text, notice } = persisted.load(STATE_KEY);
+      this.notice = notice;
+      const state = text === null ? null : parseStoredTs7(text);
+      if (text !== null && !state) this.notice = `persisted TypeScript state for ${this.configPath} ignored (unexpected shape); building afresh`;
+      return state && recordHolds(state.record) ? state.answer : undefined;
+    });
   }
 
   /** After an answer from disk: start tsgo on the project for the checks that follow. */
   warmUp(): void {
-    if (!this.answeredFromDisk) return;
-    this.answeredFromDisk = false;
-    this.check(null);
+    this.stored.afterAnswer(() => this.check(null));
   }
 
   /** Write the answer and what it rests on to the cache directory (nothing new since the last write: nothing). */
   persist(stored: unknown): void {
-    if (!this.persisted || !this.api || this.answeredFromDisk) return;
+    if (!this.persisted || !this.api || this.stored.fromDisk) return;
     if (this.savedVersion === this.version) return this.persisted.touch();
     const record = lastingRecord(this.observations, this.racyReads);
     // A file written since tsgo read it: this answer is already old; the next check stores its own.
