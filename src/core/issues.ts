@@ -111,14 +111,18 @@ export function dedupeAcrossEngines<T extends RawIssue>(issues: readonly T[]): (
 
 /**
  * One tsc report per diagnostic: a file in several programs (overlapping tsconfigs, a solution and a package config
- * in one check) is reported once per program, the same text at the same place; the repeats are dropped. TypeScript
- * deduplicates within one program, and other engines run once per file, so only tsc's repeats are the same problem.
+ * in one check) is reported once per program, at the same place with the same code and the same text up to its quoted
+ * types; the repeats are dropped (the first kept). The types are left out of the comparison because TypeScript prints
+ * a union's members in the order it created them, which differs between a program checked whole and one re-checking
+ * a few files (as `tsc --incremental` does): excalidraw's eight programs reported one error as `"link" | … 19 more`
+ * and as `"width" | … 19 more`. TypeScript deduplicates within one program, and other engines run once per file, so
+ * only tsc's repeats are the same problem.
  */
 export function dropRepeatedReports<T extends RawIssue>(issues: readonly T[]): T[] {
   const seen = new Set<string>();
   return issues.filter((issue) => {
     if (issue.engine !== "tsc") return true;
-    const key = [issue.file, issue.line, issue.col, issue.rule, issue.severity, issue.message].join("\0");
+    const key = [issue.file, issue.line, issue.col, issue.rule, issue.severity, templateQuoted(issue.message)].join("\0");
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -151,6 +151,24 @@ describe("issues", () => {
     );
     assert.ok((a[0]?.issueId.length ?? 0) >= 12);
   });
+  it("one tsc report per diagnostic across programs, whatever order a union's members are printed in", () => {
+    // As excalidraw's programs printed one error: a program checked whole and one re-checking a few files.
+    const union = (first: string) => `Argument of type '"a"' is not assignable to parameter of type 'Omit<T, ${first} | ... 19 more ... | "customData">'.`;
+    const issues = normalizeIssues(
+      [
+        raw({ line: 59, col: 25, rule: "TS2345", message: union('"width"') }),
+        raw({ line: 59, col: 25, rule: "TS2345", message: union('"link"') }),
+        // Another place, and another code at the same place: other diagnostics.
+        raw({ line: 60, col: 25, rule: "TS2345", message: union('"link"') }),
+        raw({ line: 59, col: 25, rule: "TS2322", message: union('"link"') }),
+      ],
+      hash,
+    );
+    assert.deepEqual(
+      issues.map((issue) => `${issue.line}:${issue.rule}:${issue.message.includes('"width"') ? "first" : "second"}`),
+      ["59:TS2322:second", "59:TS2345:first", "60:TS2345:second"],
+    );
+  });
 });
 
 describe("clusters and responses", () => {
