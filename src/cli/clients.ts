@@ -82,7 +82,7 @@ export function codexTable(launch: Launch, root: string | null): string {
     ...(root === null ? [] : [`cwd = ${tomlString(root)}`]),
     // npx may fetch the package on a first start; a long check needs more than Codex's default tool timeout.
     "startup_timeout_sec = 60",
-    "tool_timeout_sec = 300",
+    "tool_timeout_sec = 900",
     "",
   ].join("\n");
 }

@@ -41,7 +41,7 @@ export const ConfigFileSchema = z
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
-export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 30_000, tsc: 120_000, biome: 30_000, eslint: 60_000 };
+export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 120_000, tsc: 300_000, biome: 60_000, eslint: 300_000 };
 /** Bound on one warm TypeScript program's host process, in MB, when the machine's memory is unknown. */
 export const DEFAULT_WARM_MEMORY_MB = 2048;
 

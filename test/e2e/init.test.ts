@@ -49,7 +49,7 @@ describe("init", () => {
     });
     assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: NPX } });
     const codex = parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"];
-    assert.deepEqual(codex, { ...NPX, startup_timeout_sec: 60, tool_timeout_sec: 300 });
+    assert.deepEqual(codex, { ...NPX, startup_timeout_sec: 60, tool_timeout_sec: 900 });
     const hooks = JSON.parse(read(dir, ".claude/settings.json")).hooks.PostToolUse;
     assert.equal(hooks.length, 1);
     assert.equal(hooks[0].matcher, "Edit|Write|MultiEdit");
@@ -114,7 +114,7 @@ describe("init", () => {
       ...launch,
       cwd: dir,
       startup_timeout_sec: 60,
-      tool_timeout_sec: 300,
+      tool_timeout_sec: 900,
     });
     const entry = JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint;
     const transport = new StdioClientTransport({

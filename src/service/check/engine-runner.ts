@@ -163,7 +163,9 @@ export function partialMessage(failures: readonly FileFailure[]): string {
     .map((failure) => failure.file)
     .join(", ");
   const more = failures.length > 3 ? ` and ${failures.length - 3} more` : "";
-  return `could not check ${failures.length} file${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
+  // tsc fails by program: its failures name tsconfig files, and each stands for every file that program checks.
+  const noun = failures.every((failure) => /\.json$/.test(failure.file)) ? "TypeScript program" : "file";
+  return `could not check ${failures.length} ${noun}${failures.length === 1 ? "" : "s"} (${excerpt(failures[0]?.reason ?? "", 80)}): ${named}${more}`;
 }
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
