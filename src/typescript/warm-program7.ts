@@ -118,6 +118,8 @@ export class WarmTs7Program {
   private savedVersion = -1;
   /** Content hashes of files read while their stamps were racy (see recorder): what the stored record says of them. */
   private readonly racyReads = new Map<string, string>();
+  /** Content hashes of the files the stored records named, with the stamps they were taken at (see lastingRecord). */
+  private readonly lastingHashes = new Map<string, [string, string]>();
 
   constructor(
     private readonly Api: Ts7ApiClass,
@@ -154,7 +156,7 @@ export class WarmTs7Program {
   persist(stored: unknown): void {
     if (!this.persisted || !this.api || this.stored.fromDisk) return;
     if (this.savedVersion === this.version) return this.persisted.touch();
-    const record = lastingRecord(this.observations, this.racyReads);
+    const record = lastingRecord(this.observations, this.racyReads, this.lastingHashes);
     // A file written since tsgo read it: this answer is already old; the next check stores its own.
     if (!record) return;
     this.persisted.save(STATE_KEY, JSON.stringify({ answer: stored, record }));

@@ -86,7 +86,12 @@ const split = (key: string) => {
  * check sees the change). Other answers are kept as recorded: they are what the answer rests on, and a restart
  * compares them with the file system then.
  */
-export function lastingRecord(observations: ReadonlyMap<string, string>, racyReads: ReadonlyMap<string, string>): [string, string][] | null {
+export function lastingRecord(
+  observations: ReadonlyMap<string, string>,
+  racyReads: ReadonlyMap<string, string>,
+  /** Hashes taken by earlier calls, by path with the stamp they were taken at (an untouched file is not read again). */
+  hashes: Map<string, [stamp: string, hash: string]>,
+): [string, string][] | null {
   const record: [string, string][] = [];
   for (const [key, recorded] of observations) {
     const { kind, path } = split(key);
@@ -110,9 +115,11 @@ export function lastingRecord(observations: ReadonlyMap<string, string>, racyRea
       record.push([key, hash]);
       continue;
     }
-    const hash = contentHash(path);
-    // Stamped again after reading: a write during the read is a different stamp.
+    const known = hashes.get(path);
+    const hash = known?.[0] === recorded ? known[1] : contentHash(path);
+    // Stamped again after reading (or instead of it): a write since is a different stamp.
     if (fileStamp(path) !== recorded) return null;
+    hashes.set(path, [recorded, hash]);
     record.push([key, hash]);
   }
   return record;

@@ -1,11 +1,13 @@
 // Persisted TypeScript state (issue 17) on real files: what a header vouches for, what is refused, and the size bound.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { COMPILE_CACHE_DIR, PersistedBuildInfo, type PersistTarget } from "../../src/typescript/persisted-state.ts";
 import { loadTypeScript, WarmTsProgram } from "../../src/typescript/warm-program.ts";
+import { answer, lastingRecord, recordHolds } from "../../src/typescript/warm-state7.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
 
 const target = (dir: string, extra: Partial<PersistTarget> = {}): PersistTarget => ({ dir, evictBase: null, maxBytes: 1024 ** 2, version: "1.0.0", ...extra });
@@ -194,4 +196,36 @@ describe("persisted TypeScript state", () => {
       );
     });
   });
+});
+
+it("a TypeScript 7 record stores reads by content: a stamp vouches only for a file untouched since tsgo read it", () => {
+  const dir = tempDir("signalint-ts7-record-");
+  try {
+    const file = join(dir, "a.ts");
+    writeFileSync(file, "export const a = 1;\n");
+    // Written more than a second ago: its stamp is not racy.
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(file, old, old);
+    const stamp = answer("readFile", file);
+    const key = `readFile\0${file}`;
+    const hashes = new Map<string, [string, string]>();
+    const record = lastingRecord(new Map([[key, stamp]]), new Map(), hashes);
+    assert.deepEqual(record, [[key, createHash("sha256").update("export const a = 1;\n").digest("hex")]]);
+    assert.ok(recordHolds(record ?? []));
+    // A later record of the untouched file takes the hash it has (not read again: here a stand-in value shows it).
+    hashes.set(file, [stamp, "kept"]);
+    assert.deepEqual(lastingRecord(new Map([[key, stamp]]), new Map(), hashes), [[key, "kept"]]);
+    // Written since tsgo read it: no record at all (the answer rests on what tsgo read, not on what is there now).
+    writeFileSync(file, "export const a = 2;\n");
+    assert.equal(lastingRecord(new Map([[key, stamp]]), new Map(), hashes), null);
+    // The stored record no longer holds for the new content.
+    assert.equal(recordHolds(record ?? []), false);
+    // Read while racy: the hash taken at the read is what is stored.
+    const racy = answer("readFile", file);
+    assert.match(racy, /racy/);
+    assert.deepEqual(lastingRecord(new Map([[key, racy]]), new Map([[file, "at-read"]]), hashes), [[key, "at-read"]]);
+    assert.equal(lastingRecord(new Map([[key, racy]]), new Map(), hashes), null);
+  } finally {
+    removeDir(dir);
+  }
 });
