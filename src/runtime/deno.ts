@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { readFilesInSlices, type SyncFiles } from "./batch-read.ts";
 import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
@@ -206,6 +207,26 @@ async function orNull<T>(run: () => Promise<T>, alsoNull: readonly FsErrorKind[]
   }
 }
 
+/** A synchronous call's failure: null when the path is missing or unreachable (as orNull), else thrown as FsError. */
+function orNullSync<T>(call: () => T, alsoNull: readonly FsErrorKind[] = []): T | null {
+  try {
+    return call();
+  } catch (error) {
+    const mapped = toFsError(error);
+    if (mapped instanceof FsError && (ABSENT_KINDS.has(mapped.kind) || alsoNull.includes(mapped.kind))) return null;
+    throw mapped;
+  }
+}
+
+const syncFilesDeno: SyncFiles = {
+  stat: (path) => {
+    const info = orNullSync(() => Deno.statSync(path), ["symlink_loop"]);
+    return info ? toInfo(info, false) : null;
+  },
+  readText: (path) => orNullSync(() => Deno.readTextFileSync(path)),
+  yieldToLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
+};
+
 /**
  * Runtime.watchTree on Deno: one recursive Deno.watchFs (events in order; an event without paths — a rescan after an
  * overflow — names the root). `skip` is not applied: Deno has no way to leave a directory out.
@@ -279,6 +300,7 @@ export function createDenoRuntime(): Runtime {
       const info = await orNull(() => Deno.stat(path), ["symlink_loop"]);
       return info ? toInfo(info, false) : null;
     },
+    readFiles: (paths, wanted) => readFilesInSlices(syncFilesDeno, paths, wanted),
     lstat: async (path) => {
       const info = await orNull<{ isSymlink: boolean }>(() => Deno.lstat(path), ["symlink_loop"]);
       return info ? toInfo(info, info.isSymlink) : null;

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { spawn as spawnChild } from "node:child_process";
-import { promises as fs, readFile as readFileCallback } from "node:fs";
+import { promises as fs, readFile as readFileCallback, readFileSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { nodeDaemonSupport, processAliveNode, writeNewFileNode } from "./daemon-node.ts";
+import { readFilesInSlices, type SyncFiles } from "./batch-read.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { nodeShell } from "./shell-node.ts";
@@ -171,6 +172,26 @@ async function orNull<T>(promise: Promise<T>, alsoNull: readonly FsErrorKind[] =
   }
 }
 
+/** A synchronous call's failure: null when the path is missing or unreachable (as orNull), else thrown as FsError. */
+function orNullSync<T>(call: () => T, alsoNull: readonly FsErrorKind[] = []): T | null {
+  try {
+    return call();
+  } catch (error) {
+    const mapped = toFsError(error);
+    if (mapped instanceof FsError && (ABSENT_KINDS.has(mapped.kind) || alsoNull.includes(mapped.kind))) return null;
+    throw mapped;
+  }
+}
+
+const syncFilesNode: SyncFiles = {
+  stat: (path) => {
+    const stats = orNullSync(() => statSync(path, { throwIfNoEntry: false }), ["symlink_loop"]);
+    return stats ? toInfo(stats, false) : null;
+  },
+  readText: (path) => orNullSync(() => readFileSync(path, "utf8")),
+  yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
+};
+
 /** True inside a single executable application (Node SEA, or a pkg-built binary). */
 export function isStandaloneBinary(): boolean {
   if ((process as { pkg?: unknown }).pkg) return true;
@@ -235,6 +256,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
       const stats = await orNull(fs.stat(path), ["symlink_loop"]);
       return stats ? toInfo(stats, false) : null;
     },
+    readFiles: (paths, wanted) => readFilesInSlices(syncFilesNode, paths, wanted),
     lstat: async (path) => {
       const stats = await orNull(fs.lstat(path), ["symlink_loop"]);
       return stats ? toInfo(stats, stats.isSymbolicLink()) : null;

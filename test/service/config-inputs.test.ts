@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, it } from "node:test";
@@ -35,4 +35,38 @@ it("an ESLint config's absolute and file: URL imports outside the root are confi
   const hasher = new ContentHasher(runtime, undefined, root);
   await configInputsHash(runtime, hasher, { engine: "eslint", root, dirs: [join(root, "src")] });
   assert.deepEqual([...(hasher.external() ?? [])].sort(), [byUrl, byPath].sort(), "a quiet check stamps both");
+});
+
+it("hashMany equals hash() path by path: missing files, directories, a symlink loop, an unreadable-as-file path, re-reads only what changed", async () => {
+  const root = tempDir("signalint-hash-many-");
+  dirs.push(root);
+  mkdirSync(join(root, "dir"));
+  const files = Array.from({ length: 300 }, (_, index) => join(root, `f${index}.ts`));
+  files.forEach((file, index) => writeFileSync(file, `export const v${index} = ${index};\n`));
+  symlinkSync(join(root, "loop-a"), join(root, "loop-b"));
+  symlinkSync(join(root, "loop-b"), join(root, "loop-a"));
+  writeFileSync(join(root, "bom.ts"), "\uFEFFexport {};\n");
+  const paths = [...files, join(root, "missing.ts"), join(root, "dir"), join(root, "loop-a"), join(root, "bom.ts"), join(root, "f0.ts", "below")];
+  const many = await new ContentHasher(runtime, undefined, root).hashMany(paths);
+  const single = new ContentHasher(runtime, undefined, root);
+  const one = [];
+  for (const path of paths) one.push(await single.hash(path));
+  assert.deepEqual(many, one);
+  assert.equal(many.filter((hash) => hash === null).length, 4, "missing, a directory, a loop and a path below a file are null");
+  // The second call reads only the file whose size changed; the rest come from what the first call hashed.
+  const hasher = new ContentHasher(runtime, undefined, root);
+  await hasher.hashMany(paths);
+  writeFileSync(files[7] as string, "export const v7 = 'changed';\n");
+  const reads: string[] = [];
+  const counting = {
+    ...runtime,
+    readFiles: (asked: readonly string[], wanted: Parameters<typeof runtime.readFiles>[1]) =>
+      runtime.readFiles(asked, (path, info) => (wanted(path, info) ? (reads.push(path), true) : false)),
+  };
+  const again = await new ContentHasher(counting, undefined, root).hashMany([files[7] as string]);
+  assert.notEqual(again[0], many[7]);
+  Object.assign(hasher, { runtime: counting });
+  const second = await hasher.hashMany(paths);
+  assert.deepEqual(reads, [files[7], files[7]]);
+  assert.deepEqual(second, [...many.slice(0, 7), again[0], ...many.slice(8)]);
 });

@@ -60,6 +60,38 @@ export class ContentHasher {
     }
   }
 
+  /**
+   * hash() of each path, read in one batch (Runtime.readFiles): a check's thousands of files without a thread-pool
+   * round trip per call. A file whose size and modification time are those last hashed is not read.
+   */
+  async hashMany(paths: readonly string[]): Promise<(string | null)[]> {
+    for (const path of paths) this.noteExternal(path);
+    // The entry each decision to skip a read was made on: another call may replace it while this one yields.
+    const reused = new Map<string, string>();
+    const reads = await this.runtime.readFiles(paths, (path, info) => {
+      const known = this.entries.get(path);
+      if (!known || known.size !== info.size || known.mtimeMs !== info.mtimeMs) return true;
+      reused.set(path, known.hash);
+      return false;
+    });
+    return paths.map((path, index) => {
+      const read = reads[index];
+      if (!read) {
+        this.entries.delete(path);
+        return null;
+      }
+      if (read.text === null) return reused.get(path) ?? null;
+      const hash = this.runtime.sha256(read.text);
+      this.remember(path, { size: read.info.size, mtimeMs: read.info.mtimeMs, hash });
+      return hash;
+    });
+  }
+
+  private remember(path: string, entry: Entry): void {
+    if (!this.entries.has(path) && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(path, entry);
+  }
+
   /** sha256 of the file's content, or null when it does not exist. */
   async hash(path: string): Promise<string | null> {
     this.noteExternal(path);
@@ -73,8 +105,7 @@ export class ContentHasher {
     const text = await this.runtime.readText(path).catch(ifMissing(null));
     if (text === null) return null;
     const hash = this.runtime.sha256(text);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
+    this.remember(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
     return hash;
   }
 }

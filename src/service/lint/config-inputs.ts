@@ -126,7 +126,7 @@ async function hashInputs(runtime: Runtime, hasher: ContentHasher, candidates: I
   let wave = [...candidates].sort();
   while (wave.length) {
     // One wave of stats and hashes at a time, in parallel: most candidates do not exist.
-    const hashes = await Promise.all(wave.map((path) => hasher.hash(path)));
+    const hashes = await hasher.hashMany(wave);
     const next: string[] = [];
     for (const [index, path] of wave.entries()) {
       seen.add(path);

@@ -61,8 +61,9 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     const keys = new Map<string, string>();
     const issues: RawIssue[] = [];
     const misses: string[] = [];
-    for (const path of paths) {
-      const key = await fileKey(path, await cache.hasher.hash(join(root, path)));
+    const hashes = await cache.hasher.hashMany(paths.map((path) => join(root, path)));
+    for (const [index, path] of paths.entries()) {
+      const key = await fileKey(path, hashes[index] ?? null);
       keys.set(path, key);
       const hit = await cache.results.get(key);
       if (hit) issues.push(...hit);
@@ -89,7 +90,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // The run's config inputs are those of the directories holding its files (the same hashes the per-file keys use).
   const dirs = [...new Set(files.map((file) => dirname(file)))].sort();
   const dirHashes = await Promise.all(dirs.map(configHashOf));
-  const hashes = await Promise.all(files.map((file) => cache.hasher.hash(file)));
+  const hashes = await cache.hasher.hashMany(files);
   const contentHashes = new Map(files.map((file, index) => [file, hashes[index] ?? null]));
   const parts = [
     identity,
