@@ -315,9 +315,15 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
     return "ok" in outcome && outcome.ok ? { ...outcome, notChecked } : outcome;
   }
   const scope = job.tsconfigs.scopeFor(resolved);
-  const { runs, outside } = await selectRuns(job, resolved, { choice, sources, framework, scope });
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
-  await runAll(runs);
+  // A check of the whole project with one program runs that program whatever the listings say (they only name the
+  // files it leaves out): it starts while they are taken, rather than after (a TypeScript 7 listing is a process).
+  const [only] = choice.programs;
+  const early = job.paths.includes(".") && choice.programs.length === 1 && only ? [{ config: only.config, tool: only.tool }] : null;
+  const [{ runs, outside }] = await Promise.all([selectRuns(job, resolved, { choice, sources, framework, scope }), early && runAll(early)]);
+  if (!early) await runAll(runs);
+  else if (runs.length !== 1 || runs[0]?.config !== only?.config || runs[0]?.tool !== only?.tool)
+    throw new Error("tsc: the listings chose other programs than the one run");
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
