@@ -135,6 +135,7 @@ async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Pr
     root: options.root ?? fromPaths,
     ...(options.compact ? { compact: true } : {}),
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    oneShot: true,
   });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   const root = opened.projectRoot;

@@ -46,7 +46,7 @@ async function runHook(io: CliIo): Promise<number> {
   // A file the edit deleted (or a directory) is nothing to check: known before a daemon or service is started.
   if (!(await io.runtime.stat(absolute))?.isFile) return 0;
   // After every edit: the project's daemon answers warm when one may run (started on the first hook).
-  const opened = await openApi(io.runtime, { root: target.cwd ?? undefined });
+  const opened = await openApi(io.runtime, { root: target.cwd ?? undefined, oneShot: true });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   try {
     const relative = relativeToRoot(opened.project.root, absolute) ?? relativeToRoot(opened.project.realRoot, absolute);

@@ -56,7 +56,7 @@ function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConne
  */
 export async function openApi(
   runtime: Runtime,
-  options: { root?: string; compact?: boolean; session?: string; cacheDir?: string; prewarm?: boolean } = {},
+  options: { root?: string; compact?: boolean; session?: string; cacheDir?: string; prewarm?: boolean; oneShot?: boolean } = {},
 ): Promise<OpenedApi> {
   const project = await openProject(runtime, { root: options.root, compact: options.compact });
   const { settings } = project;
@@ -80,6 +80,7 @@ export async function openApi(
     compact: options.compact,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(options.prewarm ? { prewarm: true } : {}),
+    ...(options.oneShot ? { oneShot: true } : {}),
   });
   const api = localApi(service, runtime.pid);
   const withSession: ServiceApi = options.session ? sessionBound(api, options.session) : api;

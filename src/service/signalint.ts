@@ -62,12 +62,14 @@ export class SignalintService implements Checker {
     readonly session: SessionLog,
     /** How JS engine entries are run (null: no node available). */
     readonly node: NodeCommand | null,
+    /** One check, then the process stops (see OpenOptions.oneShot). */
+    oneShot: boolean,
   ) {
     this.snapshots = new SnapshotStore(runtime, project.stateDir);
     this.transactions = new TransactionStore(this);
     this.changes = new ChangeTracker(runtime, project.root, project.stateDir);
     const warn = (message: string) => runtime.writeStderr(`signalint: ${message}\n`);
-    this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(project), warmCapacity(runtime.totalMemoryBytes));
+    this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(project), warmCapacity(runtime.totalMemoryBytes), oneShot);
     // Nothing is kept where nothing of TypeScript's is (SIGNALINT_CACHE_MAX_MB=0).
     this.prewarm = new Prewarm(runtime, project.root, persistTarget(project) ? project.cacheDir : null, this.warm);
     let sequence = 0;
@@ -116,7 +118,7 @@ export class SignalintService implements Checker {
   static async create(runtime: Runtime, options: OpenOptions = {}): Promise<SignalintService> {
     const project = await ownedProject(runtime, await openProject(runtime, { prepareState: true, ...options }), options.prepareState !== false);
     const session = new SessionLog(runtime, project.stateDir);
-    const service = new SignalintService(runtime, project, session, await findNodeCommand(runtime));
+    const service = new SignalintService(runtime, project, session, await findNodeCommand(runtime), options.oneShot === true);
     try {
       // The warm host starts first: it loads Signalint and the project's compiler while the history below is read.
       if (options.prepareState !== false) await service.prestartWarm();

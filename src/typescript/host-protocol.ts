@@ -44,6 +44,8 @@ export interface HostRequest {
    * the first check (answered from disk then, as without a prewarm). The reply is a check's; nobody reads its issues.
    */
   prewarm?: boolean;
+  /** The server stops after this check (a one-shot CLI): an answer from disk is not followed by a build nobody uses. */
+  last?: true;
 }
 
 /**
@@ -101,6 +103,7 @@ const RequestSchema: z.ZodType<HostRequest> = z
       .nullable()
       .optional(),
     prewarm: z.boolean().optional(),
+    last: z.literal(true).optional(),
   })
   .strict();
 

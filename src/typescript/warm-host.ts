@@ -228,7 +228,7 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         // seconds without yielding: a reply still in Node's write queue waited for it, 1.5 s → 6.8 s at 5,000 files).
         await channel.send(encodeFrame(reply));
         if (checked && !first) persist(checked);
-        if (checked) afterAnswer();
+        if (checked && !("last" in request && request.last)) afterAnswer();
       });
     },
     () => {

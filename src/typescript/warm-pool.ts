@@ -113,6 +113,8 @@ export class WarmTsPool {
     private readonly persist: PersistTarget | null = null,
     /** Programs kept at most (see warmCapacity). */
     readonly capacity = DEFAULT_WARM_PROGRAMS,
+    /** The server stops after one check (a one-shot CLI): hosts build nothing after an answer from disk. */
+    private readonly oneShot = false,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
@@ -222,6 +224,7 @@ export class WarmTsPool {
       ...(owned === configPath ? {} : { view: configPath }),
       persist: this.persist,
       ...(request.prewarm ? { prewarm: true } : {}),
+      ...(this.oneShot ? { last: true as const } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {

@@ -137,6 +137,28 @@ describe("prewarm", () => {
     }
   });
 
+  it("a one-shot service (the CLI's check) builds nothing after an answer from disk; a later check still equals cold", async () => {
+    const { root, cache } = project();
+    await checkedBefore(root, cache);
+    process.env.SIGNALINT_STATE_DIR = join(cache, "state");
+    const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root, cacheDir: join(cache, "c"), oneShot: true }).finally(
+      () => delete process.env.SIGNALINT_STATE_DIR,
+    );
+    try {
+      await service.check(["."], false);
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-restored");
+      await held(service.warmSettled());
+      appendFileSync(join(root, "src", "users.ts"), broken("afterOneShot"));
+      const response = await service.check(["."], false);
+      // Without the build after the first answer (a long-lived service's warm-reused / warm-incremental), the
+      // program is built now, on the stored build info.
+      assert.equal(service.lastTiming?.cache?.tsc?.mode, "warm-restored");
+      assert.deepEqual(tscKeys(service, response), await coldKeys(root));
+    } finally {
+      await service.close();
+    }
+  });
+
   it("is stopped by a check that comes first, never runs when off, and a damaged list builds nothing", async () => {
     const { root, cache } = project();
     await checkedBefore(root, cache);

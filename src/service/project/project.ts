@@ -45,6 +45,8 @@ export interface OpenOptions {
   cacheDir?: string;
   /** A long-lived server (daemon, MCP server): build the last checks' warm programs before its first check. */
   prewarm?: boolean;
+  /** One check, then the process stops (the CLI's check, the hook): warm hosts build nothing after an answer from disk. */
+  oneShot?: boolean;
 }
 
 /** Read and validate signalint.config.json (absent → empty config). */
