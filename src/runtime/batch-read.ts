@@ -3,11 +3,17 @@ import type { FileInfo, FileRead } from "./types.ts";
 
 /** How long one batch may hold the event loop before giving it back. */
 const SLICE_MS = 8;
+/** Files larger than this are read without holding the event loop (a generated bundle, a lockfile). */
+const LARGE_BYTES = 1024 * 1024;
 
-/** What a runtime supplies: synchronous stat and read (null: missing or unreachable), and a turn of its event loop. */
+/**
+ * What a runtime supplies: synchronous stat (null: missing or unreachable) and read (null: missing; other failures
+ * thrown, as Runtime.readText's), an asynchronous read for large files, and a turn of its event loop.
+ */
 export interface SyncFiles {
   stat(path: string): FileInfo | null;
   readText(path: string): string | null;
+  readLarge(path: string): Promise<string | null>;
   yieldToLoop(): Promise<void>;
 }
 
@@ -38,7 +44,7 @@ export async function readFilesInSlices(
       continue;
     }
     // Gone between the stat and the read: missing, as if the stat had not found it.
-    const text = files.readText(path);
+    const text = info.size > LARGE_BYTES ? await files.readLarge(path) : files.readText(path);
     results.push(text === null ? null : { info, text });
   }
   return results;

@@ -4,7 +4,7 @@ import { readFilesInSlices, type SyncFiles } from "./batch-read.ts";
 import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
-import { ABSENT_KINDS, FsError, ifExists, type FsErrorKind } from "../core/errors.ts";
+import { ABSENT_KINDS, FsError, ifExists, ifMissing, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
   type DirEntry,
@@ -207,24 +207,30 @@ async function orNull<T>(run: () => Promise<T>, alsoNull: readonly FsErrorKind[]
   }
 }
 
-/** A synchronous call's failure: null when the path is missing or unreachable (as orNull), else thrown as FsError. */
-function orNullSync<T>(call: () => T, alsoNull: readonly FsErrorKind[] = []): T | null {
+/** A synchronous call's failure: null for the kinds given (a stat's: as orNull), else thrown as FsError. */
+function orNullSync<T>(call: () => T, nullKinds: ReadonlySet<FsErrorKind>): T | null {
   try {
     return call();
   } catch (error) {
     const mapped = toFsError(error);
-    if (mapped instanceof FsError && (ABSENT_KINDS.has(mapped.kind) || alsoNull.includes(mapped.kind))) return null;
+    if (mapped instanceof FsError && nullKinds.has(mapped.kind)) return null;
     throw mapped;
   }
 }
 
+/** What a stat answers null for (orNull's kinds and a symlink loop), and a read (missing only, as ifMissing). */
+const STAT_NULL: ReadonlySet<FsErrorKind> = new Set([...ABSENT_KINDS, "symlink_loop"]);
+const READ_NULL: ReadonlySet<FsErrorKind> = new Set(["not_found"]);
+
 const syncFilesDeno: SyncFiles = {
   stat: (path) => {
-    const info = orNullSync(() => Deno.statSync(path), ["symlink_loop"]);
+    const info = orNullSync(() => Deno.statSync(path), STAT_NULL);
     return info ? toInfo(info, false) : null;
   },
-  readText: (path) => orNullSync(() => Deno.readTextFileSync(path)),
-  yieldToLoop: () => new Promise((resolve) => setTimeout(resolve, 0)),
+  readText: (path) => orNullSync(() => Deno.readTextFileSync(path), READ_NULL),
+  readLarge: (path) => fsCall<string>(() => Deno.readTextFile(path)).catch(ifMissing(null)),
+  // setTimeout is clamped to 4 ms once nested; Deno 2 has setImmediate as Node does.
+  yieldToLoop: () => new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0))),
 };
 
 /**

@@ -10,7 +10,7 @@ import { readFilesInSlices, type SyncFiles } from "./batch-read.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { nodeShell } from "./shell-node.ts";
-import { ABSENT_KINDS, FsError, ifExists, type FsErrorKind } from "../core/errors.ts";
+import { ABSENT_KINDS, FsError, ifExists, ifMissing, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
 
 /** Grace period after the child exits for its pipes to close before stragglers are killed. */
@@ -172,23 +172,28 @@ async function orNull<T>(promise: Promise<T>, alsoNull: readonly FsErrorKind[] =
   }
 }
 
-/** A synchronous call's failure: null when the path is missing or unreachable (as orNull), else thrown as FsError. */
-function orNullSync<T>(call: () => T, alsoNull: readonly FsErrorKind[] = []): T | null {
+/** A synchronous call's failure: null for the kinds given (a stat's: as orNull), else thrown as FsError. */
+function orNullSync<T>(call: () => T, nullKinds: ReadonlySet<FsErrorKind>): T | null {
   try {
     return call();
   } catch (error) {
     const mapped = toFsError(error);
-    if (mapped instanceof FsError && (ABSENT_KINDS.has(mapped.kind) || alsoNull.includes(mapped.kind))) return null;
+    if (mapped instanceof FsError && nullKinds.has(mapped.kind)) return null;
     throw mapped;
   }
 }
 
+/** What a stat answers null for (orNull's kinds and a symlink loop), and a read (missing only, as ifMissing). */
+const STAT_NULL: ReadonlySet<FsErrorKind> = new Set([...ABSENT_KINDS, "symlink_loop"]);
+const READ_NULL: ReadonlySet<FsErrorKind> = new Set(["not_found"]);
+
 const syncFilesNode: SyncFiles = {
   stat: (path) => {
-    const stats = orNullSync(() => statSync(path, { throwIfNoEntry: false }), ["symlink_loop"]);
+    const stats = orNullSync(() => statSync(path, { throwIfNoEntry: false }), STAT_NULL);
     return stats ? toInfo(stats, false) : null;
   },
-  readText: (path) => orNullSync(() => readFileSync(path, "utf8")),
+  readText: (path) => orNullSync(() => readFileSync(path, "utf8"), READ_NULL),
+  readLarge: (path) => fsCall(readTextNode(path)).catch(ifMissing(null)),
   yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
 };
 

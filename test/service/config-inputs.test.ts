@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
+import type { Runtime } from "../../src/runtime/types.ts";
+import type { ChangeHint } from "../../src/typescript/change-hint.ts";
 import { ContentHasher } from "../../src/service/freshness/content-hasher.ts";
 import { configInputsHash } from "../../src/service/lint/config-inputs.ts";
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
@@ -69,4 +71,47 @@ it("hashMany equals hash() path by path: missing files, directories, a symlink l
   const second = await hasher.hashMany(paths);
   assert.deepEqual(reads, [files[7], files[7]]);
   assert.deepEqual(second, [...many.slice(0, 7), again[0], ...many.slice(8)]);
+});
+
+it("a hash read before the watch's hint dropped its file is not remembered after it (a same-size, same-mtime rewrite)", async () => {
+  const root = tempDir("signalint-hash-epoch-");
+  dirs.push(root);
+  const file = join(root, "a.ts");
+  writeFileSync(file, "export const a = 1;\n");
+  const stamp = statSync(file).mtime;
+  // Whole milliseconds, as the rewrite below sets them: the same modification time before and after it.
+  utimesSync(file, stamp, stamp);
+  const hint = (seq: number): ChangeHint => ({ seq, since: 0, changes: [[file, seq]], root, uncovered: [], caseSensitive: true });
+  for (const batch of [true, false]) {
+    let hasher: ContentHasher | null = null;
+    // The read happens, then (before the call returns) the watch reports the file rewritten: same size, same mtime.
+    const racing: Runtime = {
+      ...runtime,
+      readFiles: async (paths, wanted) => {
+        const reads = await runtime.readFiles(paths, wanted);
+        rewrite();
+        return reads;
+      },
+      readText: async (path) => {
+        const text = await runtime.readText(path);
+        rewrite();
+        return text;
+      },
+    };
+    let next = 0;
+    const rewrite = () => {
+      writeFileSync(file, next % 2 ? "export const a = 1;\n" : "export const a = 2;\n");
+      utimesSync(file, stamp, stamp);
+      hasher?.forgetChanged(hint(++next + 1));
+    };
+    hasher = new ContentHasher(racing, undefined, root);
+    hasher.forgetChanged(hint(1));
+    const first = batch ? (await hasher.hashMany([file]))[0] : await hasher.hash(file);
+    Object.assign(hasher, { runtime });
+    const second = await hasher.hash(file);
+    assert.notEqual(second, first, `${batch ? "hashMany" : "hash"}: the rewrite is seen`);
+    assert.equal(second, runtime.sha256(readFileSync(file, "utf8")));
+    writeFileSync(file, "export const a = 1;\n");
+    utimesSync(file, stamp, stamp);
+  }
 });

@@ -17,6 +17,11 @@ export class ContentHasher {
   private readonly entries = new Map<string, Entry>();
   /** The change-hint sequence number the entries were last reconciled with (see forgetChanged). */
   private hintSeq: number | null = null;
+  /**
+   * Bumped whenever forgetChanged drops entries: a hash read before the drop is not remembered after it (the file may
+   * have been rewritten since, keeping its size and modification time; the next call reads it again).
+   */
+  private epoch = 0;
   /** Files hashed that the file watch cannot see (outside the root, in node_modules or .git); null past MAX_EXTERNAL. */
   private externalSeen: Set<string> | null = new Set();
 
@@ -50,6 +55,7 @@ export class ContentHasher {
     const last = this.hintSeq;
     this.hintSeq = hint?.seq ?? null;
     if (!hint) return;
+    this.epoch++;
     if (last === null || last < hint.since) return this.entries.clear();
     const changed = hint.changes.filter(([, seq]) => seq > last).map(([path]) => path);
     if (changed.length > 256) return this.entries.clear();
@@ -66,6 +72,7 @@ export class ContentHasher {
    */
   async hashMany(paths: readonly string[]): Promise<(string | null)[]> {
     for (const path of paths) this.noteExternal(path);
+    const epoch = this.epoch;
     // The entry each decision to skip a read was made on: another call may replace it while this one yields.
     const reused = new Map<string, string>();
     const reads = await this.runtime.readFiles(paths, (path, info) => {
@@ -82,7 +89,7 @@ export class ContentHasher {
       }
       if (read.text === null) return reused.get(path) ?? null;
       const hash = this.runtime.sha256(read.text);
-      this.remember(path, { size: read.info.size, mtimeMs: read.info.mtimeMs, hash });
+      if (this.epoch === epoch) this.remember(path, { size: read.info.size, mtimeMs: read.info.mtimeMs, hash });
       return hash;
     });
   }
@@ -95,6 +102,7 @@ export class ContentHasher {
   /** sha256 of the file's content, or null when it does not exist. */
   async hash(path: string): Promise<string | null> {
     this.noteExternal(path);
+    const epoch = this.epoch;
     const info = await this.runtime.stat(path);
     if (!info?.isFile) {
       this.entries.delete(path);
@@ -105,7 +113,7 @@ export class ContentHasher {
     const text = await this.runtime.readText(path).catch(ifMissing(null));
     if (text === null) return null;
     const hash = this.runtime.sha256(text);
-    this.remember(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
+    if (this.epoch === epoch) this.remember(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
     return hash;
   }
 }
