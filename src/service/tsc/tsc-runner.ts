@@ -317,9 +317,11 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const scope = job.tsconfigs.scopeFor(resolved);
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
   // A check of the whole project with one program runs that program whatever the listings say (they only name the
-  // files it leaves out): it starts while they are taken, rather than after (a TypeScript 7 listing is a process).
+  // files it leaves out). Where a listing is a process of its own (TypeScript 7's `--showConfig`) the program starts
+  // while it runs, rather than after; TypeScript 5/6 list in the spare warm host, which the program's check would take.
   const [only] = choice.programs;
-  const early = job.paths.includes(".") && choice.programs.length === 1 && only ? [{ config: only.config, tool: only.tool }] : null;
+  const listedApart = majorVersion(resolved) >= 7;
+  const early = listedApart && job.paths.includes(".") && choice.programs.length === 1 && only ? [{ config: only.config, tool: only.tool }] : null;
   const [{ runs, outside }] = await Promise.all([selectRuns(job, resolved, { choice, sources, framework, scope }), early && runAll(early)]);
   if (!early) await runAll(runs);
   else if (runs.length !== 1 || runs[0]?.config !== only?.config || runs[0]?.tool !== only?.tool)
