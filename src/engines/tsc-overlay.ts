@@ -17,6 +17,9 @@ const ts = require(typescript);
 const sys = ts.sys;
 const key = (file) => (sys.useCaseSensitiveFileNames ? path.resolve(file) : path.resolve(file).toLowerCase());
 const outputs = new Set();
+// A project's own input is never one of its outputs: tsc refuses to write over it (TS5055, an allowJs project without
+// an outDir) and reads the source.
+const inputs = new Set();
 const seen = new Set();
 const parseHost = { ...sys, onUnRecoverableConfigFileDiagnostic() {} };
 const visit = (file) => {
@@ -30,9 +33,11 @@ const visit = (file) => {
   }
   if (!parsed) return;
   for (const output of ts.getAllProjectOutputs(parsed, !sys.useCaseSensitiveFileNames)) outputs.add(key(output));
+  for (const input of parsed.fileNames) inputs.add(key(input));
   for (const reference of parsed.projectReferences || []) visit(ts.resolveProjectReferencePath(reference));
 };
 visit(config);
+for (const input of inputs) outputs.delete(input);
 const written = new Set();
 const moved = (file) => path.join(overlay, path.resolve(file).replace(/^([A-Za-z]):/, "$1"));
 const isOutput = (file) => outputs.has(key(file)) || written.has(key(file));

@@ -5,8 +5,9 @@ import { basename, dirname } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import { hashText, sameStrings } from "./host-questions.ts";
+import { sameStrings } from "./host-questions.ts";
 import type { StoredSolution } from "./persisted-state.ts";
+import { EmittedDeclarations } from "./solution-outputs.ts";
 import { type EmitAndReport, SolutionProject, type SolutionFiles } from "./solution-project.ts";
 import { type SolutionPersist, SolutionState } from "./solution-state.ts";
 import { type TsconfigParse, WatchedTsconfig } from "./tsconfig.ts";
@@ -40,9 +41,8 @@ export class SolutionBuild {
   private readonly configs = new Map<string, BuildConfig>();
   private readonly projects = new Map<string, SolutionProject>();
   private readonly orders = new Map<string, string[]>();
-  private readonly outputs = new Map<string, { text: string; hash: string; project: string }>();
+  private readonly outputs = new EmittedDeclarations();
   readonly programs = new WeakMap<TS.Diagnostic, TS.Program>();
-  private outputDirs: Map<string, Set<string>> | null = null;
   /** During a check, the projects built before the one building now (whose outputs it sees); null: not building. */
   private builtBefore: Set<string> | null = null;
   /** Directories with their links resolved, in the current check (see `linked`). */
@@ -114,7 +114,7 @@ export class SolutionBuild {
     if (last && sameItems(last, marks)) return this.disk.touch(root);
     // The in-memory declarations (and their directories) and the output paths hidden on disk now follow from the
     // rest: not inputs. A path that was one once (an outDir since moved, a project since dropped) is read from disk.
-    const memoryDirectories = this.memoryDirectories();
+    const memoryDirectories = this.outputs.directories();
     const output = (path: string) => this.outputs.has(path) || this.hidden.has(path) || memoryDirectories.has(path);
     // An output reached through a link to its project is one too.
     const derived = (path: string) => output(path) || output(this.linked(path));
@@ -132,16 +132,11 @@ export class SolutionBuild {
       for (const [path, hash] of inputs.hashes) hashes.set(path, hash);
       for (const [key, answer] of inputs.observations) observations.set(key, answer);
       const persisted = project.persisted();
-      if (persisted) state.projects.push({ config, ...persisted, outputs: this.outputsOf(config) });
+      if (persisted) state.projects.push({ config, ...persisted, outputs: this.outputs.of(config) });
     }
     state.inputs = { hashes: [...hashes], observations: [...observations] };
     this.disk.save(root, state);
     this.saved.set(root, marks);
-  }
-
-  /** The declarations a project emitted (held in memory), by path. */
-  private outputsOf(config: string): [string, string][] {
-    return [...this.outputs].filter(([, output]) => output.project === config).map(([path, output]) => [path, output.text]);
   }
 
   check(rootConfig: string, hint: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } | null {
@@ -289,12 +284,17 @@ export class SolutionBuild {
     if (parsed.length === this.hiddenFrom.length && parsed.every((commandLine, i) => commandLine === this.hiddenFrom[i])) return;
     const ignoreCase = !this.ts.sys.useCaseSensitiveFileNames;
     const hidden = new Set<string>();
+    const inputs = new Set<string>();
     for (const commandLine of parsed) {
       if (!commandLine) continue;
       for (const file of commandLine.fileNames) for (const output of this.ts.getOutputFileNames(commandLine, file, ignoreCase)) hidden.add(output);
+      for (const file of commandLine.fileNames) inputs.add(file);
       const buildInfo = this.ts.getTsBuildInfoEmitOutputFilePath(commandLine.options);
       if (buildInfo) hidden.add(buildInfo);
     }
+    // A project's input is never hidden as an output: tsc refuses to write over it (TS5055: an allowJs project without
+    // an outDir) and reads the source.
+    for (const input of inputs) hidden.delete(input);
     this.hidden = hidden;
     this.hiddenFrom = parsed;
     for (const path of hidden) this.unwatched.add(path);
@@ -314,12 +314,15 @@ export class SolutionBuild {
     const sys = this.ts.sys;
     // An output is also reached through a link to its project (node_modules/@scope/pkg -> packages/pkg): by the
     // path with the links of its directory resolved, as tsc finds the file it wrote there.
-    const output = (path: string) => this.visible(path) ?? this.visible(this.linked(path));
+    const output = (path: string) => this.outputs.visible(path, this.builtBefore) ?? this.outputs.visible(this.linked(path), this.builtBefore);
     const hidden = (path: string) => this.hiddenNow(path) || this.hiddenNow(this.linked(path));
     return {
       readFile: (path) => output(path)?.text ?? (hidden(path) ? undefined : sys.readFile(path)),
       fileExists: (path) => !!output(path) || (!hidden(path) && sys.fileExists(path)),
-      directoryExists: (path) => sys.directoryExists(path) || this.visibleDirectory(path) || this.visibleDirectory(this.linked(path)),
+      directoryExists: (path) =>
+        sys.directoryExists(path) ||
+        this.outputs.visibleDirectory(path, this.builtBefore) ||
+        this.outputs.visibleDirectory(this.linked(path), this.builtBefore),
       stamp: (path) => {
         const found = output(path);
         if (found) return `memory:${found.hash}`;
@@ -328,15 +331,11 @@ export class SolutionBuild {
       emitted: (project, path, text) => {
         // Declarations are what downstream projects read; JavaScript, maps and build info are dropped.
         if (!/\.d\.[cm]?ts$/.test(path)) return;
-        this.outputs.set(path, { text, hash: hashText(text), project });
-        this.outputDirs = null;
+        this.outputs.set(project, path, text);
         this.unwatched.add(path);
         for (let dir = dirname(path); !this.unwatched.has(dir) && dir !== dirname(dir); dir = dirname(dir)) this.unwatched.add(dir);
       },
-      prune: (project, keep) => {
-        for (const [path, output] of this.outputs) if (output.project === project && !keep?.has(path)) this.outputs.delete(path);
-        this.outputDirs = null;
-      },
+      prune: (project, keep) => this.outputs.prune(project, keep),
       parsedConfig: (path) => this.parse(path).commandLine,
       declarations: new Map(),
       unwatched: (path) => this.unwatched.has(path),
@@ -360,38 +359,9 @@ export class SolutionBuild {
     return real;
   }
 
-  /**
-   * An in-memory output the project being built may read: in a cold build only the projects built before it have
-   * written theirs (not itself, not one built later, not one outside this root's build). Outside a build: any.
-   */
-  private visible(path: string): { text: string; hash: string; project: string } | undefined {
-    const output = this.outputs.get(path);
-    return output && (!this.builtBefore || this.builtBefore.has(output.project)) ? output : undefined;
-  }
-
   /** An output path nothing may read from disk: hidden, or held in memory for a project not visible now. */
   private hiddenNow(path: string): boolean {
     return this.hidden.has(path) || this.outputs.has(path);
-  }
-
-  /** Directories holding in-memory outputs, by whose (they exist for module resolution, as after a real build). */
-  private memoryDirectories(): Map<string, Set<string>> {
-    if (this.outputDirs) return this.outputDirs;
-    const dirs = new Map<string, Set<string>>();
-    for (const [path, { project }] of this.outputs) {
-      for (let dir = dirname(path); !dirs.get(dir)?.has(project) && dir !== dirname(dir); dir = dirname(dir)) {
-        const projects = dirs.get(dir) ?? new Set<string>();
-        dirs.set(dir, projects.add(project));
-      }
-    }
-    this.outputDirs = dirs;
-    return dirs;
-  }
-
-  /** A directory that holds an in-memory output the project being built may see (see `visible`). */
-  private visibleDirectory(path: string): boolean {
-    const projects = this.memoryDirectories().get(path);
-    return !!projects && (!this.builtBefore || [...projects].some((project) => this.builtBefore?.has(project)));
   }
 }
 

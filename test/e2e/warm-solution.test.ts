@@ -446,6 +446,89 @@ describe("the service answers project references from the warm solution", () => 
   });
 });
 
+describe("two projects that emit the same declarations (both include the file, neither has an outDir)", () => {
+  it("a project referencing one of them finds the declarations whichever wrote them last: every check equals a cold tsc -b", async () => {
+    // mswjs/msw's shape: src/tsconfig.src.json includes all of src, core's config (extending it) only src/core, and
+    // browser references core; both write src/core/*.d.ts. The warm build gave the outputs to the project that wrote
+    // them last (src, built after browser), so from the second check on browser could not see them: TS6305.
+    const project = tempDir("signalint-shared-outputs-");
+    const stateDir = tempDir("signalint-shared-outputs-state-");
+    process.env.SIGNALINT_STATE_DIR = stateDir;
+    process.env.SIGNALINT_CACHE_DIR = join(stateDir, "cache");
+    const write = (rel: string, text: string) => {
+      mkdirSync(join(project, rel, ".."), { recursive: true });
+      writeFileSync(join(project, rel), text);
+    };
+    write("package.json", '{ "name": "shared-outputs", "private": true }\n');
+    write("signalint.config.json", '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }\n');
+    const references = ["./src/browser/tsconfig.browser.json", "./src/tsconfig.node.json", "./src/tsconfig.worker.json"].map((path) => ({ path }));
+    write("tsconfig.json", JSON.stringify({ files: [], references }));
+    // A JavaScript project without an outDir: its output is its input (tsc -b says TS5055 and never writes it).
+    const worker = { composite: true, allowJs: true, checkJs: true, strict: true, module: "esnext", target: "es2022", types: [] };
+    write("src/tsconfig.worker.json", JSON.stringify({ include: ["./worker.js"], files: [], compilerOptions: worker }));
+    write("src/worker.js", "export const ready = true;\n");
+    const options = { composite: true, strict: true, module: "esnext", moduleResolution: "bundler", target: "es2022", skipLibCheck: true, types: [] };
+    write("src/tsconfig.src.json", JSON.stringify({ compilerOptions: options, include: ["./**/*.ts"] }));
+    write("src/tsconfig.core.json", JSON.stringify({ extends: "./tsconfig.src.json", include: ["./core/**/*.ts"], files: [] }));
+    write("src/tsconfig.node.json", JSON.stringify({ extends: "./tsconfig.src.json", include: ["./node"], references: [{ path: "./tsconfig.src.json" }] }));
+    write(
+      "src/browser/tsconfig.browser.json",
+      JSON.stringify({ extends: "../tsconfig.src.json", include: ["./**/*.ts"], references: [{ path: "../tsconfig.core.json" }] }),
+    );
+    const shared = "export interface Options {\n  quiet: boolean;\n}\nexport function make(): Options {\n  return { quiet: true };\n}\n";
+    write("src/core/shared.ts", shared);
+    write(
+      "src/browser/a.ts",
+      'import { make, type Options } from "../core/shared";\nexport const o: Options = make();\nexport const bad: number = "browser";\n',
+    );
+    write("src/node/b.ts", 'import { make } from "../core/shared";\nexport const n: boolean = make().quiet;\n');
+    mkdirSync(join(project, "node_modules"));
+    symlinkSync(join(REPO, "node_modules", "typescript"), join(project, "node_modules", "typescript"));
+    const steps: [string, () => void][] = [
+      ["initial project", () => {}],
+      ["nothing changed", () => {}],
+      ["an error added to the shared file", () => writeFileSync(join(project, "src/core/shared.ts"), `${shared}export const x: number = "core";\n`)],
+      ["the shared file's export changed", () => writeFileSync(join(project, "src/core/shared.ts"), shared.replace("quiet: boolean", "quiet: string"))],
+      ["reverted", () => writeFileSync(join(project, "src/core/shared.ts"), shared)],
+    ];
+    let opened: SignalintService | undefined;
+    try {
+      // The warm solution, again after a restart (its persisted state), then the command line through the overlay.
+      for (const run of ["warm", "restarted", "command line"]) {
+        if (run === "command line") process.env.SIGNALINT_WARM_TYPESCRIPT = "0";
+        const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+        opened = service;
+        for (const [label, apply] of steps) {
+          apply();
+          const cold = coldBuild(project, "typescript");
+          const response = await service.check(["."], false);
+          const mode = service.lastTiming?.cache?.tsc?.mode ?? "";
+          const expected = parseBuildOutput(await cold, "tsconfig.json");
+          assert.ok(
+            expected.some((key) => key.startsWith("src/browser/a.ts:3:")),
+            "the cold build checked browser",
+          );
+          assert.ok(
+            expected.some((key) => key.includes("TS5055")),
+            "the cold build refused to write over the worker's input",
+          );
+          assert.deepEqual([...new Set(serviceTscKeys(service, response))].sort(), expected, `${run}: ${label} (${mode})`);
+          assert.match(mode, run === "command line" ? /^build-incremental$/ : /^warm-/, `${run}: ${label}`);
+        }
+        await service.close();
+        opened = undefined;
+      }
+    } finally {
+      await opened?.close();
+      delete process.env.SIGNALINT_STATE_DIR;
+      delete process.env.SIGNALINT_CACHE_DIR;
+      delete process.env.SIGNALINT_WARM_TYPESCRIPT;
+      removeDir(project);
+      removeDir(stateDir);
+    }
+  });
+});
+
 describe("a new service builds a solution on its persisted state (issue 17)", () => {
   it("unchanged: the stored answer; a leaf edited while stopped: only what it affects re-checked; both equal a cold tsc -b", async () => {
     const project = createRefsProject("typescript");
