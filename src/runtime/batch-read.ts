@@ -1,4 +1,5 @@
 // Many small files stat'ed and read in one pass (Runtime.readFiles), shared by the Node and Deno runtimes.
+import { ABSENT_KINDS, FsError, type FsErrorKind } from "../core/errors.ts";
 import type { FileInfo, FileRead } from "./types.ts";
 
 /** How long one batch may hold the event loop before giving it back. */
@@ -15,6 +16,21 @@ export interface SyncFiles {
   readText(path: string): string | null;
   readLarge(path: string): Promise<string | null>;
   yieldToLoop(): Promise<void>;
+}
+
+/** What a stat answers null for (Runtime.stat's kinds and a symlink loop), and a read (missing only, as ifMissing). */
+export const STAT_NULL: ReadonlySet<FsErrorKind> = new Set([...ABSENT_KINDS, "symlink_loop"]);
+export const READ_NULL: ReadonlySet<FsErrorKind> = new Set(["not_found"]);
+
+/** A synchronous call's failure, mapped by the runtime's `toFsError`: null for the kinds given, else thrown. */
+export function syncOrNull<T>(call: () => T, nullKinds: ReadonlySet<FsErrorKind>, toFsError: (error: unknown) => unknown): T | null {
+  try {
+    return call();
+  } catch (error) {
+    const mapped = toFsError(error);
+    if (mapped instanceof FsError && nullKinds.has(mapped.kind)) return null;
+    throw mapped;
+  }
 }
 
 /**

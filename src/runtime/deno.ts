@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
-import { readFilesInSlices, type SyncFiles } from "./batch-read.ts";
+import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
 import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
@@ -207,27 +207,12 @@ async function orNull<T>(run: () => Promise<T>, alsoNull: readonly FsErrorKind[]
   }
 }
 
-/** A synchronous call's failure: null for the kinds given (a stat's: as orNull), else thrown as FsError. */
-function orNullSync<T>(call: () => T, nullKinds: ReadonlySet<FsErrorKind>): T | null {
-  try {
-    return call();
-  } catch (error) {
-    const mapped = toFsError(error);
-    if (mapped instanceof FsError && nullKinds.has(mapped.kind)) return null;
-    throw mapped;
-  }
-}
-
-/** What a stat answers null for (orNull's kinds and a symlink loop), and a read (missing only, as ifMissing). */
-const STAT_NULL: ReadonlySet<FsErrorKind> = new Set([...ABSENT_KINDS, "symlink_loop"]);
-const READ_NULL: ReadonlySet<FsErrorKind> = new Set(["not_found"]);
-
 const syncFilesDeno: SyncFiles = {
   stat: (path) => {
-    const info = orNullSync(() => Deno.statSync(path), STAT_NULL);
+    const info = syncOrNull(() => Deno.statSync(path), STAT_NULL, toFsError);
     return info ? toInfo(info, false) : null;
   },
-  readText: (path) => orNullSync(() => Deno.readTextFileSync(path), READ_NULL),
+  readText: (path) => syncOrNull(() => Deno.readTextFileSync(path), READ_NULL, toFsError),
   readLarge: (path) => fsCall<string>(() => Deno.readTextFile(path)).catch(ifMissing(null)),
   // setTimeout is clamped to 4 ms once nested; Deno 2 has setImmediate as Node does.
   yieldToLoop: () => new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0))),

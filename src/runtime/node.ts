@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { nodeDaemonSupport, processAliveNode, writeNewFileNode } from "./daemon-node.ts";
-import { readFilesInSlices, type SyncFiles } from "./batch-read.ts";
+import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { nodeShell } from "./shell-node.ts";
@@ -172,27 +172,12 @@ async function orNull<T>(promise: Promise<T>, alsoNull: readonly FsErrorKind[] =
   }
 }
 
-/** A synchronous call's failure: null for the kinds given (a stat's: as orNull), else thrown as FsError. */
-function orNullSync<T>(call: () => T, nullKinds: ReadonlySet<FsErrorKind>): T | null {
-  try {
-    return call();
-  } catch (error) {
-    const mapped = toFsError(error);
-    if (mapped instanceof FsError && nullKinds.has(mapped.kind)) return null;
-    throw mapped;
-  }
-}
-
-/** What a stat answers null for (orNull's kinds and a symlink loop), and a read (missing only, as ifMissing). */
-const STAT_NULL: ReadonlySet<FsErrorKind> = new Set([...ABSENT_KINDS, "symlink_loop"]);
-const READ_NULL: ReadonlySet<FsErrorKind> = new Set(["not_found"]);
-
 const syncFilesNode: SyncFiles = {
   stat: (path) => {
-    const stats = orNullSync(() => statSync(path, { throwIfNoEntry: false }), STAT_NULL);
+    const stats = syncOrNull(() => statSync(path, { throwIfNoEntry: false }), STAT_NULL, toFsError);
     return stats ? toInfo(stats, false) : null;
   },
-  readText: (path) => orNullSync(() => readFileSync(path, "utf8"), READ_NULL),
+  readText: (path) => syncOrNull(() => readFileSync(path, "utf8"), READ_NULL, toFsError),
   readLarge: (path) => fsCall(readTextNode(path)).catch(ifMissing(null)),
   yieldToLoop: () => new Promise((resolve) => setImmediate(resolve)),
 };
