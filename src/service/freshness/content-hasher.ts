@@ -1,6 +1,5 @@
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
-import { ifMissing } from "../../core/errors.ts";
 import { unwatched } from "./change-tracker.ts";
 
 /** Files outside the watched tree remembered at most (see external). */
@@ -67,8 +66,9 @@ export class ContentHasher {
   }
 
   /**
-   * hash() of each path, read in one batch (Runtime.readFiles): a check's thousands of files without a thread-pool
-   * round trip per call. A file whose size and modification time are those last hashed is not read.
+   * sha256 of each file's content (null: it does not exist or is not a regular file), read in one batch
+   * (Runtime.readFiles): a check's thousands of files without a thread-pool round trip per call. A file whose size
+   * and modification time are those last hashed is not read again.
    */
   async hashMany(paths: readonly string[]): Promise<(string | null)[]> {
     for (const path of paths) this.noteExternal(path);
@@ -97,23 +97,5 @@ export class ContentHasher {
   private remember(path: string, entry: Entry): void {
     if (!this.entries.has(path) && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(path, entry);
-  }
-
-  /** sha256 of the file's content, or null when it does not exist. */
-  async hash(path: string): Promise<string | null> {
-    this.noteExternal(path);
-    const epoch = this.epoch;
-    const info = await this.runtime.stat(path);
-    if (!info?.isFile) {
-      this.entries.delete(path);
-      return null;
-    }
-    const known = this.entries.get(path);
-    if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) return known.hash;
-    const text = await this.runtime.readText(path).catch(ifMissing(null));
-    if (text === null) return null;
-    const hash = this.runtime.sha256(text);
-    if (this.epoch === epoch) this.remember(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
-    return hash;
   }
 }
