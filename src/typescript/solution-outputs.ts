@@ -55,6 +55,11 @@ export class EmittedDeclarations {
   visible(path: string, builtBefore: ReadonlySet<string> | null): Output | undefined {
     const byProject = this.outputs.get(path);
     if (!byProject) return undefined;
+    // One project wrote it (nearly every path): whether that one was built before. Asked for every file lookup.
+    if (byProject.size === 1) {
+      const [only] = byProject.values();
+      return !builtBefore || (only && builtBefore.has(only.project)) ? only : undefined;
+    }
     if (!builtBefore) return [...byProject.values()].at(-1);
     let found: Output | undefined;
     for (const project of builtBefore) found = byProject.get(project) ?? found;
