@@ -171,7 +171,7 @@ export class SolutionBuild {
   private buildAll(root: string, order: string[], info: SolutionCheckInfo): { diagnostics: readonly TS.Diagnostic[]; info: SolutionCheckInfo } {
     const { emitFilesAndReportErrors, isSolutionConfig } = this.internals as Required<BuildInternals>;
     const diagnostics: TS.Diagnostic[] = [];
-    const reuses = new Set<string>();
+    const reuses = new Set<WarmCheckInfo["reuse"]>();
     for (const config of order) {
       const { commandLine, failure } = this.parse(config);
       if (!commandLine || isSolutionConfig(commandLine) || commandLine.fileNames.length === 0) {
@@ -190,12 +190,13 @@ export class SolutionBuild {
       const program = project.program();
       if (program) for (const diagnostic of result.diagnostics) this.programs.set(diagnostic, program);
       info.projects.push({ config, reuse: result.info.reuse, changedFiles: result.info.changedFiles });
-      info.changedFiles += result.info.changedFiles;
+      // A project built from scratch checked all of its files, whatever the others reused.
+      info.changedFiles += result.info.reuse === "full" ? result.info.programFiles : result.info.changedFiles;
       info.programFiles += result.info.programFiles;
       reuses.add(result.info.reuse);
       this.builtBefore?.add(config);
     }
-    info.reuse = reuses.has("full") ? "full" : reuses.has("restored") ? "restored" : reuses.has("incremental") ? "incremental" : "reused";
+    info.reuse = solutionReuse(reuses);
     if (root === this.owner) this.forgetProjects(new Set(order));
     // Shared declarations no project uses any more (an old version of an output, a file no longer imported) go.
     const used = new Set([...this.projects.values()].flatMap((project) => project.sourceFiles()));
@@ -366,3 +367,14 @@ export class SolutionBuild {
 }
 
 const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * A solution's mode from its projects': "full" only when every project built from scratch. A new host that restored
+ * some projects and built the rest (a root project that is not composite has no build info) is "restored"; a warm
+ * one that rebuilt a project from scratch is "incremental". The projects built from scratch count all their files.
+ */
+function solutionReuse(reuses: ReadonlySet<WarmCheckInfo["reuse"]>): WarmCheckInfo["reuse"] {
+  if (reuses.has("restored")) return "restored";
+  if (reuses.has("full")) return reuses.size === 1 ? "full" : "incremental";
+  return reuses.has("incremental") ? "incremental" : "reused";
+}

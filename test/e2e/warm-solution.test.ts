@@ -529,54 +529,74 @@ describe("two projects that emit the same declarations (both include the file, n
   });
 });
 
+/** The files of one config's own program, as `tsc --listFilesOnly -p` counts them. */
+function programFileCount(config: string): number {
+  const ts = loadTypeScript(join(REPO, "node_modules", "typescript")) as typeof TS;
+  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  assert.ok(parsed, config);
+  return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options }).getSourceFiles().length;
+}
+
 describe("a new service builds a solution on its persisted state (issue 17)", () => {
-  it("unchanged: the stored answer; a leaf edited while stopped: only what it affects re-checked; both equal a cold tsc -b", async () => {
-    const project = createRefsProject("typescript");
-    const stateDir = tempDir("signalint-refs-state-");
-    const cacheBase = tempDir("signalint-refs-cache-");
-    const saved = { state: process.env.SIGNALINT_STATE_DIR, cache: process.env.SIGNALINT_CACHE_DIR };
-    process.env.SIGNALINT_STATE_DIR = stateDir;
-    process.env.SIGNALINT_CACHE_DIR = cacheBase;
-    const guard = new TreeGuard();
-    guard.watch(project);
-    const checkInNewService = async (label: string) => {
-      const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
-      try {
-        const cold = coldBuild(project, "typescript");
-        guard.rebase();
-        const response = await service.check(["."], false);
-        guard.verify();
-        assert.deepEqual([...new Set(serviceTscKeys(service, response))].sort(), parseBuildOutput(await cold, "tsconfig.json"), label);
-        return service.lastTiming?.cache?.tsc;
-      } finally {
-        await service.close();
+  // mswjs/msw's root config is a project of its own (a global.d.ts, no composite): it has no build info and builds
+  // from scratch, while the composite projects it references build on theirs.
+  for (const rootProject of [false, true])
+    it(`unchanged: the stored answer; a leaf edited while stopped: only what it affects re-checked; both equal a cold tsc -b${rootProject ? " (a root project without build info)" : ""}`, async () => {
+      const project = createRefsProject("typescript");
+      if (rootProject) {
+        const root = JSON.parse(readFileSync(join(project, "tsconfig.json"), "utf8"));
+        const compilerOptions = { strict: true, skipLibCheck: true, types: [], target: "ES2022", module: "ESNext", moduleResolution: "bundler" };
+        writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["global.d.ts"], references: root.references }));
+        writeFileSync(join(project, "global.d.ts"), "declare const APP_VERSION: string;\n");
       }
-    };
-    try {
-      assert.equal((await checkInNewService("first service"))?.mode, "warm-full");
-      const unchanged = await checkInNewService("unchanged");
-      assert.deepEqual([unchanged?.mode, unchanged?.misses], ["warm-restored", 0], "unchanged: answered from the stored answer");
-      writeFileSync(join(project, "packages/app/src/m3.ts"), 'export const broken: number = "leaf";\n');
-      const edited = await checkInNewService("a leaf edited while stopped");
-      assert.equal(edited?.mode, "warm-restored", "built on the persisted build info");
-      assert.ok((edited?.misses ?? Infinity) < 4, `only the edited file is re-checked (${edited?.misses})`);
-      // The state lives in the cache directory, never in the project.
-      assert.ok(
-        readdirSync(cacheBase, { recursive: true }).some((file) => String(file).endsWith(".state")),
-        "state persisted in the cache directory",
-      );
-    } finally {
-      for (const [name, value] of [
-        ["SIGNALINT_STATE_DIR", saved.state],
-        ["SIGNALINT_CACHE_DIR", saved.cache],
-      ] as const)
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      removeDir(project);
-      removeDir(stateDir);
-      removeDir(cacheBase);
-    }
-  });
+      const stateDir = tempDir("signalint-refs-state-");
+      const cacheBase = tempDir("signalint-refs-cache-");
+      const saved = { state: process.env.SIGNALINT_STATE_DIR, cache: process.env.SIGNALINT_CACHE_DIR };
+      process.env.SIGNALINT_STATE_DIR = stateDir;
+      process.env.SIGNALINT_CACHE_DIR = cacheBase;
+      const guard = new TreeGuard();
+      guard.watch(project);
+      const checkInNewService = async (label: string) => {
+        const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+        try {
+          const cold = coldBuild(project, "typescript");
+          guard.rebase();
+          const response = await service.check(["."], false);
+          guard.verify();
+          assert.deepEqual([...new Set(serviceTscKeys(service, response))].sort(), parseBuildOutput(await cold, "tsconfig.json"), label);
+          return service.lastTiming?.cache?.tsc;
+        } finally {
+          await service.close();
+        }
+      };
+      try {
+        assert.equal((await checkInNewService("first service"))?.mode, "warm-full");
+        const unchanged = await checkInNewService("unchanged");
+        assert.deepEqual([unchanged?.mode, unchanged?.misses], ["warm-restored", 0], "unchanged: answered from the stored answer");
+        writeFileSync(join(project, "packages/app/src/m3.ts"), 'export const broken: number = "leaf";\n');
+        const edited = await checkInNewService("a leaf edited while stopped");
+        assert.equal(edited?.mode, "warm-restored", "built on the persisted build info");
+        // The root project's own program (its global.d.ts and the libraries) is built anew: all its files count.
+        const rootFiles = rootProject ? programFileCount(join(project, "tsconfig.json")) : 0;
+        assert.ok((edited?.misses ?? Infinity) < 4 + rootFiles, `only the edited file is re-checked (${edited?.misses})`);
+        assert.ok((edited?.hits ?? 0) > NAMES.length * PER_PACKAGE, `the persisted projects' files are hits (${edited?.hits})`);
+        // The state lives in the cache directory, never in the project.
+        assert.ok(
+          readdirSync(cacheBase, { recursive: true }).some((file) => String(file).endsWith(".state")),
+          "state persisted in the cache directory",
+        );
+      } finally {
+        for (const [name, value] of [
+          ["SIGNALINT_STATE_DIR", saved.state],
+          ["SIGNALINT_CACHE_DIR", saved.cache],
+        ] as const)
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        removeDir(project);
+        removeDir(stateDir);
+        removeDir(cacheBase);
+      }
+    });
 });
 
 describe("the warm pool hosts solutions", () => {
