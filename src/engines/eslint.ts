@@ -41,17 +41,21 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
   }
   if (!Array.isArray(report)) return { ok: false, code: "engine_output_invalid", message: `eslint JSON is not an array: ${excerpt(result.stdout)}` };
   const issues: RawIssue[] = [];
+  const linted: string[] = [];
   for (const fileResult of report) {
     if (!isRecord(fileResult) || typeof fileResult.filePath !== "string" || !Array.isArray(fileResult.messages)) {
       return { ok: false, code: "engine_output_invalid", message: `eslint result without filePath/messages: ${excerpt(JSON.stringify(fileResult))}` };
     }
     const file = toRelative(fileResult.filePath);
     if (file === null) continue;
+    // eslintrc mode reports a file named on the command line and ignored with one warning and nothing else.
+    const ignored = fileResult.messages.length === 1 && isRecord(fileResult.messages[0]) && ignoredWarning(fileResult.messages[0]);
+    if (!ignored) linted.push(file);
     for (const message of fileResult.messages) {
       if (!isRecord(message) || typeof message.message !== "string") {
         return { ok: false, code: "engine_output_invalid", message: `eslint message without text: ${excerpt(JSON.stringify(message))}` };
       }
-      if (message.ruleId == null && !message.fatal && IGNORED_WARNING.test(message.message)) continue;
+      if (ignoredWarning(message)) continue;
       issues.push({
         file,
         line: position(message.line),
@@ -64,8 +68,11 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
       });
     }
   }
-  return { ok: true, issues };
+  return { ok: true, issues, linted };
 }
+
+const ignoredWarning = (message: Record<string, unknown>) =>
+  message.ruleId == null && !message.fatal && typeof message.message === "string" && IGNORED_WARNING.test(message.message);
 
 /** ESLint: on when the project root has a flat config. */
 export const ESLINT: EngineAdapter = {
@@ -73,5 +80,5 @@ export const ESLINT: EngineAdapter = {
   bin: "eslint",
   enabledBy: ESLINT_FLAT_CONFIGS,
   offReason: "no ESLint config (eslint.config.* or .eslintrc*) in the project root",
-  linter: { accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput },
+  linter: { accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
 };

@@ -13,7 +13,9 @@ export interface FileFailure {
  * The outcome of parsing one engine run: issues (with the files the engine could not check, if any), or a failure
  * that becomes that engine's `error` status.
  */
-export type ParseOutcome = { ok: true; issues: RawIssue[]; failures?: FileFailure[] } | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
+export type ParseOutcome =
+  /** `linted`: every file the engine reports it linted, findings or not (root-relative), where its output says so (ESLint's). */
+  { ok: true; issues: RawIssue[]; failures?: FileFailure[]; linted?: string[] } | { ok: false; code: NonNullable<EngineStatus["code"]>; message: string };
 
 /** A program that runs JS files: `command ...args script.js`. */
 export interface NodeCommand {
@@ -44,6 +46,12 @@ export interface LinterDriver {
   accepts: (path: string) => boolean;
   argsFor: (paths: readonly string[]) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
+  /**
+   * Its output lists every file it linted (`linted`): a file of a directory it was given and left out was ignored
+   * there — which says nothing of that file named on its own (ESLint's legacy configs can ignore a directory and lint
+   * a file below it named on the command line).
+   */
+  listsLinted?: true;
 }
 
 /** Everything Signalint knows of one engine (one entry of engines/registry.ts per engine). */

@@ -5,7 +5,9 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { eslintInvocations } from "../../src/engines/eslint-scripts.ts";
-import { CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { BUNDLE, CLEAN_PATH, linkPackage, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
 
 /** Issue 21, item 1: ESLint lints where the project's own lint scripts lint (supermacro/neverthrow: `eslint ./src --ext .ts`). */
 
@@ -21,14 +23,18 @@ function project(files: Record<string, string>, eslintPackage: string): { dir: s
 
 /** What the project's own lint command reports, as "file:line:col rule". */
 function rawEslint(dir: string, eslintPackage: string, args: string[]): string[] {
-  const run = spawnSync(process.execPath, [join(REPO, "node_modules", eslintPackage, "bin", "eslint.js"), "--format", "json", ...args], {
+  const run = rawRun(dir, eslintPackage, args);
+  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; column: number; ruleId: string }[] }[])
+    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line}:${message.column} ${message.ruleId}`))
+    .sort();
+}
+
+function rawRun(dir: string, eslintPackage: string, args: string[]) {
+  return spawnSync(process.execPath, [join(REPO, "node_modules", eslintPackage, "bin", "eslint.js"), "--format", "json", ...args], {
     cwd: dir,
     encoding: "utf8",
     env: { PATH: CLEAN_PATH },
   });
-  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; column: number; ruleId: string }[] }[])
-    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line}:${message.column} ${message.ruleId}`))
-    .sort();
 }
 
 function check(dir: string, cache: string, args: string[] = []): CheckResponse {
@@ -123,5 +129,65 @@ describe("ESLint's scope from the project's lint scripts (issue 21, item 1)", ()
     dirs.push(dir, cache);
     assert.deepEqual(issueKeys(dir, cache), rawEslint(dir, "eslint", ["."]));
     assert.equal(check(dir, cache).notChecked, undefined);
+  });
+});
+
+describe("an Nx workspace's legacy ESLint configs (nrwl/nx-examples: the root ignores everything, each project lints itself)", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+  const files = {
+    ".eslintrc.json": JSON.stringify({
+      root: true,
+      ignorePatterns: ["**/*"],
+      parserOptions: { ecmaVersion: 2022, sourceType: "module" },
+      overrides: [{ files: ["*.js"], rules: { "no-debugger": "error" } }],
+    }),
+    "libs/a/.eslintrc.json": JSON.stringify({ extends: ["../../.eslintrc.json"], ignorePatterns: ["!**/*", "src/skip.js"], rules: { "no-var": "error" } }),
+    "libs/a/src/index.js": "var a = 1;\ndebugger;\nexport default a;\n",
+    "libs/a/src/skip.js": "var skipped = 1;\nexport default skipped;\n",
+    "apps/b/.eslintrc.json": JSON.stringify({ extends: ["../../.eslintrc.json"], ignorePatterns: ["!**/*"] }),
+    "apps/b/main.js": "debugger;\n",
+    // In no project: nothing lints it.
+    "tools/t.js": "debugger;\n",
+  };
+
+  it("without a lint script: each project's directory is linted from its own config, as `nx run-many -t lint` does", async () => {
+    const { dir, cache } = project({ "package.json": JSON.stringify({ name: "nx", private: true }), ...files }, "eslint8");
+    dirs.push(dir, cache);
+    // The project's own lint: `eslint .` in each project; one `eslint .` at the root lints nothing and fails.
+    const own = ["libs/a", "apps/b"].flatMap((sub) => rawEslint(join(dir, sub), "eslint8", ["."]).map((key) => `${sub}/${key}`)).sort();
+    assert.deepEqual(own, ["apps/b/main.js:1:1 no-debugger", "libs/a/src/index.js:1:1 no-var", "libs/a/src/index.js:2:1 no-debugger"]);
+    assert.equal(rawRun(dir, "eslint8", ["."]).status, 2);
+    assert.deepEqual(issueKeys(dir, cache), own);
+    const doctor = runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout;
+    assert.match(doctor, /^ {2}eslint also lints apps\/b, libs\/a from their own \.eslintrc\*/m);
+    // A file checked after the whole project is answered as when it is checked alone (it was: clean, from a run that
+    // had linted nothing).
+    process.env.SIGNALINT_CACHE_DIR = cache;
+    const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: dir }).finally(
+      () => delete process.env.SIGNALINT_CACHE_DIR,
+    );
+    try {
+      const whole = await service.check(["."], false);
+      assert.equal(whole.engines.eslint.status, "ok");
+      const one = await service.check(["libs/a/src/index.js"], true);
+      const keys = serviceIssues(service, one).map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`);
+      assert.deepEqual(
+        keys.sort(),
+        own.filter((key) => key.startsWith("libs/a/")),
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("with `eslint .` in a script: the project's own lint fails, and so does ESLint's part of the check (never clean)", () => {
+    const { dir, cache } = project({ "package.json": JSON.stringify({ name: "nx", private: true, scripts: { lint: "eslint ." } }), ...files }, "eslint8");
+    dirs.push(dir, cache);
+    assert.equal(rawRun(dir, "eslint8", ["."]).status, 2);
+    const response = check(dir, cache);
+    assert.equal(response.engines.eslint.status, "error");
+    assert.notEqual(response.status, "clean");
+    assert.match(response.engines.eslint.message ?? "", /linted none of the \d+ files under \./);
   });
 });

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { relativeToRoot } from "../../core/paths.ts";
 import { eslintAccepts } from "../../engines/eslint.ts";
 import { eslintInvocations } from "../../engines/eslint-scripts.ts";
@@ -6,6 +6,8 @@ import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
 import { checkedFiles } from "../tsc/tsc-coverage.ts";
 import { readManifest, workspacePackages } from "../project/workspace.ts";
+import { listFiles } from "../project/project-files.ts";
+import { ESLINT_LEGACY_CONFIGS } from "./linter-choice.ts";
 
 /** Where the project's own lint scripts run ESLint: root-relative paths, and the `--ext` extensions they add. */
 export interface EslintScope {
@@ -26,6 +28,12 @@ const GLOB = /[*?{}[\]!]/;
  * intersect exactly). A package's `eslint .` is that package's directory.
  */
 export async function eslintScope(runtime: Runtime, root: string): Promise<EslintScope | null> {
+  const scope = await scriptedScope(runtime, root);
+  return scope === "unscripted" ? null : scope;
+}
+
+/** eslintScope, telling "no script runs eslint" ("unscripted") apart from "a script lints the whole project" (null). */
+async function scriptedScope(runtime: Runtime, root: string): Promise<EslintScope | null | "unscripted"> {
   const manifest = await readManifest(runtime, root);
   const packages = await workspacePackages(runtime, root, manifest);
   const paths = new Set<string>();
@@ -47,7 +55,35 @@ export async function eslintScope(runtime: Runtime, root: string): Promise<Eslin
       }
     }
   }
-  return invocations ? { paths: [...paths].sort(), ext: [...ext].sort() } : null;
+  return invocations ? { paths: [...paths].sort(), ext: [...ext].sort() } : "unscripted";
+}
+
+const LEGACY_CONFIG_NAMES = new Set(ESLINT_LEGACY_CONFIGS);
+
+/** The directories a legacy-config project's checks also name to ESLint (see nestedLegacyConfigDirs), for doctor. */
+export async function eslintProjectDirs(job: Pick<EngineJob, "runtime" | "root" | "stateDir">): Promise<string[]> {
+  return (await scriptedScope(job.runtime, job.root)) === "unscripted" ? nestedLegacyConfigDirs({ ...job, paths: ["."] }) : [];
+}
+
+/**
+ * The directories under the checked paths (root-relative) that hold a legacy `.eslintrc*` of their own, below the
+ * root's. An Nx workspace's root config ignores everything (`ignorePatterns: ["**\/*"]`) and each project's config
+ * ignores nothing again (`"!**\/*"`); its lint is `eslint .` in each project, never one run at the root — which
+ * ESLint 8 ends with "all files are ignored", as it never walks into an ignored directory to find the configs below.
+ * Named on the command line, each such directory is linted with its own config, as the project's own lint does;
+ * anywhere its files are not ignored, ESLint lints each file once however many named paths hold it.
+ */
+export async function nestedLegacyConfigDirs(job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir">): Promise<string[]> {
+  const dirs = new Set<string>();
+  for (const path of job.paths) {
+    if ((await job.runtime.stat(join(job.root, path)))?.isDirectory !== true) continue;
+    const configs = await listFiles(job.runtime, join(job.root, path), { accepts: (file) => LEGACY_CONFIG_NAMES.has(basename(file)), skip: job.stateDir });
+    for (const config of configs ?? []) {
+      const dir = relativeToRoot(job.root, dirname(config));
+      if (dir !== null && dir !== ".") dirs.add(dir);
+    }
+  }
+  return [...dirs].sort();
 }
 
 /** `path` is `dir` or below it (root-relative, "/"-separated; "." is the root). */
@@ -83,9 +119,14 @@ function outsideScope(files: readonly string[], scope: EslintScope, root: string
  * whole checked paths when there is no such scope. Files left out are one coverage note — informational only: the
  * project does not lint them either, so they never make a check `error`.
  */
-export async function withEslintScope<J extends EngineJob>(job: J, run: (scoped: J, ext: string[]) => Promise<RunnerOutcome>): Promise<RunnerOutcome> {
-  const scope = await eslintScope(job.runtime, job.root);
-  if (scope === null) return run(job, []);
+export async function withEslintScope<J extends EngineJob & { eslintLegacy?: boolean }>(
+  job: J,
+  run: (scoped: J, ext: string[]) => Promise<RunnerOutcome>,
+): Promise<RunnerOutcome> {
+  const scope = await scriptedScope(job.runtime, job.root);
+  // No script lints: a legacy config's own directories are linted from their own configs too (an Nx workspace's).
+  if (scope === "unscripted" && job.eslintLegacy) return run({ ...job, paths: [...new Set([...job.paths, ...(await nestedLegacyConfigDirs(job))])] }, []);
+  if (scope === null || scope === "unscripted") return run(job, []);
   const outcome = await run({ ...job, paths: scopedPaths(job.paths, scope) }, scope.ext);
   if (!("ok" in outcome) || !outcome.ok) return outcome;
   const left = outsideScope((await checkedFiles(job)).sources, scope, job.root).filter((file) => eslintAccepts(file));

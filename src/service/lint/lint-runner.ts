@@ -102,14 +102,33 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   const hit = await cache.results.get(key);
   const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));
   if (!outcome.ok || "status" in outcome) return outcome;
+  const nothingLinted = nothingLintedFailure(spec, paths, files, outcome);
+  if (nothingLinted) return nothingLinted;
   // A partial run is not stored: the next check runs the engine again.
   const failed = new Set(outcome.failures?.map((failure) => failure.file));
   if (!hit && failed.size === 0) await cache.results.put(key, outcome.issues);
-  // Every file of a directory run now has a known result: later check_files on one of them is a cache hit.
+  // Every file of a directory run now has a known result: later check_files on one of them is a cache hit — of an
+  // engine that lists what it linted, only those files (and, from a stored run, those with findings).
   const byFile = groupByFile(outcome.issues);
+  const linted = spec.listsLinted ? new Set(outcome.linted ?? byFile.keys()) : null;
   for (const [file, contentHash] of contentHashes) {
     const relative = relativeToRoot(root, file);
-    if (relative !== null && !failed.has(relative)) cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
+    if (relative !== null && !failed.has(relative) && (!linted || linted.has(relative)))
+      cache.results.prime(await fileKey(relative, contentHash), byFile.get(relative) ?? []);
   }
   return { ...outcome, cache: outcome.cache ?? { hits: 0, misses: files.length } };
+}
+
+/**
+ * An engine that lists what it linted, given directories holding files it could lint, and linting none of them: the
+ * project's own run fails there ("all files are ignored", "no files matching"; Signalint's argv silences that for
+ * paths that hold nothing to lint). Never a clean answer: an error naming the paths.
+ */
+function nothingLintedFailure(spec: LinterSpec, paths: readonly string[], files: readonly string[], outcome: ParseOutcome): ParseOutcome | null {
+  if (!spec.listsLinted || !outcome.ok || !outcome.linted || outcome.linted.length > 0 || files.length === 0) return null;
+  return {
+    ok: false,
+    code: "engine_failed",
+    message: `${spec.engine} linted none of the ${files.length} files under ${paths.join(", ")}: its config ignores them all there, or lints none of their extensions (its own run on these paths fails the same way)`,
+  };
 }

@@ -4,7 +4,7 @@ import { installHint, resolveEngine, yarnPnp } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { enabledEngines, eslintLegacy } from "../check/fan-out.ts";
-import { eslintScope } from "../lint/eslint-scope.ts";
+import { eslintProjectDirs, eslintScope } from "../lint/eslint-scope.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
 import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
 import { CONFIG_FILE, type Project } from "./project.ts";
@@ -73,7 +73,7 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
     : describePrograms(project.root, choice);
   const linterNotes = [
     ...(enabled.eslint === true && (await eslintLegacy(runtime, project.root))
-      ? ["eslint runs the legacy .eslintrc* config (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false)"]
+      ? ["eslint runs the legacy .eslintrc* config (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false)", ...(await projectDirsNote(runtime, project))]
       : []),
     ...(await unsupportedLinters(runtime, project.root)).map(
       ({ name }) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`,
@@ -121,6 +121,14 @@ export function formatDoctor(report: DoctorReport): string {
   lines.push("typescript programs:", ...report.typescriptPrograms.map((program) => `  ${program}`));
   if (report.linterNotes.length) lines.push("linters:", ...report.linterNotes.map((note) => `  ${note}`));
   return `${lines.join("\n")}\n`;
+}
+
+/** The directories with a legacy config of their own that ESLint is also given (no script runs eslint), else nothing. */
+async function projectDirsNote(runtime: Runtime, project: { root: string; stateDir: string }): Promise<string[]> {
+  const dirs = await eslintProjectDirs({ runtime, root: project.root, stateDir: project.stateDir });
+  if (!dirs.length) return [];
+  const shown = dirs.slice(0, 5).join(", ") + (dirs.length > 5 ? ` and ${dirs.length - 5} more` : "");
+  return [`eslint also lints ${shown} from their own .eslintrc*: no script runs eslint, and a workspace (Nx) lints each project so`];
 }
 
 /** Where ESLint runs when the project's lint scripts name paths (one line), else nothing. */
