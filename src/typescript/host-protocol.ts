@@ -46,6 +46,8 @@ export interface HostRequest {
   prewarm?: boolean;
   /** The server stops after this check (a one-shot CLI): an answer from disk is not followed by a build nobody uses. */
   last?: true;
+  /** TypeScript 7: the server looked at the stored answer already and it does not hold (see one-shot-answer.ts). */
+  storedLooked?: true;
 }
 
 /**
@@ -104,6 +106,7 @@ const RequestSchema: z.ZodType<HostRequest> = z
       .optional(),
     prewarm: z.boolean().optional(),
     last: z.literal(true).optional(),
+    storedLooked: z.literal(true).optional(),
   })
   .strict();
 
@@ -224,6 +227,13 @@ export function readRequest(line: string): HostRequest | ListingRequest {
 /** A reply as the server reads it; throws HostProtocolError for anything else. */
 export function readReply(line: string): HostReply {
   return validated(ReplySchema, "host reply", line);
+}
+
+/** A reply made in the server's own process (see one-shot-answer.ts), held to the same shape as one read from a host. */
+export function checkReply(value: unknown): HostReply {
+  const parsed = ReplySchema.safeParse(value);
+  if (!parsed.success) throw new HostProtocolError(`not a host reply (${parsed.error.issues[0]?.message ?? "invalid"})`);
+  return parsed.data;
 }
 
 /** At most 200 characters of an offending line, for a message. */

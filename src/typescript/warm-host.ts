@@ -6,7 +6,7 @@ import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import { encodeFrame, type HostReply, type HostRequest, type ListingRequest, readRequest } from "./host-protocol.ts";
 import { listTsconfig } from "./tsconfig.ts";
-import { loadTs7CauseModules, ts7CauseReader, type Ts7Project } from "./diagnostic-cause7.ts";
+import { loadTs7CauseModules, ts7CauseReader, type Ts7CauseModules, type Ts7Project } from "./diagnostic-cause7.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
@@ -19,17 +19,18 @@ type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; 
 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
-  check(request: HostRequest): HostedAnswer | { unserved: string };
+  /** `unsupported`: the compiler has no usable API after all (found when it was loaded, at the first build). */
+  check(request: HostRequest): HostedAnswer | { unserved: string } | { unsupported: string } | Promise<HostedAnswer | { unsupported: string }>;
   /** Keep the program's incremental state and this answer on disk. */
   persist?(answer: HostedAnswer): void;
   /** Work left after an answer was sent (building the program after an answer from disk). */
-  afterAnswer?(): void;
+  afterAnswer?(): void | Promise<void>;
   invalidateResolutions(): void;
   close(): void;
 }
 
 /** An answer a previous host stored, given as it was: nothing re-checked, no program behind it yet. */
-function fromDisk(stored: Omit<HostedAnswer, "info">): HostedAnswer {
+export function fromDisk(stored: Omit<HostedAnswer, "info">): HostedAnswer {
   return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length, stored: true } };
 }
 
@@ -63,15 +64,25 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
           close: () => {},
         };
       }
-      const Api = await loadTs7Api(request.typescriptDir);
-      if (!Api) return null;
       const persist = request.persist ? { target: request.persist, compiler: ts7Identity(request.typescriptDir) } : null;
-      const program = new WarmTs7Program(Api, request.configPath, request.cwd, persist);
-      const causeModules = await loadTs7CauseModules(request.typescriptDir);
+      const program = new WarmTs7Program(request.configPath, request.cwd, persist);
+      // The API and the cause modules are loaded when tsgo is to start: an answer from disk needs neither (loading
+      // them took 50–70 ms of a one-shot CI check answered from its cache).
+      let causeModules: Ts7CauseModules | null = null;
+      const loaded = async () => {
+        if (!program.needsApi) return true;
+        const Api = await loadTs7Api(request.typescriptDir);
+        if (!Api) return false;
+        causeModules = await loadTs7CauseModules(request.typescriptDir);
+        program.useApi(Api);
+        return true;
+      };
       return {
-        check: (asked) => {
+        check: async (asked) => {
+          if (asked.storedLooked) program.skipStoredAnswer();
           const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
           if (stored) return fromDisk(stored);
+          if (!(await loaded())) return { unsupported: NO_API };
           const result = program.check(asked.hint ?? null);
           const project = program.currentProject() as Ts7Project | undefined;
           const causesOf = causeModules && project ? ts7CauseReader(causeModules, project, absolute) : undefined;
@@ -79,7 +90,10 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
           return { issues, info: result.info, files: program.fileNames(), covers: [] };
         },
         persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
-        afterAnswer: () => program.warmUp(),
+        afterAnswer: async () => {
+          // A prewarm's look leaves the stored answer for the first check: nothing to build, nothing to load.
+          if (program.answeredFromDisk && (await loaded())) program.warmUp();
+        },
         invalidateResolutions: () => program.invalidateResolutions(),
         close: () => program.close(),
       };
@@ -170,9 +184,9 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
     }
   };
   // A failure here is the next check's to meet (it builds afresh), never this answer's.
-  const afterAnswer = () => {
+  const afterAnswer = async () => {
     try {
-      program?.afterAnswer?.();
+      await program?.afterAnswer?.();
     } catch (error) {
       host.writeStderr(`signalint warm host: building after an answer from disk failed: ${(error as Error).message}\n`);
     }
@@ -194,7 +208,11 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
       program ??= await createProgram(request);
       if (!program) return failure(host, request.id, true, NO_API);
       if (request.invalidate) program.invalidateResolutions();
-      const result = program.check(request);
+      const result = await program.check(request);
+      if ("unsupported" in result) {
+        program = null;
+        return failure(host, request.id, true, result.unsupported);
+      }
       if ("unserved" in result) return failure(host, request.id, false, `the config is not one a warm program serves: ${result.unserved}`);
       return { id: request.id, ok: true, ...result, rssBytes: host.rssBytes() };
     } catch (error) {
@@ -228,7 +246,7 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         // seconds without yielding: a reply still in Node's write queue waited for it, 1.5 s → 6.8 s at 5,000 files).
         await channel.send(encodeFrame(reply));
         if (checked && !first) persist(checked);
-        if (checked && !("last" in request && request.last)) afterAnswer();
+        if (checked && !("last" in request && request.last)) await afterAnswer();
       });
     },
     () => {

@@ -1,10 +1,9 @@
-import { isAbsolute, join } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { type HostRequest, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
-import { relativeCauses } from "./diagnostics.ts";
+import { projectIssues, storedAnswerHere } from "./one-shot-answer.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { typescriptIdentity } from "./warm-program.ts";
 import { resolutionStamp } from "./host-questions.ts";
@@ -67,6 +66,8 @@ export interface WarmRequest {
   hint?: ChangeHint | null;
   /** A prewarm's check (see HostRequest.prewarm): nobody reads its answer. */
   prewarm?: boolean;
+  /** See HostRequest.storedLooked. */
+  storedLooked?: true;
 }
 
 /**
@@ -102,7 +103,7 @@ export class WarmTsPool {
   /** A check has started: a prewarm builds no further program. */
   private prewarmStopped = false;
   private readonly timer: ReturnType<typeof setInterval>;
-  /** Warm checks asked of hosts so far (tests assert a quiet check asked none). */
+  /** Checks asked of hosts so far (tests assert a quiet check, or a one-shot answer from disk, asked none). */
   checksAsked = 0;
 
   constructor(
@@ -123,7 +124,6 @@ export class WarmTsPool {
 
   /** Check one program in its host (started, and the program built, when there is none yet). */
   check(request: WarmRequest): Promise<WarmOutcome> {
-    this.checksAsked++;
     this.spareLeft = true;
     return this.track(this.run(request, true));
   }
@@ -187,14 +187,24 @@ export class WarmTsPool {
       this.stamp = stamp;
       for (const host of this.hosts.values()) host.invalidate = true;
     }
-    // A program built by another compiler or of another kind for this config (TypeScript upgraded or swapped,
-    // references added or removed): never answer from it.
+    // A program of another compiler or kind for this config (TypeScript upgraded or swapped, references added or removed): never answer from it.
     for (const other of [...this.hosts.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
+    // A one-shot check answered from disk asks no host (see one-shot-answer.ts).
+    const here =
+      this.oneShot && this.persist && request.kind === "project" && !this.hosts.has(key)
+        ? storedAnswerHere(typescriptDir, configPath, this.root, this.persist)
+        : null;
+    if (here?.answer) {
+      if (remember) this.remember(request);
+      return { status: "ok", ...here.answer, issues: projectIssues(here.answer.issues, request.toRelative, request.outside) };
+    }
+    if (here?.notice) this.warn(here.notice);
+    if (remember) this.checksAsked++;
     // A config a hosted solution already built is a view of that solution, in its host (no host of its own).
     const owner = this.hosts.has(key) ? undefined : this.solutionCovering(key, request);
     const host = owner?.[1] ?? this.hosts.get(key) ?? this.start(key);
     if (!host) return { status: "unavailable" };
-    const outcome = await this.ask(owner?.[0] ?? key, host, request);
+    const outcome = await this.ask(owner?.[0] ?? key, host, here ? { ...request, storedLooked: true } : request);
     if (remember && outcome.status === "ok" && !this.refused.has(key)) this.remember(request);
     return outcome;
   }
@@ -225,6 +235,7 @@ export class WarmTsPool {
       persist: this.persist,
       ...(request.prewarm ? { prewarm: true } : {}),
       ...(this.oneShot ? { last: true as const } : {}),
+      ...(request.storedLooked ? { storedLooked: true as const } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
@@ -262,14 +273,7 @@ export class WarmTsPool {
         `the warm TypeScript program for ${configPath} uses ${mb(answer.rssBytes)} MB, over ${mb(request.memoryLimitBytes)} MB: released, tsc runs cold`,
       );
     }
-    const issues = answer.issues.flatMap((issue) => {
-      // Empty causes stay: the program was asked and named none (absent means tsc's command line, see RawIssue).
-      const mapped = issue.causes ? { ...issue, causes: relativeCauses(issue.causes, request.toRelative) } : issue;
-      if (!isAbsolute(issue.file)) return [mapped];
-      const file = request.toRelative(issue.file);
-      return file === null ? (request.outside?.(mapped, issue.file) ?? []) : [{ ...mapped, file }];
-    });
-    return { status: "ok", issues, info: answer.info, files: answer.files };
+    return { status: "ok", issues: projectIssues(answer.issues, request.toRelative, request.outside), info: answer.info, files: answer.files };
   }
 
   /** A new host for a program, releasing the least recently used idle one beyond the bound; null when all are busy. */

@@ -43,7 +43,7 @@ interface Ts7Api {
   updateSnapshot(params: Record<string, unknown>): Ts7Snapshot;
   close(): void;
 }
-type Ts7ApiClass = new (options: { cwd: string; fs?: Record<string, (path: string) => undefined> }) => Ts7Api;
+export type Ts7ApiClass = new (options: { cwd: string; fs?: Record<string, (path: string) => undefined> }) => Ts7Api;
 
 const modules = new Map<string, Ts7ApiClass | null>();
 
@@ -121,8 +121,10 @@ export class WarmTs7Program {
   /** Content hashes of the files the stored records named, with the stamps they were taken at (see lastingRecord). */
   private readonly lastingHashes = new Map<string, [string, string]>();
 
+  /** The package's API class: loaded only when tsgo is to start (an answer from disk needs none; see useApi). */
+  private Api: Ts7ApiClass | null = null;
+
   constructor(
-    private readonly Api: Ts7ApiClass,
     readonly configPath: string,
     private readonly cwd: string,
     persist: { target: PersistTarget; compiler: string } | null = null,
@@ -145,6 +147,30 @@ export class WarmTs7Program {
       if (text !== null && !state) this.notice = `persisted TypeScript state for ${this.configPath} ignored (unexpected shape); building afresh`;
       return state && recordHolds(state.record) ? state.answer : undefined;
     });
+  }
+
+  /** The last answer came from disk: warmUp builds the program (the API is needed then, and only then). */
+  get answeredFromDisk(): boolean {
+    return this.stored.fromDisk;
+  }
+
+  /** True until useApi: tsgo cannot start before. */
+  get needsApi(): boolean {
+    return this.Api === null;
+  }
+
+  useApi(Api: Ts7ApiClass): void {
+    this.Api = Api;
+  }
+
+  /** Why the stored answer was not used, when it could not be trusted (said once: the next answer carries it too). */
+  get storedNotice(): string | undefined {
+    return this.notice;
+  }
+
+  /** The server looked already (storedLooked): this host's first check does not look again. */
+  skipStoredAnswer(): void {
+    this.stored.take(false, () => undefined);
   }
 
   /** After an answer from disk: start tsgo on the project for the checks that follow. */
@@ -241,6 +267,7 @@ export class WarmTs7Program {
     this.observations.clear();
     this.racyReads.clear();
     this.resolutionsSuspect = false;
+    if (!this.Api) throw new Error("the TypeScript 7 API was not loaded before tsgo was started");
     this.api = new this.Api({ cwd: this.cwd, fs: this.recorder() });
     const result = this.open({}, "full");
     // A tsgo without file-system callbacks could not tell us what it read: no warm answers from it.

@@ -4,7 +4,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, enginesOf, fullIssue, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { BUNDLE, call, connect, enginesOf, fullIssue, linkBin, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 import { rawTsc } from "../raw-engines.ts";
 
 const TSC7 = join(REPO, "node_modules", "typescript7", "bin", "tsc");
@@ -119,7 +121,7 @@ async function fullListFrom(session: Awaited<ReturnType<typeof connect>>): Promi
 }
 
 describe("TypeScript 7 across restarts (issue 17)", () => {
-  it("a new process answers an unchanged project from the stored answer, and never after an edit or damage", () => {
+  it("a new process answers an unchanged project from the stored answer, and never after an edit or damage", async () => {
     const project = scratchCopy("systemic-ts", "ts7-restart");
     linkBin(project, "tsc", TSC7);
     const cacheDir = tempDir("signalint-ts7-cache-");
@@ -153,6 +155,21 @@ describe("TypeScript 7 across restarts (issue 17)", () => {
       assert.deepEqual(second.tsc?.modes, { "warm-restored": 1 });
       assert.equal(second.tsc?.misses, 0);
       assert.equal(second.result.stdout, first.result.stdout);
+      // A one-shot check reads that answer in its own process: no host is started for it.
+      const state = tempDir("signalint-ts7-state-");
+      dirs.push(state);
+      process.env.SIGNALINT_STATE_DIR = state;
+      const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project, cacheDir, oneShot: true }).finally(
+        () => delete process.env.SIGNALINT_STATE_DIR,
+      );
+      try {
+        const response = await service.check(["."], false);
+        assert.deepEqual([service.lastTiming?.cache?.tsc?.mode, response.engines.tsc.status], ["warm-restored", "ok"]);
+        assert.equal(service.warmChecksAsked(), 0, "no warm host asked");
+        assert.equal(response.totalIssues, (JSON.parse(first.result.stdout) as { issues: unknown[] }).issues.length);
+      } finally {
+        await service.close();
+      }
       // An edit while nothing ran (same size, so only the content tells): built afresh, and as a cold run says.
       const users = join(project, "src", "users.ts");
       const text = readFileSync(users, "utf8");
