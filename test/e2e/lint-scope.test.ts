@@ -191,3 +191,45 @@ describe("an Nx workspace's legacy ESLint configs (nrwl/nx-examples: the root ig
     assert.match(response.engines.eslint.message ?? "", /linted none of the \d+ files under \./);
   });
 });
+
+describe("a workspace that lints each project from its own flat config, on ESLint 9 (Nx's flat configs, a package's `eslint .`)", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+  const files = {
+    "eslint.config.mjs": 'export default [{ rules: { "no-debugger": "error" } }];\n',
+    "libs/a/eslint.config.mjs": 'import base from "../../eslint.config.mjs";\nexport default [...base, { rules: { "no-var": "error" } }];\n',
+    "libs/a/src/index.js": "var a = 1;\ndebugger;\nexport default a;\n",
+    "libs/b/index.js": "var b = 1;\ndebugger;\nexport default b;\n",
+  };
+
+  it("no script runs eslint: each file is linted with its nearest config, as `eslint .` in its project is", async () => {
+    const { dir, cache } = project({ "package.json": JSON.stringify({ name: "nxflat", private: true, type: "module" }), ...files }, "eslint9");
+    dirs.push(dir, cache);
+    const own = [...rawEslint(join(dir, "libs/a"), "eslint9", ["."]).map((key) => `libs/a/${key}`), ...rawEslint(dir, "eslint9", ["libs/b"])].sort();
+    assert.deepEqual(own, ["libs/a/src/index.js:1:1 no-var", "libs/a/src/index.js:2:1 no-debugger", "libs/b/index.js:2:1 no-debugger"]);
+    // ESLint 9 at the root reads the root's config only: the failure this guards against.
+    assert.ok(!rawEslint(dir, "eslint9", ["."]).includes("libs/a/src/index.js:1:1 no-var"));
+    assert.deepEqual(issueKeys(dir, cache), own);
+    // A file named alone: its project's config too.
+    const one = JSON.parse(
+      runCli(["check", "--format", "json", "libs/a/src/index.js"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: tempDir("signalint-cache-") } }).stdout,
+    ) as {
+      issues: { file: string; line: number; col: number; rule: string }[];
+    };
+    assert.deepEqual(one.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort(), own.slice(0, 2));
+  });
+
+  it("a package's own `eslint .` script: that package's config for its files", () => {
+    const { dir, cache } = project(
+      {
+        "package.json": JSON.stringify({ name: "root", private: true, type: "module", workspaces: ["libs/*"] }),
+        ...files,
+        "libs/a/package.json": JSON.stringify({ name: "a", type: "module", scripts: { lint: "eslint ." } }),
+      },
+      "eslint9",
+    );
+    dirs.push(dir, cache);
+    const own = rawEslint(join(dir, "libs/a"), "eslint9", ["."]).map((key) => `libs/a/${key}`);
+    assert.deepEqual(issueKeys(dir, cache), own);
+  });
+});

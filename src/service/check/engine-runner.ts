@@ -94,16 +94,34 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   }
   // ESLint lints where the project's lint scripts do (`eslint ./src`), as they do (legacy config, `--ext`).
   if (engine === "eslint")
-    return withEslintScope(job, (scoped, ext) => (job.eslintLegacy ? runLegacyEslint(scoped, resolved, ext) : runLinter(engine, scoped, resolved)));
+    return withEslintScope(job, (scoped, ext, fromFile) =>
+      job.eslintLegacy ? runLegacyEslint(scoped, resolved, ext) : runLinter(engine, scoped, resolved, fromFile ? configLookupFlag(resolved) : null),
+    );
   return runLinter(engine, job, resolved);
 }
 
+/**
+ * The flag that makes ESLint 9 take each file's flat config from the file's directory up, as ESLint 10 does by
+ * default: `unstable_config_lookup_from_file` from 9.12, renamed `v10_config_lookup_from_file` in 9.30 (read in
+ * the packages' lib/shared/flags.js); null for any other version.
+ */
+function configLookupFlag(resolved: ResolvedEngine): string | null {
+  const [major = 0, minor = 0] = (resolved.version ?? "").split(".").map(Number);
+  if (major !== 9 || minor < 12) return null;
+  return minor >= 30 ? "v10_config_lookup_from_file" : "unstable_config_lookup_from_file";
+}
+
 /** A file-local linter (oxlint, Biome, flat-config ESLint) through the result cache. */
-async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {
+async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEngine, eslintFlag: string | null = null): Promise<RunnerOutcome> {
   const linter = ENGINES[engine].linter as NonNullable<(typeof ENGINES)[EngineName]["linter"]>;
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
-  const spec: LinterSpec = { engine, ...linter, ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}) };
+  const spec: LinterSpec = {
+    engine,
+    ...linter,
+    ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}),
+    ...(eslintFlag ? { argsFor: (paths: readonly string[]) => ["--flag", eslintFlag, ...linter.argsFor(paths)] } : {}),
+  };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);

@@ -1,6 +1,6 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { relativeToRoot } from "../../core/paths.ts";
-import { eslintAccepts } from "../../engines/eslint.ts";
+import { ESLINT_FLAT_CONFIGS, eslintAccepts } from "../../engines/eslint.ts";
 import { eslintInvocations } from "../../engines/eslint-scripts.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
@@ -13,6 +13,8 @@ import { ESLINT_LEGACY_CONFIGS } from "./linter-choice.ts";
 export interface EslintScope {
   paths: string[];
   ext: string[];
+  /** The directories the scripts run eslint in (absolute): the root and the workspace packages with such a script. */
+  from: string[];
 }
 
 /** The reason of the coverage note for files no lint script of the project lints. */
@@ -38,12 +40,14 @@ async function scriptedScope(runtime: Runtime, root: string): Promise<EslintScop
   const packages = await workspacePackages(runtime, root, manifest);
   const paths = new Set<string>();
   const ext = new Set<string>();
+  const from = new Set<string>();
   let invocations = 0;
   for (const dir of [root, ...packages]) {
     const pkg = dir === root ? manifest : await readManifest(runtime, dir);
     for (const script of Object.values(pkg?.scripts ?? {})) {
       for (const invocation of eslintInvocations(script)) {
         invocations++;
+        from.add(dir);
         for (const path of invocation.paths.length ? invocation.paths : ["."]) {
           if (GLOB.test(path)) return null;
           const relative = relativeToRoot(root, resolve(dir, path));
@@ -55,8 +59,33 @@ async function scriptedScope(runtime: Runtime, root: string): Promise<EslintScop
       }
     }
   }
-  return invocations ? { paths: [...paths].sort(), ext: [...ext].sort() } : "unscripted";
+  return invocations ? { paths: [...paths].sort(), ext: [...ext].sort(), from: [...from].sort() } : "unscripted";
 }
+
+/**
+ * Whether ESLint must take each file's config from the file's own directory up (flat configs), not only the root's:
+ * ESLint 9 reads the one `eslint.config.*` of its working directory, so a run at the root lints a workspace package's
+ * files with the root's config, where the package's own lint (`eslint .` in it: an Nx project's, a package script's)
+ * uses the package's. True when no script runs eslint and a directory under the root that holds or is under a checked
+ * path has a flat config of its own (an Nx workspace), or when a package whose scripts run eslint has one.
+ */
+export async function nestedFlatConfigs(job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir">, scope: EslintScope | "unscripted"): Promise<boolean> {
+  const hasFlatConfig = async (dir: string) =>
+    (await Promise.all(ESLINT_FLAT_CONFIGS.map(async (name) => (await job.runtime.stat(join(dir, name)))?.isFile === true))).includes(true);
+  if (scope !== "unscripted") return (await Promise.all(scope.from.filter((dir) => dir !== job.root).map(hasFlatConfig))).includes(true);
+  for (const path of job.paths) {
+    // The directories above the checked path, up to (not including) the root...
+    for (let dir = dirname(join(job.root, path)); relativeToRoot(job.root, dir) !== "." && relativeToRoot(job.root, dir) !== null; dir = dirname(dir))
+      if (await hasFlatConfig(dir)) return true;
+    // ...and below it.
+    if ((await job.runtime.stat(join(job.root, path)))?.isDirectory !== true) continue;
+    const below = await listFiles(job.runtime, join(job.root, path), { accepts: (file) => FLAT_CONFIG_NAMES.has(basename(file)), skip: job.stateDir });
+    if ((below ?? []).some((file) => dirname(file) !== job.root)) return true;
+  }
+  return false;
+}
+
+const FLAT_CONFIG_NAMES = new Set(ESLINT_FLAT_CONFIGS);
 
 const LEGACY_CONFIG_NAMES = new Set(ESLINT_LEGACY_CONFIGS);
 
@@ -121,13 +150,15 @@ function outsideScope(files: readonly string[], scope: EslintScope, root: string
  */
 export async function withEslintScope<J extends EngineJob & { eslintLegacy?: boolean }>(
   job: J,
-  run: (scoped: J, ext: string[]) => Promise<RunnerOutcome>,
+  run: (scoped: J, ext: string[], configLookupFromFile: boolean) => Promise<RunnerOutcome>,
 ): Promise<RunnerOutcome> {
   const scope = await scriptedScope(job.runtime, job.root);
   // No script lints: a legacy config's own directories are linted from their own configs too (an Nx workspace's).
-  if (scope === "unscripted" && job.eslintLegacy) return run({ ...job, paths: [...new Set([...job.paths, ...(await nestedLegacyConfigDirs(job))])] }, []);
-  if (scope === null || scope === "unscripted") return run(job, []);
-  const outcome = await run({ ...job, paths: scopedPaths(job.paths, scope) }, scope.ext);
+  if (scope === "unscripted" && job.eslintLegacy)
+    return run({ ...job, paths: [...new Set([...job.paths, ...(await nestedLegacyConfigDirs(job))])] }, [], false);
+  const fromFile = scope !== null && !job.eslintLegacy && (await nestedFlatConfigs(job, scope));
+  if (scope === null || scope === "unscripted") return run(job, [], fromFile);
+  const outcome = await run({ ...job, paths: scopedPaths(job.paths, scope) }, scope.ext, fromFile);
   if (!("ok" in outcome) || !outcome.ok) return outcome;
   const left = outsideScope((await checkedFiles(job)).sources, scope, job.root).filter((file) => eslintAccepts(file));
   return left.length ? { ...outcome, notChecked: [{ reason: OUTSIDE_LINT_SCRIPTS, files: left }] } : outcome;
