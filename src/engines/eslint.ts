@@ -26,6 +26,17 @@ export function eslintLegacyArgs(paths: readonly string[], ext: readonly string[
   return ["--format", "json", "--no-error-on-unmatched-pattern", ...(ext.length ? ["--ext", ext.join(",")] : []), "--", ...paths];
 }
 
+/**
+ * The flag that makes ESLint 9 take each file's flat config from the file's directory up, as ESLint 10 does by
+ * default: `unstable_config_lookup_from_file` from 9.12, renamed `v10_config_lookup_from_file` in 9.30 (read in
+ * the packages' lib/shared/flags.js); null for any other version.
+ */
+export function eslintConfigLookupFlag(version: string | null | undefined): string | null {
+  const [major = 0, minor = 0] = (version ?? "").split(".").map(Number);
+  if (major !== 9 || minor < 12) return null;
+  return minor >= 30 ? "v10_config_lookup_from_file" : "unstable_config_lookup_from_file";
+}
+
 /** The warning eslintrc mode gives for an ignored file named on the command line: not a finding. */
 const IGNORED_WARNING = /^File ignored (because|by default)/;
 

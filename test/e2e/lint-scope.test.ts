@@ -210,6 +210,8 @@ describe("a workspace that lints each project from its own flat config, on ESLin
     // ESLint 9 at the root reads the root's config only: the failure this guards against.
     assert.ok(!rawEslint(dir, "eslint9", ["."]).includes("libs/a/src/index.js:1:1 no-var"));
     assert.deepEqual(issueKeys(dir, cache), own);
+    const doctor = runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout;
+    assert.match(doctor, /^ {2}eslint runs with --flag v10_config_lookup_from_file: /m);
     // A file named alone: its project's config too.
     const one = JSON.parse(
       runCli(["check", "--format", "json", "libs/a/src/index.js"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: tempDir("signalint-cache-") } }).stdout,

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import { eslintLegacyArgs } from "../../engines/eslint.ts";
+import { eslintConfigLookupFlag, eslintLegacyArgs } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import { installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
@@ -95,20 +95,11 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   // ESLint lints where the project's lint scripts do (`eslint ./src`), as they do (legacy config, `--ext`).
   if (engine === "eslint")
     return withEslintScope(job, (scoped, ext, fromFile) =>
-      job.eslintLegacy ? runLegacyEslint(scoped, resolved, ext) : runLinter(engine, scoped, resolved, fromFile ? configLookupFlag(resolved) : null),
+      job.eslintLegacy
+        ? runLegacyEslint(scoped, resolved, ext)
+        : runLinter(engine, scoped, resolved, fromFile ? eslintConfigLookupFlag(resolved.version) : null),
     );
   return runLinter(engine, job, resolved);
-}
-
-/**
- * The flag that makes ESLint 9 take each file's flat config from the file's directory up, as ESLint 10 does by
- * default: `unstable_config_lookup_from_file` from 9.12, renamed `v10_config_lookup_from_file` in 9.30 (read in
- * the packages' lib/shared/flags.js); null for any other version.
- */
-function configLookupFlag(resolved: ResolvedEngine): string | null {
-  const [major = 0, minor = 0] = (resolved.version ?? "").split(".").map(Number);
-  if (major !== 9 || minor < 12) return null;
-  return minor >= 30 ? "v10_config_lookup_from_file" : "unstable_config_lookup_from_file";
 }
 
 /** A file-local linter (oxlint, Biome, flat-config ESLint) through the result cache. */

@@ -89,6 +89,12 @@ const FLAT_CONFIG_NAMES = new Set(ESLINT_FLAT_CONFIGS);
 
 const LEGACY_CONFIG_NAMES = new Set(ESLINT_LEGACY_CONFIGS);
 
+/** Whether a whole-project check of a flat-config project needs each file's own config (see nestedFlatConfigs), for doctor. */
+export async function projectFlatConfigs(job: Pick<EngineJob, "runtime" | "root" | "stateDir">): Promise<boolean> {
+  const scope = await scriptedScope(job.runtime, job.root);
+  return scope !== null && nestedFlatConfigs({ ...job, paths: ["."] }, scope);
+}
+
 /** The directories a legacy-config project's checks also name to ESLint (see nestedLegacyConfigDirs), for doctor. */
 export async function eslintProjectDirs(job: Pick<EngineJob, "runtime" | "root" | "stateDir">): Promise<string[]> {
   return (await scriptedScope(job.runtime, job.root)) === "unscripted" ? nestedLegacyConfigDirs({ ...job, paths: ["."] }) : [];

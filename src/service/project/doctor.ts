@@ -4,7 +4,8 @@ import { installHint, resolveEngine, yarnPnp } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { enabledEngines, eslintLegacy } from "../check/fan-out.ts";
-import { eslintProjectDirs, eslintScope } from "../lint/eslint-scope.ts";
+import { eslintProjectDirs, eslintScope, projectFlatConfigs } from "../lint/eslint-scope.ts";
+import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
 import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
 import { CONFIG_FILE, type Project } from "./project.ts";
@@ -74,7 +75,9 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
   const linterNotes = [
     ...(enabled.eslint === true && (await eslintLegacy(runtime, project.root))
       ? ["eslint runs the legacy .eslintrc* config (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false)", ...(await projectDirsNote(runtime, project))]
-      : []),
+      : enabled.eslint === true
+        ? await configLookupNote(runtime, project, engines.eslint.resolved?.version)
+        : []),
     ...(await unsupportedLinters(runtime, project.root)).map(
       ({ name }) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`,
     ),
@@ -129,6 +132,13 @@ async function projectDirsNote(runtime: Runtime, project: { root: string; stateD
   if (!dirs.length) return [];
   const shown = dirs.slice(0, 5).join(", ") + (dirs.length > 5 ? ` and ${dirs.length - 5} more` : "");
   return [`eslint also lints ${shown} from their own .eslintrc*: no script runs eslint, and a workspace (Nx) lints each project so`];
+}
+
+/** ESLint 9 told to take each file's flat config from its directory up (packages with their own), else nothing. */
+async function configLookupNote(runtime: Runtime, project: { root: string; stateDir: string }, version: string | null | undefined): Promise<string[]> {
+  const flag = eslintConfigLookupFlag(version);
+  if (!flag || !(await projectFlatConfigs({ runtime, root: project.root, stateDir: project.stateDir }))) return [];
+  return [`eslint runs with --flag ${flag}: a directory with its own eslint.config.* lints its files with it, as its own eslint . does`];
 }
 
 /** Where ESLint runs when the project's lint scripts name paths (one line), else nothing. */
