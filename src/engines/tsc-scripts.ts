@@ -62,3 +62,44 @@ function invocationOf(words: readonly string[]): TscInvocation | null {
 export function tscInvocations(script: string): TscInvocation[] {
   return scriptCommands(script).flatMap((words) => invocationOf(words) ?? []);
 }
+
+/** A vitest run that type-checks (`vitest --typecheck`, `--typecheck.only`, `vitest typecheck`): its `--typecheck.tsconfig`, if given. */
+export interface VitestTypecheck {
+  tsconfig: string | null;
+}
+
+/**
+ * The vitest commands of a script that type-check: `--typecheck`, `--typecheck.only` or `--typecheck.enabled` on the
+ * command line, the `typecheck` subcommand, or any vitest run when its config enables type-checking
+ * (`configEnabled`). Vitest runs the checker (tsc) on `typecheck.tsconfig`, else on the tsconfig.json its root finds.
+ */
+export function vitestTypechecks(script: string, configEnabled: boolean): VitestTypecheck[] {
+  const out: VitestTypecheck[] = [];
+  for (const words of scriptCommands(script)) {
+    const at = words.findIndex((word) => commandName(word) === "vitest");
+    if (at < 0) continue;
+    const args = words.slice(at + 1);
+    let typecheck = configEnabled || args[0] === "typecheck";
+    let tsconfig: string | null = null;
+    for (let index = 0; index < args.length; index++) {
+      const arg = args[index] as string;
+      if (/^--typecheck(\.only|\.enabled)?(=true)?$/.test(arg)) typecheck = true;
+      else if (/^--typecheck(\.enabled)?=false$/.test(arg)) typecheck = false;
+      else if (arg === "--typecheck.tsconfig") tsconfig = args[++index] ?? null;
+      else if (arg.startsWith("--typecheck.tsconfig=")) tsconfig = arg.slice("--typecheck.tsconfig=".length);
+    }
+    if (typecheck) out.push({ tsconfig });
+  }
+  return out;
+}
+
+/**
+ * What a vitest config file's text says of type-checking (`test.typecheck` in vitest.config.* / vite.config.*): the
+ * tsconfig it names and whether it enables type-checking on every run. Read from the text (the config is a module
+ * Signalint does not run): a literal `tsconfig: '…'` and `enabled: true` inside the `typecheck: { … }` object.
+ */
+export function vitestTypecheckConfig(text: string): { tsconfig: string | null; enabled: boolean } {
+  const block = /\btypecheck\s*:\s*\{([^{}]*)\}/.exec(text)?.[1] ?? "";
+  const tsconfig = /\btsconfig\s*:\s*(["'`])([^"'`]+)\1/.exec(block)?.[2] ?? null;
+  return { tsconfig, enabled: /\benabled\s*:\s*true\b/.test(block) };
+}

@@ -122,6 +122,29 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     assert.match(text.stdout, /^Not checked: 3 files not type-checked: no tsconfig the project checks includes them \(benchmarks\/run\.ts, /m);
   });
 
+  it("vitest's type-check (reduxjs/reselect: `vitest --run --typecheck.only`, typecheck.tsconfig in its config) is a program the project checks", () => {
+    const strict = { strict: true, noEmit: true, skipLibCheck: true, types: [] };
+    const { dir, cache } = project({
+      "package.json": JSON.stringify({ name: "lib", private: true, scripts: { "type-check": "vitest --run --typecheck.only", test: "vitest run" } }),
+      "tsconfig.json": JSON.stringify({ compilerOptions: strict, include: ["src"] }),
+      "vitest.config.mts":
+        "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    typecheck: { tsconfig: 'type-tests/tsconfig.json' },\n    globals: true,\n  },\n})\n",
+      "type-tests/tsconfig.json": JSON.stringify({ compilerOptions: strict, include: ["**/*.ts"] }),
+      "src/index.ts": "export const answer: number = 42;\n",
+      "type-tests/answer.test-d.ts": 'import { answer } from "../src/index";\nexport const wrong: string = answer;\n',
+    });
+    dirs.push(dir, cache);
+    const raw = rawTsc(dir, ["tsconfig.json", "type-tests/tsconfig.json"]);
+    assert.deepEqual(raw, ["type-tests/answer.test-d.ts:2:14 TS2322"]);
+    assert.deepEqual(keys(issuesOf(dir, cache)), raw);
+    const { response } = check(dir, cache);
+    assert.match(response.engines.tsc.message ?? "", /type-tests\/tsconfig\.json \(script "type-check" \(vitest's type-check\)\)/);
+    // The test file is type-checked; only the vitest config itself is in no program.
+    assert.deepEqual(response.notChecked, [
+      { reason: "not type-checked: no tsconfig the project checks includes them", count: 1, sample: ["vitest.config.mts"] },
+    ]);
+  });
+
   it("typescript.projects adds a side config; doctor names every program and why", () => {
     const { dir, cache } = project({ ...LIBRARY, "signalint.config.json": '{ "typescript": { "projects": ["tsconfig.deno.json", "benchmarks"] } }\n' });
     dirs.push(dir, cache);

@@ -1,6 +1,6 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../../core/jsonc.ts";
-import { tscInvocations, type TypeChecker } from "../../engines/tsc-scripts.ts";
+import { tscInvocations, type TypeChecker, vitestTypecheckConfig, vitestTypechecks } from "../../engines/tsc-scripts.ts";
 import { nearestTsconfig } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { readManifest, whenAbsent, workspacePackages, type Manifest } from "../project/workspace.ts";
@@ -78,6 +78,18 @@ async function scriptConfig(runtime: Runtime, root: string, dir: string, project
   return info?.isFile ? target : null;
 }
 
+/** Vitest's config files, in the order vitest looks for them (vite.config.* when there is no vitest.config.*). */
+const VITEST_CONFIGS = ["vitest", "vite"].flatMap((base) => ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `${base}.config.${ext}`));
+
+/** What the package's vitest config says of type-checking (see vitestTypecheckConfig); nothing without one. */
+async function vitestConfig(runtime: Runtime, dir: string): Promise<{ tsconfig: string | null; enabled: boolean }> {
+  for (const name of VITEST_CONFIGS) {
+    const text = await runtime.readText(join(dir, name)).catch(() => null);
+    if (text !== null) return vitestTypecheckConfig(text);
+  }
+  return { tsconfig: null, enabled: false };
+}
+
 /** Why a root tsconfig.json no script runs is left out of a workspace whose packages check themselves. */
 export const ROOT_LEFT_OUT = "root tsconfig.json: no script runs it; the packages' scripts check themselves — add it with typescript.projects";
 
@@ -96,12 +108,20 @@ async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest 
   for (const dir of [root, ...packages]) {
     const pkg = dir === root ? manifest : await readManifest(runtime, dir);
     const where = relative(root, dir).replace(/\\/g, "/");
+    let vitest: { tsconfig: string | null; enabled: boolean } | undefined;
     for (const [name, script] of Object.entries(pkg?.scripts ?? {})) {
+      const reason = `script "${name}"${where ? ` of ${where}` : ""}`;
       for (const invocation of tscInvocations(script)) {
         for (const project of invocation.projects.length ? invocation.projects : [null]) {
           const config = await scriptConfig(runtime, root, dir, project);
-          if (config) out.push({ config, reason: `script "${name}"${where ? ` of ${where}` : ""}`, tool: invocation.tool, inPackage: dir !== root });
+          if (config) out.push({ config, reason, tool: invocation.tool, inPackage: dir !== root });
         }
+      }
+      if (!/\bvitest\b/.test(script)) continue;
+      vitest ??= await vitestConfig(runtime, dir);
+      for (const run of vitestTypechecks(script, vitest.enabled)) {
+        const config = await scriptConfig(runtime, root, dir, run.tsconfig ?? vitest.tsconfig);
+        if (config) out.push({ config, reason: `${reason} (vitest's type-check)`, tool: "tsc", inPackage: dir !== root });
       }
     }
   }
