@@ -63,28 +63,32 @@ export function tscInvocations(script: string): TscInvocation[] {
   return scriptCommands(script).flatMap((words) => invocationOf(words) ?? []);
 }
 
-/** A vitest run that type-checks (`vitest --typecheck`, `--typecheck.only`, `vitest typecheck`): its `--typecheck.tsconfig`, if given. */
+/** A vitest run that type-checks (`vitest --typecheck`, `--typecheck.only`): its `--typecheck.tsconfig`, if given. */
 export interface VitestTypecheck {
   tsconfig: string | null;
 }
 
+/** Words that may stand before a command without being it: runners (`npx`, `pnpm exec`, `bunx`), their flags, env. */
+const RUNNERS = new Set(["npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "exec", "dlx", "x", "-y", "--yes", "--no-install", "cross-env", "--"]);
+
 /**
  * The vitest commands of a script that type-check: `--typecheck`, `--typecheck.only` or `--typecheck.enabled` on the
- * command line, the `typecheck` subcommand, or any vitest run when its config enables type-checking
- * (`configEnabled`). Vitest runs the checker (tsc) on `typecheck.tsconfig`, else on the tsconfig.json its root finds.
+ * command line, or any vitest run when its config enables type-checking (`configEnabled`); `--typecheck=false` and
+ * `--no-typecheck` turn it off. Only `vitest` as the command counts (`pnpm --filter vitest build` is not a run).
+ * Vitest runs the checker (tsc) on `typecheck.tsconfig`, else on the tsconfig.json its root finds.
  */
 export function vitestTypechecks(script: string, configEnabled: boolean): VitestTypecheck[] {
   const out: VitestTypecheck[] = [];
   for (const words of scriptCommands(script)) {
-    const at = words.findIndex((word) => commandName(word) === "vitest");
-    if (at < 0) continue;
+    const at = words.findIndex((word) => !RUNNERS.has(word) && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+    if (at < 0 || commandName(words[at] as string) !== "vitest") continue;
     const args = words.slice(at + 1);
-    let typecheck = configEnabled || args[0] === "typecheck";
+    let typecheck = configEnabled;
     let tsconfig: string | null = null;
     for (let index = 0; index < args.length; index++) {
       const arg = args[index] as string;
       if (/^--typecheck(\.only|\.enabled)?(=true)?$/.test(arg)) typecheck = true;
-      else if (/^--typecheck(\.enabled)?=false$/.test(arg)) typecheck = false;
+      else if (/^--typecheck(\.enabled)?=false$/.test(arg) || arg === "--no-typecheck") typecheck = false;
       else if (arg === "--typecheck.tsconfig") tsconfig = args[++index] ?? null;
       else if (arg.startsWith("--typecheck.tsconfig=")) tsconfig = arg.slice("--typecheck.tsconfig=".length);
     }
@@ -96,10 +100,51 @@ export function vitestTypechecks(script: string, configEnabled: boolean): Vitest
 /**
  * What a vitest config file's text says of type-checking (`test.typecheck` in vitest.config.* / vite.config.*): the
  * tsconfig it names and whether it enables type-checking on every run. Read from the text (the config is a module
- * Signalint does not run): a literal `tsconfig: '…'` and `enabled: true` inside the `typecheck: { … }` object.
+ * Signalint does not run): comments dropped, the `typecheck: { … }` object taken to its matching brace (strings, such
+ * as an `include` glob's `{test,spec}`, skipped), then a literal `tsconfig: '…'` and `enabled: true` in it.
  */
 export function vitestTypecheckConfig(text: string): { tsconfig: string | null; enabled: boolean } {
-  const block = /\btypecheck\s*:\s*\{([^{}]*)\}/.exec(text)?.[1] ?? "";
+  const code = withoutComments(text);
+  const start = /\btypecheck\s*:\s*\{/.exec(code);
+  if (!start) return { tsconfig: null, enabled: false };
+  let depth = 0;
+  let end = code.length;
+  for (let index = start.index + start[0].length - 1; index < code.length; index++) {
+    const char = code[index] as string;
+    if (char === '"' || char === "'" || char === "`") index = stringEnd(code, index);
+    else if (char === "{") depth++;
+    else if (char === "}" && --depth === 0) {
+      end = index;
+      break;
+    }
+  }
+  const block = code.slice(start.index, end);
   const tsconfig = /\btsconfig\s*:\s*(["'`])([^"'`]+)\1/.exec(block)?.[2] ?? null;
   return { tsconfig, enabled: /\benabled\s*:\s*true\b/.test(block) };
+}
+
+/** The index of the quote closing the string that starts at `at` (escapes skipped). */
+function stringEnd(code: string, at: number): number {
+  const quote = code[at];
+  for (let index = at + 1; index < code.length; index++) {
+    if (code[index] === "\\") index++;
+    else if (code[index] === quote) return index;
+  }
+  return code.length;
+}
+
+/** JavaScript text without its comments (strings kept as they are). */
+function withoutComments(text: string): string {
+  let out = "";
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    if (char === '"' || char === "'" || char === "`") {
+      const end = stringEnd(text, index);
+      out += text.slice(index, end + 1);
+      index = end;
+    } else if (char === "/" && text[index + 1] === "/") index = text.indexOf("\n", index) < 0 ? text.length : text.indexOf("\n", index) - 1;
+    else if (char === "/" && text[index + 1] === "*") index = text.indexOf("*/", index + 2) < 0 ? text.length : text.indexOf("*/", index + 2) + 1;
+    else out += char;
+  }
+  return out;
 }

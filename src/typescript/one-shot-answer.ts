@@ -52,7 +52,7 @@ export function storedAnswerHere(
   if (!stored) return { answer: null, ...(notice ? { notice } : {}) };
   try {
     const reply = checkReply({ id: 1, ok: true, ...fromDisk(stored), rssBytes: 0 });
-    if ("issues" in reply) return { answer: reply };
+    if ("issues" in reply) return { answer: { issues: reply.issues, info: reply.info, files: reply.files } };
   } catch {
     // Not an answer's shape.
   }

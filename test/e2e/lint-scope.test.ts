@@ -136,6 +136,7 @@ describe("an Nx workspace's legacy ESLint configs (nrwl/nx-examples: the root ig
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
   const files = {
+    "nx.json": "{}\n",
     ".eslintrc.json": JSON.stringify({
       root: true,
       ignorePatterns: ["**/*"],
@@ -149,6 +150,11 @@ describe("an Nx workspace's legacy ESLint configs (nrwl/nx-examples: the root ig
     "apps/b/main.js": "debugger;\n",
     // In no project: nothing lints it.
     "tools/t.js": "debugger;\n",
+    // A fixture's config standing alone and a dot-directory's: the project's `eslint .` reaches neither.
+    "test/fixtures/.eslintrc.json": JSON.stringify({ root: true, rules: { "no-var": "error" } }),
+    "test/fixtures/bad.js": "var fixture = 1;\n",
+    ".storybook/.eslintrc.json": JSON.stringify({ extends: ["../.eslintrc.json"], ignorePatterns: ["!**/*"], rules: { "no-var": "error" } }),
+    ".storybook/main.js": "var storybook = 1;\n",
   };
 
   it("without a lint script: each project's directory is linted from its own config, as `nx run-many -t lint` does", async () => {
@@ -203,7 +209,10 @@ describe("a workspace that lints each project from its own flat config, on ESLin
   };
 
   it("no script runs eslint: each file is linted with its nearest config, as `eslint .` in its project is", async () => {
-    const { dir, cache } = project({ "package.json": JSON.stringify({ name: "nxflat", private: true, type: "module" }), ...files }, "eslint9");
+    const { dir, cache } = project(
+      { "package.json": JSON.stringify({ name: "nxflat", private: true, type: "module" }), "nx.json": "{}\n", ...files },
+      "eslint9",
+    );
     dirs.push(dir, cache);
     const own = [...rawEslint(join(dir, "libs/a"), "eslint9", ["."]).map((key) => `libs/a/${key}`), ...rawEslint(dir, "eslint9", ["libs/b"])].sort();
     assert.deepEqual(own, ["libs/a/src/index.js:1:1 no-var", "libs/a/src/index.js:2:1 no-debugger", "libs/b/index.js:2:1 no-debugger"]);

@@ -7,6 +7,7 @@ import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
 import { checkedFiles } from "../tsc/tsc-coverage.ts";
 import { readManifest, workspacePackages } from "../project/workspace.ts";
 import { listFiles } from "../project/project-files.ts";
+import { ifMissing } from "../../core/errors.ts";
 import { ESLINT_LEGACY_CONFIGS } from "./linter-choice.ts";
 
 /** Where the project's own lint scripts run ESLint: root-relative paths, and the `--ext` extensions they add. */
@@ -66,13 +67,17 @@ async function scriptedScope(runtime: Runtime, root: string): Promise<EslintScop
  * Whether ESLint must take each file's config from the file's own directory up (flat configs), not only the root's:
  * ESLint 9 reads the one `eslint.config.*` of its working directory, so a run at the root lints a workspace package's
  * files with the root's config, where the package's own lint (`eslint .` in it: an Nx project's, a package script's)
- * uses the package's. True when no script runs eslint and a directory under the root that holds or is under a checked
- * path has a flat config of its own (an Nx workspace), or when a package whose scripts run eslint has one.
+ * uses the package's. True in an Nx workspace (nx.json) where no script runs eslint and a directory under the root
+ * that holds or is under a checked path has a flat config of its own, or when every script that runs eslint runs in a
+ * workspace package (none at the root) and one of those packages has its own.
  */
 export async function nestedFlatConfigs(job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir">, scope: EslintScope | "unscripted"): Promise<boolean> {
   const hasFlatConfig = async (dir: string) =>
     (await Promise.all(ESLINT_FLAT_CONFIGS.map(async (name) => (await job.runtime.stat(join(dir, name)))?.isFile === true))).includes(true);
-  if (scope !== "unscripted") return (await Promise.all(scope.from.filter((dir) => dir !== job.root).map(hasFlatConfig))).includes(true);
+  // Scripts: only when every one runs in a package (none at the root, whose run reads the root's config for all).
+  if (scope !== "unscripted") return !scope.from.includes(job.root) && (await Promise.all(scope.from.map(hasFlatConfig))).includes(true);
+  // No script: an Nx workspace's projects (a project.json each, nx.json at the root) lint themselves.
+  if (!(await isNxWorkspace(job))) return false;
   for (const path of job.paths) {
     // The directories above the checked path, up to (not including) the root...
     for (let dir = dirname(join(job.root, path)); relativeToRoot(job.root, dir) !== "." && relativeToRoot(job.root, dir) !== null; dir = dirname(dir))
@@ -102,23 +107,33 @@ export async function eslintProjectDirs(job: Pick<EngineJob, "runtime" | "root" 
 
 /**
  * The directories under the checked paths (root-relative) that hold a legacy `.eslintrc*` of their own, below the
- * root's. An Nx workspace's root config ignores everything (`ignorePatterns: ["**\/*"]`) and each project's config
+ * root's, in an Nx workspace (nx.json at the root). Its root config ignores everything (`ignorePatterns: ["**\/*"]`) and each project's config
  * ignores nothing again (`"!**\/*"`); its lint is `eslint .` in each project, never one run at the root — which
  * ESLint 8 ends with "all files are ignored", as it never walks into an ignored directory to find the configs below.
  * Named on the command line, each such directory is linted with its own config, as the project's own lint does;
  * anywhere its files are not ignored, ESLint lints each file once however many named paths hold it.
  */
 export async function nestedLegacyConfigDirs(job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir">): Promise<string[]> {
+  if (!(await isNxWorkspace(job))) return [];
   const dirs = new Set<string>();
   for (const path of job.paths) {
     if ((await job.runtime.stat(join(job.root, path)))?.isDirectory !== true) continue;
     const configs = await listFiles(job.runtime, join(job.root, path), { accepts: (file) => LEGACY_CONFIG_NAMES.has(basename(file)), skip: job.stateDir });
     for (const config of configs ?? []) {
       const dir = relativeToRoot(job.root, dirname(config));
-      if (dir !== null && dir !== ".") dirs.add(dir);
+      // Not a dot-directory (`eslint .` never walks into one) nor a config that stands alone (`root: true`: a fixture's,
+      // which the root's ignores keep out of the project's lint); a trailing "/" keeps `apps/site.com` a directory.
+      if (dir === null || dir === "." || dir.split("/").some((part) => part.startsWith("."))) continue;
+      if (/["']?root["']?\s*:\s*true\b/.test(await job.runtime.readText(config).catch(ifMissing("")))) continue;
+      dirs.add(`${dir}/`);
     }
   }
   return [...dirs].sort();
+}
+
+/** An Nx workspace: nx.json at the root (its projects, each with a project.json or package.json, lint themselves). */
+async function isNxWorkspace(job: Pick<EngineJob, "runtime" | "root">): Promise<boolean> {
+  return (await job.runtime.stat(join(job.root, "nx.json")))?.isFile === true;
 }
 
 /** `path` is `dir` or below it (root-relative, "/"-separated; "." is the root). */

@@ -48,7 +48,8 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
   // What the linter reads above the root (and in .git) is the same for every file: hashed once into the identity.
   const outer = await outerInputsHash(runtime, cache.hasher, { engine: spec.engine, root });
-  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}`;
+  // The argv too: the same file linted with other flags (ESLint 9's config lookup, a legacy --ext) is another result.
+  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

@@ -130,7 +130,8 @@ export function formatDoctor(report: DoctorReport): string {
 async function projectDirsNote(runtime: Runtime, project: { root: string; stateDir: string }): Promise<string[]> {
   const dirs = await eslintProjectDirs({ runtime, root: project.root, stateDir: project.stateDir });
   if (!dirs.length) return [];
-  const shown = dirs.slice(0, 5).join(", ") + (dirs.length > 5 ? ` and ${dirs.length - 5} more` : "");
+  const names = dirs.map((dir) => dir.replace(/\/$/, ""));
+  const shown = names.slice(0, 5).join(", ") + (names.length > 5 ? ` and ${names.length - 5} more` : "");
   return [`eslint also lints ${shown} from their own .eslintrc*: no script runs eslint, and a workspace (Nx) lints each project so`];
 }
 

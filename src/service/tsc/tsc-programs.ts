@@ -1,5 +1,6 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../../core/jsonc.ts";
+import { ifMissing } from "../../core/errors.ts";
 import { tscInvocations, type TypeChecker, vitestTypecheckConfig, vitestTypechecks } from "../../engines/tsc-scripts.ts";
 import { nearestTsconfig } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -84,7 +85,7 @@ const VITEST_CONFIGS = ["vitest", "vite"].flatMap((base) => ["ts", "mts", "cts",
 /** What the package's vitest config says of type-checking (see vitestTypecheckConfig); nothing without one. */
 async function vitestConfig(runtime: Runtime, dir: string): Promise<{ tsconfig: string | null; enabled: boolean }> {
   for (const name of VITEST_CONFIGS) {
-    const text = await runtime.readText(join(dir, name)).catch(() => null);
+    const text = await runtime.readText(join(dir, name)).catch(ifMissing(null));
     if (text !== null) return vitestTypecheckConfig(text);
   }
   return { tsconfig: null, enabled: false };
