@@ -8,7 +8,7 @@ import { checkedFiles } from "../tsc/tsc-coverage.ts";
 import { readManifest, workspacePackages } from "../project/workspace.ts";
 import { listFiles } from "../project/project-files.ts";
 import { ifMissing } from "../../core/errors.ts";
-import { ESLINT_LEGACY_CONFIGS } from "./linter-choice.ts";
+import { ESLINT_LEGACY_CONFIGS, hasFlatEslintConfig } from "./linter-choice.ts";
 
 /** Where the project's own lint scripts run ESLint: root-relative paths, and the `--ext` extensions they add. */
 export interface EslintScope {
@@ -72,8 +72,7 @@ async function scriptedScope(runtime: Runtime, root: string): Promise<EslintScop
  * workspace package (none at the root) and one of those packages has its own.
  */
 export async function nestedFlatConfigs(job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir">, scope: EslintScope | "unscripted"): Promise<boolean> {
-  const hasFlatConfig = async (dir: string) =>
-    (await Promise.all(ESLINT_FLAT_CONFIGS.map(async (name) => (await job.runtime.stat(join(dir, name)))?.isFile === true))).includes(true);
+  const hasFlatConfig = (dir: string) => hasFlatEslintConfig(job.runtime, dir);
   // Scripts: only when every one runs in a package (none at the root, whose run reads the root's config for all).
   if (scope !== "unscripted") return !scope.from.includes(job.root) && (await Promise.all(scope.from.map(hasFlatConfig))).includes(true);
   // No script: an Nx workspace's projects (a project.json each, nx.json at the root) lint themselves.

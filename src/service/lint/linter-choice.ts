@@ -15,6 +15,11 @@ export async function hasLegacyEslintConfig(runtime: Runtime, root: string): Pro
   return found.includes(true) || ((await readManifest(runtime, root))?.eslintConfig ?? false);
 }
 
+/** True when the directory holds a flat ESLint config of its own (eslint.config.*). */
+export async function hasFlatEslintConfig(runtime: Runtime, dir: string): Promise<boolean> {
+  return (await Promise.all(ESLINT_FLAT_CONFIGS.map(async (name) => (await runtime.stat(join(dir, name)))?.isFile === true))).includes(true);
+}
+
 /** A linter the project uses that Signalint cannot run, and the package directories that use it. */
 export interface UnsupportedLinter {
   name: string;
@@ -57,11 +62,6 @@ async function installed(runtime: Runtime, root: string, dir: string, name: stri
  */
 export async function packageEslintConfigs(runtime: Runtime, root: string): Promise<string[]> {
   const packages = await workspacePackages(runtime, root, await readManifest(runtime, root));
-  const configured = await Promise.all(
-    packages.map(async (dir) => {
-      const flat = await Promise.all(ESLINT_FLAT_CONFIGS.map(async (name) => (await runtime.stat(join(dir, name)))?.isFile === true));
-      return flat.includes(true) || (await hasLegacyEslintConfig(runtime, dir));
-    }),
-  );
+  const configured = await Promise.all(packages.map(async (dir) => (await hasFlatEslintConfig(runtime, dir)) || (await hasLegacyEslintConfig(runtime, dir))));
   return packages.filter((_, index) => configured[index]);
 }
