@@ -6,8 +6,7 @@
 // have. Only an answer that holds is taken here: none, a damaged one or one whose inputs changed goes to a host,
 // which looks again (and says why it did not use it) and builds. TypeScript 5/6 programs keep their host: their
 // stored answer needs the compiler to parse the config, and their listing starts a host anyway.
-import { readFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import { checkReply } from "./host-protocol.ts";
 import { relativeCauses } from "./diagnostics.ts";
@@ -33,14 +32,10 @@ export function storedAnswerHere(
   cwd: string,
   persist: PersistTarget,
 ): { answer: HostAnswer } | { answer: null; notice?: string } | null {
-  let major = 0;
-  try {
-    major = Number.parseInt((JSON.parse(readFileSync(join(typescriptDir, "package.json"), "utf8")) as { version?: string }).version ?? "", 10);
-  } catch {
-    return null;
-  }
-  if (!(major >= 7)) return null;
-  const program = new WarmTs7Program(configPath, cwd, { target: persist, compiler: ts7Identity(typescriptDir) });
+  // The compiler's identity starts with its version ("unknown" when its manifest cannot be read).
+  const compiler = ts7Identity(typescriptDir);
+  if (!(Number.parseInt(compiler, 10) >= 7)) return null;
+  const program = new WarmTs7Program(configPath, cwd, { target: persist, compiler });
   let stored: Parameters<typeof fromDisk>[0] | null;
   try {
     stored = program.storedAnswer() as Parameters<typeof fromDisk>[0] | null;
