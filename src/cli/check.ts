@@ -181,7 +181,8 @@ export const checkCommand = defineCommand({
     "project, it is found from the paths instead (--root overrides both).",
   options: CHECK_OPTIONS,
   notes:
-    "Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, too many warnings, or an engine failed (the\n" +
-    "check is incomplete); 2 usage or configuration error.\nA progress line is shown on stderr when it is a terminal (not under CI).",
+    "Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, too many warnings, or the check is\n" +
+    'incomplete (an engine failed, or files were not checked that the project\'s own tools check: see "Not checked");\n' +
+    "2 usage or configuration error.\nA progress line is shown on stderr when it is a terminal (not under CI).",
   run: (io, values, positionals) => runCheck(io, checkOptions(values, positionals)),
 });

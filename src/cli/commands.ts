@@ -48,7 +48,7 @@ export function topLevelHelp(): string {
     `  signalint-mcp ${"VERB --help".padEnd(width)}options of one command`,
     "  signalint-mcp --version | --help",
     "",
-    "Exit codes (check): 0 no errors, 1 errors (or too many warnings, or an engine failed), 2 usage or configuration error.",
+    "Exit codes (check): 0 no errors, 1 errors (or too many warnings, or an incomplete check), 2 usage or configuration error.",
     "",
     "Environment (a non-empty value wins over signalint.config.json):",
     ...ENVIRONMENT.map(([name, help]) => `  ${name.padEnd(envWidth)}${help}`),
