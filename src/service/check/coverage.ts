@@ -20,7 +20,7 @@ export interface CoverageFacts {
 }
 
 /** How many files a note names in its sample. */
-const SAMPLE = 3;
+const SAMPLE = 5;
 
 /** What a check's coverage walk needs: where to look and what to skip, and whether ESLint is off for want of a root config. */
 export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored" | "toRelative"> & { eslintOffByDefault: boolean };
@@ -60,13 +60,35 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
   const relative = (note: NotCheckedFiles) => note.files.map((file) => job.toRelative(file) ?? file);
   const notChecked = notes.map((note) => {
     const files = relative(note);
-    return { reason: note.reason, count: files.length, sample: files.slice(0, SAMPLE) };
+    return { reason: note.reason, count: files.length, sample: spreadSample(files, SAMPLE) };
   });
   const unchecked = (["tsc", "eslint"] as const).flatMap((engine) => {
     const files = (engine === "tsc" ? typeNotes : lintNotes).flatMap(relative);
     return files.length ? [{ engine, files }] : [];
   });
   return { notChecked, uncheckedOnly, unlinted: linters, unchecked };
+}
+
+/**
+ * Up to `size` of the files, spread over their folders (a file's first two directories): the first of each folder,
+ * the most crowded first, then the second of each, and so on; sorted. Sixty unchecked files that are mostly docs
+ * examples name the test and website folders among them too, rather than three examples.
+ */
+export function spreadSample(files: readonly string[], size: number): string[] {
+  const folders = new Map<string, string[]>();
+  for (const file of files) {
+    const dirs = file.split(/[\\/]/).slice(0, -1);
+    const folder = dirs.slice(0, 2).join("/");
+    const members = folders.get(folder);
+    if (members) members.push(file);
+    else folders.set(folder, [file]);
+  }
+  // A stable sort: folders of the same size keep the order their first files came in.
+  const crowdedFirst = [...folders.values()].sort((a, b) => b.length - a.length);
+  const picked: string[] = [];
+  for (let round = 0; picked.length < Math.min(size, files.length); round++)
+    for (const members of crowdedFirst) if (round < members.length && picked.length < size) picked.push(members[round] as string);
+  return picked.sort();
 }
 
 /**
