@@ -7,9 +7,29 @@ export const ESLINT_FLAT_CONFIGS = ["eslint.config.js", "eslint.config.mjs", "es
 
 const EXTENSIONS = /\.(c|m)?(j|t)sx?$|\.(vue|svelte|astro)$/;
 
-/** ESLint is given only JS/TS-family files (and directories). */
+/** JS/TS-family files (and directories): what ESLint lints by default, and what its legacy configs are given. */
 export function eslintAccepts(path: string): boolean {
   return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
+}
+
+/** What ESLint plugins commonly lint besides JS/TS: HTML templates, JSON, Markdown, YAML, TOML, CSS, GraphQL. */
+const PLUGIN_EXTENSIONS = /\.(html?|jsonc?|json5|mdx?|markdown|ya?ml|toml|css|scss|less|graphql|gql)$/;
+
+/**
+ * The files a directory run of flat-config ESLint may lint: its config's `files` patterns decide (an Angular
+ * project's `**\/*.html` templates), so a cached directory answer rests on these too (see lint-runner).
+ */
+export function eslintFlatTracks(path: string): boolean {
+  return EXTENSIONS.test(path) || PLUGIN_EXTENSIONS.test(path);
+}
+
+/**
+ * The files a legacy `.eslintrc*` run is given: JS/TS and what its scripts add with `--ext` (a file named on the command
+ * line is linted whatever its extension, so only those; a `.html` given to the default parser is a parse error).
+ */
+export function eslintLegacyAccepts(ext: readonly string[]): (path: string) => boolean {
+  const extensions = ext.map((extension) => (extension.startsWith(".") ? extension : `.${extension}`));
+  return (path) => eslintAccepts(path) || extensions.some((extension) => path.endsWith(extension));
 }
 
 /** eslint's argv after the entry point. */
@@ -91,5 +111,6 @@ export const ESLINT: EngineAdapter = {
   bin: "eslint",
   enabledBy: ESLINT_FLAT_CONFIGS,
   offReason: "no ESLint config (eslint.config.* or .eslintrc*) in the project root",
-  linter: { accepts: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
+  // A flat config decides what it lints: every named file is given (one no entry matches is skipped silently).
+  linter: { accepts: () => true, tracks: eslintFlatTracks, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
 };

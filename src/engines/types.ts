@@ -43,7 +43,13 @@ export interface ResolvedEngine {
 
 /** A file-local linter's driving: which paths it takes, its argv and its strict output parser. */
 export interface LinterDriver {
+  /** The paths it is given (files and directories). */
   accepts: (path: string) => boolean;
+  /**
+   * The files under a directory whose content a directory run's cached answer rests on (default: `accepts`): a
+   * linter that decides itself what it lints (flat-config ESLint) lints more than the paths a check names for it.
+   */
+  tracks?: (path: string) => boolean;
   argsFor: (paths: readonly string[]) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /**

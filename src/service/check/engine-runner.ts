@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import { eslintConfigLookupFlag, eslintLegacyArgs } from "../../engines/eslint.ts";
+import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import { installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
@@ -140,7 +140,8 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
       message: `the project configures ESLint with .eslintrc*, which ESLint ${resolved.version} no longer reads (ESLint 8 or 9 does)`,
     };
   const linter = ENGINES.eslint.linter as NonNullable<(typeof ENGINES)["eslint"]["linter"]>;
-  const spec: LinterSpec = { engine: "eslint", ...linter, argsFor: (paths) => eslintLegacyArgs(paths, ext) };
+  const accepts = eslintLegacyAccepts(ext);
+  const spec: LinterSpec = { engine: "eslint", ...linter, accepts, tracks: accepts, argsFor: (paths) => eslintLegacyArgs(paths, ext) };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), { ESLINT_USE_FLAT_CONFIG: "false" });
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);

@@ -84,7 +84,9 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     return { ok: true, issues, ...(failures ? { failures } : {}), cache: { hits: paths.length - misses.length, misses: misses.length } };
   }
   const listings = await Promise.all(
-    kinds.map(async ({ path, isFile }) => (isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.accepts, skip: job.stateDir }))),
+    kinds.map(async ({ path, isFile }) =>
+      isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.tracks ?? spec.accepts, skip: job.stateDir }),
+    ),
   );
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
   const files = listings.flatMap((listing) => listing ?? []);
@@ -105,9 +107,12 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   if (!outcome.ok || "status" in outcome) return outcome;
   const nothingLinted = nothingLintedFailure(spec, paths, files, outcome);
   if (nothingLinted) return nothingLinted;
-  // A partial run is not stored: the next check runs the engine again.
+  // A partial run is not stored: the next check runs the engine again. Nor is one that linted a file the key does not
+  // cover (an extension only the project's config lints): an edit of that file would not change the key.
   const failed = new Set(outcome.failures?.map((failure) => failure.file));
-  if (!hit && failed.size === 0) await cache.results.put(key, outcome.issues);
+  const tracked = new Set(files.map((file) => relativeToRoot(root, file)));
+  const untracked = spec.listsLinted && (outcome.linted ?? []).some((file) => !tracked.has(file));
+  if (!hit && failed.size === 0 && !untracked) await cache.results.put(key, outcome.issues);
   // Every file of a directory run now has a known result: later check_files on one of them is a cache hit — of an
   // engine that lists what it linted, only those files (and, from a stored run, those with findings).
   const byFile = groupByFile(outcome.issues);
