@@ -35,7 +35,10 @@ export function isTypeScriptFile(path: string): boolean {
 /** Files no engine reads as TypeScript: single-file components and MDX (vue-tsc checks .vue when the project runs it). */
 const FRAMEWORK = /\.(?:vue|svelte|astro|mdx)$/;
 
-/** The files under the checked paths a check is about: TS/JS sources and framework files (.vue, .svelte, .astro, .mdx). */
+/**
+ * The files under the checked paths a check is about: TS/JS sources and framework files (.vue, .svelte, .astro, .mdx,
+ * and an Angular workspace's .html templates).
+ */
 export interface CheckedFiles {
   sources: string[];
   framework: string[];
@@ -63,10 +66,12 @@ export function checkedFiles(job: WalkInputs): Promise<CheckedFiles> {
 async function walkChecked(job: WalkInputs): Promise<CheckedFiles> {
   const sources: string[] = [];
   const framework: string[] = [];
+  // An Angular workspace's templates are type-checked by the Angular compiler (ng build), never by tsc.
+  const templates = (await job.runtime.stat(join(job.root, "angular.json")))?.isFile === true;
   const visit = (path: string) => {
     if (job.ignored(relative(job.root, path).replace(/\\/g, "/"))) return;
     if (SOURCE.test(path) && !DECLARATION.test(path)) sources.push(path);
-    else if (FRAMEWORK.test(path)) framework.push(path);
+    else if (FRAMEWORK.test(path) || (templates && path.endsWith(".html"))) framework.push(path);
   };
   for (const path of job.paths) {
     const start = path === "." ? job.root : join(job.root, path);
@@ -127,6 +132,8 @@ export class TsconfigCoverage {
   private readonly parsed = new Map<string, ParsedConfig>();
   /** TypeScript packages a check has already used: later checks may list in process (the warm pool loads it anyway). */
   private readonly seen = new Set<string>();
+  /** Each config's program files as its last warm run named them (what it imports beyond its listing). */
+  private readonly programs = new Map<string, ReadonlySet<string>>();
 
   constructor(private readonly runtime: Runtime) {}
 
@@ -267,6 +274,16 @@ export class TsconfigCoverage {
     const scope: CheckScope = { listed: new Set(), stamps: new Map(), inProcess: this.seen.has(resolved.path) };
     this.seen.add(resolved.path);
     return scope;
+  }
+
+  /** A config's program as its last warm run found it (absolute paths). */
+  rememberProgram(config: string, files: Iterable<string>): void {
+    this.programs.set(config, new Set(files));
+  }
+
+  /** True when the config's last warm run had the file in its program (an import its listing does not name). */
+  programImports(config: string, file: string): boolean {
+    return this.programs.get(config)?.has(file) === true;
   }
 
   /** Each config reachable from `config` (itself first) with the files its listing includes (null: its whole directory). */

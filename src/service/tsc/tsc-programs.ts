@@ -91,8 +91,41 @@ async function vitestConfig(runtime: Runtime, dir: string): Promise<{ tsconfig: 
   return { tsconfig: null, enabled: false };
 }
 
+/**
+ * The tsconfigs an Angular workspace's `angular.json` gives its builders (`tsConfig` of each project's targets and
+ * their configurations: `ng build` with tsconfig.app.json, `ng test` with tsconfig.spec.json), each with its target.
+ */
+async function angularConfigs(runtime: Runtime, dir: string): Promise<{ config: string; target: string }[]> {
+  const text = await runtime.readText(join(dir, "angular.json")).catch(ifMissing(null));
+  if (text === null) return [];
+  let workspace: unknown;
+  try {
+    workspace = parseJsonc(text);
+  } catch {
+    // ng reports a malformed angular.json itself.
+    return [];
+  }
+  const out: { config: string; target: string }[] = [];
+  const record = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
+  for (const [name, project] of Object.entries(record(record(workspace).projects))) {
+    const targets = record(record(project).architect ?? record(project).targets);
+    for (const [target, definition] of Object.entries(targets)) {
+      const options = [record(definition).options, ...Object.values(record(record(definition).configurations))];
+      for (const tsConfig of options.map((option) => record(option).tsConfig)) {
+        if (typeof tsConfig === "string" && !out.some((known) => known.config === resolve(dir, tsConfig)))
+          out.push({ config: resolve(dir, tsConfig), target: `${name}:${target}` });
+      }
+    }
+  }
+  return out;
+}
+
 /** Why a root tsconfig.json no script runs is left out of a workspace whose packages check themselves. */
 export const ROOT_LEFT_OUT = "root tsconfig.json: no script runs it; the packages' scripts check themselves — add it with typescript.projects";
+
+/** Why a root tsconfig.json is left out of an Angular workspace: angular.json names the configs ng checks. */
+export const ROOT_LEFT_TO_BUILDERS =
+  "root tsconfig.json: angular.json names the configs ng builds and tests, and no script runs it — add it with typescript.projects";
 
 /** A config one script invocation names, with the script that names it. */
 interface ScriptConfig {
@@ -101,6 +134,8 @@ interface ScriptConfig {
   tool: TypeChecker;
   /** True when the script belongs to a workspace package (not the root). */
   inPackage: boolean;
+  /** Named by a builder's workspace file (angular.json) rather than a script. */
+  builder?: true;
 }
 
 /** The configs the type-checker invocations of the root's and the packages' scripts name, in order. */
@@ -125,6 +160,10 @@ async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest 
         if (config) out.push({ config, reason: `${reason} (vitest's type-check)`, tool: "tsc", inPackage: dir !== root });
       }
     }
+    for (const { config, target } of await angularConfigs(runtime, dir)) {
+      if ((await runtime.stat(config))?.isFile)
+        out.push({ config, reason: `angular.json ${target}${where ? ` of ${where}` : ""}`, tool: "tsc", inPackage: dir !== root, builder: true });
+    }
   }
   return out;
 }
@@ -139,8 +178,11 @@ async function keepsRoot(
   rootConfig: string,
   input: { packages: readonly string[]; scripts: readonly ScriptConfig[]; configured: readonly string[] },
 ): Promise<boolean> {
-  if (input.packages.length === 0 || input.configured.includes(rootConfig)) return true;
-  if (input.scripts.some((script) => script.config === rootConfig)) return true;
+  if (input.configured.includes(rootConfig) || input.scripts.some((script) => script.config === rootConfig)) return true;
+  // angular.json names what `ng build` and `ng test` check; the root config they extend is the editor's.
+  const builders = input.scripts.some((script) => script.builder && !script.inPackage);
+  if (builders) return (await referencesOf(runtime, rootConfig)).length > 0;
+  if (input.packages.length === 0) return true;
   // No package checks itself: the root config is the only evidence of what the project type-checks.
   if (!input.scripts.some((script) => script.inPackage)) return true;
   return (await referencesOf(runtime, rootConfig)).length > 0;
@@ -186,7 +228,8 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
   const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
   if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
   const programs = [...chosen.values()].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
-  const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: ROOT_LEFT_OUT }] : [];
+  const builderOnly = scripts.some((script) => script.builder && !script.inPackage);
+  const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: builderOnly ? ROOT_LEFT_TO_BUILDERS : ROOT_LEFT_OUT }] : [];
   return { programs, reached: await reachedConfigs(runtime, programs), leftOut, noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
 }
 

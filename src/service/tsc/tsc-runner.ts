@@ -94,7 +94,11 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
   if (outcome.status === "cancelled") throw new CheckCancelledError();
   if (outcome.status === "timeout") {
     const seconds = job.timeoutMs / 1000;
-    return { ok: false, code: "timeout", message: `tsc did not complete within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s` };
+    return {
+      ok: false,
+      code: "timeout",
+      message: `tsc did not complete within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s (timeoutsMs.tsc in signalint.config.json raises the limit)`,
+    };
   }
   if (outcome.status !== "ok") {
     if (outcome.reason) released.add(outcome.reason);
@@ -222,7 +226,9 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
   const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan, state.released) : null;
   if (warm && !("ok" in warm)) {
-    for (const file of warm.files) state.programFiles.add(resolve(file));
+    const files = warm.files.map((file) => resolve(file));
+    for (const file of files) state.programFiles.add(file);
+    if (!inferred) job.tsconfigs.rememberProgram(tsconfig, files);
     state.cache.hits += warm.cache.hits;
     state.cache.misses += warm.cache.misses;
     state.modes.add(warm.cache.mode as string);

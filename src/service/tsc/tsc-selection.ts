@@ -24,9 +24,9 @@ const within = (dir: string, path: string) => {
 
 /**
  * The configs a check runs. A check of the whole project runs every chosen program. A narrower one runs, for each
- * candidate file, the config of every chosen program (or the referenced project within it) that lists the file; for
- * each checked directory, the chosen and referenced configs inside it (their config errors); and for a file no
- * listing includes, the nearest such config above it (a program of it may import the file). A config another run
+ * candidate file, the config of every chosen program (or the referenced project within it) that lists the file, or
+ * whose last run imported it; for each checked directory, the chosen and referenced configs inside it (their config
+ * errors); and for a file no listing includes, the configs nearest above it (a program of them may import the file). A config another run
  * reaches through references is not run twice.
  */
 export async function selectRuns(
@@ -50,9 +50,12 @@ export async function selectRuns(
     let included = false;
     for (const program of choice.programs) {
       const member = await job.tsconfigs.memberIncluding(job, resolved, program.config, file, scope);
-      if (!member) continue;
-      included = true;
-      if (!whole) add(member, member === program.config ? program.tool : "tsc");
+      if (member) included = true;
+      if (whole) continue;
+      if (member) add(member, member === program.config ? program.tool : "tsc");
+      // A program that imports the file (its last run said so) checks it too, with its own options: an Angular
+      // app's tsconfig.app.json lists only main.ts, and a component's error there is one the root's config misses.
+      else if (job.tsconfigs.programImports(program.config, file)) add(program.config, program.tool);
     }
     if (!included) outside.push(file);
   }
@@ -70,9 +73,11 @@ export async function selectRuns(
     for (const file of input.framework.filter((path) => path.endsWith(".vue"))) {
       for (const program of choice.programs) if (program.tool === "vue-tsc" && within(dirname(program.config), file)) add(program.config, program.tool);
     }
+    // Every config of the nearest directory above the file (tsconfig.app.json and tsconfig.spec.json side by side).
     for (const file of outside) {
-      const above = configs.filter(({ config }) => within(dirname(config), file)).sort((a, b) => b.config.length - a.config.length)[0];
-      if (above) add(above.config, above.tool);
+      const above = configs.filter(({ config }) => within(dirname(config), file));
+      const nearest = Math.max(...above.map(({ config }) => dirname(config).length));
+      for (const { config, tool } of above) if (dirname(config).length === nearest) add(config, tool);
     }
   }
   // A config reached through another run's references is already checked by that run (tsc -b).
@@ -90,6 +95,7 @@ const FRAMEWORK_WHY: Record<string, string> = {
   svelte: "Signalint does not run svelte-check",
   astro: "Signalint does not run astro check",
   mdx: "no engine type-checks MDX",
+  html: "Angular templates: the Angular compiler type-checks them in ng build, and Signalint runs tsc",
 };
 
 /**
