@@ -30,7 +30,11 @@ describe("misbehaving engines", () => {
   it("a hanging engine times out, its whole process tree is killed, other engines' results survive", async () => {
     const { response, elapsedMs, project, pidFile } = await checkWithFault("hang", "oxlint", { timeoutsMs: { oxlint: 1000 } });
     projects.push(project);
-    assert.deepEqual(response.engines.oxlint, { status: "error", code: "timeout", message: "oxlint did not complete within 1s" });
+    assert.deepEqual(response.engines.oxlint, {
+      status: "error",
+      code: "timeout",
+      message: "oxlint did not complete within 1s (timeoutsMs.oxlint in signalint.config.json raises the limit)",
+    });
     assert.equal(response.engines.tsc.status, "ok");
     assert.equal(response.totalIssues, 1, "tsc's diagnostic survives");
     assert.equal(response.status, "error", "an engine error makes the check an error; the other engines' issues are kept");

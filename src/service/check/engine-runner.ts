@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
+import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs, usesTypeInformation } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import { installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
@@ -38,7 +38,12 @@ function formatSeconds(ms: number): string {
 
 /** Map a spawn that timed out, overflowed or could not start to the engine's failure. */
 function spawnFailure(engine: EngineName, result: SpawnResult, timeoutMs: number): ParseOutcome | null {
-  if (result.timedOut) return { ok: false, code: "timeout", message: `${engine} did not complete within ${formatSeconds(timeoutMs)}` };
+  if (result.timedOut)
+    return {
+      ok: false,
+      code: "timeout",
+      message: `${engine} did not complete within ${formatSeconds(timeoutMs)} (timeoutsMs.${engine} in signalint.config.json raises the limit)`,
+    };
   if (result.outputExceeded) return { ok: false, code: "engine_output_exceeded", message: `${engine} output exceeded the 10 MiB limit` };
   if (result.spawnError) return { ok: false, code: "engine_failed", message: `${engine} could not be started: ${result.spawnError}` };
   if (result.signal) return { ok: false, code: "engine_failed", message: `${engine} was killed by ${result.signal}` };
@@ -112,6 +117,9 @@ async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEn
     ...linter,
     ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}),
     ...(eslintFlag ? { argsFor: (paths: readonly string[]) => ["--flag", eslintFlag, ...linter.argsFor(paths)] } : {}),
+    ...(engine === "eslint"
+      ? { typeInformation: (file: string) => eslintTypeInformation(job, resolved, [...(eslintFlag ? ["--flag", eslintFlag] : []), "--print-config", file]) }
+      : {}),
   };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
@@ -141,12 +149,26 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
     };
   const linter = ENGINES.eslint.linter as NonNullable<(typeof ENGINES)["eslint"]["linter"]>;
   const accepts = eslintLegacyAccepts(ext);
-  const spec: LinterSpec = { engine: "eslint", ...linter, accepts, tracks: accepts, argsFor: (paths) => eslintLegacyArgs(paths, ext) };
+  const legacy = { ESLINT_USE_FLAT_CONFIG: "false" };
+  const spec: LinterSpec = {
+    engine: "eslint",
+    ...linter,
+    accepts,
+    tracks: accepts,
+    argsFor: (paths) => eslintLegacyArgs(paths, ext),
+    typeInformation: (file) => eslintTypeInformation(job, resolved, ["--print-config", file], legacy),
+  };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
-    const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), { ESLINT_USE_FLAT_CONFIG: "false" });
+    const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), legacy);
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
   return withReuse(outcome);
+}
+
+/** Whether ESLint lints a file with type information, from its printed config; a config it cannot print counts as typed. */
+async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEngine, args: string[], env: Record<string, string> = {}): Promise<boolean> {
+  const result = await spawnEngine(job, resolved, args, env);
+  return result.exitCode !== 0 || (usesTypeInformation(result.stdout) ?? true);
 }
 
 /**

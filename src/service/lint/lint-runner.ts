@@ -14,7 +14,19 @@ export interface LinterSpec extends LinterDriver {
   engine: EngineName;
   /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
   fileLocal?: boolean;
+  /**
+   * Whether the config that lints this file (absolute) uses type information (ESLint with typescript-eslint's
+   * typed rules): then, as for `fileLocal: false`, nothing is cached — an edit of one file changes another's findings.
+   */
+  typeInformation?: (file: string) => Promise<boolean>;
 }
+
+/** TypeScript sources: what a typed ESLint config is asked about (one file per distinct set of config inputs). */
+const TYPED_SAMPLE = /\.(c|m)?tsx?$/;
+/** Past this many distinct config sets among the files, a run is taken as typed rather than asked of each. */
+const MAX_TYPE_QUESTIONS = 8;
+/** How a typed config is remembered in the result cache (an untyped one is an empty entry). */
+const TYPED_MARK: RawIssue = { file: "", line: 1, col: 1, engine: "eslint", rule: "type-information", severity: "warning", message: "", fixable: false };
 
 /** A linter run's inputs: the common job plus the result cache and oxlint's type-aware switch. */
 export interface LintJob extends EngineJob {
@@ -58,7 +70,28 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   };
   const fileKey = async (path: string, contentHash: string | null) =>
     runtime.sha256(`${identity}\0${await configHashOf(dirname(join(root, path)))}\0${path}\0${contentHash}`);
+  // Whether any of these files (absolute) is linted with type information: asked once per set of config inputs, and
+  // remembered under them (a config edit asks again).
+  const typed = async (files: readonly string[]): Promise<boolean> => {
+    if (!spec.typeInformation) return false;
+    const samples = new Map<string, string>();
+    for (const file of files.filter((path) => TYPED_SAMPLE.test(path))) {
+      const hash = await configHashOf(dirname(file));
+      if (!samples.has(hash)) samples.set(hash, file);
+      if (samples.size > MAX_TYPE_QUESTIONS) return true;
+    }
+    for (const [hash, file] of samples) {
+      const key = runtime.sha256(`type-information\0${identity}\0${hash}`);
+      const known = await cache.results.get(key);
+      const answer = known ? known.length > 0 : await spec.typeInformation(file);
+      if (!known) await cache.results.put(key, answer ? [TYPED_MARK] : []);
+      if (answer) return true;
+    }
+    return false;
+  };
+  const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } });
   if (kinds.every((kind) => kind.isFile)) {
+    if (await typed(paths.map((path) => join(root, path)))) return uncached();
     const keys = new Map<string, string>();
     const issues: RawIssue[] = [];
     const misses: string[] = [];
@@ -90,6 +123,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   );
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
   const files = listings.flatMap((listing) => listing ?? []);
+  if (await typed(files)) return uncached();
   // The run's config inputs are those of the directories holding its files (the same hashes the per-file keys use).
   const dirs = [...new Set(files.map((file) => dirname(file)))].sort();
   const dirHashes = await Promise.all(dirs.map(configHashOf));

@@ -1,0 +1,105 @@
+// ESLint with type information (typescript-eslint's typed rules): a file's findings depend on the types of the files
+// it imports, so no result is reused from the cache — an edit of a dependency changes the findings of a file that
+// did not change. An untyped config keeps its per-file cache.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { after, it } from "node:test";
+import { usesTypeInformation } from "../../src/engines/eslint.ts";
+import { CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+
+const dirs: string[] = [];
+after(() => dirs.forEach(removeDir));
+
+const TYPED = `import tseslint from "typescript-eslint";
+export default tseslint.config({
+  files: ["**/*.ts"],
+  extends: [tseslint.configs.base],
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  rules: { "@typescript-eslint/no-floating-promises": "error" },
+});
+`;
+const UNTYPED = `import tseslint from "typescript-eslint";
+export default tseslint.config({ files: ["**/*.ts"], extends: [tseslint.configs.base], rules: { "no-debugger": "error" } });
+`;
+const VOID = "export function ping(): void {}\n";
+const PROMISE = "export function ping(): Promise<void> {\n  return Promise.resolve();\n}\n";
+
+function project(config: string): { dir: string; env: Record<string, string> } {
+  const dir = tempDir("signalint-typed-");
+  const files: Record<string, string> = {
+    "package.json": '{ "name": "typed", "private": true, "type": "module", "scripts": { "lint": "eslint ." } }\n',
+    "eslint.config.mjs": config,
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+      include: ["src"],
+    }),
+    "signalint.config.json": JSON.stringify({ engines: { tsc: false, oxlint: false } }),
+    "src/dep.ts": VOID,
+    "src/use.ts": 'import { ping } from "./dep";\nexport function run(): void {\n  ping();\n}\n',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  for (const pkg of ["eslint", "typescript-eslint", "typescript"]) linkPackage(dir, pkg, join(REPO, "node_modules", pkg));
+  const state = tempDir("signalint-state-");
+  const cache = tempDir("signalint-cache-");
+  dirs.push(dir, state, cache);
+  return { dir, env: { SIGNALINT_STATE_DIR: state, SIGNALINT_CACHE_DIR: cache, SIGNALINT_DEBUG_TIMING: "1" } };
+}
+
+/** The project's own `eslint .`, as "file:line rule". */
+function raw(dir: string): string[] {
+  const run = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", "."], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: CLEAN_PATH },
+  });
+  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string }[] }[])
+    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line} ${message.ruleId}`))
+    .sort();
+}
+
+/** ESLint's findings of a check and its cache figures (from the timing line). */
+function check(dir: string, env: Record<string, string>, paths: string[] = []): { keys: string[]; hits: number } {
+  const result = runCli(["check", "--format", "json", ...paths], { cwd: dir, env });
+  const report = JSON.parse(result.stdout) as { engines: Record<string, { status: string }>; issues: { file: string; line: number; rule: string }[] };
+  assert.equal(report.engines.eslint?.status, "ok", result.stdout + result.stderr);
+  const timing = JSON.parse(/signalint timing: (.*)/.exec(result.stderr)?.[1] ?? "{}") as { cache?: { eslint?: { hits: number } } };
+  return { keys: report.issues.map((issue) => `${issue.file}:${issue.line} ${issue.rule}`).sort(), hits: timing.cache?.eslint?.hits ?? -1 };
+}
+
+it("a typed config: a file whose dependency changed is linted again, named on its own and in the whole project", () => {
+  const { dir, env } = project(TYPED);
+  assert.deepEqual(check(dir, env, ["src/use.ts"]).keys, []);
+  assert.deepEqual(check(dir, env).keys, []);
+  writeFileSync(join(dir, "src", "dep.ts"), PROMISE);
+  const expected = ["src/use.ts:3 @typescript-eslint/no-floating-promises"];
+  assert.deepEqual(raw(dir), expected);
+  const one = check(dir, env, ["src/use.ts"]);
+  assert.deepEqual(one.keys, expected, "use.ts did not change; its findings did");
+  assert.equal(one.hits, 0);
+  assert.deepEqual(check(dir, env).keys, expected);
+  writeFileSync(join(dir, "src", "dep.ts"), VOID);
+  assert.deepEqual(raw(dir), []);
+  assert.deepEqual(check(dir, env, ["src/use.ts"]).keys, []);
+});
+
+it("an untyped config keeps its per-file cache", () => {
+  const { dir, env } = project(UNTYPED);
+  assert.deepEqual(check(dir, env, ["src/use.ts"]).keys, []);
+  const again = check(dir, env, ["src/use.ts"]);
+  assert.deepEqual(again.keys, []);
+  assert.equal(again.hits, 1);
+});
+
+it("reads type information from printed configs, flat and legacy", () => {
+  assert.equal(usesTypeInformation(JSON.stringify({ languageOptions: { parserOptions: { projectService: true } } })), true);
+  assert.equal(usesTypeInformation(JSON.stringify({ languageOptions: { parserOptions: { project: ["tsconfig.eslint.json"] } } })), true);
+  assert.equal(usesTypeInformation(JSON.stringify({ parserOptions: { project: "./tsconfig.json" } })), true);
+  assert.equal(usesTypeInformation(JSON.stringify({ languageOptions: { parserOptions: { project: [], projectService: false } } })), false);
+  assert.equal(usesTypeInformation(JSON.stringify({ rules: {} })), false);
+  assert.equal(usesTypeInformation("undefined\n"), null);
+});
