@@ -11,7 +11,8 @@ function plural(count: number, word: string): string {
 export function summaryLine(report: CliReport): string {
   const failed = failedEngines(report);
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
-  if (report.status === "clean") return `No issues found${shard}.`;
+  // Issues outside the checked paths were counted (filteredOutLine): the checked ones have none.
+  if (report.status === "clean") return report.filteredOutCount > 0 ? `No issues in the checked paths${shard}.` : `No issues found${shard}.`;
   if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0) {
     if (!Object.values(report.engines).some((status) => status.status === "ok")) return `Not checked: no engine ran${shard}.`;
     return `Not checked${shard}: the files above were not checked by every checker the project uses.`;

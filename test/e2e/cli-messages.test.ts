@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Ajv from "ajv";
@@ -141,6 +141,14 @@ describe("messages say what happened and what to do", () => {
     const response = runCli(["check", "--format", "response"], { cwd: fixture("systemic-ts") });
     assert.match(JSON.parse(response.stdout).nextStep, /signalint-mcp check --format json lists its \d+ locations/);
     assert.doesNotMatch(JSON.parse(response.stdout).nextStep, /get_issue_detail|check_files|check_project/);
+    // A checked file without issues, others with: the summary does not read as if the program had none.
+    const copy = tempDir("signalint-outside-");
+    cpSync(fixture("systemic-ts"), copy, { recursive: true });
+    linkPackage(copy, "typescript", join(REPO, "node_modules", "typescript"));
+    writeFileSync(join(copy, "src", "clean.ts"), "export const ok: number = 1;\n");
+    const clean = runCli(["check", "src/clean.ts"], { cwd: copy });
+    removeDir(copy);
+    assert.match(clean.stdout, /more issues outside the checked paths[^\n]*\nNo issues in the checked paths\.\n$/);
   });
 
   it("hook: stdin that is not JSON, or JSON naming no file, says so and how to set the hook up", () => {
