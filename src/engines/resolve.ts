@@ -4,15 +4,30 @@ import type { Runtime } from "../runtime/types.ts";
 import { ENGINES } from "./registry.ts";
 import type { NodeCommand, ResolvedEngine } from "./types.ts";
 
+/** How a project adds a dev dependency, by the lockfile at its root (npm without one). */
+const ADD_DEV: [lockfile: string, command: string][] = [
+  ["bun.lock", "bun add -d"],
+  ["bun.lockb", "bun add -d"],
+  ["pnpm-lock.yaml", "pnpm add -D"],
+  ["yarn.lock", "yarn add -D"],
+];
+
+/** The command that adds a dev dependency to the project at `root`: `bun add -d`, `pnpm add -D`, `yarn add -D`, `npm i -D`. */
+export async function addDevCommand(runtime: Runtime, root: string): Promise<string> {
+  for (const [lockfile, command] of ADD_DEV) if ((await runtime.stat(join(root, lockfile)))?.isFile) return command;
+  return "npm i -D";
+}
+
 /**
- * How to install a missing engine. `pnp`: the Yarn Plug'n'Play manifest that governs the project (see yarnPnp): its
- * packages are in zip archives no process can load without Yarn's runtime, so the way out is Yarn's node_modules layout.
+ * How to install a missing engine, with the project's own package manager (`add`: see addDevCommand). `pnp`: the Yarn
+ * Plug'n'Play manifest that governs the project (see yarnPnp): its packages are in zip archives no process can load
+ * without Yarn's runtime, so the way out is Yarn's node_modules layout.
  */
-export function installHint(engine: EngineName, pnp: string | null = null): string {
+export function installHint(engine: EngineName, pnp: string | null = null, add = "npm i -D"): string {
   const { pkg, bin } = ENGINES[engine];
   if (pnp)
     return `${bin} not found in a node_modules: the project installs with Yarn Plug'n'Play (${basename(pnp)}), whose packages Signalint cannot load; set \`nodeLinker: node-modules\` in .yarnrc.yml and run \`yarn install\` (with \`${pkg}\` among the devDependencies)`;
-  return `${bin} not found in the project's node_modules or on PATH; install it with \`npm i -D ${pkg}\``;
+  return `${bin} not found in the project's node_modules or on PATH; install it with \`${add} ${pkg}\``;
 }
 
 /** The Yarn Plug'n'Play manifest (`.pnp.cjs`, or `.pnp.js` of Yarn 2) from `start` up; null when the project has none. */

@@ -64,6 +64,17 @@ describe("engine resolution", () => {
       ["disabled", "error", "disabled", "disabled"],
     );
     assert.equal(bare.status, "error", "nothing ran: never 'clean'");
+    // The hint uses the project's own package manager, by its lockfile.
+    for (const [lockfile, command] of [
+      ["bun.lock", "bun add -d"],
+      ["pnpm-lock.yaml", "pnpm add -D"],
+      ["yarn.lock", "yarn add -D"],
+    ]) {
+      writeFileSync(join(project, lockfile as string), "");
+      const hinted = JSON.parse(runCli(["check", "--format", "response"], { cwd: project }).stdout) as CheckResponse;
+      assert.ok(hinted.engines.tsc.message?.includes(`\`${command} typescript\``), hinted.engines.tsc.message);
+      rmSync(join(project, lockfile as string));
+    }
     // Without TypeScript files nothing is required, but nothing ran either.
     rmSync(join(project, "src"), { recursive: true });
     rmSync(join(project, "tsconfig.json"));

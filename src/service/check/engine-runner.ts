@@ -5,7 +5,7 @@ import { relativeToRoot } from "../../core/paths.ts";
 import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs, usesTypeInformation } from "../../engines/eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
-import { installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
+import { addDevCommand, installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
 import { parseTscOutput } from "../../engines/tsc.ts";
 import {
   ENGINE_OUTPUT_LIMIT,
@@ -177,7 +177,7 @@ async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEngine, a
  */
 async function missingEngine(engine: EngineName, job: CheckJob): Promise<EngineStatus> {
   const pnp = await yarnPnp(job.runtime, job.root);
-  const hint = installHint(engine, pnp);
+  const hint = installHint(engine, pnp, await addDevCommand(job.runtime, job.root));
   if (job.explicit) return { status: "error", code: "engine_not_found", message: `engines.${engine} is enabled in signalint.config.json but ${hint}` };
   if (engine === "tsc" && (await tscApplies(job)))
     return { status: "error", code: "engine_not_found", message: `the checked files include TypeScript but ${hint}` };

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
-import { installHint, resolveEngine, yarnPnp } from "../../engines/resolve.ts";
+import { addDevCommand, installHint, resolveEngine, yarnPnp } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { enabledEngines, eslintLegacy } from "../check/fan-out.ts";
@@ -58,13 +58,14 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
   const enabled = await enabledEngines(runtime, project.root, project.settings.engines);
   const engines = {} as DoctorReport["engines"];
   const pnp = await yarnPnp(runtime, project.root);
+  const add = await addDevCommand(runtime, project.root);
   for (const engine of ENGINE_NAMES) {
     const resolved = await resolveEngine(runtime, engine, { start: project.root, node: service.node });
     const { engine: _name, ...rest } = resolved ?? { engine };
     engines[engine] = {
       enabled: enabled[engine],
       resolved: resolved ? (rest as Omit<ResolvedEngine, "engine">) : null,
-      ...(resolved ? {} : { hint: installHint(engine, pnp) }),
+      ...(resolved ? {} : { hint: installHint(engine, pnp, add) }),
     };
   }
   const configPath = join(project.root, CONFIG_FILE);
