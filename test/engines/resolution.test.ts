@@ -75,6 +75,7 @@ describe("engine resolution", () => {
       assert.ok(hinted.engines.tsc.message?.includes(`\`${command} typescript\``), hinted.engines.tsc.message);
       rmSync(join(project, lockfile as string));
     }
+    assert.match(runCli(["doctor"], { cwd: project }).stdout, /^ {2}tsc +on, not installed; tsc not found/m);
     // Without TypeScript files nothing is required, but nothing ran either.
     rmSync(join(project, "src"), { recursive: true });
     rmSync(join(project, "tsconfig.json"));

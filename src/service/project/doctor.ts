@@ -115,7 +115,8 @@ export function formatDoctor(report: DoctorReport): string {
     "engines:",
   ];
   for (const [engine, entry] of Object.entries(report.engines)) {
-    const state = entry.enabled === true ? "on" : `off (${entry.enabled})`;
+    // On but not installed: a check reports it `disabled` (or an error where the project needs it), never as run.
+    const state = entry.enabled !== true ? `off (${entry.enabled})` : entry.resolved ? "on" : "on, not installed";
     const where = entry.resolved ? `${entry.resolved.version ?? "version unknown"} via ${entry.resolved.source}: ${entry.resolved.path}` : entry.hint;
     lines.push(`  ${engine.padEnd(7)} ${state}; ${where}`);
     const typeAware = entry.resolved?.typeAware;
