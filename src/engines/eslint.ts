@@ -57,25 +57,6 @@ export function eslintConfigLookupFlag(version: string | null | undefined): stri
   return minor >= 30 ? "v10_config_lookup_from_file" : "unstable_config_lookup_from_file";
 }
 
-/**
- * Whether the config `eslint --print-config <file>` printed lints with type information (typescript-eslint's
- * `parserOptions.project`, `projectService` or `programs`, in a flat or a legacy config): its findings in one file
- * then depend on the types of others. Null when the output is no config (an ignored file, a failure).
- */
-export function usesTypeInformation(stdout: string): boolean | null {
-  let config: unknown;
-  try {
-    config = parseJsonAfterPreamble(stdout, "{");
-  } catch {
-    return null;
-  }
-  if (!isRecord(config)) return null;
-  const languageOptions = isRecord(config.languageOptions) ? config.languageOptions : {};
-  const parserOptions = [languageOptions.parserOptions, config.parserOptions].filter(isRecord);
-  const set = (value: unknown) => value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
-  return parserOptions.some((options) => set(options.project) || set(options.projectService) || set(options.programs));
-}
-
 /** The warning eslintrc mode gives for an ignored file named on the command line: not a finding. */
 const IGNORED_WARNING = /^File ignored (because|by default)/;
 
@@ -131,5 +112,5 @@ export const ESLINT: EngineAdapter = {
   enabledBy: ESLINT_FLAT_CONFIGS,
   offReason: "no ESLint config (eslint.config.* or .eslintrc*) in the project root",
   // A flat config decides what it lints: every named file is given (one no entry matches is skipped silently).
-  linter: { accepts: () => true, tracks: eslintFlatTracks, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
+  linter: { accepts: () => true, tracks: eslintFlatTracks, lintsUnasked: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
 };

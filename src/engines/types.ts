@@ -50,6 +50,8 @@ export interface LinterDriver {
    * linter that decides itself what it lints (flat-config ESLint) lints more than the paths a check names for it.
    */
   tracks?: (path: string) => boolean;
+  /** The tracked files it lints without a config naming them (ESLint: the JS/TS family); default: every tracked file. */
+  lintsUnasked?: (path: string) => boolean;
   argsFor: (paths: readonly string[]) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /**

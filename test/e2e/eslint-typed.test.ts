@@ -3,10 +3,10 @@
 // did not change. An untyped config keeps its per-file cache.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, it } from "node:test";
-import { usesTypeInformation } from "../../src/engines/eslint.ts";
+import { parseTypedAnswers } from "../../src/engines/eslint-types.ts";
 import { CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
@@ -26,7 +26,7 @@ export default tseslint.config({ files: ["**/*.ts"], extends: [tseslint.configs.
 const VOID = "export function ping(): void {}\n";
 const PROMISE = "export function ping(): Promise<void> {\n  return Promise.resolve();\n}\n";
 
-function project(config: string): { dir: string; env: Record<string, string> } {
+function project(config: string, extra: Record<string, string> = {}): { dir: string; env: Record<string, string> } {
   const dir = tempDir("signalint-typed-");
   const files: Record<string, string> = {
     "package.json": '{ "name": "typed", "private": true, "type": "module", "scripts": { "lint": "eslint ." } }\n',
@@ -38,6 +38,7 @@ function project(config: string): { dir: string; env: Record<string, string> } {
     "signalint.config.json": JSON.stringify({ engines: { tsc: false, oxlint: false } }),
     "src/dep.ts": VOID,
     "src/use.ts": 'import { ping } from "./dep";\nexport function run(): void {\n  ping();\n}\n',
+    ...extra,
   };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, ".."), { recursive: true });
@@ -95,11 +96,57 @@ it("an untyped config keeps its per-file cache", () => {
   assert.equal(again.hits, 1);
 });
 
-it("reads type information from printed configs, flat and legacy", () => {
-  assert.equal(usesTypeInformation(JSON.stringify({ languageOptions: { parserOptions: { projectService: true } } })), true);
-  assert.equal(usesTypeInformation(JSON.stringify({ languageOptions: { parserOptions: { project: ["tsconfig.eslint.json"] } } })), true);
-  assert.equal(usesTypeInformation(JSON.stringify({ parserOptions: { project: "./tsconfig.json" } })), true);
-  assert.equal(usesTypeInformation(JSON.stringify({ languageOptions: { parserOptions: { project: [], projectService: false } } })), false);
-  assert.equal(usesTypeInformation(JSON.stringify({ rules: {} })), false);
-  assert.equal(usesTypeInformation("undefined\n"), null);
+it("a config typed for src only: a file there is not answered from an untyped file's answer", () => {
+  // bench/ first in every listing: one answer per set of config inputs once stood for src/ too.
+  const scoped = TYPED.replace('files: ["**/*.ts"]', 'files: ["src/**/*.ts"]');
+  const { dir, env } = project(scoped, { "bench/x.ts": "export const x = 1;\n" });
+  assert.deepEqual(check(dir, env, ["bench/x.ts", "src/use.ts"]).keys, []);
+  assert.deepEqual(check(dir, env).keys, []);
+  writeFileSync(join(dir, "src", "dep.ts"), PROMISE);
+  const expected = ["src/use.ts:3 @typescript-eslint/no-floating-promises"];
+  assert.deepEqual(raw(dir), expected);
+  assert.deepEqual(check(dir, env, ["bench/x.ts", "src/use.ts"]).keys, expected);
+  assert.deepEqual(check(dir, env, ["src/use.ts"]).keys, expected);
+  assert.deepEqual(check(dir, env).keys, expected);
+});
+
+it("a typed config over JavaScript (allowJs): a file whose dependency changed is linted again", () => {
+  const js = TYPED.replace('files: ["**/*.ts"]', 'files: ["**/*.js"]');
+  const { dir, env } = project(js, {
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { allowJs: true, checkJs: false, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+      include: ["src"],
+    }),
+    "src/dep.js": "export function ping() {}\n",
+    "src/use.js": 'import { ping } from "./dep.js";\nexport function run() {\n  ping();\n}\n',
+  });
+  for (const file of ["dep.ts", "use.ts"]) rmSync(join(dir, "src", file));
+  assert.deepEqual(raw(dir), []);
+  assert.deepEqual(check(dir, env, ["src/use.js"]).keys, []);
+  writeFileSync(join(dir, "src", "dep.js"), "export async function ping() {}\n");
+  const expected = ["src/use.js:3 @typescript-eslint/no-floating-promises"];
+  assert.deepEqual(
+    raw(dir).filter((key) => key.startsWith("src/use.js")),
+    expected,
+  );
+  assert.deepEqual(check(dir, env, ["src/use.js"]).keys, expected);
+});
+
+it("a directory of docs is no directory ESLint failed to lint; one of sources its config leaves out is", () => {
+  const { dir, env } = project(UNTYPED.replace('files: ["**/*.ts"]', 'files: ["**/*.js"]'), {
+    "docs/README.md": "# docs\n",
+    "lib/only.ts": "export const only = 1;\n",
+  });
+  assert.deepEqual(check(dir, env, ["docs"]).keys, []);
+  const result = runCli(["check", "--format", "json", "lib"], { cwd: dir, env });
+  const report = JSON.parse(result.stdout) as { engines: Record<string, { status: string; message?: string }> };
+  assert.equal(report.engines.eslint?.status, "error");
+  assert.match(report.engines.eslint?.message ?? "", /linted none of the 1 files under lib/);
+});
+
+it("reads the launcher's answers: one boolean per file, else nothing", () => {
+  assert.deepEqual(parseTypedAnswers("[true,false]", 2), [true, false]);
+  assert.equal(parseTypedAnswers("[true]", 2), null);
+  assert.equal(parseTypedAnswers('["x",false]', 2), null);
+  assert.equal(parseTypedAnswers("Error: config failed", 1), null);
 });

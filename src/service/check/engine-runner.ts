@@ -2,7 +2,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs, usesTypeInformation } from "../../engines/eslint.ts";
+import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
+import { eslintTypeInformation } from "../lint/typed-eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import { addDevCommand, installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
@@ -118,7 +119,10 @@ async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEn
     ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}),
     ...(eslintFlag ? { argsFor: (paths: readonly string[]) => ["--flag", eslintFlag, ...linter.argsFor(paths)] } : {}),
     ...(engine === "eslint"
-      ? { typeInformation: (file: string) => eslintTypeInformation(job, resolved, [...(eslintFlag ? ["--flag", eslintFlag] : []), "--print-config", file]) }
+      ? {
+          typeInformation: (files: readonly string[]) =>
+            eslintTypeInformation(job, resolved, { flat: true, flags: eslintFlag ? [eslintFlag] : [], env: {} }, files),
+        }
       : {}),
   };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
@@ -156,19 +160,14 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
     accepts,
     tracks: accepts,
     argsFor: (paths) => eslintLegacyArgs(paths, ext),
-    typeInformation: (file) => eslintTypeInformation(job, resolved, ["--print-config", file], legacy),
+    lintsUnasked: accepts,
+    typeInformation: (files) => eslintTypeInformation(job, resolved, { flat: false, flags: [], env: legacy }, files),
   };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), legacy);
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
   return withReuse(outcome);
-}
-
-/** Whether ESLint lints a file with type information, from its printed config; a config it cannot print counts as typed. */
-async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEngine, args: string[], env: Record<string, string> = {}): Promise<boolean> {
-  const result = await spawnEngine(job, resolved, args, env);
-  return result.exitCode !== 0 || (usesTypeInformation(result.stdout) ?? true);
 }
 
 /**

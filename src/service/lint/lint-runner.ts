@@ -8,6 +8,7 @@ import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { listFiles } from "../project/project-files.ts";
+import { TYPED_MARK } from "./typed-eslint.ts";
 
 /** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
 export interface LinterSpec extends LinterDriver {
@@ -15,18 +16,12 @@ export interface LinterSpec extends LinterDriver {
   /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
   fileLocal?: boolean;
   /**
-   * Whether the config that lints this file (absolute) uses type information (ESLint with typescript-eslint's
-   * typed rules): then, as for `fileLocal: false`, nothing is cached — an edit of one file changes another's findings.
+   * Which of these files (absolute) the linter's config lints with type information (ESLint with typescript-eslint's
+   * typed rules; null: it could not tell): then, as for `fileLocal: false`, nothing is cached — an edit of one file
+   * changes another's findings.
    */
-  typeInformation?: (file: string) => Promise<boolean>;
+  typeInformation?: (files: readonly string[]) => Promise<boolean[] | null>;
 }
-
-/** TypeScript sources: what a typed ESLint config is asked about (one file per distinct set of config inputs). */
-const TYPED_SAMPLE = /\.(c|m)?tsx?$/;
-/** Past this many distinct config sets among the files, a run is taken as typed rather than asked of each. */
-const MAX_TYPE_QUESTIONS = 8;
-/** How a typed config is remembered in the result cache (an untyped one is an empty entry). */
-const TYPED_MARK: RawIssue = { file: "", line: 1, col: 1, engine: "eslint", rule: "type-information", severity: "warning", message: "", fixable: false };
 
 /** A linter run's inputs: the common job plus the result cache and oxlint's type-aware switch. */
 export interface LintJob extends EngineJob {
@@ -70,24 +65,22 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   };
   const fileKey = async (path: string, contentHash: string | null) =>
     runtime.sha256(`${identity}\0${await configHashOf(dirname(join(root, path)))}\0${path}\0${contentHash}`);
-  // Whether any of these files (absolute) is linted with type information: asked once per set of config inputs, and
-  // remembered under them (a config edit asks again).
+  // Whether any of these files (absolute) is linted with type information: each file's answer is asked once (in one
+  // batch for the files not known yet) and remembered under its key's config inputs (a config edit asks again).
   const typed = async (files: readonly string[]): Promise<boolean> => {
     if (!spec.typeInformation) return false;
-    const samples = new Map<string, string>();
-    for (const file of files.filter((path) => TYPED_SAMPLE.test(path))) {
-      const hash = await configHashOf(dirname(file));
-      if (!samples.has(hash)) samples.set(hash, file);
-      if (samples.size > MAX_TYPE_QUESTIONS) return true;
+    const keyOf = async (file: string) => runtime.sha256(`type-information\0${identity}\0${await configHashOf(dirname(file))}\0${file}`);
+    const unknown: string[] = [];
+    for (const file of files) {
+      const known = await cache.results.get(await keyOf(file));
+      if (known?.length) return true;
+      if (!known) unknown.push(file);
     }
-    for (const [hash, file] of samples) {
-      const key = runtime.sha256(`type-information\0${identity}\0${hash}`);
-      const known = await cache.results.get(key);
-      const answer = known ? known.length > 0 : await spec.typeInformation(file);
-      if (!known) await cache.results.put(key, answer ? [TYPED_MARK] : []);
-      if (answer) return true;
-    }
-    return false;
+    if (unknown.length === 0) return false;
+    const answers = await spec.typeInformation(unknown);
+    if (!answers) return true;
+    for (const [index, file] of unknown.entries()) await cache.results.put(await keyOf(file), answers[index] ? [TYPED_MARK] : []);
+    return answers.includes(true);
   };
   const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } });
   if (kinds.every((kind) => kind.isFile)) {
@@ -123,7 +116,6 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   );
   if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
   const files = listings.flatMap((listing) => listing ?? []);
-  if (await typed(files)) return uncached();
   // The run's config inputs are those of the directories holding its files (the same hashes the per-file keys use).
   const dirs = [...new Set(files.map((file) => dirname(file)))].sort();
   const dirHashes = await Promise.all(dirs.map(configHashOf));
@@ -137,10 +129,13 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   ];
   const key = runtime.sha256(parts.join("\n"));
   const hit = await cache.results.get(key);
+  // A stored run is an untyped one (a typed run is never stored), under these very config inputs.
+  const typedRun = !hit && (await typed(files));
   const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));
   if (!outcome.ok || "status" in outcome) return outcome;
   const nothingLinted = nothingLintedFailure(spec, paths, files, outcome);
   if (nothingLinted) return nothingLinted;
+  if (typedRun) return { ...outcome, cache: { hits: 0, misses: files.length } };
   // A partial run is not stored: the next check runs the engine again. Nor is one that linted a file the key does not
   // cover (an extension only the project's config lints): an edit of that file would not change the key.
   const failed = new Set(outcome.failures?.map((failure) => failure.file));
@@ -164,7 +159,9 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
  * project's own run fails there ("all files are ignored", "no files matching"; Signalint's argv silences that for
  * paths that hold nothing to lint). Never a clean answer: an error naming the paths.
  */
-function nothingLintedFailure(spec: LinterSpec, paths: readonly string[], files: readonly string[], outcome: ParseOutcome): ParseOutcome | null {
+function nothingLintedFailure(spec: LinterSpec, paths: readonly string[], tracked: readonly string[], outcome: ParseOutcome): ParseOutcome | null {
+  // Only files it lints unasked count (README.md under docs/ is no file ESLint was expected to lint).
+  const files = spec.lintsUnasked ? tracked.filter(spec.lintsUnasked) : tracked;
   if (!spec.listsLinted || !outcome.ok || !outcome.linted || outcome.linted.length > 0 || files.length === 0) return null;
   return {
     ok: false,

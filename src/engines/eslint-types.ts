@@ -1,0 +1,46 @@
+// Which files an ESLint config lints with type information (typescript-eslint's `parserOptions.project`,
+// `projectService` or `programs`): their findings depend on the types of other files, so no result of theirs may be
+// cached. Asked of the project's own ESLint in one process per batch: its `calculateConfigForFile` for each file, the
+// configuration ESLint itself would lint that file with (a file no config entry matches has none).
+
+/**
+ * The launcher Signalint writes to its cache directory and runs with the node that runs ESLint:
+ * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, flags }`, the answer one
+ * boolean per file on stdout, as JSON.
+ */
+export const ESLINT_TYPES_LAUNCHER = `"use strict";
+// Signalint: which of the files an ESLint config lints with type information (see engines/eslint-types.ts).
+const { readFileSync } = require("node:fs");
+const proc = require("node:process");
+const [packageDir, requestPath] = proc.argv.slice(2);
+const request = JSON.parse(readFileSync(requestPath, "utf8"));
+const set = (value) => value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
+const typed = (config) => {
+  if (!config || typeof config !== "object") return false;
+  const languageOptions = config.languageOptions && typeof config.languageOptions === "object" ? config.languageOptions : {};
+  return [languageOptions.parserOptions, config.parserOptions].some(
+    (options) => options && typeof options === "object" && (set(options.project) || set(options.projectService) || set(options.programs)),
+  );
+};
+(async () => {
+  const api = require(packageDir);
+  const ESLint = api.loadESLint ? await api.loadESLint({ useFlatConfig: request.flat }) : api.ESLint;
+  const eslint = new ESLint({ cwd: proc.cwd(), ...(request.flags.length ? { flags: request.flags } : {}) });
+  const answers = [];
+  for (const file of request.files) answers.push(typed(await eslint.calculateConfigForFile(file)));
+  proc.stdout.write(JSON.stringify(answers));
+})().catch((error) => {
+  proc.stderr.write(String((error && error.stack) || error));
+  proc.exitCode = 2;
+});
+`;
+
+/** The launcher's answer for `count` files: one boolean each; null when it is not that (it failed). */
+export function parseTypedAnswers(stdout: string, count: number): boolean[] | null {
+  try {
+    const answers = JSON.parse(stdout) as unknown;
+    return Array.isArray(answers) && answers.length === count && answers.every((answer) => typeof answer === "boolean") ? answers : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,45 @@
+// Whether ESLint lints files with type information, asked of the project's own ESLint (engines/eslint-types.ts) in
+// one process per check for the files not asked before, and remembered per file in the result cache under the file's
+// config inputs (a config edit asks again).
+import { join } from "node:path";
+import { ifMissing } from "../../core/errors.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import { ESLINT_TYPES_LAUNCHER, parseTypedAnswers } from "../../engines/eslint-types.ts";
+import type { ResolvedEngine } from "../../engines/types.ts";
+import type { EngineJob } from "../check/engine-job.ts";
+
+/** How ESLint is launched for the question: flat or legacy configs, and the flags its lint runs get. */
+export interface EslintMode {
+  flat: boolean;
+  flags: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * One boolean per file (absolute): linted with type information. Null when ESLint could not tell (a config that does
+ * not load, a timeout): the caller treats the files as typed and keeps nothing.
+ */
+export async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEngine, mode: EslintMode, files: readonly string[]): Promise<boolean[] | null> {
+  // ESLint's entry runs through a node (never a native binary): the launcher runs in its place.
+  if (!resolved.packageDir || resolved.prefixArgs.at(-1) !== resolved.path) return null;
+  const launcher = join(job.cacheDir, "eslint", `types-${job.runtime.sha256(ESLINT_TYPES_LAUNCHER).slice(0, 12)}.cjs`);
+  const request = join(job.cacheDir, "eslint", `request-${job.runtime.pid}-${job.runtime.sha256(files.join("\0")).slice(0, 12)}.json`);
+  await job.runtime.mkdirp(join(job.cacheDir, "eslint"));
+  if ((await job.runtime.readText(launcher).catch(ifMissing(""))) !== ESLINT_TYPES_LAUNCHER) await job.runtime.writeFileAtomic(launcher, ESLINT_TYPES_LAUNCHER);
+  await job.runtime.writeFileAtomic(request, JSON.stringify({ files, flat: mode.flat, flags: mode.flags }));
+  try {
+    const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs.slice(0, -1), launcher, resolved.packageDir, request], {
+      cwd: job.root,
+      timeoutMs: job.timeoutMs,
+      maxOutputBytes: 16 * 1024 * 1024,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0", ...mode.env },
+      signal: job.signal,
+    });
+    return result.exitCode === 0 ? parseTypedAnswers(result.stdout, files.length) : null;
+  } finally {
+    await job.runtime.removeFile(request).catch(() => {});
+  }
+}
+
+/** How a file's answer is kept in the result cache: an untyped file is an empty entry, a typed one this one issue. */
+export const TYPED_MARK: RawIssue = { file: "", line: 1, col: 1, engine: "eslint", rule: "type-information", severity: "warning", message: "", fixable: false };
