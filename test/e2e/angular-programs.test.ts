@@ -125,6 +125,11 @@ describe("an Angular workspace (angular.json)", () => {
     assert.deepEqual(own, ["src/app/card.ts:2:9 TS6133"]);
     assert.deepEqual(keys(dir, cache), own);
     assert.deepEqual(keys(dir, cache, ["src/app/card.ts"]), own, "the configs above the component that import it");
+    // The spec config listing every file of src (the card among them) does not stand for the app's: both run.
+    writeFileSync(join(dir, "tsconfig.spec.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["src/**/*.ts"] }));
+    assert.deepEqual(rawTsc(dir, ["tsconfig.spec.json"]), []);
+    assert.deepEqual(keys(dir, cache, ["src/app/card.ts"]), own);
+    assert.deepEqual(keys(dir, cache, ["src/app"]), own);
     // A template checked on its own is never clean: ng's template type-check is not run.
     assert.equal(check(dir, cache, ["src/app/card.html"]).status, "error");
   });

@@ -26,7 +26,7 @@ const within = (dir: string, path: string) => {
  * The configs a check runs. A check of the whole project runs every chosen program. A narrower one runs, for each
  * candidate file, the config of every chosen program (or the referenced project within it) that lists the file, or
  * whose last run imported it; for each checked directory, the chosen and referenced configs inside it (their config
- * errors); and for a file no listing includes, the configs nearest above it (a program of them may import the file). A config another run
+ * errors); and for each file, the configs of the nearest directory above it with any (their programs may import it). A config another run
  * reaches through references is not run twice.
  */
 export async function selectRuns(
@@ -73,8 +73,9 @@ export async function selectRuns(
     for (const file of input.framework.filter((path) => path.endsWith(".vue"))) {
       for (const program of choice.programs) if (program.tool === "vue-tsc" && within(dirname(program.config), file)) add(program.config, program.tool);
     }
-    // Every config of the nearest directory above the file (tsconfig.app.json and tsconfig.spec.json side by side).
-    for (const file of outside) {
+    // Every config of the nearest directory above each file (tsconfig.app.json beside tsconfig.spec.json): a program
+    // of one may import the file though only the other lists it, and a warm run that would say so may not have been.
+    for (const file of sources) {
       const above = configs.filter(({ config }) => within(dirname(config), file));
       const nearest = Math.max(...above.map(({ config }) => dirname(config).length));
       for (const { config, tool } of above) if (dirname(config).length === nearest) add(config, tool);
