@@ -6,8 +6,11 @@ import { cliCheck } from "./check.ts";
 import type { CliIo } from "./io.ts";
 import { defineCommand } from "./command.ts";
 
-/** Files worth a check after an edit (what the engines look at). */
-const CHECKED = /\.(?:[cm]?[jt]sx?|json|jsonc|vue|svelte|astro)$/;
+/**
+ * Files worth a check after an edit: what the engines look at, and what an ESLint flat config may lint through its
+ * plugins (an Angular template, Markdown, YAML; engines/eslint.ts eslintFlatTracks).
+ */
+const CHECKED = /\.(?:[cm]?[jt]sx?|jsonc?|json5|vue|svelte|astro|html?|mdx?|markdown|ya?ml|toml|css|scss|less|graphql|gql)$/;
 
 /** What a hook's stdin named: the edited file and the project directory, or why it names none. */
 export type HookInput = { file: string; cwd: string | null } | { problem: string };

@@ -41,7 +41,7 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   if (failures.length) return `No issues reported, but the result is incomplete.${failureNote}`;
   if (facts.uncheckedOnly) {
     const reasons = (facts.notChecked ?? []).map((note) => `${note.count} file(s) ${note.reason}`).join("; ");
-    return `No issues reported, but nothing type-checked these files: ${reasons}. Run the project's own checker on them, or add their tsconfig to typescript.projects in signalint.config.json.`;
+    return `No issues reported, but nothing type-checked these files: ${reasons}. Run the project's own checker on them (or, for TypeScript files no program includes, add their tsconfig to typescript.projects in signalint.config.json).`;
   }
   if (facts.unlinted?.length) {
     const linters = facts.unlinted.join(", ");

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, it } from "node:test";
 import { eslintLegacyAccepts } from "../../src/engines/eslint.ts";
-import { CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
@@ -75,6 +75,16 @@ it("an edited template is linted again, in a whole-project check and named on it
   assert.deepEqual(raw(dir), expected);
   assert.deepEqual(keys(dir, env), expected, "the directory run's cached answer does not cover the edited template");
   assert.deepEqual(keys(dir, env, ["src/card.html"]), expected, "a template named on its own is given to ESLint");
+  // An editor hook after the template's edit checks it (it once skipped .html as no file worth a check).
+  const input = JSON.stringify({ cwd: dir, tool_input: { file_path: join(dir, "src", "card.html") } });
+  const hook = spawnSync(process.execPath, [BUNDLE, "hook"], {
+    cwd: dir,
+    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", ...env },
+    input,
+    encoding: "utf8",
+  });
+  assert.equal(hook.status, 2, hook.stderr);
+  assert.match(hook.stderr, /src\/card\.html:2:1 .*no-debugger/);
   writeFileSync(join(dir, "src", "card.html"), "let card = 1;\n");
   assert.deepEqual(keys(dir, env), []);
 });
