@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -286,4 +286,32 @@ export function serviceTscKeys(service: SignalintService, response: CheckRespons
     return flatMessage(found?.fullMessage ?? issue.message);
   };
   return issues.filter((issue) => issue.engine === "tsc").map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${whole(issue)}`);
+}
+
+/**
+ * What the project's own `tsc --noEmit -p <config>` reports, as "file:line:col rule", for each config (the project's
+ * TypeScript unless `tsc` names another); deduplicated and sorted.
+ */
+export function rawTscKeys(dir: string, configs: string[], tsc = join(REPO, "node_modules", "typescript", "bin", "tsc")): string[] {
+  const found = new Set<string>();
+  for (const config of configs) {
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", config], { cwd: dir, encoding: "utf8", env: { PATH: CLEAN_PATH } });
+    for (const line of run.stdout.split("\n")) {
+      const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+)/.exec(line);
+      if (match) found.add(`${relative(dir, join(dir, match[1] as string))}:${match[2]}:${match[3]} ${match[4]}`);
+    }
+  }
+  return [...found].sort();
+}
+
+/** What the project's own `eslint <args>` (ESLint 10 from this repository) reports, as "file:line rule", sorted. */
+export function rawEslintKeys(dir: string, args: string[] = ["."]): string[] {
+  const run = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: CLEAN_PATH },
+  });
+  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string }[] }[])
+    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line} ${message.ruleId}`))
+    .sort();
 }

@@ -3,15 +3,14 @@
 // tsconfig.json they extend covers everything and is no program of ng's. A component checked on its own is checked by
 // the programs that import it, with their options.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { ROOT_LEFT_TO_BUILDERS } from "../../src/service/tsc/tsc-programs.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, CLEAN_PATH, linkBin, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
+import { BUNDLE, linkBin, rawTscKeys, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
 
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 const dirs: string[] = [];
@@ -27,19 +26,6 @@ function project(files: Record<string, string>): { dir: string; cache: string } 
   const cache = tempDir("signalint-cache-");
   dirs.push(dir, cache);
   return { dir, cache };
-}
-
-/** `tsc --noEmit -p <config>` for each config, as "file:line:col rule", deduplicated. */
-function rawTsc(dir: string, configs: string[]): string[] {
-  const found = new Set<string>();
-  for (const config of configs) {
-    const run = spawnSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", config], { cwd: dir, encoding: "utf8", env: { PATH: CLEAN_PATH } });
-    for (const line of run.stdout.split("\n")) {
-      const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+)/.exec(line);
-      if (match) found.add(`${relative(dir, join(dir, match[1] as string))}:${match[2]}:${match[3]} ${match[4]}`);
-    }
-  }
-  return [...found].sort();
 }
 
 function check(dir: string, cache: string, paths: string[] = []): CheckResponse {
@@ -104,8 +90,8 @@ const CARD_UNUSED = "export function card(title: string): string {\n  const unus
 describe("an Angular workspace (angular.json)", () => {
   it("checks the configs angular.json gives ng build and ng test, not the root config they extend", () => {
     const { dir, cache } = project(angularShape(CARD));
-    assert.deepEqual(rawTsc(dir, ["tsconfig.json"]), ["e2e/home.po.ts:1:30 TS2304"], "the root config's error is the fixture's point");
-    const own = rawTsc(dir, ["tsconfig.app.json", "tsconfig.spec.json"]);
+    assert.deepEqual(rawTscKeys(dir, ["tsconfig.json"]), ["e2e/home.po.ts:1:30 TS2304"], "the root config's error is the fixture's point");
+    const own = rawTscKeys(dir, ["tsconfig.app.json", "tsconfig.spec.json"]);
     assert.deepEqual(own, []);
     const response = check(dir, cache);
     assert.equal(response.status, "clean", JSON.stringify(response));
@@ -121,13 +107,13 @@ describe("an Angular workspace (angular.json)", () => {
 
   it("a component's error under tsconfig.app.json's options, whole and checked on its own", () => {
     const { dir, cache } = project(angularShape(CARD_UNUSED));
-    const own = rawTsc(dir, ["tsconfig.app.json", "tsconfig.spec.json"]);
+    const own = rawTscKeys(dir, ["tsconfig.app.json", "tsconfig.spec.json"]);
     assert.deepEqual(own, ["src/app/card.ts:2:9 TS6133"]);
     assert.deepEqual(keys(dir, cache), own);
     assert.deepEqual(keys(dir, cache, ["src/app/card.ts"]), own, "the configs above the component that import it");
     // The spec config listing every file of src (the card among them) does not stand for the app's: both run.
     writeFileSync(join(dir, "tsconfig.spec.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["src/**/*.ts"] }));
-    assert.deepEqual(rawTsc(dir, ["tsconfig.spec.json"]), []);
+    assert.deepEqual(rawTscKeys(dir, ["tsconfig.spec.json"]), []);
     assert.deepEqual(keys(dir, cache, ["src/app/card.ts"]), own);
     assert.deepEqual(keys(dir, cache, ["src/app"]), own);
     // A template checked on its own is never clean: ng's template type-check is not run.
@@ -142,8 +128,8 @@ it("a file a listing names is also checked by the program that imports it (its l
   delete files["angular.json"];
   files["signalint.config.json"] = JSON.stringify({ typescript: { projects: ["tsconfig.json", "tsconfig.app.json"] }, engines: { oxlint: false } });
   const { dir, cache } = project(files);
-  assert.deepEqual(rawTsc(dir, ["tsconfig.json"]), ["e2e/home.po.ts:1:30 TS2304"]);
-  assert.deepEqual(rawTsc(dir, ["tsconfig.app.json"]), ["src/app/card.ts:2:9 TS6133"]);
+  assert.deepEqual(rawTscKeys(dir, ["tsconfig.json"]), ["e2e/home.po.ts:1:30 TS2304"]);
+  assert.deepEqual(rawTscKeys(dir, ["tsconfig.app.json"]), ["src/app/card.ts:2:9 TS6133"]);
   process.env.SIGNALINT_CACHE_DIR = cache;
   const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: dir }).finally(() => delete process.env.SIGNALINT_CACHE_DIR);
   const tscKeys = (response: CheckResponse) =>

@@ -3,10 +3,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, it } from "node:test";
 import { eslintLegacyAccepts } from "../../src/engines/eslint.ts";
-import { BUNDLE, CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, linkPackage, rawEslintKeys, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
@@ -41,18 +41,6 @@ function project(): { dir: string; env: Record<string, string> } {
   return { dir, env: { SIGNALINT_STATE_DIR: state, SIGNALINT_CACHE_DIR: cache } };
 }
 
-/** The project's own `eslint .`, as "file:line rule". */
-function raw(dir: string): string[] {
-  const run = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", "."], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: CLEAN_PATH },
-  });
-  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string }[] }[])
-    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line} ${message.ruleId}`))
-    .sort();
-}
-
 function keys(dir: string, env: Record<string, string>, paths: string[] = []): string[] {
   const result = runCli(["check", "--format", "json", ...paths], { cwd: dir, env });
   const report = JSON.parse(result.stdout) as {
@@ -69,10 +57,10 @@ function keys(dir: string, env: Record<string, string>, paths: string[] = []): s
 it("an edited template is linted again, in a whole-project check and named on its own", () => {
   const { dir, env } = project();
   assert.deepEqual(keys(dir, env), []);
-  assert.deepEqual(raw(dir), []);
+  assert.deepEqual(rawEslintKeys(dir), []);
   writeFileSync(join(dir, "src", "card.html"), "let card = 1;\ndebugger;\n");
   const expected = ["src/card.html:2 no-debugger"];
-  assert.deepEqual(raw(dir), expected);
+  assert.deepEqual(rawEslintKeys(dir), expected);
   assert.deepEqual(keys(dir, env), expected, "the directory run's cached answer does not cover the edited template");
   assert.deepEqual(keys(dir, env, ["src/card.html"]), expected, "a template named on its own is given to ESLint");
   // An editor hook after the template's edit checks it (it once skipped .html as no file worth a check).
@@ -93,7 +81,7 @@ it("an extension only the project's config lints: its directory answer is never 
   const { dir, env } = project();
   assert.deepEqual(keys(dir, env), []);
   writeFileSync(join(dir, "src", "view.tpl2"), "debugger;\n");
-  assert.deepEqual(raw(dir), ["src/view.tpl2:1 no-debugger"]);
+  assert.deepEqual(rawEslintKeys(dir), ["src/view.tpl2:1 no-debugger"]);
   assert.deepEqual(keys(dir, env), ["src/view.tpl2:1 no-debugger"]);
   assert.deepEqual(keys(dir, env, ["src/view.tpl2"]), ["src/view.tpl2:1 no-debugger"]);
   writeFileSync(join(dir, "src", "view.tpl2"), "let view = 2;\n");

@@ -2,12 +2,11 @@
 // it imports, so no result is reused from the cache — an edit of a dependency changes the findings of a file that
 // did not change. An untyped config keeps its per-file cache.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, it } from "node:test";
 import { parseTypedAnswers } from "../../src/engines/eslint-types.ts";
-import { CLEAN_PATH, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { linkPackage, rawEslintKeys, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
@@ -51,18 +50,6 @@ function project(config: string, extra: Record<string, string> = {}): { dir: str
   return { dir, env: { SIGNALINT_STATE_DIR: state, SIGNALINT_CACHE_DIR: cache, SIGNALINT_DEBUG_TIMING: "1" } };
 }
 
-/** The project's own `eslint .`, as "file:line rule". */
-function raw(dir: string): string[] {
-  const run = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", "."], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: CLEAN_PATH },
-  });
-  return (JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string }[] }[])
-    .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line} ${message.ruleId}`))
-    .sort();
-}
-
 /** ESLint's findings of a check and its cache figures (from the timing line). */
 function check(dir: string, env: Record<string, string>, paths: string[] = []): { keys: string[]; hits: number } {
   const result = runCli(["check", "--format", "json", ...paths], { cwd: dir, env });
@@ -78,13 +65,13 @@ it("a typed config: a file whose dependency changed is linted again, named on it
   assert.deepEqual(check(dir, env).keys, []);
   writeFileSync(join(dir, "src", "dep.ts"), PROMISE);
   const expected = ["src/use.ts:3 @typescript-eslint/no-floating-promises"];
-  assert.deepEqual(raw(dir), expected);
+  assert.deepEqual(rawEslintKeys(dir), expected);
   const one = check(dir, env, ["src/use.ts"]);
   assert.deepEqual(one.keys, expected, "use.ts did not change; its findings did");
   assert.equal(one.hits, 0);
   assert.deepEqual(check(dir, env).keys, expected);
   writeFileSync(join(dir, "src", "dep.ts"), VOID);
-  assert.deepEqual(raw(dir), []);
+  assert.deepEqual(rawEslintKeys(dir), []);
   assert.deepEqual(check(dir, env, ["src/use.ts"]).keys, []);
 });
 
@@ -104,7 +91,7 @@ it("a config typed for src only: a file there is not answered from an untyped fi
   assert.deepEqual(check(dir, env).keys, []);
   writeFileSync(join(dir, "src", "dep.ts"), PROMISE);
   const expected = ["src/use.ts:3 @typescript-eslint/no-floating-promises"];
-  assert.deepEqual(raw(dir), expected);
+  assert.deepEqual(rawEslintKeys(dir), expected);
   assert.deepEqual(check(dir, env, ["bench/x.ts", "src/use.ts"]).keys, expected);
   assert.deepEqual(check(dir, env, ["src/use.ts"]).keys, expected);
   assert.deepEqual(check(dir, env).keys, expected);
@@ -121,12 +108,12 @@ it("a typed config over JavaScript (allowJs): a file whose dependency changed is
     "src/use.js": 'import { ping } from "./dep.js";\nexport function run() {\n  ping();\n}\n',
   });
   for (const file of ["dep.ts", "use.ts"]) rmSync(join(dir, "src", file));
-  assert.deepEqual(raw(dir), []);
+  assert.deepEqual(rawEslintKeys(dir), []);
   assert.deepEqual(check(dir, env, ["src/use.js"]).keys, []);
   writeFileSync(join(dir, "src", "dep.js"), "export async function ping() {}\n");
   const expected = ["src/use.js:3 @typescript-eslint/no-floating-promises"];
   assert.deepEqual(
-    raw(dir).filter((key) => key.startsWith("src/use.js")),
+    rawEslintKeys(dir).filter((key) => key.startsWith("src/use.js")),
     expected,
   );
   assert.deepEqual(check(dir, env, ["src/use.js"]).keys, expected);

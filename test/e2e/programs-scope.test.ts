@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { CLEAN_PATH, linkBin, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { linkBin, rawTscKeys, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 /** Issue 21, item 1 ("check what the project checks", on workspaces): a root tsconfig.json nothing runs. */
 
@@ -18,19 +17,6 @@ function project(files: Record<string, string>): { dir: string; cache: string } 
   }
   linkBin(dir, "tsc", TSC);
   return { dir, cache: tempDir("signalint-cache-") };
-}
-
-/** What `tsc --noEmit -p <config>` reports for each config, as "file:line:col rule", deduplicated. */
-function rawTsc(dir: string, configs: string[]): string[] {
-  const found = new Set<string>();
-  for (const config of configs) {
-    const run = spawnSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", config], { cwd: dir, encoding: "utf8", env: { PATH: CLEAN_PATH } });
-    for (const line of run.stdout.split("\n")) {
-      const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+)/.exec(line);
-      if (match) found.add(`${relative(dir, join(dir, match[1] as string))}:${match[2]}:${match[3]} ${match[4]}`);
-    }
-  }
-  return [...found].sort();
 }
 
 function check(dir: string, cache: string): CheckResponse {
@@ -86,10 +72,10 @@ describe("a workspace's root tsconfig.json that nothing runs (issue 21, item 1)"
   it("trpc's shape: Signalint equals the packages' own tsc runs; the root config is left out and says why", () => {
     const { dir, cache } = project(trpcShape());
     dirs.push(dir, cache);
-    const own = rawTsc(dir, ["packages/a/tsconfig.json", "packages/b/tsconfig.json"]);
+    const own = rawTscKeys(dir, ["packages/a/tsconfig.json", "packages/b/tsconfig.json"]);
     assert.deepEqual(own, ["packages/b/src/b.ts:1:14 TS2322"]);
     // The root config alone gives more: the failure this guards against.
-    assert.ok(rawTsc(dir, ["tsconfig.json"]).includes("packages/a/src/a.ts:1:7 TS6133"));
+    assert.ok(rawTscKeys(dir, ["tsconfig.json"]).includes("packages/a/src/a.ts:1:7 TS6133"));
     assert.deepEqual(issueKeys(dir, cache), own);
     const response = check(dir, cache);
     assert.match(response.engines.tsc.message ?? "", /tsconfig\.json not checked \(root tsconfig\.json: no script runs it/);
@@ -106,7 +92,7 @@ describe("a workspace's root tsconfig.json that nothing runs (issue 21, item 1)"
     const { dir, cache } = project(trpcShape({ "signalint.config.json": '{ "typescript": { "projects": ["tsconfig.json"] } }\n' }));
     dirs.push(dir, cache);
     const keys = issueKeys(dir, cache);
-    assert.deepEqual(keys, rawTsc(dir, ["tsconfig.json", "packages/a/tsconfig.json", "packages/b/tsconfig.json"]));
+    assert.deepEqual(keys, rawTscKeys(dir, ["tsconfig.json", "packages/a/tsconfig.json", "packages/b/tsconfig.json"]));
     assert.ok(keys.includes("scripts/release.ts:1:7 TS6133"));
     assert.match(doctor(dir, cache), /^ {2}tsconfig\.json \(root tsconfig\.json; typescript\.projects\)$/m);
   });

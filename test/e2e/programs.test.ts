@@ -4,11 +4,9 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { CLEAN_PATH, linkBin, linkPackage, rawTscKeys, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 
 /** Issue 21, items 1, 5 and 7: Signalint checks the programs the project checks, once, and says what it did not check. */
-
-const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 
 /** A generated project: files by path, engines linked like a project's own installs; generated files go to `cache`. */
 function project(files: Record<string, string>, engines: string[] = ["tsc"]): { dir: string; cache: string } {
@@ -44,19 +42,6 @@ function issuesOf(dir: string, cache: string, args: string[] = [], env: Record<s
   return report.issues
     .map((issue) => ({ key: `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`, id: issue.id }))
     .sort((a, b) => (a.key < b.key ? -1 : 1));
-}
-
-/** What the project's own `tsc --noEmit -p <config>` reports, as "file:line:col rule", for each config; deduplicated. */
-function rawTsc(dir: string, configs: string[], tsc = TSC): string[] {
-  const found = new Set<string>();
-  for (const config of configs) {
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", config], { cwd: dir, encoding: "utf8", env: { PATH: CLEAN_PATH } });
-    for (const line of run.stdout.split("\n")) {
-      const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+)/.exec(line);
-      if (match) found.add(`${relative(dir, join(dir, match[1] as string))}:${match[2]}:${match[3]} ${match[4]}`);
-    }
-  }
-  return [...found].sort();
 }
 
 const keys = (issues: { key: string }[]) => issues.map((issue) => issue.key);
@@ -100,7 +85,7 @@ describe("the programs the project checks (issue 21, item 1)", () => {
   it("a library with side configs: the root config and the configs its scripts run, nothing else; the rest is a coverage note", () => {
     const { dir, cache } = project(LIBRARY);
     dirs.push(dir, cache);
-    const raw = rawTsc(dir, ["tsconfig.json", "tsconfig.build.json", "tsconfig.spec.json"]);
+    const raw = rawTscKeys(dir, ["tsconfig.json", "tsconfig.build.json", "tsconfig.spec.json"]);
     // The raw runs: src/index.ts once (three programs), both test files through tsconfig.spec.json.
     assert.deepEqual(raw, ["src/index.test.ts:3:11 TS2322", "src/index.ts:2:14 TS2322", "test/integration.test.ts:3:9 TS2322"]);
     const issues = issuesOf(dir, cache);
@@ -134,7 +119,7 @@ describe("the programs the project checks (issue 21, item 1)", () => {
       "type-tests/answer.test-d.ts": 'import { answer } from "../src/index";\nexport const wrong: string = answer;\n',
     });
     dirs.push(dir, cache);
-    const raw = rawTsc(dir, ["tsconfig.json", "type-tests/tsconfig.json"]);
+    const raw = rawTscKeys(dir, ["tsconfig.json", "type-tests/tsconfig.json"]);
     assert.deepEqual(raw, ["type-tests/answer.test-d.ts:2:14 TS2322"]);
     assert.deepEqual(keys(issuesOf(dir, cache)), raw);
     const { response } = check(dir, cache);
@@ -148,7 +133,7 @@ describe("the programs the project checks (issue 21, item 1)", () => {
   it("typescript.projects adds a side config; doctor names every program and why", () => {
     const { dir, cache } = project({ ...LIBRARY, "signalint.config.json": '{ "typescript": { "projects": ["tsconfig.deno.json", "benchmarks"] } }\n' });
     dirs.push(dir, cache);
-    const raw = rawTsc(dir, ["tsconfig.json", "tsconfig.build.json", "tsconfig.spec.json", "tsconfig.deno.json", "benchmarks/tsconfig.json"]);
+    const raw = rawTscKeys(dir, ["tsconfig.json", "tsconfig.build.json", "tsconfig.spec.json", "tsconfig.deno.json", "benchmarks/tsconfig.json"]);
     assert.deepEqual(keys(issuesOf(dir, cache)), raw);
     assert.ok(raw.includes("deno/mod.ts:1:21 TS2304") && raw.includes("benchmarks/run.ts:1:7 TS2322"));
     const { response } = check(dir, cache);
@@ -196,7 +181,7 @@ describe("the programs the project checks (issue 21, item 1)", () => {
       "packages/ignored/x.ts": "export const x: number = 'x';\n",
     });
     dirs.push(dir, cache);
-    const raw = rawTsc(dir, ["packages/a/tsconfig.json", "packages/b/tsconfig.json", "packages/b/tsconfig.test.json"]);
+    const raw = rawTscKeys(dir, ["packages/a/tsconfig.json", "packages/b/tsconfig.json", "packages/b/tsconfig.test.json"]);
     assert.equal(raw.length, 3);
     const issues = issuesOf(dir, cache);
     assert.deepEqual(keys(issues), raw);
@@ -229,8 +214,8 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     // TypeScript 6.0 in package a: its `moduleResolution: "node"` is a deprecation error there (TS5107), and only that.
     linkBin(join(dir, "packages", "a"), "tsc", join(REPO, "node_modules", "typescript6", "bin", "tsc"));
     const raw = [
-      ...rawTsc(join(dir, "packages", "a"), ["tsconfig.json"], join(REPO, "node_modules", "typescript6", "bin", "tsc")).map((key) => `packages/a/${key}`),
-      ...rawTsc(dir, ["packages/b/tsconfig.json"]),
+      ...rawTscKeys(join(dir, "packages", "a"), ["tsconfig.json"], join(REPO, "node_modules", "typescript6", "bin", "tsc")).map((key) => `packages/a/${key}`),
+      ...rawTscKeys(dir, ["packages/b/tsconfig.json"]),
     ].sort();
     assert.deepEqual(
       raw.map((key) => key.split(" ")[1]),
@@ -299,7 +284,7 @@ describe("files no engine checks (issue 21, item 7)", () => {
     const { dir, cache } = project(files({ typecheck: "vue-tsc --noEmit" }));
     dirs.push(dir, cache);
     linkPackage(dir, "vue-tsc", join(REPO, "node_modules", "vue-tsc"));
-    const raw = rawTsc(dir, ["tsconfig.json"], join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js"));
+    const raw = rawTscKeys(dir, ["tsconfig.json"], join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js"));
     assert.ok(raw.includes("src/Probe.vue:2:7 TS2322"), raw.join("\n"));
     assert.deepEqual(
       keys(issuesOf(dir, cache, ["src/Probe.vue"])),
