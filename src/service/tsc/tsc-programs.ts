@@ -112,8 +112,8 @@ async function angularConfigs(runtime: Runtime, dir: string): Promise<{ config: 
     for (const [target, definition] of Object.entries(targets)) {
       const options = [record(definition).options, ...Object.values(record(record(definition).configurations))];
       for (const tsConfig of options.map((option) => record(option).tsConfig)) {
-        if (typeof tsConfig === "string" && !out.some((known) => known.config === resolve(dir, tsConfig)))
-          out.push({ config: resolve(dir, tsConfig), target: `${name}:${target}` });
+        const config = typeof tsConfig === "string" ? resolve(dir, tsConfig) : null;
+        if (config && !out.some((known) => known.config === config)) out.push({ config, target: `${name}:${target}` });
       }
     }
   }
@@ -137,6 +137,9 @@ interface ScriptConfig {
   /** Named by a builder's workspace file (angular.json) rather than a script. */
   builder?: true;
 }
+
+/** True when the root's angular.json names programs: then the root tsconfig.json they extend is the editor's. */
+const rootBuilders = (scripts: readonly ScriptConfig[]) => scripts.some((script) => script.builder && !script.inPackage);
 
 /** The configs the type-checker invocations of the root's and the packages' scripts name, in order. */
 async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest | null, packages: readonly string[]): Promise<ScriptConfig[]> {
@@ -180,8 +183,7 @@ async function keepsRoot(
 ): Promise<boolean> {
   if (input.configured.includes(rootConfig) || input.scripts.some((script) => script.config === rootConfig)) return true;
   // angular.json names what `ng build` and `ng test` check; the root config they extend is the editor's.
-  const builders = input.scripts.some((script) => script.builder && !script.inPackage);
-  if (builders) return (await referencesOf(runtime, rootConfig)).length > 0;
+  if (rootBuilders(input.scripts)) return (await referencesOf(runtime, rootConfig)).length > 0;
   if (input.packages.length === 0) return true;
   // No package checks itself: the root config is the only evidence of what the project type-checks.
   if (!input.scripts.some((script) => script.inPackage)) return true;
@@ -228,8 +230,7 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
   const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
   if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
   const programs = [...chosen.values()].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
-  const builderOnly = scripts.some((script) => script.builder && !script.inPackage);
-  const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: builderOnly ? ROOT_LEFT_TO_BUILDERS : ROOT_LEFT_OUT }] : [];
+  const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: rootBuilders(scripts) ? ROOT_LEFT_TO_BUILDERS : ROOT_LEFT_OUT }] : [];
   return { programs, reached: await reachedConfigs(runtime, programs), leftOut, noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
 }
 
