@@ -1,3 +1,4 @@
+import { eslintFlatTracks } from "../engines/eslint.ts";
 import { relativeToRoot } from "../core/paths.ts";
 import { pathApi } from "../runtime/path-api.ts";
 import { openApi } from "../client/open.ts";
@@ -7,10 +8,10 @@ import type { CliIo } from "./io.ts";
 import { defineCommand } from "./command.ts";
 
 /**
- * Files worth a check after an edit: what the engines look at, and what an ESLint flat config may lint through its
- * plugins (an Angular template, Markdown, YAML; engines/eslint.ts eslintFlatTracks).
+ * Files worth a check after an edit: what the engines look at — every file a flat ESLint config may lint (JS/TS,
+ * single-file components, and what its plugins take: an Angular template, JSON, Markdown, YAML …) covers the rest.
  */
-const CHECKED = /\.(?:[cm]?[jt]sx?|jsonc?|json5|vue|svelte|astro|html?|mdx?|markdown|ya?ml|toml|css|scss|less|graphql|gql)$/;
+const worthChecking = eslintFlatTracks;
 
 /** What a hook's stdin named: the edited file and the project directory, or why it names none. */
 export type HookInput = { file: string; cwd: string | null } | { problem: string };
@@ -42,7 +43,7 @@ async function runHook(io: CliIo): Promise<number> {
     io.runtime.writeStderr(`signalint-mcp hook: ${target.problem}. Add it as a hook with signalint-mcp init --hooks; see signalint-mcp hook --help\n`);
     return 1;
   }
-  if (!CHECKED.test(target.file)) return 0;
+  if (!worthChecking(target.file)) return 0;
   const { isAbsolute, resolve } = pathApi(io.runtime);
   const base = target.cwd ?? io.runtime.cwd();
   const absolute = isAbsolute(target.file) ? target.file : resolve(base, target.file);
