@@ -70,7 +70,8 @@ async function collectGraph(runtime: Runtime, start: ConfigInfo): Promise<Config
   return [...seen.values()];
 }
 
-async function writeIfChanged(runtime: Runtime, path: string, text: string): Promise<void> {
+/** Write a file of Signalint's own (a launcher in the cache directory) unless it already holds this text. */
+export async function writeIfChanged(runtime: Runtime, path: string, text: string): Promise<void> {
   const current = await runtime.readText(path).catch(() => null);
   if (current !== text) await runtime.writeFileAtomic(path, text);
 }

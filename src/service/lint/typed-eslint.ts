@@ -2,11 +2,14 @@
 // one process per check for the files not asked before, and remembered per file in the result cache under the file's
 // config inputs (a config edit asks again).
 import { join } from "node:path";
-import { ifMissing } from "../../core/errors.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { ESLINT_TYPES_LAUNCHER, parseTypedAnswers } from "../../engines/eslint-types.ts";
+import { writeIfChanged } from "../../engines/tsconfig.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { EngineJob } from "../check/engine-job.ts";
+
+/** Questions asked by this process so far (each names its own request file). */
+let requests = 0;
 
 /** How ESLint is launched for the question: flat or legacy configs, and the flags its lint runs get. */
 export interface EslintMode {
@@ -23,9 +26,10 @@ export async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEn
   // ESLint's entry runs through a node (never a native binary): the launcher runs in its place.
   if (!resolved.packageDir || resolved.prefixArgs.at(-1) !== resolved.path) return null;
   const launcher = join(job.cacheDir, "eslint", `types-${job.runtime.sha256(ESLINT_TYPES_LAUNCHER).slice(0, 12)}.cjs`);
-  const request = join(job.cacheDir, "eslint", `request-${job.runtime.pid}-${job.runtime.sha256(files.join("\0")).slice(0, 12)}.json`);
+  // One request file per question: two checks of a daemon may ask at once.
+  const request = join(job.cacheDir, "eslint", `request-${job.runtime.pid}-${++requests}.json`);
   await job.runtime.mkdirp(join(job.cacheDir, "eslint"));
-  if ((await job.runtime.readText(launcher).catch(ifMissing(""))) !== ESLINT_TYPES_LAUNCHER) await job.runtime.writeFileAtomic(launcher, ESLINT_TYPES_LAUNCHER);
+  await writeIfChanged(job.runtime, launcher, ESLINT_TYPES_LAUNCHER);
   await job.runtime.writeFileAtomic(request, JSON.stringify({ files, flat: mode.flat, flags: mode.flags }));
   try {
     const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs.slice(0, -1), launcher, resolved.packageDir, request], {
