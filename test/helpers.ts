@@ -37,6 +37,9 @@ const TEMP_ROOT = mkdtempSync(join(tmpdir(), "signalint-tests-"));
 // Traversable by others (not listable), as a directory in tmpdir is: a test runs the CLI as another user in one.
 chmodSync(TEMP_ROOT, 0o711);
 process.on("exit", () => rmSync(TEMP_ROOT, { recursive: true, force: true }));
+// The per-user state home of every Signalint this test process starts without SIGNALINT_STATE_DIR: under TEMP_ROOT,
+// never the real user's.
+process.env.XDG_STATE_HOME ??= join(TEMP_ROOT, "state-home");
 
 /** A fresh temporary directory (under this process's root, removed at exit at the latest). */
 export function tempDir(prefix = "signalint-test-"): string {

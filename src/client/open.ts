@@ -61,8 +61,9 @@ export async function openApi(
   const project = await openProject(runtime, { root: options.root, compact: options.compact });
   const { settings } = project;
   let notice: string | null = null;
-  // A cache directory given for one run (a CI cache step) is this process's: a daemon keeps its own.
-  if (settings.daemon.enabled && runtime.daemon && !options.cacheDir) {
+  // A cache directory given for one run (a CI cache step) is this process's: a daemon keeps its own. A temporary
+  // state directory (no home directory) is this process's too: no later client could find a daemon's record there.
+  if (settings.daemon.enabled && runtime.daemon && !options.cacheDir && !project.temporaryState) {
     const support = runtime.daemon;
     const connect = async () => {
       const outcome = await connectDaemon(runtime, support, project, options.session);

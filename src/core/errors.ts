@@ -25,7 +25,7 @@ export class ConfigError extends SignalintError {
 }
 
 /** Why a file-system operation failed, the same on every runtime: each runtime adapter maps its own codes here, once. */
-export type FsErrorKind = "not_found" | "not_a_directory" | "symlink_loop" | "permission_denied" | "name_too_long" | "already_exists" | "other";
+export type FsErrorKind = "not_found" | "not_a_directory" | "symlink_loop" | "permission_denied" | "name_too_long" | "already_exists" | "not_private" | "other";
 
 /** A file-system failure as the Runtime interface reports it (Node errno codes and Deno error classes mapped). */
 export class FsError extends Error {

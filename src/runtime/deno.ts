@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
 import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
+import { mkdirPrivateDeno } from "./private-dir-deno.ts";
 import { ABSENT_KINDS, FsError, ifExists, ifMissing, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
@@ -356,10 +357,13 @@ export function createDenoRuntime(): Runtime {
         const now = new Date();
         await Deno.utime(path, now, now);
       }),
+    mkdirPrivate: (path) => fsCall(() => mkdirPrivateDeno(path)),
     makeTempDir: (prefix) => fsCall(() => Deno.makeTempDir({ prefix })),
     env: (name) => Deno.env.get(name),
     cwd: () => Deno.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
+    hmacSha256: (key, data) => createHmac("sha256", key).update(data).digest("hex"),
+    randomHex: (bytes) => randomBytes(bytes).toString("hex"),
     rssBytes: () => Deno.memoryUsage().rss,
     writeStderr: (text) => {
       if (!stderrOpen) return;

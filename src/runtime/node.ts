@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { spawn as spawnChild } from "node:child_process";
 import { promises as fs, readFile as readFileCallback, readFileSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
@@ -9,6 +9,7 @@ import { nodeDaemonSupport, processAliveNode, writeNewFileNode } from "./daemon-
 import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
+import { mkdirPrivateNode } from "./private-dir-node.ts";
 import { nodeShell } from "./shell-node.ts";
 import { ABSENT_KINDS, FsError, ifExists, ifMissing, type FsErrorKind } from "../core/errors.ts";
 import { CANCELLED_SPAWN, type DirEntry, type FileInfo, type Runtime, type SpawnOptions, type SpawnResult } from "./types.ts";
@@ -308,10 +309,13 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     mkdirp: async (path) => {
       await fsCall(fs.mkdir(path, { recursive: true }));
     },
+    mkdirPrivate: (path) => fsCall(mkdirPrivateNode(path)),
     makeTempDir: (prefix) => fsCall(fs.mkdtemp(join(tmpdir(), prefix))),
     env: (name) => process.env[name],
     cwd: () => process.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
+    hmacSha256: (key, data) => createHmac("sha256", key).update(data).digest("hex"),
+    randomHex: (bytes) => randomBytes(bytes).toString("hex"),
     rssBytes: () => process.memoryUsage.rss(),
     writeStderr: (text) => {
       if (!stderrOpen) return;

@@ -190,10 +190,21 @@ export interface Runtime {
   /** Set a file's access and modification time to now (LRU bookkeeping). */
   touch(path: string): Promise<void>;
   mkdirp(path: string): Promise<void>;
+  /**
+   * Create a directory (and its missing parents) that only this user may enter (0700), or make sure an existing one
+   * is: a real directory, not a symlink, owned by this user, closed to group and others (tightened to 0700 when it is
+   * this user's). Throws FsError (kind "not_private") when it is not and cannot be made so. A no-op check on Windows,
+   * where the per-user profile directory already is private.
+   */
+  mkdirPrivate(path: string): Promise<void>;
   makeTempDir(prefix: string): Promise<string>;
   env(name: string): string | undefined;
   cwd(): string;
   sha256(data: string | Uint8Array): string;
+  /** HMAC-SHA-256 of `data` under `key`, as hex. */
+  hmacSha256(key: string, data: string): string;
+  /** `bytes` random bytes from the OS's secure source, as hex. */
+  randomHex(bytes: number): string;
   /** Resident memory of this process, in bytes. */
   rssBytes(): number;
   writeStderr(text: string): void;

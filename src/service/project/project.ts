@@ -4,6 +4,7 @@ import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } fr
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { ownedTempDir } from "./temp-dirs.ts";
+import { projectStateDir, userStateHome } from "./user-state.ts";
 
 export const CONFIG_FILE = "signalint.config.json";
 
@@ -141,14 +142,18 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   const info = await runtime.stat(root);
   if (!info?.isDirectory) throw new ConfigError(`project root ${root} is not a directory (--root, SIGNALINT_PROJECT_ROOT or the working directory)`);
   const realRoot = (await runtime.realPath(root)) ?? root;
+  // Never `<root>/.signalint`: everything under the root is the repository author's (DESIGN §2, trust boundary).
   const envState = runtime.env("SIGNALINT_STATE_DIR")?.trim();
-  const stateDir = envState ? resolve(runtime.cwd(), envState) : join(root, ".signalint");
+  const home = userStateHome(runtime);
+  // A state home inside the project tree (a HOME below the root) is no place for state: engines would see it.
+  const usableHome = home && relativeToRoot(realRoot, (await runtime.realPath(home)) ?? home) === null ? home : null;
+  const stateDir = envState ? resolve(runtime.cwd(), envState) : usableHome ? projectStateDir(usableHome, runtime, realRoot) : null;
   const settings = await readSettings(runtime, root, options);
   const given = options.cacheDir?.trim();
   const cache = given
     ? { dir: await explicitCacheDir(runtime, realRoot, given), base: null }
     : await projectCacheDir(runtime, realRoot, options.prepareState === true);
-  const usedState = options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir;
+  const usedState = stateDir === null ? await unknownStateHome(runtime) : options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir;
   // The lint cache is a cache, kept with the others outside the tree: results stored as JSON inside the project
   // would be read by the user's own linters and formatters (`eslint .` with a JSON config, `prettier --check .`).
   const lintCacheDir = join(cache.dir, "lint");
@@ -176,6 +181,13 @@ async function readSettings(runtime: Runtime, root: string, options: OpenOptions
   return resolveSettings({}, () => undefined);
 }
 
+/** With no home directory there is no state home: this session keeps its state in a temporary directory. */
+async function unknownStateHome(runtime: Runtime): Promise<string> {
+  const fallback = await ownedTempDir(runtime, "signalint-state-");
+  runtime.writeStderr(`signalint: no home directory (HOME) to keep state in; using ${fallback} for this session\n`);
+  return fallback;
+}
+
 /** The state directory, or a fresh temporary one (with a warning) when it cannot be created or written. */
 async function usableStateDir(runtime: Runtime, stateDir: string): Promise<string> {
   try {
@@ -192,11 +204,9 @@ async function usableStateDir(runtime: Runtime, stateDir: string): Promise<strin
   }
 }
 
-/** Create the state directory (with a .gitignore so it never gets committed). */
+/** Create the state directory, private to this user (0700; a symlink or another user's directory is refused). */
 export async function ensureStateDir(runtime: Runtime, stateDir: string): Promise<void> {
-  if ((await runtime.stat(stateDir))?.isDirectory) return;
-  await runtime.mkdirp(stateDir);
-  await runtime.writeFileAtomic(join(stateDir, ".gitignore"), "*\n");
+  await runtime.mkdirPrivate(stateDir);
 }
 
 /**

@@ -1,0 +1,19 @@
+// A directory only this user may enter, on Deno (the per-user state directory: DESIGN §2, trust boundary).
+import { FsError } from "../core/errors.ts";
+
+// deno-lint-ignore no-explicit-any
+declare const Deno: any;
+
+/**
+ * Create `path` (and missing parents) with mode 0700, or make sure the existing directory is this user's and closed to
+ * others: a symlink, another user's directory or a file there is refused (FsError "not_private"), never followed.
+ */
+export async function mkdirPrivateDeno(path: string): Promise<void> {
+  await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+  if (Deno.build.os === "windows") return;
+  const info = await Deno.lstat(path);
+  const uid: number | null = Deno.uid();
+  if (info.isSymlink || !info.isDirectory) throw new FsError("not_private", `${path} is not a directory (a symlink or a file is never used for state)`);
+  if (uid !== null && info.uid !== uid) throw new FsError("not_private", `${path} belongs to another user (uid ${info.uid})`);
+  if (((info.mode ?? 0) & 0o077) !== 0) await Deno.chmod(path, 0o700);
+}
