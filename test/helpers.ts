@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +41,14 @@ process.on("exit", () => rmSync(TEMP_ROOT, { recursive: true, force: true }));
 // The per-user state home of every Signalint this test process starts without SIGNALINT_STATE_DIR: under TEMP_ROOT,
 // never the real user's.
 process.env.XDG_STATE_HOME ??= join(TEMP_ROOT, "state-home");
+/** The per-user state home the tests' servers use (see above). */
+export const STATE_HOME: string = process.env.XDG_STATE_HOME;
+
+/** The state directory Signalint picks for a project when SIGNALINT_STATE_DIR is not set (service/project/user-state.ts). */
+export function defaultStateDir(project: string): string {
+  const key = createHash("sha256").update(realpathSync(project)).digest("hex").slice(0, 24);
+  return join(STATE_HOME, "signalint", "projects", key);
+}
 
 /** A fresh temporary directory (under this process's root, removed at exit at the latest). */
 export function tempDir(prefix = "signalint-test-"): string {
@@ -123,7 +132,15 @@ export async function connect(cwd: string, env: Record<string, string> = {}, run
     args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd,
     // No prewarm unless a test asks for one: a server slow to get its first check (a loaded machine) would prewarm.
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, SIGNALINT_PREWARM_DELAY_MS: "off", ...env },
+    env: {
+      PATH: CLEAN_PATH,
+      HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: STATE_HOME,
+      SIGNALINT_DAEMON: "0",
+      SIGNALINT_STATE_DIR: stateDir,
+      SIGNALINT_PREWARM_DELAY_MS: "off",
+      ...env,
+    },
     stderr: "pipe",
   });
   let stderr = "";
@@ -231,6 +248,7 @@ export function runCli(args: string[], options: { cwd: string; env?: Record<stri
       env: {
         PATH: CLEAN_PATH,
         HOME: process.env.HOME ?? "",
+        XDG_STATE_HOME: STATE_HOME,
         SIGNALINT_DAEMON: "0",
         // A daemon it starts prewarms only when a test asks (see connect).
         SIGNALINT_PREWARM_DELAY_MS: "off",

@@ -8,7 +8,7 @@ import type { CliIo } from "./io.ts";
 import { absoluteLaunch, portableLaunch, type Launch } from "./launch.ts";
 import { UsageError } from "./usage.ts";
 
-/** The project-level files: config (when missing) and the .gitignore entry. */
+/** The project-level file: the config (when missing). State lives outside the tree, so no .gitignore entry is needed. */
 function projectTargets(root: string): Target[] {
   return [
     {
@@ -16,16 +16,6 @@ function projectTargets(root: string): Target[] {
       path: join(root, "signalint.config.json"),
       change: (current) => (current === null ? { kind: "create", text: "{}\n" } : { kind: "unchanged" }),
       snippet: "{}\n",
-    },
-    {
-      label: ".gitignore",
-      path: join(root, ".gitignore"),
-      change: (current) => {
-        if (current !== null && current.split(/\r?\n/).some((line) => /^\/?\.signalint\/?$/.test(line.trim()))) return { kind: "unchanged" };
-        if (current === null) return { kind: "create", text: ".signalint/\n" };
-        return { kind: "merge", text: `${current}${current === "" || current.endsWith("\n") ? "" : "\n"}.signalint/\n` };
-      },
-      snippet: ".signalint/\n",
     },
   ];
 }
@@ -134,9 +124,9 @@ async function runInit(io: CliIo, values: InitValues): Promise<number> {
 /** The init verb, declared once for its parser and its help. */
 export const initCommand = defineCommand({
   name: "init",
-  summary: "write signalint.config.json, a .gitignore entry and MCP client configs",
+  summary: "write signalint.config.json and MCP client configs",
   description:
-    "Set a project up for Signalint: signalint.config.json (when missing), a .gitignore entry for .signalint/, and the MCP " +
+    "Set a project up for Signalint: signalint.config.json (when missing) and the MCP " +
     "client configs. The configs are portable by default: they run npx -y signalint-mcp (or the project's own installed " +
     "signalint-mcp through its package manager) and find the project through each client's workspace variable or " +
     "working directory, so they can be committed. Shows every change first; existing files are merged where their " +

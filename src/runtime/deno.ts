@@ -225,8 +225,12 @@ const syncFilesDeno: SyncFiles = {
  */
 function watchTreeDeno(root: string, options: TreeWatchOptions): TreeWatch | null {
   let watcher: { close(): void; [Symbol.asyncIterator](): AsyncIterator<{ kind: string; paths: string[] }> };
+  const fence = options.fenceDir;
+  const outside = fence !== undefined && !fence.startsWith(`${root}/`) && !fence.startsWith(`${root}\\`);
+  // One watcher's paths share one inotify descriptor on Linux (ordered); elsewhere each path may be its own stream.
+  if (outside && Deno.build.os !== "linux") return null;
   try {
-    watcher = Deno.watchFs(root, { recursive: true });
+    watcher = Deno.watchFs(outside ? [root, fence] : root, { recursive: true });
   } catch {
     return null;
   }

@@ -22,6 +22,8 @@ export function watchTreeNode(root: string, options: TreeWatchOptions): TreeWatc
 }
 
 function watchRecursively(root: string, options: TreeWatchOptions): TreeWatch | null {
+  // Two recursive watches are two OS streams (FSEvents, ReadDirectoryChangesW): a fence outside the tree proves nothing.
+  if (options.fenceDir !== undefined && !options.fenceDir.startsWith(`${root}${sep}`)) return null;
   let closed = false;
   let watcher: FSWatcher;
   try {
@@ -108,5 +110,20 @@ function watchEachDirectory(root: string, options: TreeWatchOptions): TreeWatch 
     options.onChange(path);
   };
   if (!add(root)) return null;
+  // The fence directory, outside the tree: every watch of this process shares one inotify descriptor, whose events
+  // arrive in the order they happened, so its marker is ordered with the tree's changes.
+  const fence = options.fenceDir;
+  if (fence !== undefined && !watchers.has(fence)) {
+    try {
+      const watcher = watch(fence, { persistent: false }, (_type, name) => {
+        if (!closed) options.onChange(name ? join(fence, String(name)) : fence);
+      });
+      watcher.on("error", (error) => fail(reasonOf(error)));
+      watchers.set(fence, watcher);
+    } catch {
+      close();
+      return null;
+    }
+  }
   return { close };
 }

@@ -86,6 +86,13 @@ export interface TreeWatchOptions {
   onChange(path: string): void;
   /** The watch broke (watch limit reached, root removed, …): no more events come; the watch is closed. */
   onError(reason: string): void;
+  /**
+   * A directory outside the tree (the private state directory's fence), watched in the same ordered stream of events
+   * as the tree, its changes reported through onChange too: a marker written there and seen arriving proves every
+   * earlier change in the tree was reported. Where a runtime cannot order the two (separate OS streams: Node's
+   * recursive watches on macOS and Windows, Deno outside Linux), watchTree returns null.
+   */
+  fenceDir?: string;
 }
 
 /** A live tree watch. */

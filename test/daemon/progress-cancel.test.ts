@@ -9,22 +9,38 @@ import { after, before, it } from "node:test";
 import { readDaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { call, connect, everyIssue, fixture, lateProgress, linkBin, REPO, removeDir, runCli, scratchCopy, structured, type Connected } from "../helpers.ts";
+import {
+  call,
+  connect,
+  everyIssue,
+  fixture,
+  lateProgress,
+  linkBin,
+  REPO,
+  removeDir,
+  runCli,
+  scratchCopy,
+  structured,
+  tempDir,
+  type Connected,
+} from "../helpers.ts";
 import { engineRunning, isWarmHost, isWatchdog, killMarked, marked, survivors } from "../e2e/lifetime-cases.ts";
 
 const runtime = createNodeRuntime();
 let project: string;
 let marker: string;
+let stateDir: string;
 let env: Record<string, string>;
 
 before(() => {
   project = scratchCopy("sparse", "daemon-cancel");
+  stateDir = tempDir("signalint-state-");
   marker = join(project, "pids.txt");
   linkBin(project, "oxlint", fixture("fault-engines/hang-on.cjs"));
   // Only a kill ends the hanging linter: its timeout is far longer than the test.
   writeFileSync(join(project, "signalint.config.json"), JSON.stringify({ timeoutsMs: { oxlint: 600_000 } }));
   env = {
-    SIGNALINT_STATE_DIR: join(project, ".signalint"),
+    SIGNALINT_STATE_DIR: stateDir,
     SIGNALINT_FAULT_PIDS: marker,
     SIGNALINT_FAULT_HANG_FILE: "src/util.ts",
     REAL_OXLINT: join(REPO, "node_modules", "oxlint", "bin", "oxlint"),
@@ -32,7 +48,7 @@ before(() => {
 });
 
 after(async () => {
-  const record = await readDaemonRecord(runtime, join(project, ".signalint"));
+  const record = await readDaemonRecord(runtime, stateDir);
   if (record) runtime.daemon?.kill(record.pid, "SIGKILL");
   killMarked(marker);
   removeDir(project);

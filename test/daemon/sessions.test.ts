@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { after, it } from "node:test";
 import { readDaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { call, connect, gone, removeDir, scratchCopy, structured, type Connected } from "../helpers.ts";
+import { call, connect, gone, removeDir, scratchCopy, structured, tempDir, type Connected } from "../helpers.ts";
 
 const runtime = createNodeRuntime();
 const root = scratchCopy("systemic-ts", "daemon-sessions");
-const state = join(root, ".signalint");
+const state = tempDir("signalint-state-");
 
 after(async () => {
   const record = await readDaemonRecord(runtime, state);

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { call, connect, linkBin, REPO, structured, tempDir } from "../helpers.ts";
+import { call, connect, defaultStateDir, linkBin, REPO, structured, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 
 /** A module with one type error (TS2322). */
@@ -38,7 +38,7 @@ export function subdirectoryServerTest(runtime: "node" | "deno", dirs: string[])
     } finally {
       await session.close();
     }
-    assert.ok(!existsSync(join(dir, "src", ".signalint")));
-    assert.ok(existsSync(join(dir, ".signalint")));
+    assert.ok(!existsSync(join(dir, "src", ".signalint")) && !existsSync(join(dir, ".signalint")), "no state directory in the tree");
+    assert.ok(existsSync(defaultStateDir(dir)), "the root's state directory, in the per-user state home");
   });
 }

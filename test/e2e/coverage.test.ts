@@ -4,17 +4,17 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { call, CLEAN_PATH, connect, everyIssue, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, defaultStateDir, everyIssue, removeDir, REPO, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
 import { coverageProject as project, subdirectoryServerTest, TYPE_ERROR } from "./coverage-project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 /**
- * Run a check and assert it wrote nothing into the project tree (but the state directory, where a test asks for the
- * default one inside the tree with a blank SIGNALINT_STATE_DIR).
+ * Run a check and assert it wrote nothing into the project tree (but a state directory a test put there through
+ * SIGNALINT_STATE_DIR; a blank one means the default, outside the tree).
  */
 function unwritten<T>(dir: string, env: Record<string, string>, run: () => T): T {
   const state = env.SIGNALINT_STATE_DIR;
-  const exclude = state === undefined ? [] : [state.trim() ? resolve(dir, state) : join(dir, ".signalint")];
+  const exclude = state?.trim() ? [resolve(dir, state)] : [];
   const before = snapshotTree(dir, exclude);
   const result = run();
   assertTreeUnchanged(dir, before, exclude);
@@ -225,7 +225,7 @@ describe("nothing Signalint writes is visible to an engine or the user's tools",
   });
 });
 
-describe("the state directory is only at the project root", () => {
+describe("the state directory is the project root's, outside the tree", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
@@ -237,8 +237,8 @@ describe("the state directory is only at the project root", () => {
     assert.equal(fromSrc.response.projectRoot, dir);
     assert.deepEqual(issuesOf(join(dir, "src"), cache, [], env), ["src/a.ts:1 TS2322"], "no paths: the working directory");
     assert.deepEqual(issuesOf(join(dir, "src"), cache, ["a.ts", "../lib/b.ts"], env), ["lib/b.ts:1 TS2322", "src/a.ts:1 TS2322"]);
-    assert.ok(!existsSync(join(dir, "src", ".signalint")), "no stray state directory");
-    assert.ok(existsSync(join(dir, ".signalint", "session.jsonl")));
+    assert.ok(!existsSync(join(dir, "src", ".signalint")) && !existsSync(join(dir, ".signalint")), "no state directory in the tree");
+    assert.ok(existsSync(join(defaultStateDir(dir), "session.jsonl")), "the state is the root's, in the per-user state home");
     assert.equal(runCli(["check", "../.."], { cwd: join(dir, "src"), env }).status, 2, "paths outside the root are refused");
   });
 

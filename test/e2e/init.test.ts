@@ -35,13 +35,13 @@ describe("init", () => {
     assert.ok(!existsSync(join(dir, ".mcp.json")));
   });
 
-  it("--yes writes config, .gitignore and every project client config, each parseable and portable", () => {
+  it("--yes writes config and every project client config, each parseable and portable, and no .gitignore entry", () => {
     const dir = project();
     dirs.push(dir);
     const result = init(dir, ["--yes", "--hooks"]);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual(JSON.parse(read(dir, "signalint.config.json")), {});
-    assert.match(read(dir, ".gitignore"), /^\.signalint\/$/m);
+    assert.ok(!existsSync(join(dir, ".gitignore")), "state lives outside the tree: nothing to ignore");
     assert.deepEqual(JSON.parse(read(dir, ".mcp.json")), { mcpServers: { signalint: { type: "stdio", ...NPX } } });
     assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, { ...NPX, env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } });
     assert.deepEqual(JSON.parse(read(dir, ".vscode/mcp.json")), {
@@ -163,7 +163,7 @@ describe("init", () => {
     const codex = parseToml(read(dir, ".codex/config.toml"));
     assert.deepEqual(Object.keys(codex), ["", "mcp_servers.other", "mcp_servers.signalint"]);
     assert.equal(codex[""]?.model, "o3");
-    assert.equal(read(dir, ".gitignore"), "node_modules\n.signalint/\n");
+    assert.equal(read(dir, ".gitignore"), "node_modules", "the project's .gitignore is left alone");
     // Comments stay where they were: each on its own line, the other entry untouched, ours added after it.
     const merged = read(dir, ".vscode/mcp.json");
     assert.ok(merged.startsWith('{\n  // team servers\n  "servers": {\n    "other": { "command": "x" }, // the other one\n    "signalint": {'), merged);

@@ -23,9 +23,10 @@ export function unwatched(root: string, path: string): boolean {
 
 /**
  * Watches the project tree so a check where nothing changed re-asks only what the watch cannot see. Truth first:
- * before a check uses a hint, `fence()` writes a marker file into the state directory and waits for the watch to
- * report it; events of one watch arrive in order, so every change made before the check started has been recorded
- * by then. Anything the watch cannot vouch for — no watch on this runtime, not started yet, an error, a fence that
+ * before a check uses a hint, `fence()` writes a marker file into the state directory's `fence/` (outside the tree:
+ * nothing is written into the project) and waits for the watch to report it; the tree and the fence directory are
+ * watched in one ordered stream of events (Runtime.watchTree's fenceDir), so every change made before the check
+ * started has been recorded by then. Anything the watch cannot vouch for — no watch on this runtime, not started yet, an error, a fence that
  * does not arrive, more changes than kept — gives programs no hint (null), and they re-stat everything.
  */
 export class ChangeTracker {
@@ -43,6 +44,8 @@ export class ChangeTracker {
   private pending: Promise<void> = Promise.resolve();
   private fences = 0;
   private readonly id: string;
+  /** Where fence markers are written: in the private state directory, never in the project tree. */
+  private readonly fenceDir: string;
   /** How many checks got a hint (tests assert the watch really served them). */
   hintsGiven = 0;
   private scheduled = false;
@@ -54,6 +57,7 @@ export class ChangeTracker {
     private readonly stateDir: string,
   ) {
     this.id = runtime.sha256(`${Date.now()}:${Math.random()}`).slice(0, 8);
+    this.fenceDir = join(stateDir, "fence");
   }
 
   /**
@@ -82,25 +86,38 @@ export class ChangeTracker {
 
   private start(): void {
     if (this.state !== "off" || this.starts >= MAX_STARTS) return;
-    // The fence needs the state directory inside the watched tree.
-    if (!this.stateDir.startsWith(`${this.root}${sep}`)) return;
     this.starts++;
     this.state = "starting";
+    // The fence directory must exist before it is watched; one that cannot be made leaves the tree unwatched.
+    this.runtime.mkdirp(this.fenceDir).then(
+      () => this.begin(),
+      () => this.giveUp(),
+    );
+  }
+
+  /** No watch is to be had here (the runtime or platform has none, or no fence can be ordered with it). */
+  private giveUp(): void {
+    if (this.state === "starting") this.state = "off";
+    this.starts = MAX_STARTS;
+    this.settle();
+  }
+
+  private begin(): void {
+    if (this.state !== "starting") return this.settle(); // closed meanwhile
+    const stateInTree = this.stateDir.startsWith(`${this.root}${sep}`);
     this.watch = this.runtime.watchTree(this.root, {
       skip: (dir) => UNWATCHED.has(basename(dir)) || dir.startsWith(`${this.stateDir}${sep}`),
       onChange: (path) => this.changed(path),
       onError: (reason) => this.fail(reason),
+      fenceDir: this.fenceDir,
     });
-    if (!this.watch) {
-      this.state = "off";
-      this.starts = MAX_STARTS;
-      return;
-    }
+    if (!this.watch) return this.giveUp();
     const watch = this.watch;
     // Nothing was recorded while no watch ran: no program may take a hint across that gap.
     this.forget();
     this.uncovered.clear();
-    this.uncovered.add(this.stateDir);
+    // A state directory the user put inside the tree (SIGNALINT_STATE_DIR) is not watched as part of it.
+    if (stateInTree) this.uncovered.add(this.stateDir);
     this.walk(this.root).then(() => {
       if (this.watch === watch && this.state === "starting") this.state = "on";
       this.settle();
@@ -131,7 +148,7 @@ export class ChangeTracker {
     if (waiter) return waiter(true);
     // The state directory itself created or removed (the check just recreated it): a marker written into it before
     // its new watch existed never reports; that check goes without a hint.
-    if (path === this.stateDir) for (const release of this.waiting.values()) release(false);
+    if (path === this.stateDir || path === this.fenceDir) for (const release of this.waiting.values()) release(false);
     if (path === this.stateDir || path.startsWith(`${this.stateDir}${sep}`)) return;
     this.changes.push([path, ++this.seq]);
     if (this.changes.length > MAX_CHANGES) this.forget();
@@ -165,7 +182,7 @@ export class ChangeTracker {
    */
   async fence(): Promise<boolean> {
     if (this.state !== "on") return false;
-    const marker = join(this.stateDir, `fence-${this.id}-${++this.fences}`);
+    const marker = join(this.fenceDir, `fence-${this.id}-${++this.fences}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settle: (arrived: boolean | "timeout") => void = () => {};
     const outcome = new Promise<boolean | "timeout">((resolve) => {
@@ -174,14 +191,19 @@ export class ChangeTracker {
       // Give up one loop turn after the timeout, so an event that waited behind a blocked thread is read first.
       timer = setTimeout(() => setTimeout(() => resolve("timeout"), 0), FENCE_TIMEOUT_MS);
     });
-    // A marker that cannot be written (the state directory removed meanwhile) proves nothing.
-    await this.runtime.appendFile(marker, "").catch(() => settle(false));
+    // A marker that cannot be written (the state directory removed meanwhile) proves nothing, and the watch of the
+    // fence directory is gone with it: a new watch starts after this check.
+    let unwritable = false;
+    await this.runtime.appendFile(marker, "").catch(() => {
+      unwritable = true;
+      settle(false);
+    });
     const arrived = await outcome;
     clearTimeout(timer);
     this.waiting.delete(marker);
     await this.pending;
-    // Gone before any engine runs (Biome would otherwise see it in the state directory).
     await this.runtime.removeFile(marker).catch(() => {});
+    if (unwritable && this.state === "on") this.fail("the state directory's fence directory is gone");
     // A watch that no longer reports what happens in the tree is broken: the next check starts a new one.
     if (arrived === "timeout" && this.state === "on") this.fail("a fence's marker was not reported");
     return arrived === true && this.state === "on";
