@@ -21,6 +21,8 @@ export interface DoctorInputs {
 export interface DoctorReport {
   projectRoot: string;
   stateDir: string;
+  /** A `.signalint` directory in the project tree (an earlier version's state, or the repository's): never read. */
+  legacyStateDir: string | null;
   /** Where generated tsc files go (outside the project). */
   cacheDir: string;
   configFile: string | null;
@@ -87,6 +89,7 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
   return {
     projectRoot: project.root,
     stateDir: project.stateDir,
+    legacyStateDir: (await runtime.lstat(join(project.root, ".signalint"))) ? join(project.root, ".signalint") : null,
     cacheDir: project.cacheDir,
     configFile: (await runtime.stat(configPath))?.isFile ? configPath : null,
     configErrors: [...new Set(configErrors)],
@@ -108,6 +111,7 @@ export function formatDoctor(report: DoctorReport): string {
     `config         ${report.configFile ?? "(none: defaults)"}`,
     ...report.configErrors.map((message) => `  INVALID: ${message} (defaults shown below)`),
     `state dir      ${report.stateDir}`,
+    ...(report.legacyStateDir ? [`  ${report.legacyStateDir} is never read (state lives in the per-user state directory above); it can be deleted`] : []),
     `cache dir      ${report.cacheDir}`,
     `payload mode   ${report.payloadMode}${report.compact ? " (compact keys)" : ""}`,
     `runtime        ${report.runtime}; node for JS engines: ${report.node ?? "none found"}`,
