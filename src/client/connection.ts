@@ -51,7 +51,13 @@ export class DaemonConnection {
   }
 
   /** Connect and say hello; null when nothing answers as a daemon of this version for this root within the timeout. */
-  static async open(support: DaemonSupport, socket: string, root: string, session?: string): Promise<DaemonConnection | { refused: string } | null> {
+  static async open(
+    support: DaemonSupport,
+    socket: string,
+    root: string,
+    session?: string,
+    env?: Record<string, string>,
+  ): Promise<DaemonConnection | { refused: string } | null> {
     const connection = await support.connect(socket).catch(() => null);
     if (!connection) return null;
     return new Promise((resolve) => {
@@ -79,7 +85,7 @@ export class DaemonConnection {
         }
       });
       connection.onClose(() => finish(null));
-      const hello: ClientMessage = { t: "hello", protocol: DAEMON_PROTOCOL, version: VERSION, root };
+      const hello: ClientMessage = { t: "hello", protocol: DAEMON_PROTOCOL, version: VERSION, root, ...(env ? { env } : {}) };
       connection.write(encodeFrame(hello));
     });
   }
@@ -132,7 +138,7 @@ async function tryRecorded(
   project: Project,
   session?: string,
 ): Promise<DaemonConnection | null> {
-  const opened = await DaemonConnection.open(support, record.socket, project.root, session);
+  const opened = await DaemonConnection.open(support, record.socket, project.root, session, runtime.environment());
   if (opened instanceof DaemonConnection) return opened;
   if (opened && "refused" in opened) {
     // Another version drains and exits; then this client starts its own.
@@ -176,7 +182,7 @@ export async function connectDaemon(runtime: Runtime, support: DaemonSupport, pr
     const line = started.line ?? "failed it exited before it was ready";
     if (line.startsWith("ready ")) {
       const ready = JSON.parse(line.slice(6)) as DaemonRecord;
-      const opened = await DaemonConnection.open(support, ready.socket, project.root, session);
+      const opened = await DaemonConnection.open(support, ready.socket, project.root, session, runtime.environment());
       if (opened instanceof DaemonConnection) return opened;
       lastReason = "the new daemon did not answer";
     } else if (line.startsWith("busy ")) {

@@ -9,7 +9,8 @@ export const DAEMON_MODE = "__signalint-daemon";
 
 /** What a client sends. */
 export type ClientMessage =
-  | { t: "hello"; protocol: number; version: string; root: string }
+  /** `env`: the client's environment; every call of this connection runs in it (the Nx daemon's per-client env). */
+  | { t: "hello"; protocol: number; version: string; root: string; env?: Record<string, string> }
   | { t: "call"; id: number; method: keyof ServiceApi; params: unknown; session?: string }
   | { t: "cancel"; id: number };
 
@@ -26,13 +27,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Absent, or variables as strings (a client's environment). */
+function isEnvironment(value: unknown): boolean {
+  return value === undefined || (isRecord(value) && Object.values(value).every((entry) => typeof entry === "string"));
+}
+
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** The message a client sent, or null when it is not one (the daemon then closes that client). */
 export function readClientMessage(value: unknown): ClientMessage | null {
   if (!isRecord(value)) return null;
   if (value.t === "hello")
-    return typeof value.protocol === "number" && typeof value.version === "string" && typeof value.root === "string" ? (value as ClientMessage) : null;
+    return typeof value.protocol === "number" && typeof value.version === "string" && typeof value.root === "string" && isEnvironment(value.env)
+      ? (value as ClientMessage)
+      : null;
   if (value.t === "call") {
     const known = (API_METHODS as readonly unknown[]).includes(value.method);
     return isId(value.id) && known && (value.session === undefined || typeof value.session === "string") ? (value as ClientMessage) : null;

@@ -30,6 +30,8 @@ export function socketKey(runtime: Runtime, realRoot: string, stateDir: string):
 /** One client: its calls in flight (cancellable) and whether it said hello. */
 class ClientConnection {
   private greeted = false;
+  /** The environment the client said hello with: its calls run in it. */
+  private env: Record<string, string> | undefined;
   private readonly calls = new Map<number, AbortController>();
 
   constructor(
@@ -66,6 +68,7 @@ class ClientConnection {
         return this.daemon.stopIfDrained();
       }
       this.greeted = true;
+      this.env = message.env;
       return this.send({ t: "welcome", protocol: DAEMON_PROTOCOL, version: VERSION, pid: this.daemon.pid, root: this.daemon.root });
     }
     if (message.t === "cancel") return void this.calls.get(message.id)?.abort();
@@ -74,6 +77,7 @@ class ClientConnection {
     const context = {
       signal: controller.signal,
       session: message.session,
+      ...(this.env ? { env: this.env } : {}),
       onEvent: (event: unknown) => this.send({ t: "event", id: message.id, event } as DaemonMessage),
     };
     this.daemon

@@ -364,6 +364,7 @@ export function createDenoRuntime(): Runtime {
     mkdirPrivate: (path) => fsCall(() => mkdirPrivateDeno(path)),
     makeTempDir: (prefix) => fsCall(() => Deno.makeTempDir({ prefix })),
     env: (name) => Deno.env.get(name),
+    environment: () => Deno.env.toObject(),
     cwd: () => Deno.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
     hmacSha256: (key, data) => createHmac("sha256", key).update(data).digest("hex"),

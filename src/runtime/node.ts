@@ -72,6 +72,8 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
   const proc = x(command, args, {
     throwOnError: false,
     nodePath: false,
+    // buildEnv starts from this process's environment: tinyexec must not merge it back over a variable removed there.
+    inheritEnv: false,
     nodeOptions: {
       cwd: options.cwd,
       env: buildEnv(options.env),
@@ -312,6 +314,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     mkdirPrivate: (path) => fsCall(mkdirPrivateNode(path)),
     makeTempDir: (prefix) => fsCall(fs.mkdtemp(join(tmpdir(), prefix))),
     env: (name) => process.env[name],
+    environment: () => Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
     cwd: () => process.cwd(),
     sha256: (data) => createHash("sha256").update(data).digest("hex"),
     hmacSha256: (key, data) => createHmac("sha256", key).update(data).digest("hex"),

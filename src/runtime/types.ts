@@ -206,6 +206,8 @@ export interface Runtime {
   mkdirPrivate(path: string): Promise<void>;
   makeTempDir(prefix: string): Promise<string>;
   env(name: string): string | undefined;
+  /** This process's whole environment (a copy): what a daemon client sends, so its checks run in it. */
+  environment(): Record<string, string>;
   cwd(): string;
   sha256(data: string | Uint8Array): string;
   /** HMAC-SHA-256 of `data` under `key`, as hex. */

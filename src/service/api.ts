@@ -20,6 +20,7 @@ import type { ArtifactChunk } from "./history/artifacts.ts";
 import { ArtifactStore } from "./history/artifacts.ts";
 import { collectStats, type StatsReport } from "./history/stats.ts";
 import { diagnose, type DoctorReport } from "./project/doctor.ts";
+import { callerRuntime } from "../runtime/caller-runtime.ts";
 import type { SignalintService } from "./signalint.ts";
 import { afterEditCheck, compareSnapshots, type AfterEdit } from "./workflow/after-edit.ts";
 import { ingestDiagnostics, type IngestRequest, type IngestResult } from "./workflow/ingest.ts";
@@ -31,6 +32,8 @@ export interface CallContext {
   onEvent?: (event: CheckEvent) => void;
   /** The client's session (an MCP connection): after_edit_check's default baseline is that session's previous check. */
   session?: string;
+  /** The client's environment (a daemon's client): its checks run in it; absent: this process's own. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Who answers: the project, its settings, the answering process and its memory (daemon status, doctor). */
@@ -71,7 +74,7 @@ export interface ServiceApi {
   discard(params: { transactionId: string }): Promise<{ discarded: true } | WorkflowStale>;
   saveArtifact(params: { json: string }): Promise<string>;
   readArtifact(params: { artifactId: string; offset: number; maxBytes: number }): Promise<ArtifactChunk>;
-  doctor(params: { configErrors: readonly string[] }): Promise<DoctorReport>;
+  doctor(params: { configErrors: readonly string[] }, context?: CallContext): Promise<DoctorReport>;
   stats(): Promise<StatsReport>;
   /** Resolves once every warm TypeScript check started so far has answered. */
   warmSettled(): Promise<void>;
@@ -121,11 +124,13 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     ingest: (request) => ingestDiagnostics(service, request),
     live: (query) => liveDiagnostics(service, query),
     preview: ({ patches }) => service.transactions.preview(patches),
-    apply: ({ transactionId, ...options }, context = {}) => service.transactions.apply(transactionId, { ...options, session: context.session }),
+    apply: ({ transactionId, ...options }, context = {}) =>
+      service.transactions.apply(transactionId, { ...options, session: context.session, ...(context.env ? { env: context.env } : {}) }),
     discard: async ({ transactionId }) => service.transactions.discard(transactionId),
     saveArtifact: ({ json }) => artifacts.save(json),
     readArtifact: ({ artifactId, offset, maxBytes }) => artifacts.read(artifactId, offset, maxBytes),
-    doctor: ({ configErrors }) => diagnose(service, configErrors),
+    doctor: ({ configErrors }, context = {}) =>
+      diagnose({ project, node: service.node, runtime: context.env ? callerRuntime(runtime, context.env) : runtime }, configErrors),
     stats: () => collectStats(runtime, project),
     warmSettled: () => service.warmSettled(),
   };

@@ -21,6 +21,8 @@ import { TsconfigCoverage } from "./tsc/tsc-coverage.ts";
 import { persistTarget } from "./tsc/persist-target.ts";
 import { Prewarm } from "./tsc/prewarm.ts";
 import type { Checker } from "./workflow/checker.ts";
+import { toolchainFingerprint } from "../core/environment.ts";
+import { callerRuntime } from "../runtime/caller-runtime.ts";
 import { ownedTempDir } from "./project/temp-dirs.ts";
 
 export type { CheckTiming } from "./check/pipeline.ts";
@@ -166,11 +168,22 @@ export class SignalintService implements Checker {
    */
   async check(requested: readonly string[], incremental: boolean, options: CheckOptions = {}): Promise<CheckResponse> {
     this.prewarm.stop();
-    const { response, timing } = await runCheck(this.rooms, requested, { ...options, incremental });
+    const { response, timing } = await runCheck(this.roomsFor(options.env), requested, { ...options, incremental });
     await this.prewarm.remember();
     this.lastTiming = timing;
     if (this.runtime.env("SIGNALINT_DEBUG_TIMING")) this.runtime.writeStderr(`signalint timing: ${JSON.stringify(timing)}\n`);
     return response;
+  }
+
+  /**
+   * The rooms as a client with environment `env` sees them (a daemon's client; absent: this process's own): engines
+   * resolve and run in its environment, and the warm programs serve it only when its toolchain variables are this
+   * process's (they were built in these).
+   */
+  private roomsFor(env: Readonly<Record<string, string>> | undefined): CheckRooms {
+    if (!env) return this.rooms;
+    const own = toolchainFingerprint(this.runtime.environment(), this.runtime.sha256);
+    return { ...this.rooms, runtime: callerRuntime(this.runtime, env), warmAllowed: toolchainFingerprint(env, this.runtime.sha256) === own };
   }
 
   /** get_issue_detail. */

@@ -17,6 +17,8 @@ export interface CheckOptions {
   tool?: string;
   /** The client session that asked (recorded in its snapshot). */
   session?: string;
+  /** The environment of the client that asked (a daemon's client): engines run in it. Absent: this process's own. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A check whose request was cancelled: it recorded nothing and has no result. */

@@ -24,6 +24,7 @@ import type { EngineReport } from "./engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
+import { environmentFingerprint } from "../../core/environment.ts";
 import { engineIdentity, quietKey, repeatedReports, resolveEnabled, reusableReads, type ResolvedEngines } from "./quiet-check.ts";
 
 /** What a check reads and writes, wired once by the composition root (SignalintService). */
@@ -43,6 +44,11 @@ export interface CheckRooms {
   quiet: QuietIndex<EngineResults>;
   /** A new id for every check (never derived from content alone). */
   nextCheckId: () => string;
+  /**
+   * False when the asking client's toolchain variables (PATH, NODE_OPTIONS, TSC_* …) differ from this process's: the
+   * warm programs were built in this process's, so that client's tsc runs on the command line, in its environment.
+   */
+  warmAllowed?: boolean;
 }
 
 /** Timing of one check, kept for stats and snapshots (never in the payload: it is not deterministic). */
@@ -104,7 +110,8 @@ async function prepare(rooms: CheckRooms, requested: readonly string[], incremen
     enabled.eslint === true && eslintLegacy(runtime, project.root),
     resolveEnabled(runtime, { root: project.root, paths, node: rooms.node, enabled }),
   ]);
-  const identity = engineIdentity(resolved);
+  // Who answers includes the environment the engines run in: another shell's variables are another identity.
+  const identity = `${engineIdentity(resolved)}\0${environmentFingerprint(runtime.environment(), runtime.sha256)}`;
   const changeHint = (await fenced) ? rooms.changes.hint() : null;
   rooms.cache.hasher.forgetChanged(changeHint);
   const ignored = compileIgnore(settings.ignore);
@@ -156,7 +163,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     cache: rooms.cache,
     warm: rooms.warm,
     changeHint: check.changeHint,
-    warmTypeScript: settings.warmTypeScript,
+    warmTypeScript: settings.warmTypeScript && rooms.warmAllowed !== false,
     warmMemoryMB: settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(runtime.totalMemoryBytes),
     typescriptProjects: settings.typescriptProjects,
     oxlintTypeAware: settings.oxlintTypeAware,

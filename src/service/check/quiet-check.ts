@@ -15,8 +15,10 @@ export function quietKey(request: {
   enabled: Record<EngineName, boolean | string>;
   eslintLegacy: boolean;
   settings: Settings;
+  /** Who answers, the environment the engines run in included: each shell keeps its own quiet answer. */
+  identity: string;
 }): string {
-  return JSON.stringify([request.paths, request.incremental, request.enabled, request.eslintLegacy, request.settings]);
+  return JSON.stringify([request.paths, request.incremental, request.enabled, request.eslintLegacy, request.settings, request.identity]);
 }
 
 /** Each enabled engine as it resolves for a check (null: not installed); resolved once, then run as resolved. */

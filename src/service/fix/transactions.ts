@@ -122,7 +122,7 @@ export class TransactionStore {
   /** apply_diagnostic_fix: all-or-nothing write, then an after-edit check of the touched files. */
   async apply(
     transactionId: string,
-    options: { confirm?: boolean; baselineCheckId?: string; session?: string },
+    options: { confirm?: boolean; baselineCheckId?: string; session?: string; env?: Readonly<Record<string, string>> },
   ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale> {
     const transaction = this.find(transactionId);
     if ("status" in transaction) return transaction;
@@ -164,11 +164,11 @@ export class TransactionStore {
    */
   private async postCheck(
     files: string[],
-    options: { baselineCheckId?: string; session?: string },
+    options: { baselineCheckId?: string; session?: string; env?: Readonly<Record<string, string>> },
   ): Promise<{ result: AfterEdit | null; postCheckError?: PostCheckError }> {
     try {
-      const { baselineCheckId, session } = options;
-      const result = await afterEditCheck(this.service, files, { baselineCheckId, session, tool: "apply_diagnostic_fix" });
+      const { baselineCheckId, session, env } = options;
+      const result = await afterEditCheck(this.service, files, { baselineCheckId, session, env, tool: "apply_diagnostic_fix" });
       if (!("status" in result)) return { result };
       return { result: null, postCheckError: { code: result.code, message: `The fix was applied; its baseline is gone: ${result.message}` } };
     } catch (error) {

@@ -1,3 +1,4 @@
+import { environmentFingerprint } from "../../core/environment.ts";
 import { dirname, join } from "node:path";
 import type { EngineName } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
@@ -56,7 +57,10 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // What the linter reads above the root (and in .git) is the same for every file: hashed once into the identity.
   const outer = await outerInputsHash(runtime, cache.hasher, { engine: spec.engine, root });
   // The argv too: the same file linted with other flags (ESLint 9's config lookup, a legacy --ext) is another result.
-  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}`;
+  // And the environment it runs in: a JavaScript config may read any variable (LINT_STRICT), so each shell's answer is
+  // kept apart from another's (terminal noise aside: core/environment.ts).
+  const environment = environmentFingerprint(runtime.environment(), runtime.sha256);
+  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

@@ -58,8 +58,8 @@ export async function afterEditCheck(
 ): Promise<AfterEdit | WorkflowStale> {
   const baseline = options.baselineCheckId !== undefined ? service.snapshots.find(options.baselineCheckId) : defaultBaseline(service, files, options.session);
   if (baseline && "status" in baseline) return baseline;
-  const { signal, onEvent, session } = options;
-  const response = await service.check(files, true, { signal, onEvent, session, tool: options.tool ?? "after_edit_check" });
+  const { signal, onEvent, session, env } = options;
+  const response = await service.check(files, true, { signal, onEvent, session, env, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
   if (!baseline) {
