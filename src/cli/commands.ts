@@ -16,7 +16,7 @@ export const TOP_LEVEL_FLAGS = ["help", "--help", "-h", "--version", "-v"] as co
 /** The environment variables a user may set, with what each does (the top-level help lists them). */
 export const ENVIRONMENT: readonly [string, string][] = [
   ["SIGNALINT_PROJECT_ROOT", "the project to check (default: found from the working directory)"],
-  ["SIGNALINT_STATE_DIR", "where state goes (default: <project>/.signalint)"],
+  ["SIGNALINT_STATE_DIR", "where state goes (default: the project's directory in the per-user state home, outside the tree)"],
   ["SIGNALINT_CACHE_DIR", "where generated tsc files and persisted TypeScript state go (default: the OS cache directory)"],
   ["SIGNALINT_CACHE_MAX_MB", "the bound on all projects' persisted TypeScript state (default 512; 0: not persisted)"],
   ["SIGNALINT_MCP_PAYLOAD", "both, text or structured"],

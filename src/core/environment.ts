@@ -51,8 +51,11 @@ const NOISE = new Set([
 ]);
 const NOISE_PREFIXES = ["SSH_", "XDG_SESSION_", "__CF", "Apple_", "ITERM_", "KONSOLE_", "VTE_", "WT_"];
 
-/** What the toolchain of a warm TypeScript program reads from the environment (the rest cannot change its answer). */
-const TOOLCHAIN = new Set(["PATH", "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS"]);
+/**
+ * What the toolchain of a warm TypeScript program reads from the environment (the rest cannot change its answer).
+ * Not PATH: which compiler answers is resolved in the caller's environment, and warm programs are keyed by it.
+ */
+const TOOLCHAIN = new Set(["NODE_OPTIONS", "NODE_PATH"]);
 const TOOLCHAIN_PREFIXES = ["TSC_", "TS_", "SIGNALINT_"];
 
 const noise = (name: string) => NOISE.has(name) || NOISE_PREFIXES.some((prefix) => name.startsWith(prefix));
@@ -73,7 +76,7 @@ export function environmentFingerprint(env: Readonly<Record<string, string>>, ha
   return fingerprintOf(env, (name) => !noise(name), hash);
 }
 
-/** What a warm TypeScript program depends on: PATH, NODE_OPTIONS, NODE_PATH, TSC_* / TS_* and Signalint's own switches. */
+/** What a warm TypeScript program depends on: NODE_OPTIONS, NODE_PATH, TSC_* / TS_* and Signalint's own switches. */
 export function toolchainFingerprint(env: Readonly<Record<string, string>>, hash: (text: string) => string): string {
   return fingerprintOf(env, (name) => !noise(name) && (TOOLCHAIN.has(name) || TOOLCHAIN_PREFIXES.some((prefix) => name.startsWith(prefix))), hash);
 }
