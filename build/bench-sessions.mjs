@@ -20,16 +20,12 @@ const REFS_FILES = Number(process.env.BENCH_REFS_FILES ?? 2000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const [TS_LABEL, TSC] = TYPESCRIPTS[process.env.BENCH_TS === "7" ? 7 : 5];
 const TSC_ONLY = Boolean(process.env.BENCH_TSC_ONLY);
-// The state directory sits in the project (as `.signalint` would: the file watch's fence needs it inside the root);
-// the cold `tsc -b` copy leaves it out.
-const STATE = ".bench-state";
-
-/** The environment of every Signalint process the bench starts: daemon on, private state and cache directories. */
-function signalintEnv(dir, cacheDir) {
+/** The environment of every Signalint process the bench starts: daemon on, private state and cache directories (both outside the project, as by default). */
+function signalintEnv(stateDir, cacheDir) {
   return {
     ...process.env,
     SIGNALINT_DAEMON: "1",
-    SIGNALINT_STATE_DIR: join(dir, STATE),
+    SIGNALINT_STATE_DIR: stateDir,
     SIGNALINT_CACHE_DIR: cacheDir,
     // Every issue inline: a big project's cluster detail would otherwise go to an artifact.
     SIGNALINT_STRUCTURED_MAX_BYTES: "16777216",
@@ -96,7 +92,7 @@ function editLeaf(dir, file) {
 
 /** Stop the project's daemon (`daemon stop`), and kill it through its record if it is still there. */
 function stopDaemon(dir, env) {
-  const record = join(dir, STATE, "daemon.json");
+  const record = join(env.SIGNALINT_STATE_DIR, "daemon.record");
   const pid = existsSync(record) ? JSON.parse(readFileSync(record, "utf8")).pid : null;
   spawnSync(process.execPath, [BUNDLE, "daemon", "stop"], { cwd: dir, env, encoding: "utf8" });
   if (pid === null) return;
@@ -113,11 +109,12 @@ async function measure(name) {
   const files = refs ? REFS_FILES : Number(name);
   const dir = mkdtempSync(join(tmpdir(), "signalint-sessions-"));
   const cacheDir = mkdtempSync(join(tmpdir(), "signalint-sessions-cache-"));
-  const env = signalintEnv(dir, cacheDir);
+  const stateDir = mkdtempSync(join(tmpdir(), "signalint-sessions-state-"));
+  const env = signalintEnv(stateDir, cacheDir);
   const layout = (refs ? generateRefs : generateFlat)(dir, { tsc: TSC, files, tscOnly: TSC_ONLY });
   const colds = [];
   const cold = () => {
-    const run = coldTsc(dir, TSC, { refs, skip: [STATE] });
+    const run = coldTsc(dir, TSC, { refs });
     colds.push(run.ms);
     return run;
   };
@@ -172,6 +169,7 @@ async function measure(name) {
     stopDaemon(dir, env);
     rmSync(dir, { recursive: true, force: true });
     rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
   }
 }
 
