@@ -2,10 +2,13 @@
 // (a journal, a daemon record, an ownership lock, a symlink out of the tree) is never read or acted on, and the state
 // a check keeps lives in the per-user state home, keyed by the project's real root.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { readDaemonRecord } from "../../src/daemon/record.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { defaultStateDir, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
@@ -18,7 +21,11 @@ function check(project: string, cache: string): { status: number | null; stdout:
 
 describe("state lives outside the project tree; a planted .signalint is never read", () => {
   const dirs: string[] = [];
-  after(() => dirs.forEach(removeDir));
+  const daemons: number[] = [];
+  after(() => {
+    for (const pid of daemons) createNodeRuntime().daemon?.kill(pid, "SIGKILL");
+    dirs.forEach(removeDir);
+  });
 
   it("a planted journal (target outside the project, backup a repository file) is not executed", () => {
     const project = scratchCopy("sparse", "planted-journal");
@@ -97,5 +104,34 @@ describe("state lives outside the project tree; a planted .signalint is never re
       assert.ok(existsSync(join(dir, "session.jsonl")));
       assert.equal(statSync(dir).mode & 0o777, 0o700, `${dir} is private to the user`);
     }
+  });
+
+  it("two worktrees of one repository get a daemon each", async () => {
+    const main = scratchCopy("sparse", "worktree-main");
+    const cache = tempDir("signalint-cache-");
+    dirs.push(main, cache);
+    const git = (args: string[], cwd: string) => {
+      const result = spawnSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+      assert.equal(result.status, 0, result.stderr);
+    };
+    writeFileSync(join(main, ".gitignore"), "node_modules\n");
+    git(["init", "-q"], main);
+    git(["-c", "user.email=t@t", "-c", "user.name=t", "add", "-A"], main);
+    git(["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"], main);
+    const second = join(tempDir("signalint-worktree-"), "second");
+    dirs.push(second);
+    git(["worktree", "add", "-q", second], main);
+    symlinkSync(join(main, "node_modules"), join(second, "node_modules"));
+    const records = [];
+    for (const tree of [main, second]) {
+      const result = runCli(["check"], { cwd: tree, env: { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: " ", SIGNALINT_CACHE_DIR: cache } });
+      assert.doesNotMatch(result.stderr, /no daemon/, result.stderr);
+      const record = await readDaemonRecord(createNodeRuntime(), defaultStateDir(tree));
+      assert.ok(record, `a daemon serves ${tree}`);
+      daemons.push(record.pid);
+      records.push(record);
+    }
+    assert.notEqual(records[0]?.pid, records[1]?.pid, "two daemons");
+    assert.notEqual(records[0]?.socket, records[1]?.socket);
   });
 });
