@@ -34,8 +34,8 @@ after(async () => {
   }
 });
 
-async function project(label: string) {
-  const root = scratchCopy("clean", label);
+async function project(label: string, fixture = "clean") {
+  const root = scratchCopy(fixture, label);
   const opened = await openProject(runtime, { root, prepareState: true });
   projects.push(opened);
   return opened;
@@ -161,6 +161,22 @@ describe("a process is signalled only once identified", { skip: linux ? false : 
     assert.ok(untouched(fake), "the busy daemon was not signalled");
   });
 
+  it("a daemon busy with a check welcomes another client at once (hello is answered on the event loop)", async () => {
+    const proj = await project("identity-hello-busy", "systemic-ts");
+    const first = connected(await connectDaemon(runtime, support, proj));
+    let answered = false;
+    const check = first.api.check({ paths: ["."], incremental: false }).then((result) => {
+      answered = true;
+      return result;
+    });
+    const second = await DaemonConnection.open(support, (await readDaemonRecord(runtime, proj.stateDir)) as DaemonRecord, proj.root);
+    assert.ok(second instanceof DaemonConnection, JSON.stringify(second));
+    assert.equal(answered, false, "welcomed while the check was still in flight");
+    assert.equal((await check).response.engines.tsc.status, "ok");
+    second.close();
+    first.close();
+  });
+
   it("a welcome without the record's token is not the recorded daemon's: never used, never signalled", async () => {
     const proj = await project("identity-token");
     const socket = join(tempDir("signalint-fake-"), "fake.sock");
@@ -215,14 +231,17 @@ describe("a process is signalled only once identified", { skip: linux ? false : 
     assert.ok(await gone(record.pid, 30_000), "the daemon a newer client replaces exits");
   });
 
-  it("an older client refused by a newer daemon checks in-process, saying why, and leaves it running", async () => {
+  it("an older client refused by a newer daemon checks in-process with a one-line notice and leaves it running", async () => {
     const proj = await project("identity-refused");
     const socket = join(tempDir("signalint-fake-"), "fake.sock");
     const fake = await startProcess({ socket, mode: "refuse", argv: [DAEMON_MODE] });
     const startTime = (await runtime.processIdentity(fake.pid as number))?.startTime ?? null;
     plantRecord(proj.stateDir, proj.root, { pid: fake.pid as number, socket, startTime });
-    const outcome = await connectDaemon(runtime, support, proj);
-    assert.ok(!(outcome instanceof DaemonConnection) && outcome.reason === "fake refusal");
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: proj.stateDir };
+    const check = spawnSync(process.execPath, [BUNDLE, "check"], { cwd: proj.root, env, encoding: "utf8" });
+    assert.equal(check.status, 0, check.stderr);
+    const notices = check.stderr.split("\n").filter((line) => line.includes("no daemon for"));
+    assert.deepEqual(notices, [`signalint: no daemon for ${proj.root} (fake refusal); checking in this process`]);
     assert.ok(untouched(fake));
   });
 });
@@ -230,7 +249,7 @@ describe("a process is signalled only once identified", { skip: linux ? false : 
 describe("a lock naming a live process that is not its writer holds nothing", { skip: linux ? false : "reads /proc" }, () => {
   for (const [form, content] of [
     ["a plain pid (an earlier version's form)", (pid: number) => String(pid)],
-    ["a pid with another start time (a reused pid, a copied state directory)", (pid: number) => JSON.stringify({ pid, startTime: "1" })],
+    ["a pid with another start time (a reused pid, a copied state directory)", (pid: number) => `${pid}\n${JSON.stringify({ pid, startTime: "1" })}\n`],
   ] as const) {
     it(`owner.lock holding a live unrelated pid as ${form}: a daemon still starts and serves the check`, async () => {
       const proj = await project("identity-lock");

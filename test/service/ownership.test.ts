@@ -11,8 +11,8 @@ import { BUNDLE, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const dirs: string[] = [];
 
-/** The lock a process writes: its pid and OS start time. */
-const lockOf = async (pid: number) => JSON.stringify({ pid, startTime: (await runtime.processIdentity(pid))?.startTime ?? null });
+/** The lock a process writes: its pid (all an earlier version reads), then JSON of its pid and OS start time. */
+const lockOf = async (pid: number) => `${pid}\n${JSON.stringify({ pid, startTime: (await runtime.processIdentity(pid))?.startTime ?? null })}\n`;
 after(() => dirs.forEach(removeDir));
 
 it("a second writer keeps its history in a private directory, removed when it exits; the owner's lock stays", async () => {
@@ -70,7 +70,7 @@ it("a lock holds only while its pid is the process that wrote it (pid and OS sta
   await Promise.all([live, unrelated].map((child) => new Promise((resolve) => child.once("spawn", resolve))));
   const cases: [string, string, number | null][] = [
     ["its writer, alive", await lockOf(live.pid as number), live.pid as number],
-    ["a reused pid or a copied lock: alive, another start time", JSON.stringify({ pid: live.pid, startTime: "1" }), null],
+    ["a reused pid or a copied lock: alive, another start time", `${live.pid}\n${JSON.stringify({ pid: live.pid, startTime: "1" })}\n`, null],
     ["an earlier version's plain pid of a Signalint process", String(live.pid), live.pid as number],
     ["an earlier version's plain pid of an unrelated live process", String(unrelated.pid), null],
   ];

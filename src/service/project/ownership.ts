@@ -19,21 +19,26 @@ interface LockHolder {
   text: string;
 }
 
-/** The lock file's content for `pid`: JSON of its pid and start time (null where the OS cannot tell). */
+/**
+ * The lock file's content for `pid`: its pid on the first line — all an earlier version reads (it would take a lock
+ * without a leading pid for abandoned and take it over) — then JSON of its pid and start time (null where the OS
+ * cannot tell).
+ */
 async function lockContent(runtime: Runtime, pid: number): Promise<LockHolder> {
   const startTime = (await runtime.processIdentity(pid))?.startTime ?? null;
-  return { pid, startTime, legacy: false, text: JSON.stringify({ pid, startTime }) };
+  return { pid, startTime, legacy: false, text: `${pid}\n${JSON.stringify({ pid, startTime })}\n` };
 }
 
-/** What a lock's text says, or null when it names no pid. */
+/** What a lock's text says, or null when it names no pid (empty, half-written or damaged: judged by its age). */
 function parseLock(text: string): LockHolder | null {
   if (/^\s*\d+\s*$/.test(text)) return { pid: Number(text), startTime: null, legacy: true, text };
   try {
-    const value = JSON.parse(text) as { pid?: unknown; startTime?: unknown };
+    const value = JSON.parse(text.slice(text.indexOf("\n") + 1)) as { pid?: unknown; startTime?: unknown };
     const startTime = typeof value.startTime === "string" ? value.startTime : null;
-    return Number.isSafeInteger(value.pid) && (value.pid as number) > 0 ? { pid: value.pid as number, startTime, legacy: false, text } : null;
+    const pid = Number.parseInt(text, 10);
+    return Number.isSafeInteger(pid) && pid > 0 && value.pid === pid ? { pid, startTime, legacy: false, text } : null;
   } catch {
-    return null; // half-written, or damaged: judged by its age like an empty one
+    return null;
   }
 }
 
