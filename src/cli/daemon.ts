@@ -1,7 +1,7 @@
 import { connectDaemon, DaemonConnection, waitForExit } from "../client/connection.ts";
 import { runningDaemon } from "../client/status.ts";
 import { quoteInput } from "../core/errors.ts";
-import { readDaemonRecord } from "../daemon/record.ts";
+import { identifyDaemon, readDaemonRecord, signalDaemon } from "../daemon/record.ts";
 import type { DaemonSupport } from "../runtime/types.ts";
 import { openProject } from "../service/project/project.ts";
 import { defineCommand, ROOT_OPTION } from "./command.ts";
@@ -10,17 +10,18 @@ import { UsageError } from "./usage.ts";
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-/** Stop the recorded daemon (it finishes nothing: calls in flight fail as daemon_lost); false when none ran. */
-async function stopDaemon(io: CliIo, support: DaemonSupport, stateDir: string, root: string): Promise<boolean> {
+/**
+ * Stop the recorded daemon (it finishes nothing: calls in flight fail as daemon_lost). Only a pid the OS identifies
+ * as the recorded daemon (its start time and command line) is signalled: a stale record's pid, maybe reused, is
+ * "none"; a live one the OS cannot identify (no start time to compare) is left alone.
+ */
+async function stopDaemon(io: CliIo, support: DaemonSupport, stateDir: string): Promise<"stopped" | "none" | "unidentified"> {
   const record = await readDaemonRecord(io.runtime, stateDir);
-  if (!record || !io.runtime.processAlive(record.pid)) return false;
-  // Only a process that answers as this project's daemon on its socket is signalled (never a reused pid).
-  const opened = await DaemonConnection.open(support, record.socket, root);
-  if (opened instanceof DaemonConnection) opened.close();
-  else if (!opened) return false;
-  io.runtime.daemon?.kill(record.pid, "SIGTERM");
-  if (!(await waitForExit(io.runtime, record.pid, 10_000))) io.runtime.daemon?.kill(record.pid, "SIGKILL");
-  return true;
+  const identity = record ? await identifyDaemon(io.runtime, record) : "gone";
+  if (!record || identity === "gone" || identity === "other") return "none";
+  if (!(await signalDaemon(io.runtime, support, record, "SIGTERM"))) return "unidentified";
+  if (!(await waitForExit(io.runtime, record.pid, 10_000))) await signalDaemon(io.runtime, support, record, "SIGKILL");
+  return "stopped";
 }
 
 async function status(io: CliIo, stateDir: string, root: string, json: boolean): Promise<number> {
@@ -60,9 +61,13 @@ export const daemonCommand = defineCommand({
       return action === "status" ? 1 : 0;
     }
     if (action === "status") return status(io, project.stateDir, project.root, values.json);
-    const stopped = await stopDaemon(io, support, project.stateDir, project.root);
+    const stopped = await stopDaemon(io, support, project.stateDir);
+    if (stopped === "unidentified") {
+      io.runtime.writeStderr(`signalint-mcp: the recorded daemon's process cannot be identified on this system, so it is not signalled (it exits once idle)\n`);
+      return 1;
+    }
     if (action === "stop") {
-      io.stdout(stopped ? `stopped the daemon for ${project.root}\n` : `no daemon was running for ${project.root}\n`);
+      io.stdout(stopped === "stopped" ? `stopped the daemon for ${project.root}\n` : `no daemon was running for ${project.root}\n`);
       return 0;
     }
     const started = await connectDaemon(io.runtime, support, project);

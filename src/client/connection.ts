@@ -7,10 +7,30 @@ import type { Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "../daemon/framing.ts";
 import { DAEMON_MODE, DAEMON_PROTOCOL, readDaemonMessage, type ClientMessage, type DaemonMessage } from "../daemon/protocol.ts";
-import { readDaemonRecord, type DaemonRecord } from "../daemon/record.ts";
+import { identifyDaemon, readDaemonRecord, signalDaemon, type DaemonRecord } from "../daemon/record.ts";
 
-/** How long a daemon may take to answer hello before it is taken for hung (killed and replaced). */
+/** How long a client first waits for a daemon's answer to hello; each time it asks again it waits twice as long. */
 export const HELLO_TIMEOUT_MS = 5_000;
+
+/**
+ * How long in all a daemon whose socket still accepts may stay silent before it is taken for hung (killed when the
+ * OS identifies it, else left alone while this client checks in-process): a busy daemon is asked again, not killed.
+ */
+export const DAEMON_PATIENCE_MS = 60_000;
+
+/** Why a daemon's socket gave no usable welcome. */
+export type Unwelcome =
+  /** It will not serve this client; `draining`: it is going away (start another once it is gone). */
+  | { outcome: "refused"; reason: string; draining: boolean }
+  /** It accepted but did not answer in time (hung, or busy). */
+  | { outcome: "silent" }
+  /** Nothing accepted, or the connection closed unanswered. */
+  | { outcome: "unreachable" }
+  /** It answered, but not as the recorded daemon (another token) or not in the protocol. */
+  | { outcome: "foreign" };
+
+/** What DaemonConnection.open needs of the recorded daemon: where it listens and the token it must answer with. */
+export type DaemonAddress = Pick<DaemonRecord, "socket" | "token">;
 
 /** A connection to the daemon was lost mid-call: the call's outcome is unknown (never read as a result). */
 export class DaemonLostError extends SignalintError {
@@ -50,32 +70,36 @@ export class DaemonConnection {
     this.api = Object.fromEntries(API_METHODS.map((method) => [method, call(method)])) as unknown as ServiceApi;
   }
 
-  /** Connect and say hello; null when nothing answers as a daemon of this version for this root within the timeout. */
+  /**
+   * Connect and say hello: a connection when the daemon at `address` welcomes this client with the address's token
+   * within `timeoutMs`, else why not.
+   */
   static async open(
     support: DaemonSupport,
-    socket: string,
+    address: DaemonAddress,
     root: string,
-    session?: string,
-    env?: Record<string, string>,
-  ): Promise<DaemonConnection | { refused: string } | null> {
-    const connection = await support.connect(socket).catch(() => null);
-    if (!connection) return null;
+    options: { session?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+  ): Promise<DaemonConnection | Unwelcome> {
+    // Whatever keeps a connection from opening (no socket, nobody listening, no permission): nothing to greet.
+    const connection = await support.connect(address.socket).catch(() => null);
+    if (!connection) return { outcome: "unreachable" };
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish(null), HELLO_TIMEOUT_MS);
+      const timer = setTimeout(() => finish({ outcome: "silent" }), options.timeoutMs ?? HELLO_TIMEOUT_MS);
       let settled: DaemonConnection | null = null;
-      const finish = (value: DaemonConnection | { refused: string } | null) => {
+      const finish = (value: DaemonConnection | Unwelcome) => {
         clearTimeout(timer);
-        if (value === null || "refused" in value) connection.close();
+        if (!(value instanceof DaemonConnection)) connection.close();
         resolve(value);
       };
       const read = frameReader((raw) => {
         const message = readDaemonMessage(raw);
         if (settled) return settled.receive(message);
-        if (message?.t === "welcome") {
-          settled = new DaemonConnection(connection, message, session);
+        // A welcome without the record's token is not the recorded daemon's (nothing proves who answered).
+        if (message?.t === "welcome" && address.token !== null && message.token === address.token) {
+          settled = new DaemonConnection(connection, message, options.session);
           return finish(settled);
         }
-        finish(message?.t === "refused" ? { refused: message.reason } : null);
+        finish(message?.t === "refused" ? { outcome: "refused", reason: message.reason, draining: message.draining } : { outcome: "foreign" });
       });
       connection.onData((chunk) => {
         try {
@@ -84,7 +108,9 @@ export class DaemonConnection {
           connection.close();
         }
       });
-      connection.onClose(() => finish(null));
+      connection.onClose(() => finish({ outcome: "unreachable" }));
+      // The client's environment: every call of this connection runs in it (DESIGN §2, each client's own environment).
+      const env = options.env;
       const hello: ClientMessage = { t: "hello", protocol: DAEMON_PROTOCOL, version: VERSION, root, ...(env ? { env } : {}) };
       connection.write(encodeFrame(hello));
     });
@@ -130,39 +156,75 @@ export async function waitForExit(runtime: Runtime, pid: number, ms: number): Pr
   return !runtime.processAlive(pid);
 }
 
-/** Try the recorded daemon: a connection, or null once it is out of the way (exited, dead, or killed as hung). */
+/** The recorded daemon, connected; NoDaemon when it must be left alone; null once it is out of the way (start another). */
 async function tryRecorded(
   runtime: Runtime,
   support: DaemonSupport,
   record: DaemonRecord,
   project: Project,
-  session?: string,
-): Promise<DaemonConnection | null> {
-  const opened = await DaemonConnection.open(support, record.socket, project.root, session, runtime.environment());
-  if (opened instanceof DaemonConnection) return opened;
-  if (opened && "refused" in opened) {
-    // Another version drains and exits; then this client starts its own.
-    await waitForExit(runtime, record.pid, 60_000);
-    return null;
+  options: ConnectOptions,
+): Promise<DaemonConnection | NoDaemon | null> {
+  const patience = options.patienceMs ?? DAEMON_PATIENCE_MS;
+  let waited = 0;
+  for (let timeout = HELLO_TIMEOUT_MS; ; timeout *= 2) {
+    const ask = Math.max(1, Math.min(timeout, patience - waited));
+    const answer = await DaemonConnection.open(support, record, project.root, { session: options.session, timeoutMs: ask, env: runtime.environment() });
+    if (answer instanceof DaemonConnection) return answer;
+    if (answer.outcome === "refused") {
+      if (!answer.draining) return { reason: answer.reason };
+      // It drains and exits; then this client starts its own.
+      await waitForExit(runtime, record.pid, 60_000);
+      return null;
+    }
+    const identity = await identifyDaemon(runtime, record);
+    // A stale record (its daemon died, its pid maybe reused) or another process on the socket: never signalled.
+    if (identity === "gone" || identity === "other" || answer.outcome === "foreign") return null;
+    // Unreachable and not identified (maybe a reused pid): the ownership lock tells whether another may start.
+    if (answer.outcome === "unreachable") return identity === "identified" ? unreachable(runtime, support, record, patience) : null;
+    waited += ask;
+    if (waited < patience) continue;
+    if (await signalDaemon(runtime, support, record, "SIGKILL")) {
+      await waitForExit(runtime, record.pid, 5_000);
+      return null;
+    }
+    return { reason: `the daemon (pid ${record.pid}) did not answer for ${Math.round(patience / 1000)} s and cannot be identified to be stopped` };
   }
-  if (!runtime.processAlive(record.pid)) return null; // a stale record: its daemon died
-  // Alive but silent: a hung daemon (it accepted on our private socket, or holds it): kill it and replace it.
-  support.kill(record.pid, "SIGKILL");
-  await waitForExit(runtime, record.pid, 5_000);
+}
+
+/**
+ * A live daemon whose socket accepts nothing (it is stopping, or broken): given the same patience to exit, then
+ * killed if the OS identifies it (it would hold the project's lock for ever); out of the way either way.
+ */
+async function unreachable(runtime: Runtime, support: DaemonSupport, record: DaemonRecord, patience: number): Promise<null> {
+  if (await waitForExit(runtime, record.pid, patience)) return null;
+  if (await signalDaemon(runtime, support, record, "SIGKILL")) await waitForExit(runtime, record.pid, 5_000);
   return null;
+}
+
+/** How a client connects: its session (after_edit_check's default baseline) and how long a silent daemon is asked. */
+export interface ConnectOptions {
+  session?: string;
+  /** DAEMON_PATIENCE_MS unless given. */
+  patienceMs?: number;
 }
 
 /**
  * The project's daemon, connected: the recorded one when it answers, else a new one started on demand (exactly one
- * when several clients start at once: the ownership lock decides, the others connect to the winner). A hung daemon
- * is killed through its record's pid and replaced; when none can run, the reason.
+ * when several clients start at once: the ownership lock decides, the others connect to the winner). A silent daemon
+ * is asked again for up to `patienceMs`, then killed through its record's pid only when the OS identifies that pid as
+ * the recorded daemon (a stale record's pid is never signalled); when none can be used, the reason.
  */
-export async function connectDaemon(runtime: Runtime, support: DaemonSupport, project: Project, session?: string): Promise<DaemonConnection | NoDaemon> {
+export async function connectDaemon(
+  runtime: Runtime,
+  support: DaemonSupport,
+  project: Project,
+  options: ConnectOptions = {},
+): Promise<DaemonConnection | NoDaemon> {
   let lastReason = "the daemon did not start";
   for (let attempt = 0; attempt < 6; attempt++) {
     const record = await readDaemonRecord(runtime, project.stateDir);
     if (record && record.root === project.root) {
-      const recorded = await tryRecorded(runtime, support, record, project, session);
+      const recorded = await tryRecorded(runtime, support, record, project, options);
       if (recorded) return recorded;
     }
     // Its messages go to a log in the cache directory (outside the tree; the state directory is the daemon's to write).
@@ -182,7 +244,7 @@ export async function connectDaemon(runtime: Runtime, support: DaemonSupport, pr
     const line = started.line ?? "failed it exited before it was ready";
     if (line.startsWith("ready ")) {
       const ready = JSON.parse(line.slice(6)) as DaemonRecord;
-      const opened = await DaemonConnection.open(support, ready.socket, project.root, session, runtime.environment());
+      const opened = await DaemonConnection.open(support, ready, project.root, { session: options.session, env: runtime.environment() });
       if (opened instanceof DaemonConnection) return opened;
       lastReason = "the new daemon did not answer";
     } else if (line.startsWith("busy ")) {

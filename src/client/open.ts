@@ -66,10 +66,10 @@ export async function openApi(
   if (settings.daemon.enabled && runtime.daemon && !options.cacheDir && !project.temporaryState) {
     const support = runtime.daemon;
     const connect = async () => {
-      const outcome = await connectDaemon(runtime, support, project, options.session);
+      const outcome = await connectDaemon(runtime, support, project, { session: options.session });
       return outcome instanceof DaemonConnection ? outcome : null;
     };
-    const outcome = await connectDaemon(runtime, support, project, options.session);
+    const outcome = await connectDaemon(runtime, support, project, { session: options.session });
     if (outcome instanceof DaemonConnection) {
       const { api, close } = resilient(outcome, connect);
       return { api, projectRoot: project.root, project, settings, mode: "daemon", notice: null, close };

@@ -17,7 +17,7 @@ export async function runningDaemon(runtime: Runtime, project: { stateDir: strin
   const support = runtime.daemon;
   const record = support ? await readDaemonRecord(runtime, project.stateDir) : null;
   if (!support || !record || !runtime.processAlive(record.pid)) return null;
-  const opened = await DaemonConnection.open(support, record.socket, project.root);
+  const opened = await DaemonConnection.open(support, record, project.root);
   if (!(opened instanceof DaemonConnection)) return null;
   try {
     return { record, info: await opened.api.info() };

@@ -1,8 +1,9 @@
 import { API_METHODS, type ServiceApi } from "../service/api.ts";
 import type { CheckEvent } from "../service/check/check-events.ts";
+import { compareVersions } from "../core/semver.ts";
 
-/** Bumped whenever a message or method changes shape: a client of another protocol replaces the daemon. */
-export const DAEMON_PROTOCOL = 1;
+/** Bumped whenever a message or method changes shape (2: the welcome's token, the refusal's `draining`). */
+export const DAEMON_PROTOCOL = 2;
 
 /** The hidden mode argument that runs the daemon (main.ts). */
 export const DAEMON_MODE = "__signalint-daemon";
@@ -16,12 +17,16 @@ export type ClientMessage =
 
 /** What the daemon sends. */
 export type DaemonMessage =
-  | { t: "welcome"; protocol: number; version: string; pid: number; root: string }
+  /** `token` is the daemon record's: a client accepts a welcome only with it (whoever answers is the recorded one). */
+  | { t: "welcome"; protocol: number; version: string; pid: number; root: string; token: string }
   | { t: "result"; id: number; value: unknown }
   | { t: "error"; id: number; code: string; message: string }
   | { t: "event"; id: number; event: CheckEvent }
-  /** The daemon will not serve this client (another version or root, or it is shutting down). */
-  | { t: "refused"; reason: string };
+  /**
+   * The daemon will not serve this client: `draining` when it is going away (shutting down, or replaced by this
+   * newer client: start another once it is gone), else for good (an older client of another protocol, another root).
+   */
+  | { t: "refused"; reason: string; draining: boolean };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -54,7 +59,11 @@ export function readDaemonMessage(value: unknown): DaemonMessage | null {
   if (!isRecord(value)) return null;
   switch (value.t) {
     case "welcome":
-      return typeof value.protocol === "number" && typeof value.version === "string" && isId(value.pid) && typeof value.root === "string"
+      return typeof value.protocol === "number" &&
+        typeof value.version === "string" &&
+        isId(value.pid) &&
+        typeof value.root === "string" &&
+        typeof value.token === "string"
         ? (value as DaemonMessage)
         : null;
     case "result":
@@ -64,8 +73,21 @@ export function readDaemonMessage(value: unknown): DaemonMessage | null {
     case "event":
       return isId(value.id) && isRecord(value.event) ? (value as DaemonMessage) : null;
     case "refused":
-      return typeof value.reason === "string" ? (value as DaemonMessage) : null;
+      // An earlier protocol's refusal has no `draining`: such a daemon drains for every other client.
+      return typeof value.reason === "string" ? { t: "refused", reason: value.reason, draining: value.draining !== false } : null;
     default:
       return null;
   }
+}
+
+/**
+ * How a daemon of `ours` meets a client of `theirs`: "serve" (the same, or an older client of the same protocol),
+ * "replace" (a newer client: the daemon drains), "refuse" (an older client of another protocol: it checks
+ * in-process). Newer means a higher version, or the same version with a higher protocol; two installs of different
+ * versions thus never evict each other in a loop.
+ */
+export function versionVerdict(ours: { version: string; protocol: number }, theirs: { version: string; protocol: number }): "serve" | "replace" | "refuse" {
+  const order = compareVersions(theirs.version, ours.version) || Math.sign(theirs.protocol - ours.protocol);
+  if (order > 0) return "replace";
+  return theirs.protocol === ours.protocol ? "serve" : "refuse";
 }

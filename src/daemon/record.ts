@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { Runtime } from "../runtime/types.ts";
+import type { DaemonSupport, Runtime } from "../runtime/types.ts";
+import { DAEMON_MODE } from "./protocol.ts";
 
 /** The record a live daemon keeps in the state directory: how clients find it and tell whether it is theirs. */
 export interface DaemonRecord {
@@ -10,6 +11,10 @@ export interface DaemonRecord {
   version: string;
   protocol: number;
   root: string;
+  /** A random secret of this daemon: its welcome must carry it (null in an earlier version's record). */
+  token: string | null;
+  /** Its process's start time as the OS reports it (Runtime.processIdentity); null when the OS could not tell. */
+  startTime: string | null;
 }
 
 /**
@@ -31,29 +36,54 @@ export function legacyRecordFile(stateDir: string): string {
   return join(stateDir, LEGACY_RECORD);
 }
 
-function isRecord(value: unknown): value is DaemonRecord {
+const orNull = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+
+function readRecord(value: unknown): DaemonRecord | null {
   const record = value as DaemonRecord;
-  return (
+  const valid =
     typeof value === "object" &&
     value !== null &&
     Number.isSafeInteger(record.pid) &&
+    record.pid > 0 &&
     typeof record.startedAt === "string" &&
     typeof record.socket === "string" &&
     typeof record.version === "string" &&
     typeof record.protocol === "number" &&
-    typeof record.root === "string"
-  );
+    typeof record.root === "string";
+  // An earlier version's record has neither token nor start time: such a daemon is never signalled.
+  return valid ? { ...record, token: orNull(record.token), startTime: orNull(record.startTime) } : null;
 }
 
 /** The daemon record, or null when there is none or it is damaged (a damaged record is as good as none). */
 export async function readDaemonRecord(runtime: Runtime, stateDir: string): Promise<DaemonRecord | null> {
   for (const path of [recordFile(stateDir), legacyRecordFile(stateDir)]) {
     try {
-      const parsed: unknown = JSON.parse(await runtime.readText(path));
-      if (isRecord(parsed)) return parsed;
+      const parsed = readRecord(JSON.parse(await runtime.readText(path)));
+      if (parsed) return parsed;
     } catch {
       // none there, or damaged: as good as none
     }
   }
   return null;
+}
+
+/**
+ * Whether the recorded pid is still the recorded daemon, as the OS tells: "identified" (same start time, and a
+ * command line with the daemon mode), "other" (a reused pid: a stale record), "gone", or "unknown" (the OS cannot
+ * tell, or the record has no start time): only an identified daemon is ever signalled.
+ */
+export async function identifyDaemon(runtime: Runtime, record: DaemonRecord): Promise<"identified" | "other" | "gone" | "unknown"> {
+  if (!runtime.processAlive(record.pid)) return "gone";
+  const seen = await runtime.processIdentity(record.pid);
+  if (!seen) return runtime.processAlive(record.pid) ? "unknown" : "gone";
+  if (seen.startTime !== record.startTime && record.startTime !== null) return "other";
+  if (!seen.command.includes(DAEMON_MODE)) return "other";
+  return record.startTime === null ? "unknown" : "identified";
+}
+
+/** Signal the recorded daemon only once the OS identifies it as that daemon; whether it was signalled. */
+export async function signalDaemon(runtime: Runtime, support: DaemonSupport, record: DaemonRecord, signal: "SIGTERM" | "SIGKILL"): Promise<boolean> {
+  if ((await identifyDaemon(runtime, record)) !== "identified") return false;
+  support.kill(record.pid, signal);
+  return true;
 }

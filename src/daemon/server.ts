@@ -6,7 +6,7 @@ import { SignalintService } from "../service/signalint.ts";
 import { ensureStateDir, openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "./framing.ts";
-import { DAEMON_PROTOCOL, readClientMessage, type DaemonMessage } from "./protocol.ts";
+import { DAEMON_PROTOCOL, readClientMessage, versionVerdict, type DaemonMessage } from "./protocol.ts";
 import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
 import { legacyRecordFile, readDaemonRecord, recordFile, type DaemonRecord } from "./record.ts";
 
@@ -63,13 +63,14 @@ class ClientConnection {
     if (message.t === "hello") {
       const refusal = this.daemon.refusalFor(message.protocol, message.version, message.root);
       if (refusal) {
-        this.send({ t: "refused", reason: refusal });
+        this.send({ t: "refused", ...refusal });
         this.connection.close();
         return this.daemon.stopIfDrained();
       }
       this.greeted = true;
       this.env = message.env;
-      return this.send({ t: "welcome", protocol: DAEMON_PROTOCOL, version: VERSION, pid: this.daemon.pid, root: this.daemon.root });
+      const { pid, root, token } = this.daemon;
+      return this.send({ t: "welcome", protocol: DAEMON_PROTOCOL, version: VERSION, pid, root, token });
     }
     if (message.t === "cancel") return void this.calls.get(message.id)?.abort();
     const controller = new AbortController();
@@ -102,17 +103,24 @@ class Daemon {
   constructor(
     readonly pid: number,
     readonly root: string,
+    /** The record's secret, sent in every welcome (a client accepts no other). */
+    readonly token: string,
     private readonly api: ServiceApi,
     private readonly stop: () => void,
   ) {}
 
-  /** Why a client may not use this daemon (null: it may). A client of another version makes it drain and exit. */
-  refusalFor(protocol: number, version: string, root: string): string | null {
-    if (this.draining) return "draining";
-    if (root !== this.root) return `this daemon serves ${this.root}`;
-    if (protocol !== DAEMON_PROTOCOL || version !== VERSION) {
+  /**
+   * Why a client may not use this daemon (null: it may). Only a newer client makes it drain and exit; an older one
+   * of the same protocol is served, of another protocol refused for good (it checks in-process).
+   */
+  refusalFor(protocol: number, version: string, root: string): { reason: string; draining: boolean } | null {
+    if (this.draining) return { reason: "draining", draining: true };
+    if (root !== this.root) return { reason: `this daemon serves ${this.root}`, draining: false };
+    const verdict = versionVerdict({ version: VERSION, protocol: DAEMON_PROTOCOL }, { version, protocol });
+    if (verdict === "refuse") return { reason: `the running daemon is newer (version ${VERSION}, protocol ${DAEMON_PROTOCOL})`, draining: false };
+    if (verdict === "replace") {
       this.draining = true;
-      return `version ${VERSION} (protocol ${DAEMON_PROTOCOL}) is being replaced`;
+      return { reason: `version ${VERSION} (protocol ${DAEMON_PROTOCOL}) is being replaced`, draining: true };
     }
     return null;
   }
@@ -241,7 +249,11 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     await releaseOwnership(runtime, project.stateDir, runtime.pid);
     options.exit(code);
   };
-  const daemon = new Daemon(runtime.pid, project.root, localApi(service, runtime.pid), () => void stop(0));
+  // The token proves to a client that whoever answers on the socket wrote this record; the start time lets a client
+  // tell this process from a later one given the same pid before it signals it.
+  const token = runtime.randomHex(16);
+  const startTime = (await runtime.processIdentity(runtime.pid))?.startTime ?? null;
+  const daemon = new Daemon(runtime.pid, project.root, token, localApi(service, runtime.pid), () => void stop(0));
   const connections = new Set<LocalConnection>();
   const accept = (connection: LocalConnection) => {
     connections.add(connection);
@@ -259,6 +271,8 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     version: VERSION,
     protocol: DAEMON_PROTOCOL,
     root: project.root,
+    token,
+    startTime,
   };
   await runtime.writeFileAtomic(recordFile(project.stateDir), JSON.stringify(record));
   await runtime.removeFile(legacyRecordFile(project.stateDir)).catch(() => {});

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
 import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
+import { processIdentityVia } from "./process-identity.ts";
 import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
@@ -288,6 +289,15 @@ export function createDenoRuntime(): Runtime {
     selfChannel: selfChannelDeno,
     pid: Deno.pid,
     processAlive: processAliveDeno,
+    processIdentity: (pid) =>
+      processIdentityVia(
+        {
+          platform: os === "windows" ? "win32" : os,
+          readText: (path) => Deno.readTextFile(path),
+          spawn: (command, args, options) => spawnDeno(command, args, options, groups),
+        },
+        pid,
+      ),
     // Its failures mapped like every other file-system call: "already exists" is the answer false, the rest FsError.
     createExclusive: (path, data) => fsCall(() => writeNewFileDeno(path, data)).then(() => true, ifExists(false)),
     daemon: denoDaemonSupport(() => ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule]),

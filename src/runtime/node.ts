@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { x } from "tinyexec";
 import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-groups.ts";
+import { processIdentityVia } from "./process-identity.ts";
 import { nodeDaemonSupport, processAliveNode, writeNewFileNode } from "./daemon-node.ts";
 import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
 import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
@@ -241,6 +242,11 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     selfChannel: selfChannelNode,
     pid: process.pid,
     processAlive: processAliveNode,
+    processIdentity: (pid) =>
+      processIdentityVia(
+        { platform: process.platform, readText: readTextNode, spawn: (command, args, options) => spawnNode(command, args, options, groups) },
+        pid,
+      ),
     // Its failures mapped like every other file-system call: "already exists" is the answer false, the rest FsError.
     createExclusive: (path, data) => fsCall(writeNewFileNode(path, data)).then(() => true, ifExists(false)),
     daemon: nodeDaemonSupport(isStandalone ? [] : [options.selfScript ?? (process.argv[1] as string)]),

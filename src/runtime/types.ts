@@ -219,12 +219,24 @@ export interface Runtime {
   writeStderr(text: string): void;
   /** Whether a process with this pid exists (and may be signalled by this user). */
   processAlive(pid: number): boolean;
+  /**
+   * What the OS says a process is: its start time (as the OS reports it, compared only for equality) and command
+   * line. Null when no such process exists or the OS cannot tell (Windows; a /proc or `ps` that cannot be read): a
+   * caller then cannot verify it and never signals it. Together they tell a pid's original from a reused pid.
+   */
+  processIdentity(pid: number): Promise<ProcessIdentity | null>;
   /** This process's id. */
   readonly pid: number;
   /** Create `path` with `data` only if nothing exists there (mode 0600); false when something does. */
   createExclusive(path: string, data: string): Promise<boolean>;
   /** Local sockets and detached processes for the per-project daemon; null where this runtime has none. */
   readonly daemon: DaemonSupport | null;
+}
+
+/** A process as the OS identifies it (Runtime.processIdentity). */
+export interface ProcessIdentity {
+  startTime: string;
+  command: string;
 }
 
 /** One end of a local connection (Unix domain socket, Windows named pipe): bytes in, bytes out. */

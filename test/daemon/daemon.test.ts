@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/client/connection.ts";
 import { encodeFrame } from "../../src/daemon/framing.ts";
+import { DAEMON_PROTOCOL } from "../../src/daemon/protocol.ts";
 import { readDaemonRecord, recordFile, type DaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
@@ -141,13 +142,14 @@ describe("the project daemon", () => {
     daemon.close();
   });
 
-  it("a hung (SIGSTOPped) daemon is killed through its record and replaced", async () => {
+  it("a hung (SIGSTOPped) daemon, identified by the OS, is killed through its record once silent for the whole patience", async () => {
     const proj = await project("daemon-stop");
     const first = connected(await connectDaemon(runtime, support, proj));
     const pid = first.welcome.pid;
     first.close();
     support.kill(pid, "SIGSTOP" as "SIGKILL");
-    const second = connected(await connectDaemon(runtime, support, proj));
+    // A short patience: the rule (asked again until the bound, then killed) is the same as with the default 60 s.
+    const second = connected(await connectDaemon(runtime, support, proj, { patienceMs: 1_000 }));
     assert.notEqual(second.welcome.pid, pid);
     assert.ok(await gone(pid, 10_000));
     second.close();
@@ -164,7 +166,7 @@ describe("the project daemon", () => {
     assert.ok(await noneIn(proj.root, 10_000), "no engine or warm host left behind");
   });
 
-  it("a client of another version makes the daemon drain and exit; the idle daemon exits by itself", async () => {
+  it("a client of a newer version makes the daemon drain and exit; the idle daemon exits by itself", async () => {
     const proj = await project("daemon-idle", { daemonIdleMinutes: 0.02 });
     const first = connected(await connectDaemon(runtime, support, proj));
     const pid = first.welcome.pid;
@@ -175,13 +177,13 @@ describe("the project daemon", () => {
     const second = connected(await connectDaemon(runtime, support, proj));
     const refused = await new Promise<string>((resolve) => {
       const record = JSON.parse(readFileSync(recordFile(proj.stateDir), "utf8"));
-      const socket = netConnect(record.socket, () => socket.write(encodeFrame({ t: "hello", protocol: 1, version: "0.0.0-other", root: proj.root })));
+      const socket = netConnect(record.socket, () => socket.write(encodeFrame({ t: "hello", protocol: DAEMON_PROTOCOL, version: "99.0.0", root: proj.root })));
       let text = "";
       socket.on("data", (chunk) => (text += chunk.subarray(4).toString()));
       socket.on("close", () => resolve(text));
       socket.on("error", () => {});
     });
-    assert.match(refused, /"refused"/);
+    assert.match(refused, /"refused".*"draining":true/);
     assert.ok(await gone(second.welcome.pid, 30_000), "the replaced daemon exited");
   });
 
@@ -273,7 +275,7 @@ describe("the project daemon", () => {
     assert.notEqual(first.pid, second.pid);
     // The second did not take over the first one's socket: the first still answers there, as itself.
     assert.notEqual(first.socket, second.socket);
-    const again = await DaemonConnection.open(support, first.socket, proj.root);
+    const again = await DaemonConnection.open(support, first, proj.root);
     assert.ok(again instanceof DaemonConnection);
     assert.equal(again.welcome.pid, first.pid);
     again.close();
