@@ -71,7 +71,9 @@ describe("freshness: cached and warm results always equal a cold run", () => {
     assert.equal(again.cache?.tsc?.mode, "warm-reused");
     assert.equal(again.cache?.tsc?.misses, 0);
     const third = await checkFiles("src/leaf.ts");
-    assert.deepEqual(third.cache?.oxlint, { hits: 1, misses: 0 });
+    // From the lint cache, or (once the file watch vouches that nothing changed) a repeat of the second check's results.
+    const { hits, misses } = third.cache?.oxlint ?? {};
+    assert.deepEqual({ hits, misses }, { hits: 1, misses: 0 });
   });
 
   it("sees a change in a dependency of the requested file (the original's stale-result hole)", async () => {
