@@ -40,6 +40,8 @@ process.on("exit", () => rmSync(TEMP_ROOT, { recursive: true, force: true }));
 // The per-user state home of every Signalint this test process starts without SIGNALINT_STATE_DIR: under TEMP_ROOT,
 // never the real user's.
 process.env.XDG_STATE_HOME ??= join(TEMP_ROOT, "state-home");
+/** Passed to every Signalint a helper starts (their environment is given whole): its integrity key lives there too. */
+export const STATE_HOME: Record<string, string> = { XDG_STATE_HOME: process.env.XDG_STATE_HOME as string };
 
 /** A fresh temporary directory (under this process's root, removed at exit at the latest). */
 export function tempDir(prefix = "signalint-test-"): string {
@@ -123,7 +125,15 @@ export async function connect(cwd: string, env: Record<string, string> = {}, run
     args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd,
     // No prewarm unless a test asks for one: a server slow to get its first check (a loaded machine) would prewarm.
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: stateDir, SIGNALINT_PREWARM_DELAY_MS: "off", ...env },
+    env: {
+      ...STATE_HOME,
+      PATH: CLEAN_PATH,
+      HOME: process.env.HOME ?? "",
+      SIGNALINT_DAEMON: "0",
+      SIGNALINT_STATE_DIR: stateDir,
+      SIGNALINT_PREWARM_DELAY_MS: "off",
+      ...env,
+    },
     stderr: "pipe",
   });
   let stderr = "";
@@ -229,6 +239,7 @@ export function runCli(args: string[], options: { cwd: string; env?: Record<stri
     const result = spawnSync(process.execPath, [BUNDLE, ...args], {
       cwd: options.cwd,
       env: {
+        ...STATE_HOME,
         PATH: CLEAN_PATH,
         HOME: process.env.HOME ?? "",
         SIGNALINT_DAEMON: "0",
