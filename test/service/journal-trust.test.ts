@@ -48,6 +48,8 @@ interface Plant {
   backupContent?: string;
   /** The key to tag it with (default: this user's, so only the other checks can refuse it). */
   key?: string;
+  /** The root it claims to be for (default: the project's real root). */
+  realRoot?: string;
 }
 
 /** Write a journal in state `committing` as a crashed apply would have left it (or as someone else might plant it). */
@@ -59,7 +61,15 @@ async function plant(spec: Plant): Promise<string> {
   if (spec.backup === undefined) writeFileSync(backup, spec.backupContent ?? spec.original);
   const entry = { file: "src/f0.ts", target: spec.target, temp: tempPathOf(spec.target, id), backup };
   const hashes = { originalHash: runtime.sha256(spec.original), patchedHash: runtime.sha256(spec.patched) };
-  const journal = { format: 2 as const, transactionId: id, realRoot, writerPid: deadPid(), state: "committing" as const, entries: [{ ...entry, ...hashes }] };
+  const journal = {
+    format: 2 as const,
+    transactionId: id,
+    realRoot: spec.realRoot ?? realRoot,
+    writerPid: deadPid(),
+    writerOwned: true,
+    state: "committing" as const,
+    entries: [{ ...entry, ...hashes }],
+  };
   writeFileSync(join(dir, `${id}.journal`), JSON.stringify(tagJournal(runtime, spec.key ?? (await userKey(runtime)), journal)));
   return id;
 }
@@ -100,6 +110,21 @@ it("a journal without this user's integrity tag is set aside: the source file it
   const stderr = check();
   assert.equal(readFileSync(file(0), "utf8"), content(0, true));
   assertSetAside(id, stderr, /integrity tag/);
+});
+
+it("a journal that is not JSON is set aside, not deleted", () => {
+  const id = `tx-${runtime.randomHex(8)}`;
+  mkdirSync(join(state, "journal"), { recursive: true });
+  writeFileSync(join(state, "journal", `${id}.journal`), '{"transactionId": "');
+  assertSetAside(id, check(), /bad JSON/);
+});
+
+it("a tagged journal written for another root is set aside: the file it names is untouched", async () => {
+  writeFileSync(file(0), content(0, true));
+  const id = await plant({ target: join(realRoot, "src", "f0.ts"), original: content(0, false), patched: content(0, true), realRoot: "/elsewhere" });
+  const stderr = check();
+  assert.equal(readFileSync(file(0), "utf8"), content(0, true));
+  assertSetAside(id, stderr, /written for \/elsewhere/);
 });
 
 it("a journal whose backup does not match its hash is set aside and the check still succeeds (no exit 70)", async () => {

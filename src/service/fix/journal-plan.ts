@@ -37,6 +37,11 @@ const PlanSchema = z
     realRoot: z.string().max(4096),
     /** The writing process: a recovery never touches a live writer's journal (a session without the lock writes here too). */
     writerPid: z.number().int().positive(),
+    /**
+     * The writer held the state directory's lock: an owner starting now knows it is gone (a lock is taken over only from
+     * a dead holder), whichever process has its pid now.
+     */
+    writerOwned: z.boolean(),
     /** preparing: temps and backups being written, no target touched; committing: renames under way; committed: done. */
     state: z.enum(["preparing", "committing", "committed"]),
     entries: z.array(EntrySchema).min(1).max(MAX_ENTRIES),
@@ -64,13 +69,22 @@ export class JournalRejectedError extends Error {
 /** The serialization the tag covers: field order fixed here, never JSON key order as parsed. */
 function canonical(journal: UntaggedJournal): string {
   const entries = journal.entries.map((entry) => [entry.file, entry.target, entry.temp, entry.backup, entry.originalHash, entry.patchedHash]);
-  return JSON.stringify(["signalint-journal", journal.format, journal.transactionId, journal.realRoot, journal.writerPid, journal.state, entries]);
+  return JSON.stringify([
+    "signalint-journal",
+    journal.format,
+    journal.transactionId,
+    journal.realRoot,
+    journal.writerPid,
+    journal.writerOwned,
+    journal.state,
+    entries,
+  ]);
 }
 
 /** The journal with its integrity tag (HMAC-SHA256 under the user's key). */
 export function tagJournal(runtime: Runtime, key: string, journal: UntaggedJournal): Journal {
-  const { format, transactionId, realRoot, writerPid, state, entries } = journal;
-  return { format, transactionId, realRoot, writerPid, state, entries, tag: runtime.hmacSha256(key, canonical(journal)) };
+  const { format, transactionId, realRoot, writerPid, writerOwned, state, entries } = journal;
+  return { format, transactionId, realRoot, writerPid, writerOwned, state, entries, tag: runtime.hmacSha256(key, canonical(journal)) };
 }
 
 /** Where write() puts a target's patched temp: beside it, named by the transaction. */

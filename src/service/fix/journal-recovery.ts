@@ -66,7 +66,8 @@ async function recoverOne(journal: FileJournal, plan: { id: string; name: string
     // Gone since the listing: its live writer finished.
     if (text === null) return;
     const found = verifiedJournal(runtime, await journal.integrityKey(), text, plan.id);
-    if (!writerGone(journal, found.writerPid)) return;
+    // A session without the lock may still be inside its apply; the previous owner is gone (we hold its lock).
+    if (!found.writerOwned && !writerGone(journal, found.writerPid)) return;
     await checkJournalPaths(runtime, found, { realRoot: plan.realRoot, journalDir: dir });
     if (found.state === "committed") return await journal.forget(plan.id);
     const { kept } = await journal.rollback(found);

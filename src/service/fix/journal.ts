@@ -50,6 +50,8 @@ export class FileJournal {
   constructor(
     readonly runtime: Runtime,
     stateDir: string,
+    /** This session holds the lock of the state directory the journals go to (see Journal's writerOwned). */
+    private readonly owned: boolean,
   ) {
     this.dir = join(stateDir, "journal");
   }
@@ -87,6 +89,7 @@ export class FileJournal {
       transactionId,
       realRoot,
       writerPid: runtime.pid,
+      writerOwned: this.owned,
       state: "preparing",
       entries: writes.map((write, index) => ({
         file: write.file,

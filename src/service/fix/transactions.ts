@@ -45,7 +45,7 @@ export class TransactionStore {
 
   constructor(private readonly service: Checker) {
     const { project } = service;
-    this.journal = new FileJournal(service.runtime, project.journalStateDir ?? project.stateDir);
+    this.journal = new FileJournal(service.runtime, project.journalStateDir ?? project.stateDir, project.owned === true);
   }
 
   private expire(transactionId: string): void {
