@@ -41,15 +41,28 @@ export async function recoverJournals(journal: FileJournal, realRoot: string): P
   for (const name of names) {
     const id = PLAN_NAME.exec(name)?.[1] ?? LEGACY_PLAN.exec(name)?.[1];
     if (id) await recoverOne(journal, { id, name, realRoot }, report);
-    const temp = PLAN_TEMP.exec(name);
-    if (temp && writerGone(journal, Number(temp[2] ?? 0))) await runtime.removeFile(join(dir, name)).catch(() => {});
   }
-  // A backup directory without a plan: write() makes it after the plan and forget() removes it first, so no writer
-  // needs it (an earlier version's crash left it).
-  for (const name of names) {
-    if (TX_ID.test(name) && !(await runtime.lstat(join(dir, `${name}${PLAN}`)))) await runtime.removeFile(join(dir, name)).catch(() => {});
+  try {
+    await removeLeftovers(journal, names);
+  } catch (error) {
+    // Left-overs protect nothing and are tried again at the next start; they never stop this one.
+    report.warnings.push(`could not remove left-overs of old fixes in ${dir} (${(error as Error).message})`);
   }
   return report;
+}
+
+/**
+ * Remove half-written plans whose writer is gone and backup directories without a plan (write() makes one after its
+ * plan and forget() removes it first, so no writer needs it: an earlier version's crash left it).
+ */
+async function removeLeftovers(journal: FileJournal, names: readonly string[]): Promise<void> {
+  const { runtime, dir } = journal;
+  for (const name of names) {
+    const temp = PLAN_TEMP.exec(name);
+    if (temp && writerGone(journal, Number(temp[2] ?? 0))) await runtime.removeFile(join(dir, name));
+    if (!TX_ID.test(name) || (await runtime.lstat(join(dir, `${name}${PLAN}`))) || (await runtime.lstat(join(dir, `${name}.json`)))) continue;
+    await runtime.removeFile(join(dir, name));
+  }
 }
 
 /** True when `pid` wrote nothing that is still in flight: not a running process, or this one (a predecessor's pid). */
@@ -86,9 +99,11 @@ async function setAside(journal: FileJournal, plan: { id: string; name: string }
   const dest = join(dir, "rejected", `${plan.id}-${runtime.randomHex(4)}`);
   try {
     await runtime.mkdirp(dest);
+    // Backups first: a plan left behind by a failure here is set aside again at the next start (its backups missing),
+    // while backups without their plan would be removed as left-overs.
+    await runtime.rename(join(dir, plan.id), join(dest, "backups")).catch(ifMissing(undefined));
     // `.journal` whatever it was called: the state directory holds no `.json` a user's linter would take for its own.
     await runtime.rename(join(dir, plan.name), join(dest, `${plan.id}${PLAN}`));
-    await runtime.rename(join(dir, plan.id), join(dest, "backups")).catch(ifMissing(undefined));
     report.warnings.push(`set aside the fix journal ${plan.id}: ${reason}; nothing in it was done (kept in ${dest})`);
   } catch (error) {
     report.warnings.push(`could not set aside the fix journal ${join(dir, plan.name)} (${reason}; ${(error as Error).message}); nothing in it was done`);
