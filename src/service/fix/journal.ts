@@ -132,14 +132,21 @@ export class FileJournal {
 
   /** An apply that failed rolls back at once; a rollback that fails too keeps the journal for the next start. */
   private async rollbackAfterFailure(journal: UntaggedJournal, error: Error): Promise<never> {
+    let kept: string[];
     try {
-      await this.rollback(journal);
+      ({ kept } = await this.rollback(journal));
     } catch (failure) {
       throw new SignalintError(
         "apply_failed",
         `The write failed (${error.message}) and so did its rollback (${(failure as Error).message}); the next start rolls back again`,
       );
     }
+    // A file changed by someone else between its rename and the rollback is theirs now: said, never overwritten.
+    if (kept.length)
+      throw new SignalintError(
+        "apply_failed",
+        `The write failed (${error.message}); every file was rolled back but ${kept.join(", ")}, edited meanwhile and left as is`,
+      );
     throw new SignalintError("apply_failed", `Nothing was changed: the write failed and every file was rolled back (${error.message})`);
   }
 
