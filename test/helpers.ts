@@ -49,6 +49,8 @@ export function defaultStateDir(project: string): string {
   const key = createHash("sha256").update(realpathSync(project)).digest("hex").slice(0, 24);
   return join(STATE_HOME, "signalint", "projects", key);
 }
+/** Passed to every Signalint a helper starts (their environment is given whole): its integrity key lives there too. */
+export const STATE_HOME_ENV: Record<string, string> = { XDG_STATE_HOME: STATE_HOME };
 
 /** A fresh temporary directory (under this process's root, removed at exit at the latest). */
 export function tempDir(prefix = "signalint-test-"): string {

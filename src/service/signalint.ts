@@ -7,6 +7,7 @@ import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
 import type { CheckOptions } from "./check/check-events.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
+import { recoverJournals } from "./fix/journal-recovery.ts";
 import { TransactionStore } from "./fix/transactions.ts";
 import { ChangeTracker } from "./freshness/change-tracker.ts";
 import { ContentHasher } from "./freshness/content-hasher.ts";
@@ -37,7 +38,9 @@ async function ownedProject(runtime: Runtime, project: Project, writes: boolean)
   if (holder === null) return { ...project, owned: true };
   const stateDir = await ownedTempDir(runtime, "signalint-state-");
   runtime.writeStderr(`signalint: ${project.stateDir} belongs to another Signalint process (pid ${holder}); this one keeps its history in ${stateDir}\n`);
-  return { ...project, stateDir, temporaryState: true };
+  // Its fix journals still go to the shared state directory (see Project.journalStateDir): a temporary directory is
+  // swept once its owner is dead, and an interrupted apply's backups would go with it, never rolled back.
+  return { ...project, stateDir, temporaryState: true, journalStateDir: project.stateDir };
 }
 
 /**
@@ -128,10 +131,9 @@ export class SignalintService implements Checker {
       if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
       await service.snapshots.load();
       // A fix interrupted by a crash is rolled back before anything else can read those files (the host started above
-      // has read none: it loads only the compiler).
-      const rolledBack = options.prepareState === false ? [] : await service.transactions.journal.recover();
-      if (rolledBack.length)
-        runtime.writeStderr(`signalint: rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}\n`);
+      // has read none: it loads only the compiler). Only the owner recovers: a session without the lock shares its
+      // journal directory with live writers.
+      if (options.prepareState !== false && project.owned) await service.recoverFixes();
       // After the rollback: a prewarm reads the project's files.
       if (options.prewarm) service.schedulePrewarm();
     } catch (error) {
@@ -139,6 +141,15 @@ export class SignalintService implements Checker {
       throw error;
     }
     return service;
+  }
+
+  /** Roll back interrupted fixes (fix/journal-recovery.ts) and say what was done, kept or set aside. */
+  private async recoverFixes(): Promise<void> {
+    const { rolledBack, kept, warnings } = await recoverJournals(this.transactions.journal, this.project.realRoot);
+    const warn = (message: string) => this.runtime.writeStderr(`signalint: ${message}\n`);
+    warnings.forEach(warn);
+    if (rolledBack.length) warn(`rolled back an interrupted fix of ${rolledBack.length} file(s): ${rolledBack.slice(0, 10).join(", ")}`);
+    if (kept.length) warn(`left ${kept.slice(0, 10).join(", ")} as is: edited since the interrupted fix`);
   }
 
   /**

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
-import { BUNDLE, CLEAN_PATH, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, removeDir, runCli, scratchCopy, STATE_HOME_ENV, tempDir } from "../helpers.ts";
 import { pausedApply } from "../helpers/paused-apply.ts";
 
 const FILES = 24;
@@ -32,7 +32,7 @@ const patchedCount = () =>
 for (const stage of STAGES) {
   it(`a CLI check and a hook during an apply paused at ${stage} leave the files as the apply left them`, async () => {
     for (let index = 0; index < FILES; index++) writeFileSync(join(project, "src", `f${index}.ts`), content(index, false));
-    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state };
+    const env = { ...STATE_HOME_ENV, PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state };
     const patches = Array.from({ length: FILES }, (_, index) => ({
       file: `src/f${index}.ts`,
       originalContent: content(index, false),

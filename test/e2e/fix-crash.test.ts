@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { call, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
@@ -85,19 +85,23 @@ it(`SIGKILL at ${STAGES.length} instants of a ${FILES}-file apply: after a resta
   assert.equal(kills, STAGES.length);
 });
 
-it("a plan an earlier version wrote (journal/<id>.json) is rolled back the same way", async () => {
+it("a plan an earlier version wrote (journal/<id>.json, no integrity tag) is set aside, never executed", async () => {
   for (let index = 0; index < FILES; index++) writeFileSync(join(project, "src", `f${index}.ts`), content(index, false));
   await killAt(project, state, "renamed-10");
   const dir = join(state, "journal");
   const plans = readdirSync(dir).filter((name) => name.endsWith(".journal"));
   assert.equal(plans.length, 1, readdirSync(dir).join(", "));
-  for (const plan of plans) renameSync(join(dir, plan), join(dir, plan.replace(/\.journal$/, ".json")));
+  for (const plan of plans) {
+    const { tag: _, ...untagged } = JSON.parse(readFileSync(join(dir, plan), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(dir, plan.replace(/\.journal$/, ".json")), JSON.stringify(untagged));
+    rmSync(join(dir, plan));
+  }
   const restarted = await connect(project, { SIGNALINT_STATE_DIR: state });
   try {
     const patched = Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === content(index, true));
-    assert.deepEqual([...new Set(patched)], [false], "every file original again");
-    assert.match(restarted.stderr(), /rolled back an interrupted fix/);
-    assert.deepEqual(readdirSync(dir), [], "journal cleared");
+    assert.equal(patched.filter(Boolean).length, 11, "the files stay as the crash left them");
+    assert.match(restarted.stderr(), /set aside the fix journal tx-[0-9a-f]{16}: an earlier version's journal/);
+    assert.deepEqual(readdirSync(dir), ["rejected"], "set aside, not deleted");
   } finally {
     await restarted.close();
   }

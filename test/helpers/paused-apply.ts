@@ -2,7 +2,7 @@
 // crash test (SIGKILL at that instant) and the race test (other processes run meanwhile).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BUNDLE, call, CLEAN_PATH, structured } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, STATE_HOME_ENV, structured } from "../helpers.ts";
 
 /** What a paused apply leaves to the test: the server's pid, its apply's outcome, and its connection's end. */
 export interface PausedApply {
@@ -23,7 +23,14 @@ export async function pausedApply(
     command: process.execPath,
     args: [BUNDLE],
     cwd: project,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: `pause:${stage}` },
+    env: {
+      ...STATE_HOME_ENV,
+      PATH: CLEAN_PATH,
+      HOME: process.env.HOME ?? "",
+      SIGNALINT_DAEMON: "0",
+      SIGNALINT_STATE_DIR: state,
+      SIGNALINT_TEST_JOURNAL: `pause:${stage}`,
+    },
     stderr: "pipe",
   });
   let stderr = "";

@@ -1,27 +1,8 @@
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { ifMissing, SignalintError } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
-
-/** One file of a journaled write. */
-interface JournalEntry {
-  file: string;
-  /** Real absolute path written (symlinks resolved, so a link is never replaced by a file). */
-  target: string;
-  /** Patched content, next to the target (same filesystem, so the rename is atomic). */
-  temp: string;
-  /** Original content, in the state directory. */
-  backup: string;
-  originalHash: string;
-}
-
-/** preparing: temps and backups being written, no target touched; committing: renames under way; committed: done. */
-type JournalState = "preparing" | "committing" | "committed";
-
-interface Journal {
-  transactionId: string;
-  state: JournalState;
-  entries: JournalEntry[];
-}
+import { userKey } from "../project/user-state.ts";
+import { backupPathOf, JournalRejectedError, tagJournal, tempPathOf, type Journal, type JournalEntry, type UntaggedJournal } from "./journal-plan.ts";
 
 /** A file to write: its project-relative path, real absolute path, and both contents. */
 export interface JournalWrite {
@@ -31,7 +12,10 @@ export interface JournalWrite {
   patched: string;
 }
 
-const TX_ID = /^tx-[0-9a-f]{16}$/;
+/** What a rollback did: files it left as they were because they were edited after the interrupted fix. */
+export interface RollbackOutcome {
+  kept: string[];
+}
 
 /**
  * A test hook, read from SIGNALINT_TEST_JOURNAL ("pause:<stage>" or "fail:<stage>"): at that stage the server names it
@@ -51,145 +35,176 @@ function stageHook(runtime: Runtime): (stage: string) => void {
   };
 }
 
-/** Journals live in `<stateDir>/journal/<transactionId>.journal` with backups in `<stateDir>/journal/<transactionId>/`. */
-/** A journal file's plan, or null when it holds none (never completely written: the crash came before). */
-function parseJournal(text: string | null): Journal | null {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as Journal;
-  } catch {
-    return null;
-  }
-}
-
 /** A plan's file name suffix: JSON inside, no `.json` name (the user's own linters and formatters would take it). */
-const PLAN = ".journal";
-/** The suffix earlier versions wrote. */
-const LEGACY_PLAN = ".json";
+export const PLAN = ".journal";
 
+/**
+ * Journals live in `<journalDir>/<transactionId>.journal` with backups in `<journalDir>/<transactionId>/`; recovery
+ * (journal-recovery.ts) reads them back.
+ */
 export class FileJournal {
-  private readonly dir: string;
+  /** `<stateDir>/journal`. */
+  readonly dir: string;
+  private key: Promise<string> | null = null;
 
   constructor(
-    private readonly runtime: Runtime,
+    readonly runtime: Runtime,
     stateDir: string,
+    /** This session holds the lock of the state directory the journals go to (see Journal's writerOwned). */
+    private readonly owned: boolean,
   ) {
     this.dir = join(stateDir, "journal");
   }
 
-  private async save(journal: Journal): Promise<void> {
+  /** This user's integrity key, read once. */
+  integrityKey(): Promise<string> {
+    this.key ??= userKey(this.runtime);
+    return this.key;
+  }
+
+  private async save(journal: UntaggedJournal): Promise<void> {
     const path = join(this.dir, `${journal.transactionId}${PLAN}`);
-    const temp = `${path}.tmp`;
-    await this.runtime.writeFileDurable(temp, JSON.stringify(journal));
+    // The writer's pid in the temp's name: a recovery removes a half-written plan only once its writer is gone.
+    const temp = `${path}.${this.runtime.pid}.tmp`;
+    await this.runtime.writeFileDurable(temp, JSON.stringify(tagJournal(this.runtime, await this.integrityKey(), journal)));
     await this.runtime.rename(temp, path);
     await this.runtime.syncDir(this.dir);
   }
 
-  private async forget(transactionId: string): Promise<void> {
+  /** Remove a journal: backups first, the plan last (a plan without backups is only ever one that needs none). */
+  async forget(transactionId: string): Promise<void> {
     await this.runtime.removeFile(join(this.dir, transactionId));
-    for (const suffix of [PLAN, LEGACY_PLAN]) {
-      await this.runtime.removeFile(join(this.dir, `${transactionId}${suffix}`));
-      await this.runtime.removeFile(join(this.dir, `${transactionId}${suffix}.tmp`));
-    }
+    await this.runtime.removeFile(join(this.dir, `${transactionId}${PLAN}`));
   }
 
   /**
    * Write every file or none: record the plan, write backups and temps (fsynced), mark committing, rename each temp
    * over its target, mark committed. Any failure rolls every file back to its original before rethrowing.
    */
-  async write(transactionId: string, writes: readonly JournalWrite[]): Promise<void> {
+  async write(transactionId: string, writes: readonly JournalWrite[], realRoot: string): Promise<void> {
     const hook = stageHook(this.runtime);
-    const backups = join(this.dir, transactionId);
-    const journal: Journal = {
+    const { runtime } = this;
+    const journal: UntaggedJournal = {
+      format: 2,
       transactionId,
+      realRoot,
+      writerPid: runtime.pid,
+      writerOwned: this.owned,
       state: "preparing",
       entries: writes.map((write, index) => ({
         file: write.file,
         target: write.target,
-        backup: join(backups, `${index}.orig`),
-        originalHash: this.runtime.sha256(write.original),
-        temp: join(dirname(write.target), `.${basename(write.target)}.signalint-${transactionId}.tmp`),
+        backup: backupPathOf(this.dir, transactionId, index),
+        originalHash: runtime.sha256(write.original),
+        patchedHash: runtime.sha256(write.patched),
+        temp: tempPathOf(write.target, transactionId),
       })),
     };
-    await this.runtime.mkdirp(backups);
     try {
+      await runtime.mkdirp(this.dir);
+      // The plan before its backup directory: a backup directory without a plan is then never a live writer's.
       await this.save(journal);
+      await runtime.mkdirp(join(this.dir, transactionId));
       hook("journal-written");
       for (const [index, write] of writes.entries()) {
         const entry = journal.entries[index] as JournalEntry;
-        await this.runtime.writeFileDurable(entry.backup, write.original);
-        await this.runtime.writeFileDurable(entry.temp, write.patched);
+        await runtime.writeFileDurable(entry.backup, write.original);
+        await runtime.writeFileDurable(entry.temp, write.patched);
         // The renamed file keeps the original's permissions (an executable script stays executable).
-        await this.runtime.copyMode(entry.target, entry.temp);
+        await runtime.copyMode(entry.target, entry.temp);
         hook(`temp-${index}`);
       }
       await this.save({ ...journal, state: "committing" });
       journal.state = "committing";
       hook("committing");
       for (const [index, entry] of journal.entries.entries()) {
-        await this.runtime.rename(entry.temp, entry.target);
+        await runtime.rename(entry.temp, entry.target);
         hook(`renamed-${index}`);
       }
-      for (const dir of new Set(journal.entries.map((entry) => dirname(entry.target)))) await this.runtime.syncDir(dir);
+      for (const dir of new Set(journal.entries.map((entry) => dirname(entry.target)))) await runtime.syncDir(dir);
       await this.save({ ...journal, state: "committed" });
       hook("committed");
     } catch (error) {
-      await this.rollback(journal);
-      throw new SignalintError("apply_failed", `Nothing was changed: the write failed and every file was rolled back (${(error as Error).message})`);
+      await this.rollbackAfterFailure(journal, error as Error);
     }
     await this.forget(transactionId).catch(() => {});
   }
 
-  /** Put every file of a journal back to its original and delete the journal (kept if the rollback itself fails). */
-  private async rollback(journal: Journal): Promise<void> {
-    for (const entry of journal.entries) {
-      // A restore interrupted by a crash leaves its own temp; the target is then checked again below.
-      const restore = `${entry.temp.slice(0, -".tmp".length)}.restore.tmp`;
-      await this.runtime.removeFile(restore);
-      // Its temp still there: this file was never renamed, so the target is the original.
-      if (await this.runtime.lstat(entry.temp)) {
-        await this.runtime.removeFile(entry.temp);
-        continue;
-      }
-      if (journal.state === "preparing") continue;
-      const current = await this.runtime.readText(entry.target).catch(ifMissing(null));
-      if (current !== null && this.runtime.sha256(current) === entry.originalHash) continue;
-      const original = await this.runtime.readText(entry.backup);
-      if (this.runtime.sha256(original) !== entry.originalHash) throw new Error(`backup of ${entry.file} is damaged; left ${entry.target} as is`);
-      await this.runtime.writeFileDurable(restore, original);
-      await this.runtime.copyMode(entry.target, restore).catch(() => {});
-      await this.runtime.rename(restore, entry.target);
+  /** An apply that failed rolls back at once; a rollback that fails too keeps the journal for the next start. */
+  private async rollbackAfterFailure(journal: UntaggedJournal, error: Error): Promise<never> {
+    let kept: string[];
+    try {
+      ({ kept } = await this.rollback(journal));
+    } catch (failure) {
+      throw new SignalintError(
+        "apply_failed",
+        `The write failed (${error.message}) and so did its rollback (${(failure as Error).message}); the next start rolls back again`,
+      );
     }
-    for (const dir of new Set(journal.entries.map((entry) => dirname(entry.target)))) await this.runtime.syncDir(dir).catch(() => {});
-    await this.forget(journal.transactionId);
+    // A file changed by someone else between its rename and the rollback is theirs now: said, never overwritten.
+    if (kept.length)
+      throw new SignalintError(
+        "apply_failed",
+        `The write failed (${error.message}); every file was rolled back but ${kept.join(", ")}, edited meanwhile and left as is`,
+      );
+    throw new SignalintError("apply_failed", `Nothing was changed: the write failed and every file was rolled back (${error.message})`);
   }
 
   /**
-   * At start: roll back every unfinished journal (a crash mid-apply leaves every file original), finish committed ones,
-   * and remove temp files they name. Returns the files restored or cleaned, for a warning.
+   * Put every file of a journal back to its original and delete the journal (kept if the rollback itself fails). A
+   * file is restored only while it holds exactly what the fix wrote: one edited since (after a crash) is left as it is
+   * and named in `kept`. Backups are checked before any file is touched (JournalRejectedError when one is damaged).
    */
-  async recover(): Promise<string[]> {
-    const touched: string[] = [];
-    for (const entry of await this.runtime.readDir(this.dir).catch(ifMissing([]))) {
-      const id = entry.name.replace(/\.(journal|json)(\.tmp)?$/, "");
-      if (!TX_ID.test(id)) continue;
-      // A plan an earlier version wrote (`.json`) is recovered the same way.
-      const legacy = join(this.dir, `${id}${LEGACY_PLAN}`);
-      const path = (await this.runtime.stat(legacy))?.isFile ? legacy : join(this.dir, `${id}${PLAN}`);
-      // Unreadable (not just missing) stops the recovery: forgetting a plan it cannot read could lose a rollback.
-      const journal = parseJournal(await this.runtime.readText(path).catch(ifMissing(null)));
-      if (!journal || !Array.isArray(journal.entries) || journal.transactionId !== id) {
-        // No readable plan: the crash came before the first journal write completed, so no temp or target was touched.
-        await this.forget(id);
-        continue;
-      }
-      if (journal.state === "committed") {
-        await this.forget(id);
-        continue;
-      }
-      await this.rollback(journal);
-      touched.push(...journal.entries.map((item) => item.file));
+  async rollback(journal: UntaggedJournal): Promise<RollbackOutcome> {
+    // Decide everything first, touch nothing until every backup needed is known good.
+    const actions = await Promise.all(journal.entries.map((entry) => this.actionFor(entry, journal.state)));
+    const restores = journal.entries.filter((_, index) => actions[index] === "restore");
+    const originals = await Promise.all(restores.map((entry) => this.backupOf(entry)));
+    for (const [index, entry] of journal.entries.entries()) {
+      // A restore interrupted by a crash leaves its own temp.
+      await this.runtime.removeFile(restoreTemp(entry));
+      if (actions[index] === "drop-temp") await this.runtime.removeFile(entry.temp);
     }
-    return touched;
+    for (const [index, entry] of restores.entries()) {
+      const restore = restoreTemp(entry);
+      await this.runtime.writeFileDurable(restore, originals[index] as string);
+      await this.runtime.copyMode(entry.target, restore);
+      await this.runtime.rename(restore, entry.target);
+    }
+    for (const dir of new Set(restores.map((entry) => dirname(entry.target)))) await this.runtime.syncDir(dir);
+    await this.forget(journal.transactionId);
+    return { kept: journal.entries.filter((_, index) => actions[index] === "keep").map((entry) => entry.file) };
   }
+
+  /** What a rollback does to one file. */
+  private async actionFor(entry: JournalEntry, state: Journal["state"]): Promise<"drop-temp" | "restore" | "keep" | "none"> {
+    // Its temp still there: this file was never renamed, so the target is not ours (a non-file there is not ours either).
+    const temp = await this.runtime.lstat(entry.temp);
+    if (temp) return temp.isFile ? "drop-temp" : "none";
+    if (state === "preparing") return "none";
+    const holds = await this.holds(entry);
+    return holds === "patched" ? "restore" : holds === "edited" ? "keep" : "none";
+  }
+
+  /** What a renamed target holds now: the original, what the fix wrote, or something else (edited, removed, a link). */
+  private async holds(entry: JournalEntry): Promise<"original" | "patched" | "edited"> {
+    const info = await this.runtime.lstat(entry.target);
+    // The fix wrote a regular file: anything else there was put there since.
+    if (!info?.isFile) return "edited";
+    const hash = this.runtime.sha256(await this.runtime.readText(entry.target));
+    return hash === entry.originalHash ? "original" : hash === entry.patchedHash ? "patched" : "edited";
+  }
+
+  /** A backup's content, checked against the original's hash. */
+  private async backupOf(entry: JournalEntry): Promise<string> {
+    const original = await this.runtime.readText(entry.backup).catch(ifMissing(null));
+    if (original === null || this.runtime.sha256(original) !== entry.originalHash)
+      throw new JournalRejectedError("damaged_backup", `the backup of ${entry.file} is ${original === null ? "missing" : "damaged"}`);
+    return original;
+  }
+}
+
+/** The temp a restore writes beside its target. */
+function restoreTemp(entry: JournalEntry): string {
+  return `${entry.temp.slice(0, -".tmp".length)}.restore.tmp`;
 }

@@ -44,7 +44,8 @@ export class TransactionStore {
   readonly journal: FileJournal;
 
   constructor(private readonly service: Checker) {
-    this.journal = new FileJournal(service.runtime, service.project.stateDir);
+    const { project } = service;
+    this.journal = new FileJournal(service.runtime, project.journalStateDir ?? project.stateDir, project.owned === true);
   }
 
   private expire(transactionId: string): void {
@@ -145,6 +146,7 @@ export class TransactionStore {
         await this.journal.write(
           transactionId,
           transaction.patches.map((patch) => ({ file: patch.file, target: patch.target, original: patch.originalContent, patched: patch.patchedContent })),
+          this.service.project.realRoot,
         );
       });
       this.applying = write.catch(() => {});

@@ -29,6 +29,13 @@ export interface Project {
    * directory could not be written): removed at close.
    */
   temporaryState?: boolean;
+  /**
+   * The state directory whose `journal/` holds this session's fix journals when it is not `stateDir`: a session that
+   * could not take the lock writes them in the owner's (each under its own transaction id, naming its pid), so that an
+   * apply interrupted there is rolled back by the owner's next start instead of being swept away with a temporary
+   * directory.
+   */
+  journalStateDir?: string;
   /** True when `cacheDir` is a temporary directory (the cache base could not be used): removed at close. */
   temporaryCache?: boolean;
   settings: Settings;
