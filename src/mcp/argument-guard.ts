@@ -46,23 +46,55 @@ function textDepth(line: string): number {
   return deepest;
 }
 
-/** A tools/call line with refused arguments, rewritten to carry the reason (deep arguments dropped); other lines unchanged. */
+/** An `arguments` (or `params`) key whose value is not an object: null, a string, a number, an array (a cheap first look). */
+const NOT_AN_OBJECT = /(?<!\\)"(arguments|params)"\s*:\s*[^{\s]/;
+
+/** What a JSON value is, as a refusal names it. */
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
+type ToolsCall = { method?: unknown; params?: unknown };
+type Params = { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> };
+
+/**
+ * Why a parsed tools/call is refused, or null; arguments that are not an object (or params that are not) are replaced,
+ * so the SDK's request schema — which would answer -32603 with its validation dump, or nothing at all — never sees them.
+ */
+function refusal(message: ToolsCall, deep: boolean): string | null {
+  if (typeof message.params !== "object" || message.params === null || Array.isArray(message.params)) {
+    const reason = `tools/call params must be an object, got ${kindOf(message.params)}`;
+    message.params = { name: "" };
+    return reason;
+  }
+  const params = message.params as Params;
+  if (params.arguments !== undefined && (typeof params.arguments !== "object" || params.arguments === null || Array.isArray(params.arguments))) {
+    const reason = `arguments must be an object, got ${kindOf(params.arguments)}`;
+    params.arguments = {};
+    return reason;
+  }
+  const reason = refusedArguments(params.arguments);
+  // Nothing after the guard (the SDK's schemas, the handler) walks arguments it refused: they become {}.
+  if (reason && deep) params.arguments = {};
+  return reason;
+}
+
+/** A tools/call line with refused arguments, rewritten to carry the reason (refused arguments dropped); other lines unchanged. */
 function markLine(line: string): string {
-  const suspect = line.includes("__proto__") || line.includes("constructor") || line.includes("prototype");
+  const suspect = line.includes("__proto__") || line.includes("constructor") || line.includes("prototype") || NOT_AN_OBJECT.test(line);
   const deep = line.includes("tools/call") && textDepth(line) > MAX_MESSAGE_DEPTH;
   if (!suspect && !deep) return line;
-  let message: { method?: unknown; params?: { arguments?: unknown; _meta?: Record<string, unknown> } };
+  let message: ToolsCall;
   try {
     message = JSON.parse(line);
   } catch {
     return line;
   }
-  if (message?.method !== "tools/call" || typeof message.params !== "object" || message.params === null) return line;
-  const reason = refusedArguments(message.params.arguments);
+  if (typeof message !== "object" || message === null || message.method !== "tools/call") return line;
+  const reason = refusal(message, deep);
   if (!reason) return line;
-  // Nothing after the guard (the SDK's schemas, the handler) walks arguments it refused: they become {}.
-  if (deep) message.params.arguments = {};
-  message.params._meta = { ...message.params._meta, [REFUSED_KEY_META]: reason };
+  const params = message.params as Params;
+  params._meta = { ...params._meta, [REFUSED_KEY_META]: reason };
   return JSON.stringify(message);
 }
 

@@ -38,6 +38,8 @@ export interface Project {
 export interface OpenOptions {
   root?: string;
   compact?: boolean;
+  /** The server's `--read-only` flag (settings.readOnly: the config file and SIGNALINT_READ_ONLY decide otherwise). */
+  readOnly?: boolean;
   /** Create the state directory now, falling back to a temporary one when the project is read-only. */
   prepareState?: boolean;
   /** Report a bad config or variable here and go on with the defaults, instead of throwing (doctor). */
@@ -166,9 +168,9 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
 async function readSettings(runtime: Runtime, root: string, options: OpenOptions): Promise<Settings> {
   const env = (name: string) => runtime.env(name);
   const attempts: (() => Promise<Settings>)[] = [
-    async () => resolveSettings(await readConfigFile(runtime, root), env, { compact: options.compact }),
-    async () => resolveSettings({}, env, { compact: options.compact }),
-    async () => resolveSettings({}, () => undefined, { compact: options.compact }),
+    async () => resolveSettings(await readConfigFile(runtime, root), env, { compact: options.compact, readOnly: options.readOnly }),
+    async () => resolveSettings({}, env, { compact: options.compact, readOnly: options.readOnly }),
+    async () => resolveSettings({}, () => undefined, { compact: options.compact, readOnly: options.readOnly }),
   ];
   for (const attempt of attempts) {
     try {
