@@ -12,10 +12,6 @@ import type { CliIo } from "./io.ts";
  * engine process group still alive is killed, warm TypeScript processes are stopped, and the process exits.
  */
 export async function serve(io: CliIo, options: { readOnly?: boolean } = {}): Promise<number | null> {
-  // A long-lived server reports a stray error from a background task on stderr instead of dying with it.
-  io.runtime.shell.onStrayError((error) =>
-    io.runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
-  );
   // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
   const session = `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
   // A server lives on: it builds the last checks' programs while its client has not asked yet.
