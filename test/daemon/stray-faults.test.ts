@@ -1,9 +1,10 @@
 // Issue 31 §5: faults answer, never crash the daemon. A stray rejection and a stray exception (made by a real preload
 // script in the daemon process, not by a hook in Signalint) are reported and the daemon serves on, then cleans up on
-// SIGTERM; an answer too large for a frame is an `answer_too_large` error to that call, and the daemon answers after it.
+// SIGTERM; an answer too large for a frame is an `answer_too_large` error to that call, and the daemon answers after it;
+// an unwritable cache directory sends the daemon's log to a private temporary directory instead of ending the client.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, describe, it } from "node:test";
@@ -15,13 +16,15 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { ownershipLock } from "../../src/service/project/ownership.ts";
 import { openProject, type Project } from "../../src/service/project/project.ts";
-import { BUNDLE, CLEAN_PATH, removeDir, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
 const support = runtime.daemon as DaemonSupport;
 const projects: Project[] = [];
+const cleanups: (() => void)[] = [];
 
 after(async () => {
+  for (const cleanup of cleanups) cleanup();
   for (const project of projects) {
     const record = await readDaemonRecord(runtime, project.stateDir);
     if (record) support.kill(record.pid, "SIGKILL");
@@ -116,5 +119,44 @@ describe("the daemon answers faults and lives on", () => {
     assert.equal(info.pid, pid, "the same daemon answers");
     assert.equal((await readDaemonRecord(runtime, proj.stateDir))?.pid, pid, "its record is left in place");
     client.close();
+  });
+});
+
+/** Make a directory unwritable for this user: mode 0500, and for root (who ignores modes) immutable; null: cannot. */
+function lockDir(dir: string): (() => void) | null {
+  chmodSync(dir, 0o500);
+  if (process.getuid?.() !== 0) return () => chmodSync(dir, 0o700);
+  if (spawnSync("chattr", ["+i", dir]).status !== 0) return null;
+  return () => {
+    spawnSync("chattr", ["-i", dir]);
+    chmodSync(dir, 0o700);
+  };
+}
+
+const keys = (stdout: string) =>
+  (JSON.parse(stdout) as { issues: { file: string; line: number; rule: string }[] }).issues.map((issue) => `${issue.file}:${issue.line} ${issue.rule}`);
+
+describe("an unwritable cache directory (a read-only HOME)", { skip: process.platform === "linux" ? false : "chattr / modes" }, () => {
+  it("a check asking for the daemon still gets one, whose log goes to a private temporary directory, with one notice", async (t) => {
+    const proj = await project("readonly-cache");
+    const cache = tempDir("signalint-locked-cache-");
+    const unlock = lockDir(cache);
+    if (!unlock) return t.skip("cannot make an unwritable directory here");
+    cleanups.push(unlock);
+    const reference = runCli(["check", "--format", "json"], { cwd: proj.root });
+    const env = { SIGNALINT_DAEMON: "1", SIGNALINT_CACHE_DIR: cache, SIGNALINT_STATE_DIR: proj.stateDir };
+    const run = runCli(["check", "--format", "json"], { cwd: proj.root, env });
+    assert.equal(run.status, 1, run.stderr);
+    assert.deepEqual(keys(run.stdout), keys(reference.stdout));
+    const notices = run.stderr.split("\n").filter((line) => line.startsWith("signalint:"));
+    assert.equal(notices.length, 1, run.stderr);
+    const notice = /^signalint: the cache directory .* is not writable \(.*\); the daemon logs to (\/.*\/daemon\.log)$/.exec(notices[0] as string);
+    assert.ok(notice, notices[0]);
+    const record = await readDaemonRecord(runtime, proj.stateDir);
+    assert.ok(record && runtime.processAlive(record.pid), "the check was answered by a daemon");
+    const log = notice[1] as string;
+    assert.equal(statSync(join(log, "..")).mode & 0o777, 0o700, "a private directory");
+    assert.ok(existsSync(log));
+    cleanups.push(() => removeDir(join(log, "..")));
   });
 });
