@@ -1,6 +1,7 @@
 import { basename, dirname, join } from "node:path";
 import { ifMissing, SignalintError } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { setAsideUnless } from "../project/state-kinds.ts";
 
 /** One file of a journaled write. */
 interface JournalEntry {
@@ -176,6 +177,8 @@ export class FileJournal {
       // A plan an earlier version wrote (`.json`) is recovered the same way.
       const legacy = join(this.dir, `${id}${LEGACY_PLAN}`);
       const path = (await this.runtime.stat(legacy))?.isFile ? legacy : join(this.dir, `${id}${PLAN}`);
+      // A plan of the wrong kind (a directory) is set aside: there is nothing in it to roll back.
+      if (await setAsideUnless(this.runtime, path, "file")) continue;
       // Unreadable (not just missing) stops the recovery: forgetting a plan it cannot read could lose a rollback.
       const journal = parseJournal(await this.runtime.readText(path).catch(ifMissing(null)));
       if (!journal || !Array.isArray(journal.entries) || journal.transactionId !== id) {

@@ -3,6 +3,7 @@ import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from
 import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { setAsideWrongKinds } from "./state-kinds.ts";
 import { ownedTempDir } from "./temp-dirs.ts";
 import { projectStateDir, userStateHome } from "./user-state.ts";
 
@@ -206,9 +207,11 @@ async function usableStateDir(runtime: Runtime, stateDir: string): Promise<strin
   }
 }
 
-/** Create the state directory, private to this user (0700; a symlink or another user's directory is refused). */
+/** Create the state directory, private to this user (0700; a symlink or another user's directory is refused); entries of the wrong kind are set aside. */
 export async function ensureStateDir(runtime: Runtime, stateDir: string): Promise<void> {
   await runtime.mkdirPrivate(stateDir);
+  // A few lstat calls: a file where a directory belongs (or the reverse) is set aside before anything trips on it.
+  await setAsideWrongKinds(runtime, stateDir);
 }
 
 /**
