@@ -7,6 +7,7 @@ import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { parseConfigFile, resolveSettings } from "../../src/core/config.ts";
 import { BUNDLE, CLEAN_PATH, errorOf, removeDir, scratchCopy, tempDir } from "../helpers.ts";
 
 const FIX_TOOLS = ["preview_diagnostic_fix", "apply_diagnostic_fix", "discard_diagnostic_fix"];
@@ -74,5 +75,12 @@ describe("a read-only server", () => {
     assertReadOnly(await surface(project("ro-env"), [], { SIGNALINT_READ_ONLY: "1" }));
     const overridden = await surface(project("ro-env-off", { readOnly: true }), ["serve", "--read-only"], { SIGNALINT_READ_ONLY: "0" });
     assert.ok(overridden.names.includes("apply_diagnostic_fix"));
+  });
+
+  it("readOnly is a boolean in the config file; an invalid SIGNALINT_READ_ONLY is refused by name", () => {
+    assert.throws(() => parseConfigFile('{"readOnly": "yes"}'), /key 'readOnly'/);
+    assert.throws(() => resolveSettings({}, (name) => (name === "SIGNALINT_READ_ONLY" ? "maybe" : undefined)), /SIGNALINT_READ_ONLY: expected 1\/true/);
+    assert.equal(resolveSettings({}, () => undefined).readOnly, false, "off by default");
+    assert.equal(resolveSettings({}, () => undefined, { readOnly: true }).readOnly, true, "the server option");
   });
 });
