@@ -46,20 +46,24 @@ function textDepth(line: string): number {
   return deepest;
 }
 
-/** An `arguments` (or `params`) key whose value is not an object: null, a string, a number, an array (a cheap first look). */
-const NOT_AN_OBJECT = /(?<!\\)"(arguments|params)"\s*:\s*[^{\s]/;
+/**
+ * A cheap first look for a malformed tools/call: `arguments` or `params` that is not an object (null, a string, a
+ * number, an array), or a `name` that is not a string.
+ */
+const MALFORMED = /(?<!\\)"(arguments|params)"\s*:\s*[^{\s]|(?<!\\)"name"\s*:\s*[^"\s]/;
 
 /** What a JSON value is, as a refusal names it. */
 function kindOf(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  return value === null ? "null" : value === undefined ? "none" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 type ToolsCall = { method?: unknown; params?: unknown };
 type Params = { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> };
 
 /**
- * Why a parsed tools/call is refused, or null; arguments that are not an object (or params that are not) are replaced,
- * so the SDK's request schema — which would answer -32603 with its validation dump, or nothing at all — never sees them.
+ * Why a parsed tools/call is refused, or null. Params or arguments that are not an object, and a name that is not a
+ * string, are replaced, so the SDK's request schema — which would answer -32603 with its validation dump, or nothing
+ * at all — never sees them.
  */
 function refusal(message: ToolsCall, deep: boolean): string | null {
   if (typeof message.params !== "object" || message.params === null || Array.isArray(message.params)) {
@@ -68,6 +72,12 @@ function refusal(message: ToolsCall, deep: boolean): string | null {
     return reason;
   }
   const params = message.params as Params;
+  if (typeof params.name !== "string") {
+    const reason = `tools/call name must be a string, got ${kindOf(params.name)}`;
+    params.name = "";
+    params.arguments = {};
+    return reason;
+  }
   if (params.arguments !== undefined && (typeof params.arguments !== "object" || params.arguments === null || Array.isArray(params.arguments))) {
     const reason = `arguments must be an object, got ${kindOf(params.arguments)}`;
     params.arguments = {};
@@ -81,7 +91,12 @@ function refusal(message: ToolsCall, deep: boolean): string | null {
 
 /** A tools/call line with refused arguments, rewritten to carry the reason (refused arguments dropped); other lines unchanged. */
 function markLine(line: string): string {
-  const suspect = line.includes("__proto__") || line.includes("constructor") || line.includes("prototype") || NOT_AN_OBJECT.test(line);
+  const suspect =
+    line.includes("__proto__") ||
+    line.includes("constructor") ||
+    line.includes("prototype") ||
+    MALFORMED.test(line) ||
+    (line.includes("tools/call") && !line.includes('"params"'));
   const deep = line.includes("tools/call") && textDepth(line) > MAX_MESSAGE_DEPTH;
   if (!suspect && !deep) return line;
   let message: ToolsCall;

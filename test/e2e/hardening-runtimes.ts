@@ -147,7 +147,7 @@ export function runtimeHardening(runtime: "node" | "deno"): void {
     });
   });
   describe("tools/call arguments that are not an object, in raw JSON-RPC", () => {
-    it(`${runtime}: null, a string, a number, an array (and params that are not an object) are invalid_arguments, never -32603`, async () => {
+    it(`${runtime}: null, a string, a number, an array (params that are not an object, a name not a string) are invalid_arguments, never -32603`, async () => {
       const session = await rawSession(runtime, fixture("sparse"));
       try {
         const cases: [string, RegExp][] = [
@@ -157,6 +157,7 @@ export function runtimeHardening(runtime: "node" | "deno"): void {
           ['{"name":"ping","arguments": ["a"]}', /^ping: arguments must be an object, got an array$/],
           ['"x"', /^tools\/call params must be an object, got a string$/],
           ["null", /^tools\/call params must be an object, got null$/],
+          ['{"name":5,"arguments":{}}', /^tools\/call name must be a string, got a number$/],
         ];
         for (const [index, [params, expected]] of cases.entries()) {
           const reply = (await session.send(index + 1, `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":${params}}`)) as {
@@ -166,6 +167,8 @@ export function runtimeHardening(runtime: "node" | "deno"): void {
           assert.equal(errorOf(reply.result).code, "invalid_arguments", params);
           assert.match(errorOf(reply.result).message, expected, params);
         }
+        const missing = (await session.send(8, '{"jsonrpc":"2.0","id":8,"method":"tools/call"}')) as { result: CallToolResult };
+        assert.match(errorOf(missing.result).message, /^tools\/call params must be an object, got none$/);
         const fine = (await session.send(9, '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ping"}}')) as { result: CallToolResult };
         assert.equal(fine.result.isError, undefined);
       } finally {
