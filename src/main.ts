@@ -13,7 +13,8 @@ async function main(runtime: Runtime): Promise<void> {
   const argv = runtime.shell.args;
   const script = embeddedScriptArgs(runtime, argv);
   if (script) return runEmbeddedScript(script);
-  const role = argv[0] === WARM_HOST_MODE ? "warm host" : argv[0] === DAEMON_MODE ? "daemon" : "process";
+  const role =
+    argv[0] === WARM_HOST_MODE ? "warm host" : argv[0] === DAEMON_MODE ? "daemon" : argv[0] === undefined || argv[0] === "serve" ? "server" : "command";
   // One handler in every mode: an error nobody awaited (a background task's) is reported, and the process lives on —
   // a daemon killed by one would leave its socket, record and lock behind, a server would drop its client.
   runtime.shell.onStrayError((error) => runtime.writeStderr(`signalint: unexpected error (the ${role} keeps running): ${describe(error)}\n`));
