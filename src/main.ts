@@ -13,6 +13,11 @@ async function main(runtime: Runtime): Promise<void> {
   const argv = runtime.shell.args;
   const script = embeddedScriptArgs(runtime, argv);
   if (script) return runEmbeddedScript(script);
+  const role =
+    argv[0] === WARM_HOST_MODE ? "warm host" : argv[0] === DAEMON_MODE ? "daemon" : argv[0] === undefined || argv[0] === "serve" ? "server" : "command";
+  // One handler in every mode: an error nobody awaited (a background task's) is reported, and the process lives on —
+  // a daemon killed by one would leave its socket, record and lock behind, a server would drop its client.
+  runtime.shell.onStrayError((error) => runtime.writeStderr(`signalint: unexpected error (the ${role} keeps running): ${describe(error)}\n`));
   if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
     return runWarmHost(runtime.selfChannel(), {
       rssBytes: () => runtime.rssBytes(),
@@ -37,10 +42,15 @@ async function main(runtime: Runtime): Promise<void> {
   if (code !== null) runtime.shell.finish(code);
 }
 
+/** An error as a person reads it: its stack where it has one. */
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 /** The last resort: say what went wrong, and what to do when the runtime knows; exit 70. */
 function fatal(error: unknown): void {
   const explained = explainFatal(error);
-  console.error(explained ? `signalint-mcp: ${explained}` : error instanceof Error ? (error.stack ?? error.message) : String(error));
+  console.error(explained ? `signalint-mcp: ${explained}` : describe(error));
   // Both runtimes have `process.exit` (Deno's Node compatibility), also before a Runtime could be created.
   process.exit(70);
 }

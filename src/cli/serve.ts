@@ -11,15 +11,11 @@ import type { CliIo } from "./io.ts";
  * Serve until the client is gone (stdin closed, or stdout failed), then stop: running checks are aborted, every
  * engine process group still alive is killed, warm TypeScript processes are stopped, and the process exits.
  */
-export async function serve(io: CliIo): Promise<number | null> {
-  // A long-lived server reports a stray error from a background task on stderr instead of dying with it.
-  io.runtime.shell.onStrayError((error) =>
-    io.runtime.writeStderr(`signalint: unexpected error (server keeps running): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
-  );
+export async function serve(io: CliIo, options: { readOnly?: boolean } = {}): Promise<number | null> {
   // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
   const session = `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
   // A server lives on: it builds the last checks' programs while its client has not asked yet.
-  const opened = await openApi(io.runtime, { session, prewarm: true });
+  const opened = await openApi(io.runtime, { session, prewarm: true, ...(options.readOnly ? { readOnly: true } : {}) });
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   const { settings, projectRoot } = opened;
   const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });
@@ -27,7 +23,7 @@ export async function serve(io: CliIo): Promise<number | null> {
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
   await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
   io.runtime.writeStderr(
-    `signalint-mcp ${VERSION}: serving ${projectRoot} on stdio (payload ${settings.payloadMode}${settings.compact ? ", compact" : ""}; ${opened.mode === "daemon" ? "through the project's daemon" : "in this process"})\n`,
+    `signalint-mcp ${VERSION}: serving ${projectRoot} on stdio (payload ${settings.payloadMode}${settings.compact ? ", compact" : ""}${settings.readOnly ? ", read-only" : ""}; ${opened.mode === "daemon" ? "through the project's daemon" : "in this process"})\n`,
   );
   const reason = await client.gone;
   io.runtime.writeStderr(`signalint-mcp: ${reason}; stopping\n`);
@@ -46,6 +42,11 @@ export const serveCommand = defineCommand({
   description:
     "Start the MCP server on stdio (also what a bare signalint-mcp does when stdin is not a terminal). The project is " +
     "SIGNALINT_PROJECT_ROOT, else the one the working directory is in.",
-  options: {},
-  run: (io) => serve(io),
+  options: {
+    "read-only": {
+      type: "boolean",
+      help: "offer no tool that writes the project's files (the fix tools preview, apply and discard); also readOnly in signalint.config.json or SIGNALINT_READ_ONLY=1",
+    },
+  },
+  run: (io, values) => serve(io, { readOnly: values["read-only"] }),
 });

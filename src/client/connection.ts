@@ -208,6 +208,35 @@ export interface ConnectOptions {
   patienceMs?: number;
 }
 
+/** The private temporary directory daemon logs go to when a cache directory cannot be written (one per process). */
+const fallbackLogDirs = new Map<string, Promise<string>>();
+
+/**
+ * Where a daemon's messages go: `daemon.log` in the project's cache directory (outside the tree; the state directory
+ * is the daemon's to write), else — a read-only HOME, as in many containers — in a private temporary directory, said
+ * once on stderr. It outlives this client with the daemon, so it is not removed.
+ */
+async function daemonLogFile(runtime: Runtime, cacheDir: string): Promise<string> {
+  const preferred = join(cacheDir, "daemon.log");
+  try {
+    await runtime.mkdirp(cacheDir);
+    // Appended to by the daemon: a write here is the proof it can be (a probe, as the cache directory's own).
+    const probe = join(cacheDir, `.log-probe-${runtime.pid}`);
+    await runtime.writeFileAtomic(probe, "");
+    await runtime.removeFile(probe);
+    return preferred;
+  } catch (error) {
+    let dir = fallbackLogDirs.get(cacheDir);
+    if (!dir) {
+      dir = runtime.makeTempDir("signalint-daemon-log-");
+      fallbackLogDirs.set(cacheDir, dir);
+      const reason = (error as Error).message.slice(0, 200);
+      runtime.writeStderr(`signalint: the cache directory ${cacheDir} is not writable (${reason}); the daemon logs to ${join(await dir, "daemon.log")}\n`);
+    }
+    return join(await dir, "daemon.log");
+  }
+}
+
 /**
  * The project's daemon, connected: the recorded one when it answers, else a new one started on demand (exactly one
  * when several clients start at once: the ownership lock decides, the others connect to the winner). A silent daemon
@@ -227,9 +256,7 @@ export async function connectDaemon(
       const recorded = await tryRecorded(runtime, support, record, project, options);
       if (recorded) return recorded;
     }
-    // Its messages go to a log in the cache directory (outside the tree; the state directory is the daemon's to write).
-    await runtime.mkdirp(project.cacheDir);
-    const logFile = join(project.cacheDir, "daemon.log");
+    const logFile = await daemonLogFile(runtime, project.cacheDir);
     // Root, state and cache directories as this client resolved them: the daemon runs in the root, where a relative
     // SIGNALINT_STATE_DIR would name another directory (in the tree, and where no client looks for its record), and a
     // relative SIGNALINT_CACHE_DIR one inside the project (refused: a fresh temporary cache each time it starts).

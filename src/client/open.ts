@@ -56,9 +56,9 @@ function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConne
  */
 export async function openApi(
   runtime: Runtime,
-  options: { root?: string; compact?: boolean; session?: string; cacheDir?: string; prewarm?: boolean; oneShot?: boolean } = {},
+  options: { root?: string; compact?: boolean; readOnly?: boolean; session?: string; cacheDir?: string; prewarm?: boolean; oneShot?: boolean } = {},
 ): Promise<OpenedApi> {
-  const project = await openProject(runtime, { root: options.root, compact: options.compact });
+  const project = await openProject(runtime, { root: options.root, compact: options.compact, readOnly: options.readOnly });
   const { settings } = project;
   let notice: string | null = null;
   // A cache directory given for one run (a CI cache step) is this process's: a daemon keeps its own. A temporary
@@ -79,6 +79,7 @@ export async function openApi(
   const service = await SignalintService.create(runtime, {
     root: project.root,
     compact: options.compact,
+    readOnly: options.readOnly,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(options.prewarm ? { prewarm: true } : {}),
     ...(options.oneShot ? { oneShot: true } : {}),

@@ -33,6 +33,7 @@ export const ConfigFileSchema = z
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
     daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
+    readOnly: z.boolean().optional(),
     typescript: z
       .object({ projects: z.array(z.string().min(1)).optional() })
       .strict()
@@ -80,6 +81,11 @@ export interface Settings {
   oxlintTypeAware: boolean;
   /** tsconfigs checked besides the ones the project's root config and scripts name (root-relative; typescript.projects). */
   typescriptProjects: string[];
+  /**
+   * A read-only MCP server (readOnly, --read-only, SIGNALINT_READ_ONLY): the fix tools (preview, apply, discard) are
+   * neither listed nor served, so nothing it offers writes the project's files.
+   */
+  readOnly: boolean;
   /** How long a request with a progressToken goes without a notification before a heartbeat (the front's setting). */
   progressHeartbeatMs: number;
   /** The bound on all projects' persisted TypeScript state, in MB (SIGNALINT_CACHE_MAX_MB); 0: not persisted. */
@@ -199,13 +205,14 @@ function daemonSettings(config: ConfigFile, readEnv: EnvReader): Settings["daemo
 }
 
 /** Resolve settings from the config file and the environment (environment wins when non-empty). */
-export function resolveSettings(config: ConfigFile, readEnv: EnvReader, overrides: { compact?: boolean } = {}): Settings {
+export function resolveSettings(config: ConfigFile, readEnv: EnvReader, overrides: { compact?: boolean; readOnly?: boolean } = {}): Settings {
   const payloadEnv = envValue(readEnv, "SIGNALINT_MCP_PAYLOAD");
   const compactEnv = envValue(readEnv, "SIGNALINT_COMPACT");
   const bytesEnv = envValue(readEnv, "SIGNALINT_STRUCTURED_MAX_BYTES");
   const heartbeatEnv = envValue(readEnv, "SIGNALINT_PROGRESS_HEARTBEAT_MS");
   const cacheMaxEnv = envValue(readEnv, "SIGNALINT_CACHE_MAX_MB");
   const prewarmEnv = envValue(readEnv, "SIGNALINT_PREWARM_DELAY_MS");
+  const readOnlyEnv = envValue(readEnv, "SIGNALINT_READ_ONLY");
   return {
     engines: { ...config.engines },
     ignore: config.ignore ?? [],
@@ -220,6 +227,8 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
       : (config.warmTypeScript ?? true),
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
+    // A server option only turns it on (`--read-only`); the config file and a non-empty variable decide either way.
+    readOnly: readOnlyEnv ? parseBooleanEnv("SIGNALINT_READ_ONLY", readOnlyEnv) : overrides.readOnly || (config.readOnly ?? false),
     daemon: daemonSettings(config, readEnv),
     typescriptProjects: config.typescript?.projects ?? [],
     progressHeartbeatMs: heartbeatEnv ? parseHeartbeatEnv(heartbeatEnv) : DEFAULT_HEARTBEAT_MS,

@@ -5,7 +5,7 @@ import { localApi, type ServiceApi } from "../service/api.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { ensureStateDir, openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
-import { encodeFrame, frameReader } from "./framing.ts";
+import { encodeFrame, FrameError, frameReader } from "./framing.ts";
 import { DAEMON_PROTOCOL, readClientMessage, versionVerdict, type DaemonMessage } from "./protocol.ts";
 import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
 import { legacyRecordFile, readDaemonRecord, recordFile, type DaemonRecord } from "./record.ts";
@@ -53,8 +53,24 @@ class ClientConnection {
     });
   }
 
+  /**
+   * Write one message. An answer too large for a frame (or that cannot be serialized) becomes an error to that call
+   * (`answer_too_large`), and such an event is dropped: the call fails, the daemon and its other clients go on.
+   */
   send(message: DaemonMessage): void {
-    this.connection.write(encodeFrame(message));
+    let frame: Uint8Array;
+    try {
+      frame = encodeFrame(message);
+    } catch (error) {
+      if (message.t !== "result" && message.t !== "error") return;
+      // RangeError: a string too long for the runtime to serialize at all (hundreds of MiB).
+      const tooLarge = error instanceof FrameError || error instanceof RangeError;
+      const reason = tooLarge
+        ? `the answer is too large to send (${(error as Error).message}); ask for less (fewer paths, a smaller maxBytes)`
+        : `the answer could not be serialized (${String(error).slice(0, 300)})`;
+      frame = encodeFrame({ t: "error", id: message.id, code: tooLarge ? "answer_too_large" : "internal_error", message: reason });
+    }
+    this.connection.write(frame);
   }
 
   private receive(raw: unknown): void {

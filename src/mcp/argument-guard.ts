@@ -46,23 +46,70 @@ function textDepth(line: string): number {
   return deepest;
 }
 
-/** A tools/call line with refused arguments, rewritten to carry the reason (deep arguments dropped); other lines unchanged. */
+/**
+ * A cheap first look for a malformed tools/call: `arguments` or `params` that is not an object (null, a string, a
+ * number, an array), or a `name` that is not a string.
+ */
+const MALFORMED = /(?<!\\)"(arguments|params)"\s*:\s*[^{\s]|(?<!\\)"name"\s*:\s*[^"\s]/;
+
+/** What a JSON value is, as a refusal names it. */
+function kindOf(value: unknown): string {
+  return value === null ? "null" : value === undefined ? "none" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
+type ToolsCall = { method?: unknown; params?: unknown };
+type Params = { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> };
+
+/**
+ * Why a parsed tools/call is refused, or null. Params or arguments that are not an object, and a name that is not a
+ * string, are replaced, so the SDK's request schema — which would answer -32603 with its validation dump, or nothing
+ * at all — never sees them.
+ */
+function refusal(message: ToolsCall, deep: boolean): string | null {
+  if (typeof message.params !== "object" || message.params === null || Array.isArray(message.params)) {
+    const reason = `tools/call params must be an object, got ${kindOf(message.params)}`;
+    message.params = { name: "" };
+    return reason;
+  }
+  const params = message.params as Params;
+  if (typeof params.name !== "string") {
+    const reason = `tools/call name must be a string, got ${kindOf(params.name)}`;
+    params.name = "";
+    params.arguments = {};
+    return reason;
+  }
+  if (params.arguments !== undefined && (typeof params.arguments !== "object" || params.arguments === null || Array.isArray(params.arguments))) {
+    const reason = `arguments must be an object, got ${kindOf(params.arguments)}`;
+    params.arguments = {};
+    return reason;
+  }
+  const reason = refusedArguments(params.arguments);
+  // Nothing after the guard (the SDK's schemas, the handler) walks arguments it refused: they become {}.
+  if (reason && deep) params.arguments = {};
+  return reason;
+}
+
+/** A tools/call line with refused arguments, rewritten to carry the reason (refused arguments dropped); other lines unchanged. */
 function markLine(line: string): string {
-  const suspect = line.includes("__proto__") || line.includes("constructor") || line.includes("prototype");
+  const suspect =
+    line.includes("__proto__") ||
+    line.includes("constructor") ||
+    line.includes("prototype") ||
+    MALFORMED.test(line) ||
+    (line.includes("tools/call") && !line.includes('"params"'));
   const deep = line.includes("tools/call") && textDepth(line) > MAX_MESSAGE_DEPTH;
   if (!suspect && !deep) return line;
-  let message: { method?: unknown; params?: { arguments?: unknown; _meta?: Record<string, unknown> } };
+  let message: ToolsCall;
   try {
     message = JSON.parse(line);
   } catch {
     return line;
   }
-  if (message?.method !== "tools/call" || typeof message.params !== "object" || message.params === null) return line;
-  const reason = refusedArguments(message.params.arguments);
+  if (typeof message !== "object" || message === null || message.method !== "tools/call") return line;
+  const reason = refusal(message, deep);
   if (!reason) return line;
-  // Nothing after the guard (the SDK's schemas, the handler) walks arguments it refused: they become {}.
-  if (deep) message.params.arguments = {};
-  message.params._meta = { ...message.params._meta, [REFUSED_KEY_META]: reason };
+  const params = message.params as Params;
+  params._meta = { ...params._meta, [REFUSED_KEY_META]: reason };
   return JSON.stringify(message);
 }
 

@@ -41,6 +41,17 @@ export const TOOLS: readonly ToolDefinition[] = [
   discardFixTool,
 ];
 
+/**
+ * The tools a read-only server neither lists nor serves: apply writes the project's files, and preview and discard
+ * exist only for it (a preview would prepare a write no call could make).
+ */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set([previewFixTool.name, applyFixTool.name, discardFixTool.name]);
+
+/** The tools a server offers: every tool, less the writing ones when it is read-only. */
+export function offeredTools(readOnly: boolean): readonly ToolDefinition[] {
+  return readOnly ? TOOLS.filter((tool) => !WRITING_TOOLS.has(tool.name)) : TOOLS;
+}
+
 /** The tools/list entry of a tool; output schemas are omitted in text mode. */
 export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode" | "compact">): Tool {
   return {
@@ -58,9 +69,18 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
  * guard refused the raw arguments (the SDK's parsing drops `__proto__` before it gets here; deep ones it replaced).
  */
 export async function callTool(context: ToolContext, name: string, args: unknown, refusedKey?: unknown): Promise<CallToolResult> {
-  const tool = TOOLS.find((candidate) => candidate.name === name);
-  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${TOOLS.map((t) => t.name).join(", ")}`);
-  const refused = typeof refusedKey === "string" ? refusedKey : refusedArguments(args);
+  // What the guard refused is said first: a call whose params were not an object has no tool name.
+  if (typeof refusedKey === "string") return toErrorResult("invalid_arguments", name ? `${name}: ${refusedKey}` : refusedKey);
+  if (context.readOnly && WRITING_TOOLS.has(name)) {
+    return toErrorResult(
+      "read_only",
+      `${name} is not offered: this server is read-only (readOnly in signalint.config.json, --read-only or SIGNALINT_READ_ONLY) and writes no project file`,
+    );
+  }
+  const tools = offeredTools(context.readOnly === true);
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) return toErrorResult("unknown_tool", `Unknown tool ${quoteInput(name)}; available: ${tools.map((t) => t.name).join(", ")}`);
+  const refused = refusedArguments(args);
   if (refused) return toErrorResult("invalid_arguments", `${name}: ${refused}`);
   try {
     return await tool.call(args, context);
@@ -80,27 +100,29 @@ export interface McpFront {
   log: (text: string) => void;
 }
 
+/** What the server tells agents at `initialize`: the check loop, and the fix tools unless it is read-only. */
+function instructions(readOnly: boolean): string {
+  return (
+    "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail. " +
+    "The fix loop: check (keep its checkId, a snapshot) → edit → after_edit_check {files} → read its delta (introduced/resolved); " +
+    "compare_diagnostics compares any two checkIds; ingest_diagnostics takes your editor's LSP diagnostics and get_live_diagnostics merges both views. " +
+    (readOnly
+      ? "This server is read-only: it offers no tool that writes files; make the edits yourself."
+      : "Multi-file fixes: preview_diagnostic_fix → apply_diagnostic_fix {transactionId, confirm: true} writes all files or none and returns the post-check and delta.")
+  );
+}
+
 /** Build the MCP server; the payload mode and compact setting are captured here, once. */
 export function createMcpServer(front: McpFront): Server {
-  const { payloadMode: mode, compact, structuredMaxBytes } = front.settings;
+  const { payloadMode: mode, compact, structuredMaxBytes, readOnly } = front.settings;
   const { api, projectRoot, log } = front;
   const artifacts = { save: (json: string) => api.saveArtifact({ json }) };
-  const context: ToolContext = { api, projectRoot, artifacts, log, mode, compact, structuredMaxBytes };
-  const server = new Server(
-    { name: "signalint", version: VERSION },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        "Call check_project once, then check_files after each edit. Drill into clusters with get_issue_detail. " +
-        "The fix loop: check (keep its checkId, a snapshot) → edit → after_edit_check {files} → read its delta (introduced/resolved); " +
-        "compare_diagnostics compares any two checkIds; ingest_diagnostics takes your editor's LSP diagnostics and get_live_diagnostics merges both views. " +
-        "Multi-file fixes: preview_diagnostic_fix → apply_diagnostic_fix {transactionId, confirm: true} writes all files or none and returns the post-check and delta.",
-    },
-  );
+  const context: ToolContext = { api, projectRoot, artifacts, log, mode, compact, structuredMaxBytes, readOnly };
+  const server = new Server({ name: "signalint", version: VERSION }, { capabilities: { tools: {} }, instructions: instructions(readOnly) });
   // Built at the first tools/list, not before `initialize` is answered (~30 ms of a front's start).
   let tools: Tool[] | undefined;
   const heartbeat = front.settings.progressHeartbeatMs;
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (tools ??= TOOLS.map((tool) => listEntry(tool, context))) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (tools ??= offeredTools(readOnly).map((tool) => listEntry(tool, context))) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.
     const token = request.params._meta?.progressToken;

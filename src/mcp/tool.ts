@@ -18,6 +18,8 @@ export interface ToolContext {
   mode: PayloadMode;
   compact: boolean;
   structuredMaxBytes: number;
+  /** A read-only server: the writing tools (WRITING_TOOLS) are neither listed nor served. */
+  readOnly?: boolean;
   /** The request's cancellation (notifications/cancelled), when it came from a client. */
   signal?: AbortSignal;
   /** Where a check reports its progress, when the request asked for it (a progressToken). */

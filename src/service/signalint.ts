@@ -129,7 +129,8 @@ export class SignalintService implements Checker {
       if (options.prepareState !== false) await service.prestartWarm();
       const skipped = await session.replay();
       if (skipped > 0) runtime.writeStderr(`signalint: skipped ${skipped} malformed line(s) in ${join(project.stateDir, "session.jsonl")}\n`);
-      await service.snapshots.load();
+      // Only the state directory's owner sets a corrupt snapshot aside; a reader (doctor) skips it.
+      await service.snapshots.load({ setAside: options.prepareState !== false });
       // A fix interrupted by a crash is rolled back before anything else can read those files (the host started above
       // has read none: it loads only the compiler). Only the owner recovers: a session without the lock shares its
       // journal directory with live writers.

@@ -146,6 +146,36 @@ export function runtimeHardening(runtime: "node" | "deno"): void {
       }
     });
   });
+  describe("tools/call arguments that are not an object, in raw JSON-RPC", () => {
+    it(`${runtime}: null, a string, a number, an array (params that are not an object, a name not a string) are invalid_arguments, never -32603`, async () => {
+      const session = await rawSession(runtime, fixture("sparse"));
+      try {
+        const cases: [string, RegExp][] = [
+          ['{"name":"ping","arguments":null}', /^ping: arguments must be an object, got null$/],
+          ['{"name":"check_files","arguments":"x"}', /^check_files: arguments must be an object, got a string$/],
+          ['{"name":"ping","arguments":5}', /^ping: arguments must be an object, got a number$/],
+          ['{"name":"ping","arguments": ["a"]}', /^ping: arguments must be an object, got an array$/],
+          ['"x"', /^tools\/call params must be an object, got a string$/],
+          ["null", /^tools\/call params must be an object, got null$/],
+          ['{"name":5,"arguments":{}}', /^tools\/call name must be a string, got a number$/],
+        ];
+        for (const [index, [params, expected]] of cases.entries()) {
+          const reply = (await session.send(index + 1, `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":${params}}`)) as {
+            result: CallToolResult;
+          };
+          assert.ok(reply.result, `${params}: ${JSON.stringify(reply)}`);
+          assert.equal(errorOf(reply.result).code, "invalid_arguments", params);
+          assert.match(errorOf(reply.result).message, expected, params);
+        }
+        const missing = (await session.send(8, '{"jsonrpc":"2.0","id":8,"method":"tools/call"}')) as { result: CallToolResult };
+        assert.match(errorOf(missing.result).message, /^tools\/call params must be an object, got none$/);
+        const fine = (await session.send(9, '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ping"}}')) as { result: CallToolResult };
+        assert.equal(fine.result.isError, undefined);
+      } finally {
+        session.stop();
+      }
+    });
+  });
   describe("JSONC and globs in the bundle, on Node and Deno", () => {
     const projects: string[] = [];
     after(() => projects.forEach(removeDir));

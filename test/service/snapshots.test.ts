@@ -34,7 +34,7 @@ function snapshot(id: number, scope = ["."]): NewSnapshot {
   };
 }
 
-it("snapshots persist, keep the last 50, tell expired from unknown across a restart, and skip corrupt files", async () => {
+it("snapshots persist, keep the last 50, tell expired from unknown across a restart, and set corrupt files aside", async () => {
   const dir = tempDir();
   const warnings: string[] = [];
   const runtime = { ...createNodeRuntime({ selfScript: BUNDLE }), writeStderr: (text: string) => void warnings.push(text) };
@@ -48,7 +48,8 @@ it("snapshots persist, keep the last 50, tell expired from unknown across a rest
     writeFileSync(join(dir, "snapshots", snapshotFile("chk-0123456789ab")), '{"seq": 3, "checkId": "chk-01'); // crash-truncated
     const reloaded = new SnapshotStore(runtime, dir);
     assert.equal(await reloaded.load(), 1);
-    assert.match(warnings.join(""), /skipped corrupt snapshot .*chk-0123456789ab\.snapshot/);
+    assert.match(warnings.join(""), /chk-0123456789ab\.snapshot is not a readable snapshot; set aside as .*chk-0123456789ab\.snapshot\.set-aside-/);
+    assert.equal(await new SnapshotStore(runtime, dir).load(), 0, "set aside: not read again at the next start");
     assert.deepEqual(
       reloaded.all().map((entry) => entry.checkId),
       ids.slice(5),

@@ -75,6 +75,9 @@ async function recoverOne(journal: FileJournal, plan: { id: string; name: string
   const { runtime, dir } = journal;
   try {
     if (plan.name.endsWith(".json")) throw new JournalRejectedError("legacy", "an earlier version's journal, without an integrity tag");
+    // A plan of the wrong kind (a directory, a symlink) holds nothing to roll back: set aside like any damaged plan.
+    const info = await runtime.lstat(join(dir, plan.name));
+    if (info && (!info.isFile || info.isSymlink)) throw new JournalRejectedError("unreadable", "the plan is not a regular file");
     const text = await runtime.readText(join(dir, plan.name)).catch(ifMissing(null));
     // Gone since the listing: its live writer finished.
     if (text === null) return;

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LoopTracker, type LoopEvent, type LoopState } from "../../core/loops.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { isKind } from "../project/state-kinds.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** session.jsonl is rotated once it grows past this. */
@@ -54,7 +55,8 @@ export class SessionLog {
 
   /** Rebuild the tracker from the log; returns how many lines were skipped as malformed. */
   async replay(): Promise<number> {
-    const text = await this.runtime.readText(this.path).catch(ifMissing(""));
+    // Not a file (a reader such as doctor, which sets nothing aside, meets it as it is): no memory to replay.
+    const text = (await isKind(this.runtime, this.path, "file")) ? await this.runtime.readText(this.path).catch(ifMissing("")) : "";
     let skipped = 0;
     this.needsNewline = text.length > 0 && !text.endsWith("\n");
     for (const line of text.split("\n")) {

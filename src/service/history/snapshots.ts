@@ -3,6 +3,7 @@ import type { Cluster, Engines, Snapshot, WorkflowStale } from "../../core/contr
 import { publicWorkflowIssue, type SnapshotIssue, type UncheckedFiles } from "../../core/delta.ts";
 import { FsError, ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { isKind, setAside, setAsideUnless } from "../project/state-kinds.ts";
 
 /** How many snapshots stay addressable; older ones answer check_expired. */
 export const RETAINED_SNAPSHOTS = 50;
@@ -112,28 +113,36 @@ export class SnapshotStore {
     }
   }
 
-  /** Load persisted snapshots; returns how many files were skipped as corrupt. */
-  async load(): Promise<number> {
-    const entries = await this.runtime.readDir(this.dir).catch(ifMissing([]));
+  /**
+   * Load persisted snapshots; returns how many files were skipped as corrupt. The state directory's owner sets them
+   * (and entries of the wrong kind) aside; a reader (`setAside: false`, doctor) only skips them.
+   */
+  async load(options: { setAside?: boolean } = {}): Promise<number> {
+    const owner = options.setAside !== false;
+    // Not a directory (a reader such as doctor, which sets nothing aside, meets it as it is): none persisted.
+    const entries = (await isKind(this.runtime, this.dir, "directory")) ? await this.runtime.readDir(this.dir).catch(ifMissing([])) : [];
     let skipped = 0;
     const loaded: StoredSnapshot[] = [];
     const sizes = new Map<string, number>();
     for (const entry of entries) {
       const path = join(this.dir, entry.name);
       if (entry.name === EXPIRED_FILE) {
-        const ids = await this.readJson(path);
+        const ids = owner && (await setAsideUnless(this.runtime, path, "file")) ? [] : await this.readJson(path);
         if (Array.isArray(ids)) this.expired = ids.filter((id): id is string => typeof id === "string").slice(-REMEMBERED_EXPIRED);
-        else this.warn(`skipped corrupt ${path}`);
+        else if (owner) await setAside(this.runtime, path, "is corrupt");
         continue;
       }
-      if (!entry.isFile || !entry.name.endsWith(snapshotFile(""))) continue;
+      if (!entry.name.endsWith(snapshotFile(""))) continue;
+      if (owner ? await setAsideUnless(this.runtime, path, "file") : !(await isKind(this.runtime, path, "file"))) continue;
       const value = await this.readJson(path);
       if (isStored(value) && snapshotFile(value.checkId) === entry.name) {
         loaded.push(value);
         sizes.set(value.checkId, (await this.runtime.stat(path))?.size ?? 0);
       } else {
+        // Set aside: not read (and warned about) again at every start.
         skipped++;
-        this.warn(`skipped corrupt snapshot ${path}`);
+        if (owner) await setAside(this.runtime, path, "is not a readable snapshot");
+        else this.warn(`skipped corrupt snapshot ${path}`);
       }
     }
     loaded.sort((a, b) => a.seq - b.seq);

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Runtime } from "../../runtime/types.ts";
 import type { CheckRecord } from "./session-log.ts";
+import { isKind } from "../project/state-kinds.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** What `signalint-mcp stats` reports from the state directory. */
@@ -28,7 +29,9 @@ async function sizeOf(runtime: Runtime, dir: string): Promise<{ entries: number;
 /** Aggregate the check records in session.jsonl and the sizes of the caches. */
 export async function collectStats(runtime: Runtime, project: { stateDir: string; lintCacheDir: string }): Promise<StatsReport> {
   const { stateDir } = project;
-  const text = await runtime.readText(join(stateDir, "session.jsonl")).catch(ifMissing(""));
+  // Entries of the wrong kind count as none: stats only reads (the owner sets them aside).
+  const log = join(stateDir, "session.jsonl");
+  const text = (await isKind(runtime, log, "file")) ? await runtime.readText(log).catch(ifMissing("")) : "";
   const records: { at: string; check: CheckRecord }[] = [];
   for (const line of text.split("\n")) {
     try {
@@ -59,7 +62,9 @@ export async function collectStats(runtime: Runtime, project: { stateDir: string
     },
     cache,
     resultCache: await sizeOf(runtime, project.lintCacheDir),
-    artifacts: (await runtime.readDir(join(stateDir, "artifacts")).catch(ifMissing([]))).length,
+    artifacts: (await isKind(runtime, join(stateDir, "artifacts"), "directory"))
+      ? (await runtime.readDir(join(stateDir, "artifacts")).catch(ifMissing([]))).length
+      : 0,
   };
 }
 

@@ -3,6 +3,7 @@ import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from
 import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { setAsideWrongKinds } from "./state-kinds.ts";
 import { ownedTempDir } from "./temp-dirs.ts";
 import { projectStateDir, userStateHome } from "./user-state.ts";
 
@@ -45,6 +46,8 @@ export interface Project {
 export interface OpenOptions {
   root?: string;
   compact?: boolean;
+  /** The server's `--read-only` flag (settings.readOnly: the config file and SIGNALINT_READ_ONLY decide otherwise). */
+  readOnly?: boolean;
   /** Create the state directory now, falling back to a temporary one when the project is read-only. */
   prepareState?: boolean;
   /** Report a bad config or variable here and go on with the defaults, instead of throwing (doctor). */
@@ -173,9 +176,9 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
 async function readSettings(runtime: Runtime, root: string, options: OpenOptions): Promise<Settings> {
   const env = (name: string) => runtime.env(name);
   const attempts: (() => Promise<Settings>)[] = [
-    async () => resolveSettings(await readConfigFile(runtime, root), env, { compact: options.compact }),
-    async () => resolveSettings({}, env, { compact: options.compact }),
-    async () => resolveSettings({}, () => undefined, { compact: options.compact }),
+    async () => resolveSettings(await readConfigFile(runtime, root), env, { compact: options.compact, readOnly: options.readOnly }),
+    async () => resolveSettings({}, env, { compact: options.compact, readOnly: options.readOnly }),
+    async () => resolveSettings({}, () => undefined, { compact: options.compact, readOnly: options.readOnly }),
   ];
   for (const attempt of attempts) {
     try {
@@ -211,9 +214,11 @@ async function usableStateDir(runtime: Runtime, stateDir: string): Promise<strin
   }
 }
 
-/** Create the state directory, private to this user (0700; a symlink or another user's directory is refused). */
+/** Create the state directory, private to this user (0700; a symlink or another user's directory is refused); entries of the wrong kind are set aside. */
 export async function ensureStateDir(runtime: Runtime, stateDir: string): Promise<void> {
   await runtime.mkdirPrivate(stateDir);
+  // A few lstat calls: a file where a directory belongs (or the reverse) is set aside before anything trips on it.
+  await setAsideWrongKinds(runtime, stateDir);
 }
 
 /**

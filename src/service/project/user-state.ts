@@ -2,6 +2,7 @@
 // Signalint reads back (fix journals) live here, outside every project tree, created 0700 and owned by the user.
 import { join } from "node:path";
 import { FsError, ifMissing } from "../../core/errors.ts";
+import { setAsideUnless } from "./state-kinds.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
 /**
@@ -44,6 +45,8 @@ export async function userKey(runtime: Runtime): Promise<string> {
   if (!home) return (processKey ??= runtime.randomHex(32));
   await runtime.mkdirPrivate(home);
   const file = join(home, "integrity.key");
+  // A directory (or symlink) of that name is set aside like a damaged key: what it tagged is refused, never trusted.
+  await setAsideUnless(runtime, file, "file");
   for (let attempt = 0; attempt < 3; attempt++) {
     const text = (await runtime.readText(file).catch(ifMissing(null)))?.trim();
     if (text !== undefined && KEY.test(text)) return text;
