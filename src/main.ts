@@ -15,9 +15,14 @@ async function main(runtime: Runtime): Promise<void> {
   if (script) return runEmbeddedScript(script);
   const role =
     argv[0] === WARM_HOST_MODE ? "warm host" : argv[0] === DAEMON_MODE ? "daemon" : argv[0] === undefined || argv[0] === "serve" ? "server" : "command";
-  // One handler in every mode: an error nobody awaited (a background task's) is reported, and the process lives on —
-  // a daemon killed by one would leave its socket, record and lock behind, a server would drop its client.
-  runtime.shell.onStrayError((error) => runtime.writeStderr(`signalint: unexpected error (the ${role} keeps running): ${describe(error)}\n`));
+  // One handler in every mode: an error nobody awaited (a background task's) is reported. A long-lived process lives
+  // on — a daemon killed by one would leave its socket, record and lock behind, a server would drop its client; a
+  // one-shot command ends with 70, as any internal error does (its answer may never come: waiting would be a hang).
+  runtime.shell.onStrayError((error) => {
+    if (role !== "command") return runtime.writeStderr(`signalint: unexpected error (the ${role} keeps running): ${describe(error)}\n`);
+    runtime.writeStderr(`signalint: unexpected error: ${describe(error)}\n`);
+    runtime.shell.exit(70);
+  });
   if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
     return runWarmHost(runtime.selfChannel(), {
       rssBytes: () => runtime.rssBytes(),

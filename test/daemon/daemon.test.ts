@@ -11,7 +11,7 @@ import { readDaemonRecord, recordFile, type DaemonRecord } from "../../src/daemo
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { DaemonSupport } from "../../src/runtime/types.ts";
 import { openProject } from "../../src/service/project/project.ts";
-import { BUNDLE, CLEAN_PATH, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, defaultStateDir, gone, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
@@ -45,7 +45,7 @@ function connected(outcome: Awaited<ReturnType<typeof connectDaemon>>): DaemonCo
 after(async () => {
   for (const cleanup of cleanups) cleanup();
   for (const root of projects) {
-    const record = await readDaemonRecord(runtime, join(root, ".signalint"));
+    const record = await readDaemonRecord(runtime, defaultStateDir(root));
     if (record) support.kill(record.pid, "SIGKILL");
     removeDir(root);
   }
