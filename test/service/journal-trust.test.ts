@@ -149,6 +149,16 @@ async function killAt(stage: string): Promise<void> {
   assert.equal(await applying, "killed");
 }
 
+/** Every file original again, the rollback said, and the journal gone. */
+function assertRolledBack(stderr: string): void {
+  assert.deepEqual(
+    states(),
+    Array.from({ length: FILES }, (_, index) => content(index, false)),
+  );
+  assert.match(stderr, /rolled back an interrupted fix of 3 file\(s\)/);
+  assert.deepEqual(readdirSync(join(state, "journal")), []);
+}
+
 for (const stage of ["committing", `renamed-${FILES - 1}`]) {
   it(`a real SIGKILL at ${stage} is still rolled back at the next start`, async () => {
     await killAt(stage);
@@ -157,12 +167,7 @@ for (const stage of ["committing", `renamed-${FILES - 1}`]) {
       Array(FILES).fill(stage !== "committing"),
     );
     const stderr = check();
-    assert.deepEqual(
-      states(),
-      Array.from({ length: FILES }, (_, index) => content(index, false)),
-    );
-    assert.match(stderr, /rolled back an interrupted fix of 3 file\(s\)/);
-    assert.deepEqual(readdirSync(join(state, "journal")), []);
+    assertRolledBack(stderr);
   });
 }
 
@@ -195,10 +200,5 @@ it("an apply interrupted in a session without the lock is rolled back by the nex
   await closed;
   await applying;
   const stderr = check();
-  assert.deepEqual(
-    states(),
-    Array.from({ length: FILES }, (_, index) => content(index, false)),
-  );
-  assert.match(stderr, /rolled back an interrupted fix of 3 file\(s\)/);
-  assert.deepEqual(readdirSync(join(state, "journal")), []);
+  assertRolledBack(stderr);
 });
