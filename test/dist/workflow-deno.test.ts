@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Compare, Delta } from "../../src/core/contracts.ts";
-import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, removeDir, scratchCopy, STATE_HOME_ENV, structured, tempDir } from "../helpers.ts";
 
 const FILES = 6;
 const original = (index: number) => `export const v${index}: number = "original ${index}";\n`;
@@ -75,7 +75,8 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
       args: [...DENO_FLAGS, BUNDLE],
       cwd: project,
       stderr: "pipe",
-      env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "pause:renamed-2" },
+      // The same state home as the restarted server (helpers' connect): the journal is tagged with its integrity key.
+      env: { ...STATE_HOME_ENV, PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "pause:renamed-2" },
     });
     let stderr = "";
     const paused = new Promise<void>((resolve) =>
