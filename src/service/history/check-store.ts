@@ -13,6 +13,8 @@ export interface StoredCheck {
   scope?: readonly string[];
   /** The client session that ran it (an MCP connection on the daemon). */
   session?: string;
+  /** check_files: every tsc error it found outside its files that the previous known set lacked (the edit's). */
+  elsewhere?: Issue[];
 }
 
 /** How many checks stay addressable by checkId. */

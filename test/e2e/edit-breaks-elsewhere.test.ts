@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { CheckIssue, Delta } from "../../src/core/contracts.ts";
+import { call, connect, linkBin, removeDir, REPO, structured } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
+
+type Elsewhere = { introduced: number; unattributed?: number; issues: CheckIssue[]; nextStep: string };
+type Check = { checkId: string; status: string; totalIssues?: number; total?: number; elsewhere?: Elsewhere; delta?: Delta | { status: string } | null };
+
+const A = "export function mergePath(a: string, b: string): string {\n  return `${a}/${b}`;\n}\n";
+const RENAMED = A.replace("mergePath", "joinPath");
+
+function project(): string {
+  const dir = projectFrom({
+    "package.json": JSON.stringify({ name: "edit-breaks-elsewhere", private: true, type: "module" }),
+    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext" }, include: ["src"] }),
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+    "src/a.ts": A,
+    "src/b.ts": 'import { mergePath } from "./a.js";\n\nexport const where = mergePath("x", "y");\n',
+  });
+  linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+  return dir;
+}
+
+/** The error the rename left in b.ts, as the check names it elsewhere. */
+function brokenImport(check: Check): CheckIssue {
+  const issue = check.elsewhere?.issues.find((entry) => entry.file === "src/b.ts");
+  assert.ok(issue, JSON.stringify(check));
+  assert.match(issue.rule, /^TS(2305|2724)$/);
+  return issue;
+}
+
+/** An edit that breaks another file is never told it is clean (issue 36, item 1). */
+describe("an edit that breaks a file it was not asked about", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  // The SDK client validates each result against the advertised schema: the second run in compact keys.
+  for (const [label, env] of [
+    ["warm", {}],
+    ["command line, compact, structured", { SIGNALINT_WARM_TYPESCRIPT: "0", SIGNALINT_COMPACT: "1", SIGNALINT_MCP_PAYLOAD: "structured" }],
+  ] as const) {
+    it(`${label}: check_files and after_edit_check name b.ts's error elsewhere, and are clean again once restored`, async () => {
+      const dir = project();
+      dirs.push(dir);
+      const session = await connect(dir, env);
+      try {
+        const first = structured<Check>(await call(session.client, "check_project"));
+        assert.equal(first.status, "clean", JSON.stringify(first));
+        writeFileSync(join(dir, "src", "a.ts"), RENAMED);
+        const files = structured<Check>(await call(session.client, "check_files", { files: ["src/a.ts"] }));
+        assert.equal(files.status, "issues_found", JSON.stringify(files));
+        assert.equal(files.totalIssues ?? files.total, 0, "a.ts itself is fine");
+        assert.equal(files.elsewhere?.introduced, 1);
+        brokenImport(files);
+        assert.match(files.elsewhere?.nextStep ?? "", /check_project/);
+        const edited = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/a.ts"], baselineCheckId: first.checkId }));
+        assert.equal(edited.status, "issues_found", JSON.stringify(edited));
+        const issue = brokenImport(edited);
+        const delta = edited.delta as Delta;
+        assert.deepEqual(
+          delta.introduced.map((entry) => [entry.file, entry.rule]),
+          [["src/b.ts", issue.rule]],
+        );
+        writeFileSync(join(dir, "src", "a.ts"), A);
+        for (const tool of ["check_files", "after_edit_check"]) {
+          const restored = structured<Check>(await call(session.client, tool, { files: ["src/a.ts"] }));
+          assert.equal(restored.status, "clean", `${tool}: ${JSON.stringify(restored)}`);
+          assert.equal(restored.elsewhere, undefined);
+        }
+      } finally {
+        await session.close();
+      }
+    });
+  }
+
+  it("nothing known before the first check_files: errors elsewhere are named, not blamed on the edit, and the check is not clean", async () => {
+    const dir = project();
+    dirs.push(dir);
+    writeFileSync(join(dir, "src", "a.ts"), RENAMED);
+    const session = await connect(dir);
+    try {
+      const files = structured<Check>(await call(session.client, "check_files", { files: ["src/a.ts"] }));
+      assert.equal(files.status, "issues_found", JSON.stringify(files));
+      assert.equal(files.elsewhere?.introduced, 0);
+      assert.equal(files.elsewhere?.unattributed, 1);
+      brokenImport(files);
+      const again = structured<Check>(await call(session.client, "check_files", { files: ["src/a.ts"] }));
+      assert.equal(again.status, "clean", "already known: not this edit's");
+      assert.equal(again.elsewhere, undefined);
+    } finally {
+      await session.close();
+    }
+  });
+});
