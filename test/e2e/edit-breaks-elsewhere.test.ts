@@ -70,6 +70,16 @@ describe("an edit that breaks a file it was not asked about", () => {
           assert.equal(restored.status, "clean", `${tool}: ${JSON.stringify(restored)}`);
           assert.equal(restored.elsewhere, undefined);
         }
+        // apply_diagnostic_fix's post-check is an after_edit_check: the rename it applies is not clean either.
+        const patches = [{ file: "src/a.ts", originalContent: A, patchedContent: RENAMED }];
+        const { transactionId } = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches }));
+        const applied = structured<{ check: Check; delta: Delta }>(await call(session.client, "apply_diagnostic_fix", { transactionId, confirm: true }));
+        assert.equal(applied.check.status, "issues_found", JSON.stringify(applied));
+        brokenImport(applied.check);
+        assert.deepEqual(
+          applied.delta.introduced.map((entry) => entry.file),
+          ["src/b.ts"],
+        );
       } finally {
         await session.close();
       }
