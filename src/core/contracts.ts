@@ -133,9 +133,9 @@ export type NotChecked = z.infer<typeof NotCheckedSchema>;
 /** check_files' tsc errors outside the checked files: the ones this edit introduced (or, nothing known before, all). */
 export const ElsewhereSchema = z
   .object({
-    introduced: z.number().int().min(0).describe("tsc errors in other files that were not there at the previous check"),
-    unattributed: z.number().int().min(0).optional().describe("tsc errors elsewhere with no earlier check to compare with"),
-    issues: z.array(IssueSchema).describe("The first of them (at most 5)"),
+    introduced: z.number().int().min(0),
+    unattributed: z.number().int().min(0).optional().describe("No earlier check to tell whether this change caused them"),
+    issues: z.array(IssueSchema),
     nextStep: z.string(),
   })
   .strict()
