@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckIssue, Delta } from "../../src/core/contracts.ts";
-import { call, connect, linkBin, removeDir, REPO, structured } from "../helpers.ts";
+import { readDaemonRecord } from "../../src/daemon/record.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { BUNDLE, call, CLEAN_PATH, connect, linkBin, removeDir, REPO, runCli, STATE_HOME, structured, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 
 type Elsewhere = { introduced: number; unattributed?: number; issues: CheckIssue[]; nextStep: string };
@@ -85,6 +88,36 @@ describe("an edit that breaks a file it was not asked about", () => {
       }
     });
   }
+
+  it("the editor hook (on the project's daemon) exits 2 naming b.ts after the rename, 0 once it is restored", async () => {
+    const dir = project();
+    const state = tempDir("signalint-state-");
+    dirs.push(dir, state);
+    const runtime = createNodeRuntime({ selfScript: BUNDLE });
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: state };
+    const hook = () =>
+      spawnSync(process.execPath, [BUNDLE, "hook"], {
+        cwd: dir,
+        env: { ...env, SIGNALINT_PREWARM_DELAY_MS: "off" },
+        input: JSON.stringify({ cwd: dir, tool_input: { file_path: join(dir, "src", "a.ts") } }),
+        encoding: "utf8",
+      });
+    try {
+      const whole = runCli(["check"], { cwd: dir, env });
+      assert.equal(whole.status, 0, whole.stderr);
+      assert.ok(await readDaemonRecord(runtime, state), "the hooks below ask this daemon");
+      writeFileSync(join(dir, "src", "a.ts"), RENAMED);
+      const broken = hook();
+      assert.equal(broken.status, 2, broken.stderr);
+      assert.match(broken.stderr, /src\/b\.ts:1:\d+ error TS(2305|2724)/);
+      writeFileSync(join(dir, "src", "a.ts"), A);
+      const restored = hook();
+      assert.equal(restored.status, 0, restored.stderr);
+    } finally {
+      const stop = runCli(["daemon", "stop"], { cwd: dir, env });
+      assert.equal(stop.status, 0, stop.stderr);
+    }
+  });
 
   it("nothing known before the first check_files: errors elsewhere are named, not blamed on the edit, and the check is not clean", async () => {
     const dir = project();
