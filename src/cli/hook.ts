@@ -40,7 +40,8 @@ function elsewhereLines(elsewhere: Elsewhere): string[] {
     (issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`,
   );
   const more = elsewhere.introduced - listed.length;
-  const step = "signalint: errors new since the last whole-project check: fix them (or undo the change); signalint-mcp check checks the whole project";
+  const step =
+    "signalint: errors in other files that were not there before (this change, or another since the last whole-project check): fix them or undo the change; signalint-mcp check checks the whole project";
   return [...listed, ...(more > 0 ? [`… and ${more} more in other files`] : []), step];
 }
 

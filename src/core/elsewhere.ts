@@ -37,7 +37,7 @@ export function elsewhereField(facts: ElsewhereFacts | null): Elsewhere | undefi
   const files = [...new Set(listed.map((issue) => issue.file))];
   const where = `${plural(files.length, "other file")} (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
   const nextStep = introduced.length
-    ? `Changes since the last check_project broke ${where}: ${plural(introduced.length, "tsc error")} there that it did not have. Fix them (or undo the change), then run check_project or check_files on those files.`
+    ? `This change (or another since the last check_project, else the first check_files) broke ${where}: ${plural(introduced.length, "tsc error")} there that were not there before. Fix them (or undo the change), then run check_project or check_files on those files.`
     : `tsc reports ${plural(unattributed.length, "error")} in ${where} of these files' programs, and no earlier check tells whether this change caused them: run check_project to see them all (later checks compare with this one).`;
   return {
     introduced: introduced.length,
