@@ -202,7 +202,7 @@ export class SignalintService implements Checker {
 
   /** The tsc errors a check found outside its files that it introduced (after_edit_check's delta lists them). */
   introducedElsewhere(checkId: string): readonly Issue[] {
-    return this.store.byId(checkId)?.elsewhere ?? [];
+    return this.store.byId(checkId)?.elsewhere?.introduced ?? [];
   }
 
   /** get_issue_detail. */

@@ -59,6 +59,13 @@ describe("an edit that breaks a file it was not asked about", () => {
         assert.equal(files.elsewhere?.introduced, 1);
         brokenImport(files);
         assert.match(files.elsewhere?.nextStep ?? "", /check_project/);
+        const { issueId } = brokenImport(files);
+        const detail = structured<{ issues: CheckIssue[] }>(await call(session.client, "get_issue_detail", { issueId, checkId: files.checkId }));
+        assert.deepEqual(
+          detail.issues.map((entry) => entry.file),
+          ["src/b.ts"],
+          "an issue listed elsewhere has its detail",
+        );
         const edited = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/a.ts"], baselineCheckId: first.checkId }));
         assert.equal(edited.status, "issues_found", JSON.stringify(edited));
         const issue = brokenImport(edited);

@@ -257,7 +257,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     unlinted: outcome.coverage.unlinted,
     elsewhere: elsewhereField(outcome.elsewhere),
   });
-  const elsewhere = outcome.elsewhere?.introduced.length ? { elsewhere: outcome.elsewhere.introduced } : {};
+  const elsewhere = outcome.elsewhere ? { elsewhere: outcome.elsewhere } : {};
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...elsewhere, ...(by.session ? { session: by.session } : {}) });
   const clusters = groups.map((group) => group.cluster);
   const scope = check.paths;
