@@ -55,16 +55,20 @@ function emptyShardReport(root: string, shard: Shard): CliReport {
   return buildCliReport(response, [], { version: VERSION, projectRoot: root, shard });
 }
 
-/** Run one check for the CLI and build its report from the service's result (every issue, not the MCP payload). */
+/**
+ * Run one check for the CLI and build its report from the service's result (every issue, not the MCP payload).
+ * `incremental`: a check_files (the hook's, after an edit: tsc errors it caused in other files are `elsewhere`).
+ */
 export async function cliCheck(
   io: CliIo,
   opened: OpenedApi,
   paths: readonly string[],
   shard: Shard | null,
+  { incremental = false }: { incremental?: boolean } = {},
 ): Promise<{ report: CliReport; response: CheckResponse }> {
   const progress = progressLine(io);
   try {
-    const answer = await opened.api.check({ paths, incremental: false, tool: "cli" }, { onEvent: progress.onEvent });
+    const answer = await opened.api.check({ paths, incremental, tool: "cli" }, { onEvent: progress.onEvent });
     const { response, issues } = shard ? ownShare(answer.response, answer.issues, paths) : answer;
     return { report: buildCliReport(response, issues, { version: VERSION, projectRoot: opened.projectRoot, shard }), response };
   } finally {

@@ -2,6 +2,7 @@ import { eslintFlatTracks } from "../engines/eslint.ts";
 import { relativeToRoot } from "../core/paths.ts";
 import { pathApi } from "../runtime/path-api.ts";
 import { openApi } from "../client/open.ts";
+import type { Elsewhere } from "../core/contracts.ts";
 import { failedEngines } from "./report.ts";
 import { cliCheck } from "./check.ts";
 import type { CliIo } from "./io.ts";
@@ -33,6 +34,17 @@ export function hookTarget(input: string): HookInput {
   return { file, cwd };
 }
 
+/** The errors an edit caused in other files, as the hook prints them: each listed one, then what to do. */
+function elsewhereLines(elsewhere: Elsewhere): string[] {
+  const listed = elsewhere.issues.map(
+    (issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`,
+  );
+  const more = elsewhere.introduced - listed.length;
+  const step =
+    "signalint: errors in other files that were not there before (this change, or another since the last whole-project check): fix them or undo the change; signalint-mcp check checks the whole project";
+  return [...listed, ...(more > 0 ? [`… and ${more} more in other files`] : []), step];
+}
+
 /**
  * `signalint-mcp hook`: check the file an editor hook names on stdin. Exit 2 with its problems on stderr (Claude Code
  * shows them to the model), 0 when clean or not a file Signalint checks, 1 when the check could not be completed.
@@ -55,12 +67,16 @@ async function runHook(io: CliIo): Promise<number> {
   try {
     const relative = relativeToRoot(opened.project.root, absolute) ?? relativeToRoot(opened.project.realRoot, absolute);
     if (relative === null) return 0;
-    const { report } = await cliCheck({ ...io, stderrIsTty: false }, opened, [relative], null);
+    const { report } = await cliCheck({ ...io, stderrIsTty: false }, opened, [relative], null, { incremental: true });
     const failed = failedEngines(report);
     const lines = report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`);
     for (const [engine, status] of failed) lines.push(`signalint: ${engine} failed: ${status.message ?? "error"}`);
-    if (report.issues.length) {
-      io.runtime.writeStderr(`Signalint found ${report.issues.length} problem(s) after editing ${relative}:\n${lines.join("\n")}\n`);
+    // Errors elsewhere count only when this service knew those files before (a daemon's): unattributed ones may be old.
+    const elsewhere = report.elsewhere?.introduced ? report.elsewhere : null;
+    if (elsewhere) lines.push(...elsewhereLines(elsewhere));
+    if (report.issues.length || elsewhere) {
+      const count = report.issues.length + (elsewhere?.introduced ?? 0);
+      io.runtime.writeStderr(`Signalint found ${count} problem(s) after editing ${relative}:\n${lines.join("\n")}\n`);
       return 2;
     }
     if (failed.length) {
@@ -79,7 +95,8 @@ export const hookCommand = defineCommand({
   summary: "check the file an editor hook names on stdin (exit 2 with its problems)",
   description:
     "For editor hooks (Claude Code PostToolUse, Cursor afterFileEdit): reads the hook's JSON from stdin, checks the edited " +
-    "file, and exits 2 with its problems on stderr (Claude Code feeds them back to the model), 0 when clean or when the " +
+    "file, and exits 2 with its problems on stderr (Claude Code feeds them back to the model; tsc errors the edit caused in " +
+    "other files the project's daemon checked before count too), 0 when clean or when the " +
     "file is not one Signalint checks, 1 when stdin names no file or the check could not be completed.",
   options: {},
   run: (io) => runHook(io),

@@ -1,4 +1,4 @@
-import type { CheckResponse, EngineName, EngineStatus, NotChecked, Severity } from "../core/contracts.ts";
+import type { CheckResponse, Elsewhere, EngineName, EngineStatus, NotChecked, Severity } from "../core/contracts.ts";
 import type { Issue } from "../core/issues.ts";
 
 /** A CI shard: the `index`-th (1-based) of `count` slices of the project. */
@@ -36,6 +36,8 @@ export interface CliReport {
   filteredOutCount: number;
   /** Files under the checked paths not (fully) checked, by reason (absent when none). */
   notChecked?: NotChecked[];
+  /** A check of files (the hook's): tsc errors in other files the change introduced (absent when none). */
+  elsewhere?: Elsewhere;
   engines: Record<EngineName, EngineStatus>;
   clusters: { clusterId: string; priority: number; summary: string; issueCount: number }[];
   issues: CliIssue[];
@@ -70,6 +72,7 @@ export function buildCliReport(
     warningCount: listed.filter((issue) => issue.severity === "warning").length,
     filteredOutCount: response.filteredOutIssueCount ?? 0,
     ...(response.notChecked ? { notChecked: response.notChecked } : {}),
+    ...(response.elsewhere ? { elsewhere: response.elsewhere } : {}),
     engines: response.engines,
     clusters: response.clusters.map((cluster) => ({
       clusterId: cluster.clusterId,

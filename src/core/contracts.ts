@@ -130,6 +130,18 @@ export const NotCheckedSchema = z
   .strict();
 export type NotChecked = z.infer<typeof NotCheckedSchema>;
 
+/** check_files' tsc errors outside the checked files: the ones this edit introduced (or, nothing known before, all). */
+export const ElsewhereSchema = z
+  .object({
+    introduced: z.number().int().min(0),
+    unattributed: z.number().int().min(0).optional().describe("No earlier check to tell whether this change caused them"),
+    issues: z.array(IssueSchema),
+    nextStep: z.string(),
+  })
+  .strict()
+  .meta({ id: "Elsewhere" });
+export type Elsewhere = Omit<z.infer<typeof ElsewhereSchema>, "issues"> & { issues: CheckIssue[] };
+
 const checkCore = {
   status: z.enum(["clean", "issues_found", "error"]).describe("error: an engine failed or files went unchecked (engines, notChecked)"),
   checkId: z.string(),
@@ -149,6 +161,7 @@ const checkCore = {
     .meta({ id: "Cache" })
     .optional(),
   notChecked: z.array(NotCheckedSchema).optional(),
+  elsewhere: ElsewhereSchema.optional(),
 };
 
 /** CheckResponse, schema 1.2 (a superset of the original 1.1). */
@@ -165,7 +178,10 @@ export const CheckResponseSchema = z
   .strict()
   .meta({ id: "CheckResponse" });
 /** The schema admits every issue provenance; a check response only ever lists real engines' issues. */
-export type CheckResponse = Omit<z.infer<typeof CheckResponseSchema>, "remainingIssues"> & { remainingIssues?: CheckIssue[] };
+export type CheckResponse = Omit<z.infer<typeof CheckResponseSchema>, "remainingIssues" | "elsewhere"> & {
+  remainingIssues?: CheckIssue[];
+  elsewhere?: Elsewhere;
+};
 
 /** The same response with compact keys and no projectRoot. */
 export const CompactCheckResponseSchema = z
@@ -179,7 +195,10 @@ export const CompactCheckResponseSchema = z
   })
   .strict()
   .meta({ id: "CompactCheckResponse" });
-export type CompactCheckResponse = Omit<z.infer<typeof CompactCheckResponseSchema>, "remaining"> & { remaining?: CheckIssue[] };
+export type CompactCheckResponse = Omit<z.infer<typeof CompactCheckResponseSchema>, "remaining" | "elsewhere"> & {
+  remaining?: CheckIssue[];
+  elsewhere?: Elsewhere;
+};
 
 export const PingResultSchema = z.object({ pong: z.literal(true), projectRoot: z.string() }).strict();
 

@@ -156,6 +156,25 @@ function notCheckedNotes(left: readonly SnapshotIssue[]): NotCompared[] {
 }
 
 /**
+ * Pair the issues of two lists one-to-one as compare does: same full id first, then same (file, engine, rule,
+ * normalized message, severity) at the nearest line. Returns the indexes matched on each side.
+ */
+export function matchIssues(before: readonly SnapshotIssue[], after: readonly SnapshotIssue[]): { usedBefore: Set<number>; usedAfter: Set<number> } {
+  const usedBefore = new Set<number>();
+  const usedAfter = new Set<number>();
+  const byId = new Map<string, number[]>();
+  before.forEach((issue, index) => byId.set(issue.fullId, [...(byId.get(issue.fullId) ?? []), index]));
+  after.forEach((issue, index) => {
+    const match = byId.get(issue.fullId)?.shift();
+    if (match === undefined) return;
+    usedBefore.add(match);
+    usedAfter.add(index);
+  });
+  matchNearest(before, after, usedBefore, usedAfter);
+  return { usedBefore, usedAfter };
+}
+
+/**
  * Compare two checks. Only what both checks checked is compared: issues of an engine `ok` in both checks, in files
  * both scopes cover (the narrower scope) and that engine checked in both; the rest is named in `notCompared`, never counted as introduced or
  * resolved. Matching is one-to-one: same full issue id first, then same (file, engine, rule, normalized message,
@@ -172,18 +191,7 @@ export function compareChecks(baseline: CompareSide, current: CompareSide): Delt
   notCompared.push(...notCheckedNotes(scoped.filter((issue) => !checkedInBoth(issue))));
   const before = baseline.issues.filter((issue) => inScopes(issue) && checkedInBoth(issue));
   const after = current.issues.filter((issue) => inScopes(issue) && checkedInBoth(issue));
-  const usedBefore = new Set<number>();
-  const usedAfter = new Set<number>();
-  const byId = new Map<string, number[]>();
-  before.forEach((issue, index) => byId.set(issue.fullId, [...(byId.get(issue.fullId) ?? []), index]));
-  after.forEach((issue, index) => {
-    const candidates = byId.get(issue.fullId);
-    const match = candidates?.shift();
-    if (match === undefined) return;
-    usedBefore.add(match);
-    usedAfter.add(index);
-  });
-  matchNearest(before, after, usedBefore, usedAfter);
+  const { usedBefore, usedAfter } = matchIssues(before, after);
   return {
     introduced: after.filter((_, index) => !usedAfter.has(index)).map(publicWorkflowIssue),
     resolved: before.filter((_, index) => !usedBefore.has(index)).map(publicWorkflowIssue),

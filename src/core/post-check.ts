@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { plural } from "./cluster-text.ts";
-import { CheckResponseSchema, EnginesSchema, LoopWarningSchema, NotCheckedSchema, type AfterEditDelta, type CheckResponse } from "./contracts.ts";
+import {
+  CheckResponseSchema,
+  ElsewhereSchema,
+  EnginesSchema,
+  LoopWarningSchema,
+  NotCheckedSchema,
+  type AfterEditDelta,
+  type CheckResponse,
+} from "./contracts.ts";
 
 // The check after an edit (after_edit_check, apply_diagnostic_fix) is lean: the delta already lists what the edit
 // introduced in full, and the whole check (clusters, every issue, cache) is one get_diagnostic_snapshot away by its
@@ -13,6 +21,7 @@ const postCheckCore = {
   loopWarning: LoopWarningSchema.nullable(),
   nextStep: z.string().optional(),
   notChecked: z.array(NotCheckedSchema).optional(),
+  elsewhere: ElsewhereSchema.optional(),
 };
 
 /** The lean check of after_edit_check and apply_diagnostic_fix (their delta rides beside it). */
@@ -49,6 +58,7 @@ export function postCheck(response: CheckResponse, delta: AfterEditDelta | null)
     loopWarning: response.loopWarning,
     ...(nextStep ? { nextStep } : {}),
     ...(response.notChecked ? { notChecked: response.notChecked } : {}),
+    ...(response.elsewhere ? { elsewhere: response.elsewhere } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Engines, LoopWarning, NotChecked, Snapshot } from "./contracts.ts";
+import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Elsewhere, Engines, LoopWarning, NotChecked, Snapshot } from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
 
@@ -21,6 +21,8 @@ export interface CheckFacts {
   uncheckedOnly?: boolean;
   /** The project's own linters that could not run on the checked files (xo, …): such a check is never clean either. */
   unlinted?: readonly string[];
+  /** tsc errors outside the checked files that the change introduced (or, nothing known before, present): never clean. */
+  elsewhere?: Elsewhere;
 }
 
 function failedEngines(engines: Engines): string[] {
@@ -77,10 +79,16 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const hasFailure = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
   const engines = Object.fromEntries(Object.entries(facts.engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
   const omitted = notClustered.length - remaining.length;
-  const nextStep = nextStepFor(facts, returned, remaining);
+  const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
   return {
     schemaVersion: "1.2",
-    status: hasFailure ? "error" : facts.issues.length > 0 ? "issues_found" : facts.uncheckedOnly || facts.unlinted?.length ? "error" : "clean",
+    status: hasFailure
+      ? "error"
+      : facts.issues.length > 0 || facts.elsewhere
+        ? "issues_found"
+        : facts.uncheckedOnly || facts.unlinted?.length
+          ? "error"
+          : "clean",
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
     engines,
@@ -94,6 +102,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
     ...(nextStep ? { nextStep } : {}),
     ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
     ...(facts.notChecked?.length ? { notChecked: facts.notChecked } : {}),
+    ...(facts.elsewhere ? { elsewhere: facts.elsewhere } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ import type { ResultShape } from "./respond.ts";
 function headline(response: CheckResponse, where: string): string {
   const counts = readCheckCounts(response);
   if (response.status === "clean") return "No issues found.";
+  if (response.status === "issues_found" && counts.total === 0 && response.elsewhere)
+    return "No issues in the checked files, but other files of their programs have tsc errors (below).";
   if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
   return `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${plural(counts.total, "issue")} found${where}.`;
 }
@@ -34,19 +36,35 @@ function failuresOf(response: CheckResponse): string[] {
     .map(([name, status]) => `${name} failed: ${status.message ?? "error"}`);
 }
 
+/** The tsc errors outside the checked files (see core/elsewhere.ts): how many, the first few, and what to do. */
+function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
+  if (!elsewhere) return [];
+  const count = elsewhere.introduced || (elsewhere.unattributed ?? 0);
+  const what = elsewhere.introduced ? "introduced by this change" : "not known to be this change's";
+  const first = elsewhere.issues.map((issue) => `  ${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
+  // A check with nothing else to do already says it as its nextStep.
+  const step = elsewhere.nextStep === nextStep ? [] : [`Elsewhere next: ${elsewhere.nextStep}`];
+  return [`Elsewhere: ${plural(count, "tsc error")} in other files, ${what}:`, ...first, ...step];
+}
+
 /** A short human summary of a check. */
 export function summarizeCheck(response: CheckResponse): string {
   const counts = readCheckCounts(response);
   const others = counts.remaining ? ` + ${plural(counts.remaining, "other")}` : "";
   const head = headline(response, ` in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}`);
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
-  return [head, ...top, ...failuresOf(response), ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
+  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
 }
 
 /** The summary of a post-check: what it found, the delta, and the lean next step (it names where the issues are). */
 function summarizePostCheck(response: CheckResponse, delta: AfterEditDelta | null): string {
   const { nextStep } = postCheck(response, delta);
-  const lines = [headline(response, " in these files"), ...failuresOf(response), `Delta: ${delta ? summarizeDelta(delta) : "not available."}`];
+  const lines = [
+    headline(response, " in these files"),
+    ...failuresOf(response),
+    ...elsewhereLines(response),
+    `Delta: ${delta ? summarizeDelta(delta) : "not available."}`,
+  ];
   return [...lines, ...(nextStep ? [`Next: ${nextStep}`] : [])].join("\n");
 }
 

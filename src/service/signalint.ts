@@ -5,7 +5,9 @@ import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
+import type { Issue } from "../core/issues.ts";
 import type { CheckOptions } from "./check/check-events.ts";
+import { TscKnowledge } from "./check/elsewhere.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
 import { recoverJournals } from "./fix/journal-recovery.ts";
 import { TransactionStore } from "./fix/transactions.ts";
@@ -90,6 +92,7 @@ export class SignalintService implements Checker {
       store: this.store,
       snapshots: this.snapshots,
       quiet: new QuietIndex(runtime, project.root, project.stateDir),
+      tscKnown: new TscKnowledge(),
       nextCheckId: () => `chk-${runtime.sha256(`${Date.now()}:${++sequence}:${Math.random()}`).slice(0, 12)}`,
     };
   }
@@ -196,6 +199,11 @@ export class SignalintService implements Checker {
     if (!env) return this.rooms;
     const own = toolchainFingerprint(this.runtime.environment(), this.runtime.sha256);
     return { ...this.rooms, runtime: callerRuntime(this.runtime, env), warmAllowed: toolchainFingerprint(env, this.runtime.sha256) === own };
+  }
+
+  /** The tsc errors a check found outside its files that it introduced (after_edit_check's delta lists them). */
+  introducedElsewhere(checkId: string): readonly Issue[] {
+    return this.store.byId(checkId)?.elsewhere?.introduced ?? [];
   }
 
   /** get_issue_detail. */

@@ -5,6 +5,7 @@ import { compileIgnore } from "../../core/glob.ts";
 import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts";
 import { loopEventFromIssues } from "../../core/loops.ts";
 import { isWithin } from "../../core/paths.ts";
+import { elsewhereField, type ElsewhereFacts } from "../../core/elsewhere.ts";
 import { buildCheckResponse } from "../../core/response.ts";
 import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { NodeCommand } from "../../engines/types.ts";
@@ -23,6 +24,7 @@ import { throwIfCancelled, type CheckOptions } from "./check-events.ts";
 import type { EngineReport } from "./engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
+import type { TscKnowledge } from "./elsewhere.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
 import { environmentFingerprint } from "../../core/environment.ts";
 import { engineIdentity, quietKey, repeatedReports, resolveEnabled, reusableReads, type ResolvedEngines } from "./quiet-check.ts";
@@ -42,6 +44,8 @@ export interface CheckRooms {
   snapshots: SnapshotStore;
   /** Engine results a check with nothing changed repeats (see QuietIndex). */
   quiet: QuietIndex<EngineResults>;
+  /** The latest whole-program tsc issues, which check_files compares errors outside its files with. */
+  tscKnown: TscKnowledge;
   /** A new id for every check (never derived from content alone). */
   nextCheckId: () => string;
   /**
@@ -93,6 +97,8 @@ interface CheckOutcome {
   cache: NonNullable<CheckResponse["cache"]>;
   filteredOut: number;
   coverage: EngineResults["coverage"];
+  /** check_files: tsc errors outside the files (see TscKnowledge). */
+  elsewhere: ElsewhereFacts | null;
 }
 
 /** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */
@@ -203,7 +209,9 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
   const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
   const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
-  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage };
+  const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
+  const elsewhere = rooms.tscKnown.update(tsc, check, hash);
+  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere };
 }
 
 /**
@@ -247,8 +255,10 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     notChecked: outcome.coverage.notChecked,
     uncheckedOnly: outcome.coverage.uncheckedOnly,
     unlinted: outcome.coverage.unlinted,
+    elsewhere: elsewhereField(outcome.elsewhere),
   });
-  rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...(by.session ? { session: by.session } : {}) });
+  const elsewhere = outcome.elsewhere ? { elsewhere: outcome.elsewhere } : {};
+  rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...elsewhere, ...(by.session ? { session: by.session } : {}) });
   const clusters = groups.map((group) => group.cluster);
   const scope = check.paths;
   const { tool, session } = by;

@@ -1,6 +1,7 @@
 import type { CheckResponse, DetailIssue, Stale } from "../../core/contracts.ts";
 import type { ClusterGroup } from "../../core/cluster.ts";
 import { InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
+import type { ElsewhereFacts } from "../../core/elsewhere.ts";
 import { detailIssue, type Issue } from "../../core/issues.ts";
 
 /** One finished check as the service remembers it. */
@@ -13,6 +14,8 @@ export interface StoredCheck {
   scope?: readonly string[];
   /** The client session that ran it (an MCP connection on the daemon). */
   session?: string;
+  /** check_files: the tsc errors it found outside its files, introduced or unattributed (see core/elsewhere.ts). */
+  elsewhere?: ElsewhereFacts;
 }
 
 /** How many checks stay addressable by checkId. */
@@ -80,7 +83,9 @@ export class CheckStore {
       return { issues: group.issues.map((issue) => detailIssue(issue, group.cluster.clusterId)) };
     }
     const prefix = (query.issueId ?? "").toLowerCase();
-    const matches = check.issues.filter((issue) => issue.fullId.startsWith(prefix));
+    // The errors a check listed in other files (`elsewhere`) are its issues too, for their whole message.
+    const elsewhere = check.elsewhere ? [...check.elsewhere.introduced, ...check.elsewhere.unattributed] : [];
+    const matches = [...check.issues, ...elsewhere].filter((issue) => issue.fullId.startsWith(prefix));
     if (matches.length > 1) {
       throw new InvalidArgumentsError(`issueId ${quoteInput(query.issueId)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
     }

@@ -1,5 +1,6 @@
-import type { AfterEditDelta, CheckResponse, Compare, WorkflowStale } from "../../core/contracts.ts";
-import { compareChecks } from "../../core/delta.ts";
+import type { AfterEditDelta, CheckResponse, Compare, Delta, WorkflowStale } from "../../core/contracts.ts";
+import { compareChecks, publicWorkflowIssue } from "../../core/delta.ts";
+import type { Issue } from "../../core/issues.ts";
 import { isWithin, normalizePathList } from "../../core/paths.ts";
 import type { CheckOptions } from "../check/check-events.ts";
 import { insideRoot } from "../project/project.ts";
@@ -66,5 +67,12 @@ export async function afterEditCheck(
     const message = `No earlier check covered ${current.scope.join(", ")}: nothing was compared. This check (${response.checkId}) is the baseline of the next after_edit_check.`;
     return { response, delta: { status: "no_baseline", message } };
   }
-  return { response, delta: compareChecks(baseline, current) };
+  return { response, delta: withElsewhere(compareChecks(baseline, current), service.introducedElsewhere(response.checkId)) };
+}
+
+/** The delta plus the tsc errors the edit introduced outside the checked files (see TscKnowledge): they are its too. */
+function withElsewhere(delta: Delta, introduced: readonly Issue[]): Delta {
+  if (!introduced.length) return delta;
+  const errors = introduced.filter((issue) => issue.severity === "error").length;
+  return { ...delta, introduced: [...delta.introduced, ...introduced.map(publicWorkflowIssue)], netErrorDelta: delta.netErrorDelta + errors };
 }

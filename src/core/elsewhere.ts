@@ -1,0 +1,48 @@
+import { plural } from "./cluster-text.ts";
+import type { Elsewhere } from "./contracts.ts";
+import { matchIssues } from "./delta.ts";
+import type { Issue } from "./issues.ts";
+import { checkIssue } from "./response.ts";
+
+// tsc checks whole programs even when check_files names one file: an edit that renames, deletes or retypes an export
+// breaks its importers, which lie outside the named files. Those errors are compared with the whole-program tsc
+// issues of the last check_project (matched as compare does), so a check of the edited file is never a bare "clean".
+
+/** How many of the errors elsewhere a response lists. */
+export const ELSEWHERE_LISTED = 5;
+
+/** tsc errors outside a check's files: new since the known set, or (nothing known) present without being blamed. */
+export interface ElsewhereFacts {
+  introduced: Issue[];
+  unattributed: Issue[];
+}
+
+/**
+ * The errors of `outside` (tsc issues outside the checked files) that `known` (the last check_project's tsc issues,
+ * null when none is known yet) does not have: introduced; with nothing known, every error is unattributed.
+ */
+export function errorsElsewhere(known: readonly Issue[] | null, outside: readonly Issue[]): ElsewhereFacts {
+  const errors = outside.filter((issue) => issue.severity === "error");
+  if (!known) return { introduced: [], unattributed: errors };
+  const { usedAfter } = matchIssues(known, errors);
+  return { introduced: errors.filter((_, index) => !usedAfter.has(index)), unattributed: [] };
+}
+
+/** The response's `elsewhere` field, or undefined when nothing is to be said (then the check may be clean). */
+export function elsewhereField(facts: ElsewhereFacts | null): Elsewhere | undefined {
+  if (!facts) return undefined;
+  const { introduced, unattributed } = facts;
+  const listed = introduced.length ? introduced : unattributed;
+  if (!listed.length) return undefined;
+  const files = [...new Set(listed.map((issue) => issue.file))];
+  const where = `${plural(files.length, "other file")} (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
+  const nextStep = introduced.length
+    ? `This change (or another since the last check_project, else the first check_files) broke ${where}: ${plural(introduced.length, "tsc error")} there that were not there before. Fix them (or undo the change), then run check_project or check_files on those files.`
+    : `tsc reports ${plural(unattributed.length, "error")} in ${where} of these files' programs, and no earlier check tells whether this change caused them: run check_project to see them all (later checks compare with this one).`;
+  return {
+    introduced: introduced.length,
+    ...(introduced.length ? {} : { unattributed: unattributed.length }),
+    issues: listed.slice(0, ELSEWHERE_LISTED).map(checkIssue),
+    nextStep,
+  };
+}
