@@ -76,7 +76,14 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
       cwd: project,
       stderr: "pipe",
       // The same state home as the restarted server (helpers' connect): the journal is tagged with its integrity key.
-      env: { ...STATE_HOME_ENV, PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_TEST_JOURNAL: "pause:renamed-2" },
+      env: {
+        ...STATE_HOME_ENV,
+        PATH: CLEAN_PATH,
+        HOME: process.env.HOME ?? "",
+        SIGNALINT_DAEMON: "0",
+        SIGNALINT_STATE_DIR: state,
+        SIGNALINT_TEST_JOURNAL: "pause:renamed-2",
+      },
     });
     let stderr = "";
     const paused = new Promise<void>((resolve) =>
