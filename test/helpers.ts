@@ -73,7 +73,9 @@ export function scratchCopy(name: string, label = name): string {
 }
 
 export function removeDir(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+  // Retried: a server may still be writing there (a daemon's state directory), and a file it adds meanwhile makes the
+  // last rmdir fail with ENOTEMPTY.
+  rmSync(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
 /** Link `node_modules/<pkg>` of a project to a package directory (as npm links a workspace, or pnpm every package). */
