@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Compare, Delta } from "../../src/core/contracts.ts";
-import { BUNDLE, call, CLEAN_PATH, connect, DENO, DENO_FLAGS, errorOf, removeDir, scratchCopy, STATE_HOME_ENV, structured, tempDir } from "../helpers.ts";
+import { call, connect, errorOf, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { pausedApply } from "../helpers/paused-apply.ts";
 
 const FILES = 6;
 const original = (index: number) => `export const v${index}: number = "original ${index}";\n`;
@@ -70,41 +69,9 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
     } finally {
       await failing.close();
     }
-    const transport = new StdioClientTransport({
-      command: DENO,
-      args: [...DENO_FLAGS, BUNDLE],
-      cwd: project,
-      stderr: "pipe",
-      // The same state home as the restarted server (helpers' connect): the journal is tagged with its integrity key.
-      env: {
-        ...STATE_HOME_ENV,
-        PATH: CLEAN_PATH,
-        HOME: process.env.HOME ?? "",
-        SIGNALINT_DAEMON: "0",
-        SIGNALINT_STATE_DIR: state,
-        SIGNALINT_TEST_JOURNAL: "pause:renamed-2",
-      },
-    });
-    let stderr = "";
-    const paused = new Promise<void>((resolve) =>
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (stderr.includes("signalint-test-journal: pause renamed-2\n")) resolve();
-      }),
-    );
-    const client = new Client({ name: "deno-crash", version: "1.0.0" });
-    await client.connect(transport);
-    const closed = new Promise<void>((resolve) => {
-      client.onclose = () => resolve();
-    });
-    const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches: patches() }));
-    const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(
-      () => "answered",
-      () => "killed",
-    );
-    await paused;
+    const { pid, applying, closed } = await pausedApply(project, state, "renamed-2", patches(), "deno");
     assert.deepEqual(states().sort(), ["original", "patched"], "three files renamed when it was killed");
-    process.kill(transport.pid as number, "SIGKILL");
+    process.kill(pid, "SIGKILL");
     await closed;
     assert.equal(await applying, "killed");
     const restarted = await connect(project, { SIGNALINT_STATE_DIR: state }, "deno");

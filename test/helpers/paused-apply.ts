@@ -2,7 +2,7 @@
 // crash test (SIGKILL at that instant) and the race test (other processes run meanwhile).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BUNDLE, call, CLEAN_PATH, STATE_HOME_ENV, structured } from "../helpers.ts";
+import { BUNDLE, call, CLEAN_PATH, DENO, DENO_FLAGS, STATE_HOME_ENV, structured } from "../helpers.ts";
 
 /** What a paused apply leaves to the test: the server's pid, its apply's outcome, and its connection's end. */
 export interface PausedApply {
@@ -12,17 +12,22 @@ export interface PausedApply {
   closed: Promise<void>;
 }
 
-/** Start a server on `project`, preview the patches, apply them, and resolve once the journal is paused at `stage`. */
+/**
+ * Start a server on `project` (on Node, or Deno), preview the patches, apply them, and resolve once the journal is
+ * paused at `stage`.
+ */
 export async function pausedApply(
   project: string,
   state: string,
   stage: string,
   patches: { file: string; originalContent: string; patchedContent: string }[],
+  runtime: "node" | "deno" = "node",
 ): Promise<PausedApply> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BUNDLE],
+    command: runtime === "node" ? process.execPath : DENO,
+    args: runtime === "node" ? [BUNDLE] : [...DENO_FLAGS, BUNDLE],
     cwd: project,
+    // The tests' state home, as every server a helper starts: the journal is tagged with that home's integrity key.
     env: {
       ...STATE_HOME_ENV,
       PATH: CLEAN_PATH,
