@@ -4,11 +4,22 @@ import { FsError } from "../core/errors.ts";
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
 
+let knownUid: Promise<number | null> | null = null;
+
+/** This user's id, found once per process (a check calls mkdirPrivate each time: no probe file per check). */
+function ownUid(dir: string): Promise<number | null> {
+  knownUid ??= findUid(dir).catch((error) => {
+    knownUid = null; // a directory this user cannot write proves nothing about the next one
+    throw error;
+  });
+  return knownUid;
+}
+
 /**
- * This user's id: Deno.uid() needs --allow-sys, which the documented permission set does not grant; without it, the
- * owner of a file this process creates in `dir` is this user (asked first, so a terminal never gets a prompt).
+ * Deno.uid() needs --allow-sys, which the documented permission set does not grant; without it, the owner of a file
+ * this process creates in `dir` is this user (the permission is asked first, so a terminal never gets a prompt).
  */
-async function ownUid(dir: string): Promise<number | null> {
+async function findUid(dir: string): Promise<number | null> {
   if (Deno.permissions?.querySync?.({ name: "sys", kind: "uid" })?.state === "granted") return Deno.uid();
   const probe = `${dir}/.uid-probe-${crypto.randomUUID().slice(0, 12)}`;
   await Deno.writeTextFile(probe, "", { createNew: true, mode: 0o600 });
