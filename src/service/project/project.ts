@@ -163,7 +163,8 @@ export async function openProject(runtime: Runtime, options: OpenOptions = {}): 
   const cache = given
     ? { dir: await explicitCacheDir(runtime, realRoot, given), base: null }
     : await projectCacheDir(runtime, realRoot, options.prepareState === true);
-  const usedState = stateDir === null ? await unknownStateHome(runtime) : options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir;
+  const why = home ? `the state home under ${home} is inside the project` : "no home directory (HOME) to keep state in";
+  const usedState = stateDir === null ? await unknownStateHome(runtime, why) : options.prepareState ? await usableStateDir(runtime, stateDir) : stateDir;
   // The lint cache is a cache, kept with the others outside the tree: results stored as JSON inside the project
   // would be read by the user's own linters and formatters (`eslint .` with a JSON config, `prettier --check .`).
   const lintCacheDir = join(cache.dir, "lint");
@@ -191,10 +192,10 @@ async function readSettings(runtime: Runtime, root: string, options: OpenOptions
   return resolveSettings({}, () => undefined);
 }
 
-/** With no home directory there is no state home: this session keeps its state in a temporary directory. */
-async function unknownStateHome(runtime: Runtime): Promise<string> {
+/** With no usable state home (no HOME, or one inside the project): this session keeps its state in a temporary directory. */
+async function unknownStateHome(runtime: Runtime, why: string): Promise<string> {
   const fallback = await ownedTempDir(runtime, "signalint-state-");
-  runtime.writeStderr(`signalint: no home directory (HOME) to keep state in; using ${fallback} for this session\n`);
+  runtime.writeStderr(`signalint: ${why}; using ${fallback} for this session\n`);
   return fallback;
 }
 
