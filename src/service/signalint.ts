@@ -5,7 +5,7 @@ import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
-import type { Issue } from "../core/issues.ts";
+import type { ElsewhereFacts } from "../core/elsewhere.ts";
 import type { CheckOptions } from "./check/check-events.ts";
 import { TscKnowledge } from "./check/elsewhere.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
@@ -201,9 +201,9 @@ export class SignalintService implements Checker {
     return { ...this.rooms, runtime: callerRuntime(this.runtime, env), warmAllowed: toolchainFingerprint(env, this.runtime.sha256) === own };
   }
 
-  /** The tsc errors a check found outside its files that it introduced (after_edit_check's delta lists them). */
-  introducedElsewhere(checkId: string): readonly Issue[] {
-    return this.store.byId(checkId)?.elsewhere?.introduced ?? [];
+  /** The tsc errors a check_files found outside its files (introduced or unattributed), while the check is remembered. */
+  elsewhereOf(checkId: string): ElsewhereFacts | undefined {
+    return this.store.byId(checkId)?.elsewhere;
   }
 
   /** get_issue_detail. */

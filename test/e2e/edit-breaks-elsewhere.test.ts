@@ -74,6 +74,11 @@ describe("an edit that breaks a file it was not asked about", () => {
           delta.introduced.map((entry) => [entry.file, entry.rule]),
           [["src/b.ts", issue.rule]],
         );
+        // Against a baseline that already showed b.ts's error elsewhere, the same error is not this edit's again.
+        const again = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/a.ts"], baselineCheckId: edited.checkId }));
+        assert.equal(again.status, "issues_found", JSON.stringify(again));
+        brokenImport(again);
+        assert.deepEqual((again.delta as Delta).introduced, [], "an error the baseline showed is not introduced again");
         writeFileSync(join(dir, "src", "a.ts"), A);
         for (const tool of ["check_files", "after_edit_check"]) {
           const restored = structured<Check>(await call(session.client, tool, { files: ["src/a.ts"] }));

@@ -1,5 +1,5 @@
 import type { AfterEditDelta, CheckResponse, Compare, Delta, WorkflowStale } from "../../core/contracts.ts";
-import { compareChecks, publicWorkflowIssue } from "../../core/delta.ts";
+import { compareChecks, matchIssues, publicWorkflowIssue, type SnapshotIssue } from "../../core/delta.ts";
 import type { Issue } from "../../core/issues.ts";
 import { isWithin, normalizePathList } from "../../core/paths.ts";
 import type { CheckOptions } from "../check/check-events.ts";
@@ -67,11 +67,19 @@ export async function afterEditCheck(
     const message = `No earlier check covered ${current.scope.join(", ")}: nothing was compared. This check (${response.checkId}) is the baseline of the next after_edit_check.`;
     return { response, delta: { status: "no_baseline", message } };
   }
-  return { response, delta: withElsewhere(compareChecks(baseline, current), service.introducedElsewhere(response.checkId)) };
+  const introduced = service.elsewhereOf(response.checkId)?.introduced ?? [];
+  const before = service.elsewhereOf(baseline.checkId);
+  const known = [...baseline.issues, ...(before?.introduced ?? []), ...(before?.unattributed ?? [])];
+  return { response, delta: withElsewhere(compareChecks(baseline, current), introduced, known) };
 }
 
-/** The delta plus the tsc errors the edit introduced outside the checked files (see TscKnowledge): they are its too. */
-function withElsewhere(delta: Delta, introduced: readonly Issue[]): Delta {
+/**
+ * The delta plus the tsc errors introduced outside the checked files (see TscKnowledge) that the baseline did not
+ * already show, in its own files or elsewhere: an error an earlier edit caused is not this edit's again.
+ */
+function withElsewhere(delta: Delta, elsewhere: readonly Issue[], known: readonly SnapshotIssue[]): Delta {
+  const { usedAfter } = matchIssues(known, elsewhere);
+  const introduced = elsewhere.filter((_, index) => !usedAfter.has(index));
   if (!introduced.length) return delta;
   const errors = introduced.filter((issue) => issue.severity === "error").length;
   return { ...delta, introduced: [...delta.introduced, ...introduced.map(publicWorkflowIssue)], netErrorDelta: delta.netErrorDelta + errors };

@@ -1,5 +1,5 @@
+import type { ElsewhereFacts } from "../../core/elsewhere.ts";
 import type { CheckResponse } from "../../core/contracts.ts";
-import type { Issue } from "../../core/issues.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { CheckOptions } from "../check/check-events.ts";
 import type { SessionLog } from "../history/session-log.ts";
@@ -14,6 +14,6 @@ export interface Checker {
   readonly session: SessionLog;
   /** Run every enabled engine on the paths (`incremental` marks check_files) and record the check. */
   check(requested: readonly string[], incremental: boolean, options?: CheckOptions): Promise<CheckResponse>;
-  /** The tsc errors a check found outside its files that it introduced (the response lists only the first). */
-  introducedElsewhere(checkId: string): readonly Issue[];
+  /** The tsc errors a check_files found outside its files, introduced or unattributed (the response lists the first). */
+  elsewhereOf(checkId: string): ElsewhereFacts | undefined;
 }
