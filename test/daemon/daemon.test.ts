@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -161,8 +161,11 @@ describe("the project daemon", () => {
     const pid = client.welcome.pid;
     await client.api.check({ paths: ["."], incremental: false });
     client.close();
-    removeDir(proj.stateDir);
+    // Moved away in one step, then removed once the daemon is gone: removing it in place races with the daemon's own
+    // writes there (a file it adds between rimraf's reads makes the last rmdir fail with ENOTEMPTY).
+    renameSync(proj.stateDir, `${proj.stateDir}.removed`);
     assert.ok(await gone(pid, 30_000), "the orphaned daemon exited");
+    removeDir(`${proj.stateDir}.removed`);
     assert.ok(await noneIn(proj.root, 10_000), "no engine or warm host left behind");
   });
 
