@@ -85,8 +85,7 @@ describe("every command in the README, run against a fixture project with the pa
     tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]?.filename ?? "");
   });
   after(() => {
-    // A daemon the Deno line started cannot be stopped by `daemon stop` (Deno cannot read its /proc identity): this
-    // test started it, so it ends it by the pid its record names.
+    // A daemon a failed step left running: this test started it, so it ends it by the pid its record names.
     const record = join(stateDir(), "daemon.record");
     if (existsSync(record)) {
       try {
@@ -202,6 +201,10 @@ describe("every command in the README, run against a fixture project with the pa
       assert.equal(status.status, 0, status.stderr);
       const pid = (JSON.parse(status.stdout) as { pid: number }).pid;
       if (process.platform === "linux") assert.match(readFileSync(`/proc/${pid}/cmdline`, "utf8"), /deno\0run\0/, "the daemon runs on Deno");
+      // The README's stop works on it too: the daemon recorded its start time though Deno cannot read /proc itself.
+      const stop = sh("npx signalint-mcp daemon stop");
+      assert.equal(stop.status, 0, stop.stderr);
+      assert.match(stop.stdout, /^stopped the daemon/);
     },
   };
 
