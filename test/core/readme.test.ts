@@ -58,3 +58,21 @@ it("the README names every environment variable the help lists", () => {
   const readme = readFileSync(join(REPO, "README.md"), "utf8");
   for (const [name] of ENVIRONMENT) assert.ok(readme.includes(`\`${name}\``), `README names ${name}`);
 });
+
+it("every link of the README reaches a file of this repository and, with an anchor, one of its headings", () => {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const slug = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replace(/[^\w\- ]/g, "")
+      .replaceAll(" ", "-");
+  const anchors = (text: string) =>
+    new Set([...[...text.matchAll(/^#+ (.+)$/gm)].map((match) => slug(match[1] ?? "")), ...[...text.matchAll(/id="([^"]+)"/g)].map((match) => match[1])]);
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? "").filter((link) => !/^https?:/.test(link));
+  assert.ok(links.length > 5, links.join());
+  for (const link of links) {
+    const [path, anchor] = link.split("#");
+    const text = path ? readFileSync(join(REPO, path), "utf8") : readme;
+    if (anchor) assert.ok(anchors(text).has(anchor), `${link}: no such heading`);
+  }
+});
