@@ -16,8 +16,9 @@ function ownUid(dir: string): Promise<number | null> {
 }
 
 /**
- * Deno.uid() needs --allow-sys, which the documented permission set does not grant; without it, the owner of a file
- * this process creates in `dir` is this user (the permission is asked first, so a terminal never gets a prompt).
+ * Deno.uid() needs --allow-sys, which the documented six permissions grant and a run with the first four lacks; without
+ * it, the owner of a file this process creates in `dir` is this user (the permission is asked first, so a terminal
+ * never gets a prompt).
  */
 async function findUid(dir: string): Promise<number | null> {
   if (Deno.permissions?.querySync?.({ name: "sys", kind: "uid" })?.state === "granted") return Deno.uid();

@@ -22,12 +22,28 @@ export async function processIdentityVia(io: IdentityIo, pid: number): Promise<P
 
 /** Linux: field 22 of /proc/<pid>/stat (clock ticks after boot) and the NUL-separated /proc/<pid>/cmdline. */
 async function fromProc(io: IdentityIo, pid: number): Promise<ProcessIdentity | null> {
-  const stat = await io.readText(`/proc/${pid}/stat`);
+  const stat = await readProc(io, `/proc/${pid}/stat`);
   // The command name (field 2) is in parentheses and may hold spaces or parentheses itself: count after the last.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const startTime = fields[19];
-  const command = (await io.readText(`/proc/${pid}/cmdline`)).replace(/\0+$/, "").split("\0").join(" ");
+  const command = (await readProc(io, `/proc/${pid}/cmdline`)).replace(/\0+$/, "").split("\0").join(" ");
   return startTime && /^\d+$/.test(startTime) ? { startTime, command } : null;
+}
+
+/**
+ * A /proc file's text. Deno 2 reads /proc/<pid>/ only with --allow-all, so a refused read goes through `cat` (which
+ * --allow-run allows): the same bytes, so a daemon started on Deno records the identity a Node client reads.
+ */
+async function readProc(io: IdentityIo, path: string): Promise<string> {
+  try {
+    return await io.readText(path);
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "";
+    if (name !== "NotCapable" && name !== "PermissionDenied") throw error;
+    const result = await io.spawn("cat", [path], { cwd: "/", timeoutMs: 10_000, maxOutputBytes: 1024 * 1024 });
+    if (result.exitCode !== 0) throw new Error(`cat ${path} exited ${result.exitCode}`);
+    return result.stdout;
+  }
 }
 
 /** macOS and the BSDs: `ps -o lstart=` (to the second, in UTC and the C locale so every caller reads the same). */

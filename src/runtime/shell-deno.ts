@@ -3,20 +3,22 @@ import type { ProcessShell } from "./types.ts";
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
 
-/** The permissions the server needs under Deno (the README's deno line and what init writes). */
-export const DENO_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-run", "--allow-env"] as const;
+/**
+ * The permissions the server needs under Deno (the README's deno line and what init writes): sys for the user id that
+ * owns the daemon's socket directory and the machine's memory, net for the daemon's Unix socket.
+ */
+export const DENO_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net"] as const;
 
 /**
  * What to do about an error that ends the process under Deno: a permission it was not given (Deno 2's NotCapable,
- * earlier PermissionDenied) names the four the server needs; anything else has no better message than its own.
+ * earlier PermissionDenied) names the ones the server needs; anything else has no better message than its own.
  */
 export function explainDenoFatal(error: unknown): string | null {
   const name = error instanceof Error ? error.name : "";
   if (name !== "NotCapable" && name !== "PermissionDenied") return null;
   const script = typeof Deno.mainModule === "string" ? Deno.mainModule : "<signalint-mcp.mjs>";
   return (
-    `Deno refused a permission Signalint needs (${(error as Error).message.split("\n")[0]}). ` +
-    `Run it with all four: deno run ${DENO_PERMISSIONS.join(" ")} ${script}`
+    `Deno refused a permission Signalint needs (${(error as Error).message.split("\n")[0]}). ` + `Run it with: deno run ${DENO_PERMISSIONS.join(" ")} ${script}`
   );
 }
 

@@ -14,7 +14,7 @@ it("under Deno without permissions: what was refused and the deno run line that 
   assert.equal(result.status, 70);
   assert.match(
     result.stderr,
-    /^signalint-mcp: Deno refused a permission Signalint needs \(.+\)\. Run it with all four: deno run --allow-read --allow-write --allow-run --allow-env /,
+    /^signalint-mcp: Deno refused a permission Signalint needs \(.+\)\. Run it with: deno run --allow-read --allow-write --allow-run --allow-env --allow-sys --allow-net /,
   );
   assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { initProject as project, parseToml, readIn as read, runIn as run } from "../e2e/init-project.ts";
+import { DENO_PERMISSIONS } from "../../src/runtime/shell-deno.ts";
 import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, removeDir, tempDir } from "../helpers.ts";
 import { HOST_BINARY as BINARY } from "./release-dir.ts";
 
@@ -30,6 +31,9 @@ function runAsync(command: string, args: string[], cwd: string): Promise<{ statu
   });
 }
 
+/** What init writes for Deno: the documented permissions, the daemon's too (launched here with only the four it needs without one). */
+const DENO_LINE = ["run", ...DENO_PERMISSIONS];
+
 describe("init from other launches", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
@@ -39,7 +43,7 @@ describe("init from other launches", () => {
     dirs.push(dir);
     const result = run(DENO, [...DENO_FLAGS, BUNDLE, "init", "--yes", "--absolute", "--client", "claude"], dir);
     assert.equal(result.status, 0, result.stdout + result.stderr);
-    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_FLAGS, BUNDLE] });
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: DENO, args: [...DENO_LINE, BUNDLE] });
   });
 
   it("under deno from a URL, the configs run deno with that URL", async () => {
@@ -56,8 +60,8 @@ describe("init from other launches", () => {
       assert.equal(result.status, 0, result.stdout + result.stderr);
       assert.match(result.stdout, /launched as deno running http:\/\/127\.0\.0\.1/);
       // A URL works on any machine: the portable form keeps it, with `deno` from PATH.
-      assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: "deno", args: [...DENO_FLAGS, url] });
-      assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"]?.args, [...DENO_FLAGS, url]);
+      assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", command: "deno", args: [...DENO_LINE, url] });
+      assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"]?.args, [...DENO_LINE, url]);
     } finally {
       http.close();
     }
