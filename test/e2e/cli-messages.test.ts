@@ -158,7 +158,7 @@ describe("messages say what happened and what to do", () => {
     const notJson = runCliWithInput(["hook"], "not json");
     assert.match(notJson.stderr, /stdin is not JSON/);
     const noFile = runCliWithInput(["hook"], '{"tool_input":{}}');
-    assert.match(noFile.stderr, /names no edited file \(Claude Code: tool_input\.file_path; Cursor: file_path\)/);
+    assert.match(noFile.stderr, /names no edited file \(Claude Code, Gemini CLI: tool_input\.file_path; Cursor: file_path; Codex: an apply_patch patch/);
   });
 
   it("check <path> in another project uses that project's root (its config applies), and says so", () => {
