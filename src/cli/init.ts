@@ -127,8 +127,8 @@ export const initCommand = defineCommand({
   summary: "write signalint.config.json and MCP client configs",
   description:
     "Set a project up for Signalint: signalint.config.json (when missing) and the MCP " +
-    "client configs. The configs are portable by default: they run npx -y signalint-mcp (or the project's own installed " +
-    "signalint-mcp through its package manager) and find the project through each client's workspace variable or " +
+    "client configs. The configs are portable by default: they run the project's own installed signalint-mcp with node " +
+    "when package.json lists it (else npx -y signalint-mcp) and find the project through each client's workspace variable or " +
     "working directory, so they can be committed. Shows every change first; existing files are merged where their " +
     "format allows (our server entry added, comments kept), never silently overwritten.",
   options: INIT_OPTIONS,
