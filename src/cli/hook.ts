@@ -40,8 +40,24 @@ async function runHook(io: CliIo): Promise<number> {
       return relative === null ? [] : [relative];
     });
     if (!files.length) return 0;
-    // An after-edit check: the files' issues, the errors the edit introduced in other files, and what it fixed.
-    const answer = await opened.api.afterEdit({ files, tool: "hook", withIssues: true });
+    // An after-edit check: the files' issues, the errors the edit introduced in other files, and what it fixed —
+    // within the hook's budget, else what could not be checked is said (a client kills a hook that takes too long).
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(), opened.settings.hookBudgetMs);
+    const answer = await opened.api
+      .afterEdit({ files, tool: "hook", withIssues: true }, { signal: budget.signal })
+      .catch((error: unknown) => {
+        if (budget.signal.aborted) return null;
+        throw error;
+      })
+      .finally(() => clearTimeout(timer));
+    if (answer === null) {
+      const seconds = opened.settings.hookBudgetMs / 1000;
+      io.runtime.writeStderr(
+        `Signalint after editing ${files.join(", ")}: the check did not finish within ${seconds} s (hook.budgetSeconds in signalint.config.json), so the edited files and the files that import them may have errors: run \`signalint-mcp check\`\n`,
+      );
+      return 1;
+    }
     if ("status" in answer) {
       io.runtime.writeStderr(`signalint-mcp hook: ${answer.message}\n`);
       return 1;

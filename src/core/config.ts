@@ -42,7 +42,7 @@ export const ConfigFileSchema = z
       .strict()
       .optional(),
     hook: z
-      .object({ failOn: z.enum(HOOK_FAIL_ON).optional() })
+      .object({ failOn: z.enum(HOOK_FAIL_ON).optional(), budgetSeconds: z.number().min(0).max(3600).optional() })
       .strict()
       .optional(),
   })
@@ -104,6 +104,8 @@ export interface Settings {
   prewarmDelayMs: number | null;
   /** The hook exits 2 on errors the edit leaves (default) or on warnings too (config `hook.failOn`). */
   hookFailOn: (typeof HOOK_FAIL_ON)[number];
+  /** How long the hook waits for its check before it says what it could not check (config `hook.budgetSeconds`). */
+  hookBudgetMs: number;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -244,6 +246,8 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     persistMaxMB: cacheMaxEnv ? parseCacheMaxEnv(cacheMaxEnv) : DEFAULT_PERSIST_MAX_MB,
     prewarmDelayMs: prewarmEnv ? parsePrewarmEnv(prewarmEnv) : DEFAULT_PREWARM_DELAY_MS,
     hookFailOn: config.hook?.failOn ?? "error",
+    // Below a client's own hook timeout (often 60 s): the hook answers before the client kills it.
+    hookBudgetMs: (config.hook?.budgetSeconds ?? 50) * 1000,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

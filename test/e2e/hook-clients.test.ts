@@ -143,4 +143,23 @@ describe("the hook after an edit that breaks its dependents, for each client's i
     assert.match(result.stderr, /^Signalint after editing src\/new\.ts, src\/main\.ts: 1 error in the edited files/m);
     assert.match(result.stderr, /^src\/new\.ts:1:14 error TS2322/m);
   });
+
+  it("a check that cannot finish within hook.budgetSeconds says what may be affected and exits 1 (never a silent pass)", () => {
+    const dir = project();
+    const state = tempDir("signalint-state-");
+    dirs.push(dir, state);
+    writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ hook: { budgetSeconds: 0 } }));
+    writeFileSync(join(dir, "src", "a.ts"), RENAMED);
+    const result = spawnSync(process.execPath, [BUNDLE, "hook"], {
+      cwd: dir,
+      env: { PATH: CLEAN_PATH, HOME: dir, XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state },
+      input: JSON.stringify(INPUTS.claude(dir, join(dir, "src", "a.ts"))),
+      encoding: "utf8",
+    });
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /^Signalint after editing src\/a\.ts: the check did not finish within 0 s \(hook\.budgetSeconds in signalint\.config\.json\), so the edited files and the files that import them may have errors: run `signalint-mcp check`$/m,
+    );
+  });
 });
