@@ -192,3 +192,15 @@ export function cursorHooksSnippet(launch: Launch): string {
   const command = hookCommand(launch, null);
   return `${JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command }] } }, null, 2)}\n`;
 }
+
+/** Codex's PostToolUse hook on apply_patch (`.codex/hooks.json`; Codex 0.124 and later), printed: docs/hooks.md. */
+export function codexHooksSnippet(launch: Launch): string {
+  const hooks = [{ type: "command", command: hookCommand(launch, null), timeout: 300 }];
+  return `${JSON.stringify({ hooks: { PostToolUse: [{ matcher: "apply_patch", hooks }] } }, null, 2)}\n`;
+}
+
+/** Gemini CLI's AfterTool hook on its edit tools (`.gemini/settings.json`; its timeout is in milliseconds), printed. */
+export function geminiHooksSnippet(launch: Launch): string {
+  const hooks = [{ type: "command", command: hookCommand(launch, null), timeout: 300_000 }];
+  return `${JSON.stringify({ hooks: { AfterTool: [{ matcher: "write_file|replace", hooks }] } }, null, 2)}\n`;
+}

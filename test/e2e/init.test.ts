@@ -76,7 +76,15 @@ describe("init", () => {
     assert.match(printed.stdout, /# Claude Code: .*\.mcp\.json\n\{\n {2}"mcpServers"/);
     assert.match(printed.stdout, /\[mcp_servers\.signalint\]\ncommand = /);
     assert.match(printed.stdout, /# Windsurf: .*\.codeium\/windsurf\/mcp_config\.json/);
-    assert.match(printed.stdout, /"afterFileEdit"/);
+    assert.match(printed.stdout, /# Cursor hook \(documentation\): .*\.cursor\/hooks\.json\n\{\n {2}"version": 1,\n {2}"hooks": \{\n {4}"afterFileEdit"/);
+    assert.match(
+      printed.stdout,
+      /# Codex hook \(documentation\): .*\.codex\/hooks\.json\n\{\n {2}"hooks": \{\n {4}"PostToolUse": \[\n {6}\{\n {8}"matcher": "apply_patch"/,
+    );
+    assert.match(
+      printed.stdout,
+      /# Gemini CLI hook \(documentation\): .*\.gemini\/settings\.json\n\{\n {2}"hooks": \{\n {4}"AfterTool": \[\n {6}\{\n {8}"matcher": "write_file\|replace"/,
+    );
     assert.match(printed.stdout, /# Claude Code hook: .*\.claude\/settings\.json\n\{\n {2}"hooks": \{\n {4}"PostToolUse"/);
     assert.ok(!existsSync(join(dir, ".mcp.json")));
   });
