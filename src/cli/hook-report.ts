@@ -120,7 +120,7 @@ export function hookReport(facts: HookFacts): HookReport {
   const shown = ranked.length + (hidden > 0 ? 1 : 0) > room ? ranked.slice(0, Math.max(0, room - 1)) : ranked;
   const more = own.length + other.count + warnings.length - shown.length;
   const lines = [
-    headline(facts.files, own.length, other, warnings.length),
+    `${headline(facts.files, own.length, other, warnings.length)}${exitCode === 2 ? `: fix ${leavesErrors ? "them" : "the warnings"} (or undo the edit)` : ""}`,
     ...shown,
     ...(more > 0 ? [`… and ${more} more: run \`signalint-mcp check\` (--format json lists every issue)`] : []),
     ...tail,
