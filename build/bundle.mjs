@@ -1,6 +1,9 @@
 // Bundle src/main.ts into one file per module format with every dependency inside; only node: builtins stay external.
-import { chmodSync } from "node:fs";
+import { chmodSync, statSync } from "node:fs";
 import { build } from "esbuild";
+
+// --outdir=DIR writes the two files there instead of dist/ (a test builds into a temporary directory).
+const outdir = process.argv.find((arg) => arg.startsWith("--outdir="))?.slice("--outdir=".length) ?? "dist";
 
 const common = {
   entryPoints: ["src/main.ts"],
@@ -16,7 +19,7 @@ const common = {
 await build({
   ...common,
   format: "esm",
-  outfile: "dist/signalint-mcp.mjs",
+  outfile: `${outdir}/signalint-mcp.mjs`,
   // Bundled CommonJS dependencies call require() for builtins; give the ESM bundle a real require. Only builtins are
   // required, so any file URL will do when the bundle itself was loaded over http(s) (deno run https://…).
   banner: {
@@ -31,8 +34,14 @@ await build({
 await build({
   ...common,
   format: "cjs",
-  outfile: "dist/signalint-mcp.cjs", // the entry the standalone binaries embed (Node SEA needs CommonJS)
+  outfile: `${outdir}/signalint-mcp.cjs`, // the entry the standalone binaries embed (Node SEA needs CommonJS)
   banner: { js: "#!/usr/bin/env node" },
 });
 // The npm bin and a clone's `./dist/signalint-mcp.mjs` run directly through the shebang.
-chmodSync("dist/signalint-mcp.mjs", 0o755);
+chmodSync(`${outdir}/signalint-mcp.mjs`, 0o755);
+
+// Say what was written, one line per file, with its size (npm run build was silent).
+for (const file of [`${outdir}/signalint-mcp.mjs`, `${outdir}/signalint-mcp.cjs`]) {
+  const bytes = statSync(file).size;
+  console.log(`wrote ${file} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
+}

@@ -165,7 +165,7 @@ async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Pr
   else if (options.format === "json") io.stdout(formatJsonReport(report));
   else if (options.format === "sarif") io.stdout(formatSarif(report, await repositoryBase(io.runtime, root)));
   else if (options.format === "github") io.stdout(formatGithub(report, (await repositoryBase(io.runtime, root)).prefix));
-  else io.stdout(formatText(report, suggested));
+  else io.stdout(formatText(report, suggested, opened.settings.engines));
   const code = exitCode(report, options.maxWarnings);
   if (code === 1 && report.status !== "error" && report.errorCount === 0 && failedEngines(report).length === 0)
     io.runtime.writeStderr(

@@ -1,7 +1,7 @@
 import { parseJsonc } from "../core/jsonc.ts";
 import { setJsoncValue } from "../core/jsonc-edit.ts";
 
-import type { Launch } from "./launch.ts";
+import { launchIn, type Launch } from "./launch.ts";
 
 /** What one file change would do. */
 export type Change = { kind: "create"; text: string } | { kind: "merge"; text: string } | { kind: "unchanged" } | { kind: "refused"; reason: string };
@@ -75,10 +75,11 @@ function tomlString(text: string): string {
  * names no `cwd`; `root` (the absolute form) pins it.
  */
 export function codexTable(launch: Launch, root: string | null): string {
+  const { command, args } = launchIn(launch, root);
   return [
     `[mcp_servers.${SERVER_NAME}]`,
-    `command = ${tomlString(launch.command)}`,
-    `args = [${launch.args.map(tomlString).join(", ")}]`,
+    `command = ${tomlString(command)}`,
+    `args = [${args.map(tomlString).join(", ")}]`,
     ...(root === null ? [] : [`cwd = ${tomlString(root)}`]),
     // npx may fetch the package on a first start; a long check needs more than Codex's default tool timeout.
     "startup_timeout_sec = 60",
@@ -104,8 +105,9 @@ function mergeToml(current: string | null, table: string): Change {
  */
 export function clientTargets(launch: Launch, root: string, home: string | null, options: { windsurfGlobal: boolean; codexGlobal: boolean }) {
   const join = (...parts: string[]) => parts.join("/");
-  const stdio = { command: launch.command, args: launch.args };
-  const rootedAt = (value: string) => ({ ...stdio, env: { SIGNALINT_PROJECT_ROOT: value } });
+  // Clients that start servers in the project directory run a project script relative to it.
+  const stdio = launchIn(launch, null);
+  const rootedAt = (value: string) => ({ ...launchIn(launch, value), env: { SIGNALINT_PROJECT_ROOT: value } });
   const rooted = rootedAt(root);
   const json = (label: string, path: string, keys: string[], value: unknown, printOnly?: string): Target => ({
     label,
@@ -153,10 +155,16 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The Claude Code PostToolUse hook entry that checks each edited file. */
+/** A hook's command line; a project script is rooted at `base` (a shell expression such as "$CLAUDE_PROJECT_DIR"). */
+function hookCommand(launch: Launch, base: string | null): string {
+  const { command, args } = launchIn(launch, null);
+  if (!launch.projectScript || base === null) return [command, ...args, "hook"].map(shellWord).join(" ");
+  return `${shellWord(command)} "${base}/${launch.projectScript}" hook`;
+}
+
+/** The Claude Code PostToolUse hook entry that checks each edited file (from the project root, wherever the shell is). */
 export function claudeHook(launch: Launch): { matcher: string; hooks: { type: "command"; command: string; timeout: number }[] } {
-  const command = [launch.command, ...launch.args, "hook"].map(shellWord).join(" ");
-  return { matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command, timeout: 300 }] };
+  return { matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command: hookCommand(launch, "$CLAUDE_PROJECT_DIR"), timeout: 300 }] };
 }
 
 /** Add our PostToolUse entry to .claude/settings.json (kept when an entry runs the same command). */
@@ -180,6 +188,19 @@ export function mergeClaudeHook(current: string | null, launch: Launch): Change 
 
 /** The Cursor equivalent (documented and printed; Cursor's afterFileEdit output is not fed back to the model). */
 export function cursorHooksSnippet(launch: Launch): string {
-  const command = [launch.command, ...launch.args, "hook"].map(shellWord).join(" ");
+  // Cursor runs a project's hooks from the project root.
+  const command = hookCommand(launch, null);
   return `${JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command }] } }, null, 2)}\n`;
+}
+
+/** Codex's PostToolUse hook on apply_patch (`.codex/hooks.json`; Codex 0.124 and later), printed: docs/hooks.md. */
+export function codexHooksSnippet(launch: Launch): string {
+  const hooks = [{ type: "command", command: hookCommand(launch, null), timeout: 300 }];
+  return `${JSON.stringify({ hooks: { PostToolUse: [{ matcher: "apply_patch", hooks }] } }, null, 2)}\n`;
+}
+
+/** Gemini CLI's AfterTool hook on its edit tools (`.gemini/settings.json`; its timeout is in milliseconds), printed. */
+export function geminiHooksSnippet(launch: Launch): string {
+  const hooks = [{ type: "command", command: hookCommand(launch, null), timeout: 300_000 }];
+  return `${JSON.stringify({ hooks: { AfterTool: [{ matcher: "write_file|replace", hooks }] } }, null, 2)}\n`;
 }

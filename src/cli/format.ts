@@ -1,4 +1,5 @@
-import { failedEngines, type CliIssue, type CliReport } from "./report.ts";
+import type { EngineName } from "../core/contracts.ts";
+import { failedEngines, notRunLines, type CliIssue, type CliReport } from "./report.ts";
 
 /** Cluster advice that names MCP tools is for agents; the CLI does not print it. */
 const MCP_ONLY = /\b(get_issue_detail|check_files|check_project|after_edit_check|artifact_read)\b/;
@@ -30,8 +31,12 @@ export function filteredOutLine(count: number): string {
   return `(${plural(count, "more issue")} outside the checked paths or in files signalint.config.json ignores: not listed; check the whole project to see ${them})`;
 }
 
-/** `check --format text`: every issue, grouped by cluster, then engine failures and the summary. */
-export function formatText(report: CliReport, suggestedActions: ReadonlyMap<string, string> = new Map()): string {
+/** `check --format text`: every issue, grouped by cluster, then what did not run (one line per engine, and why) and the summary. */
+export function formatText(
+  report: CliReport,
+  suggestedActions: ReadonlyMap<string, string> = new Map(),
+  switches: Partial<Record<EngineName, boolean>> = {},
+): string {
   const lines: string[] = [];
   const line = (issue: CliIssue) =>
     `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [${[issue.engine, ...(issue.alsoReportedBy ?? []).map((other) => other.engine)].join("+")}]`;
@@ -44,14 +49,8 @@ export function formatText(report: CliReport, suggestedActions: ReadonlyMap<stri
   const clustered = new Set(report.clusters.map((cluster) => cluster.clusterId));
   const rest = report.issues.filter((issue) => issue.clusterId === null || !clustered.has(issue.clusterId));
   if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
-  for (const [engine, status] of failedEngines(report)) lines.push(`! ${engine}: ${status.message ?? "failed"}`);
-  // Nothing ran: each engine's reason (not installed, off) is the whole answer.
-  if (!Object.values(report.engines).some((status) => status.status === "ok" || status.status === "error"))
-    for (const [engine, status] of Object.entries(report.engines)) if (status.message) lines.push(`- ${engine}: ${status.message}`);
-  for (const note of report.notChecked ?? []) {
-    const more = note.count > note.sample.length ? `, … ${note.count - note.sample.length} more` : "";
-    lines.push(`Not checked: ${note.count} file${note.count === 1 ? "" : "s"} ${note.reason} (${note.sample.join(", ")}${more})`);
-  }
+  // What did not run (failed, missing, off) and why: a check is never silently narrower than it looks.
+  lines.push(...notRunLines(report, switches));
   if (report.filteredOutCount > 0) lines.push(filteredOutLine(report.filteredOutCount));
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;

@@ -2,7 +2,18 @@ import { dirname, join } from "node:path";
 import { quoteInput } from "../core/errors.ts";
 import { openProject } from "../service/project/project.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { CLIENTS, claudeHook, clientTargets, cursorHooksSnippet, mergeClaudeHook, type Change, type Client, type Target } from "./clients.ts";
+import {
+  CLIENTS,
+  claudeHook,
+  clientTargets,
+  codexHooksSnippet,
+  cursorHooksSnippet,
+  geminiHooksSnippet,
+  mergeClaudeHook,
+  type Change,
+  type Client,
+  type Target,
+} from "./clients.ts";
 import { defineCommand, ROOT_OPTION, type OptionValues } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { absoluteLaunch, portableLaunch, type Launch } from "./launch.ts";
@@ -49,7 +60,10 @@ const INIT_OPTIONS = {
     type: "boolean",
     help: "point the configs at this signalint-mcp's absolute path and the project's absolute root (works on this machine only)",
   },
-  hooks: { type: "boolean", help: "also add a Claude Code PostToolUse hook that checks each edited file" },
+  hooks: {
+    type: "boolean",
+    help: "also add a Claude Code PostToolUse hook that checks each edited file (and print Cursor's, Codex's and Gemini CLI's)",
+  },
   "windsurf-global": { type: "boolean", help: "write ~/.codeium/windsurf/mcp_config.json (Windsurf has no project config)" },
   "codex-global": { type: "boolean", help: "print the entry for ~/.codex/config.toml instead of writing .codex/config.toml" },
   root: ROOT_OPTION,
@@ -71,6 +85,15 @@ function initTargets(runtime: Runtime, launch: Launch, root: string, values: Ini
     });
   }
   return targets;
+}
+
+/** The hooks init prints for the other clients that have one (docs/hooks.md): label, file, snippet. */
+function otherHooks(root: string, launch: Launch): [string, string, string][] {
+  return [
+    ["Cursor", join(root, ".cursor", "hooks.json"), cursorHooksSnippet(launch)],
+    ["Codex", join(root, ".codex", "hooks.json"), codexHooksSnippet(launch)],
+    ["Gemini CLI", join(root, ".gemini", "settings.json"), geminiHooksSnippet(launch)],
+  ];
 }
 
 /** One plan line per file: create, merge into, unchanged, refused (why), or print (outside the project). */
@@ -98,14 +121,17 @@ async function runInit(io: CliIo, values: InitValues): Promise<number> {
   const lines = [headline(project.root, launch, launched)];
   if (values.print) {
     for (const target of targets) lines.push("", `# ${target.label}: ${target.path}`, target.snippet.trimEnd());
-    if (values.hooks) lines.push("", `# Cursor hook (documentation): ${join(project.root, ".cursor", "hooks.json")}`, cursorHooksSnippet(launch).trimEnd());
+    if (values.hooks)
+      for (const [label, file, snippet] of otherHooks(project.root, launch)) lines.push("", `# ${label} hook (documentation): ${file}`, snippet.trimEnd());
     io.stdout(`${lines.join("\n")}\n`);
     return 0;
   }
   const planned: { target: Target; change: Change }[] = [];
   for (const target of targets) planned.push({ target, change: target.change(await runtime.readText(target.path).catch(() => null), values.force) });
   lines.push(...planLines(planned));
-  if (values.hooks) lines.push("  Cursor: to check edits there too, add to .cursor/hooks.json:", ...indent(cursorHooksSnippet(launch)));
+  if (values.hooks)
+    for (const [label, file, snippet] of otherHooks(project.root, launch))
+      lines.push(`  ${label}: to check edits there too, add to ${file}:`, ...indent(snippet));
   const writes = planned.flatMap(({ target, change }) =>
     !target.printOnly && (change.kind === "create" || change.kind === "merge") ? [{ target, text: change.text }] : [],
   );
@@ -127,8 +153,8 @@ export const initCommand = defineCommand({
   summary: "write signalint.config.json and MCP client configs",
   description:
     "Set a project up for Signalint: signalint.config.json (when missing) and the MCP " +
-    "client configs. The configs are portable by default: they run npx -y signalint-mcp (or the project's own installed " +
-    "signalint-mcp through its package manager) and find the project through each client's workspace variable or " +
+    "client configs. The configs are portable by default: they run the project's own installed signalint-mcp with node " +
+    "when package.json lists it (else npx -y signalint-mcp) and find the project through each client's workspace variable or " +
     "working directory, so they can be committed. Shows every change first; existing files are merged where their " +
     "format allows (our server entry added, comments kept), never silently overwritten.",
   options: INIT_OPTIONS,

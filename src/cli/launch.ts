@@ -10,6 +10,8 @@ export interface Launch {
   how: string;
   /** True when the command works on any machine with the project checked out (no absolute paths). */
   portable: boolean;
+  /** The project's own installed entry, root-relative, that `command` (node) runs: see launchIn. */
+  projectScript?: string;
 }
 
 const PACKAGE = "signalint-mcp";
@@ -31,14 +33,6 @@ export function absoluteLaunch(runtime: Runtime): Launch {
   return { command: runtime.execPath, args: [runtime.mainScript], how: `node running ${runtime.mainScript}`, portable: false };
 }
 
-/** The lockfiles that name a package manager, and how it runs a dependency's bin. */
-const EXEC_BY_LOCKFILE: [string, string[]][] = [
-  ["pnpm-lock.yaml", ["pnpm", "exec"]],
-  ["yarn.lock", ["yarn"]],
-  ["bun.lock", ["bunx"]],
-  ["bun.lockb", ["bunx"]],
-];
-
 /** True when the project's package.json lists signalint-mcp (then its own installed version is what runs). */
 async function dependsOnSignalint(runtime: Runtime, root: string): Promise<boolean> {
   try {
@@ -49,20 +43,45 @@ async function dependsOnSignalint(runtime: Runtime, root: string): Promise<boole
   }
 }
 
+/** The installed package's entry, root-relative (its package.json `bin`; the published layout when not installed yet). */
+async function installedEntry(runtime: Runtime, root: string): Promise<string> {
+  const fallback = `node_modules/${PACKAGE}/dist/${PACKAGE}.mjs`;
+  try {
+    const manifest = JSON.parse(await runtime.readText(join(root, "node_modules", PACKAGE, "package.json"))) as { bin?: unknown };
+    const bin = typeof manifest.bin === "string" ? manifest.bin : (manifest.bin as Record<string, unknown> | undefined)?.[PACKAGE];
+    return typeof bin === "string" && /^[\w./-]+$/.test(bin) && !bin.split("/").includes("..")
+      ? `node_modules/${PACKAGE}/${bin.replace(/^\.\//, "")}`
+      : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /**
- * The form that works on any machine with the project checked out: the project's own installed signalint-mcp
- * through its package manager (pnpm exec, yarn, bunx) when package.json lists it, else `npx -y signalint-mcp`
- * (npx runs a locally installed one first, else fetches it); Deno running the bundle from an http(s) URL stays so.
+ * The form that works on any machine with the project checked out. When package.json lists signalint-mcp: `node`
+ * running the project's own installed entry (`projectScript`, which each client config roots at its workspace variable
+ * or leaves relative to the project directory it starts servers in) — no package manager between the client and the
+ * server, so no seconds of resolution at every start (docs/benchmarks.md, launch forms); under Yarn Plug'n'Play (no
+ * node_modules) `yarn signalint-mcp`. Else `npx -y signalint-mcp` (npx runs a locally installed one first, else
+ * fetches it). Deno running the bundle from an http(s) URL stays so.
  */
 export async function portableLaunch(runtime: Runtime, root: string): Promise<Launch> {
   if (runtime.name === "deno" && runtime.mainScript && /^https?:/.test(runtime.mainScript))
     return { command: "deno", args: ["run", ...DENO_PERMISSIONS, runtime.mainScript], how: `deno running ${runtime.mainScript}`, portable: true };
   if (await dependsOnSignalint(runtime, root)) {
-    for (const [lockfile, exec] of EXEC_BY_LOCKFILE) {
-      if (!(await runtime.stat(join(root, lockfile)))) continue;
-      const [command, ...args] = exec as [string, ...string[]];
-      return { command, args: [...args, PACKAGE], how: `the project's own ${PACKAGE} through ${exec.join(" ")}`, portable: true };
-    }
+    if ((await runtime.stat(join(root, ".pnp.cjs"))) || (await runtime.stat(join(root, ".pnp.js"))))
+      return { command: "yarn", args: [PACKAGE], how: `the project's own ${PACKAGE} through yarn (Plug'n'Play)`, portable: true };
+    const script = await installedEntry(runtime, root);
+    return { command: "node", args: [script], how: `the project's own ${PACKAGE} (node ${script})`, portable: true, projectScript: script };
   }
   return { command: "npx", args: ["-y", PACKAGE], how: `npx -y ${PACKAGE} (the project's own when installed, else from npm)`, portable: true };
+}
+
+/**
+ * The command and arguments a client runs: a project script rooted at `base` (the client's workspace variable, or
+ * the absolute root in a user-level config), or left relative (null: the client starts servers in the project).
+ */
+export function launchIn(launch: Launch, base: string | null): { command: string; args: string[] } {
+  if (!launch.projectScript) return { command: launch.command, args: launch.args };
+  return { command: launch.command, args: [base === null ? launch.projectScript : `${base}/${launch.projectScript}`] };
 }

@@ -1,5 +1,6 @@
 import type { CheckResponse, Elsewhere, EngineName, EngineStatus, NotChecked, Severity } from "../core/contracts.ts";
 import type { Issue } from "../core/issues.ts";
+import { ENGINES } from "../engines/registry.ts";
 
 /** A CI shard: the `index`-th (1-based) of `count` slices of the project. */
 export interface Shard {
@@ -87,6 +88,33 @@ export function buildCliReport(
 /** Engines that applied but failed (the check is incomplete). */
 export function failedEngines(report: Pick<CliReport, "engines">): [EngineName, EngineStatus][] {
   return (Object.entries(report.engines) as [EngineName, EngineStatus][]).filter(([, status]) => status.status === "error");
+}
+
+/** Why an engine that did not run is off: its own message (not installed, nothing to check), else the config or its default. */
+function offReason(engine: EngineName, status: EngineStatus, switches: Partial<Record<EngineName, boolean>>): string {
+  if (status.message) return status.message;
+  if (switches[engine] === false) return "disabled in signalint.config.json (engines)";
+  return ENGINES[engine].offReason ?? "off";
+}
+
+/**
+ * What did not run, one line per engine that failed, is missing or is off (and why), then the files left unchecked:
+ * every text verb prints these, so a check is never silently narrower than the project's own tools.
+ */
+export function notRunLines(
+  report: { engines: Record<EngineName, EngineStatus>; notChecked?: readonly NotChecked[] },
+  switches: Partial<Record<EngineName, boolean>> = {},
+): string[] {
+  const lines: string[] = [];
+  for (const [engine, status] of Object.entries(report.engines) as [EngineName, EngineStatus][]) {
+    if (status.status === "error") lines.push(`! ${engine} failed: ${status.message ?? status.code ?? "error"}`);
+    else if (status.status === "disabled") lines.push(`- ${engine} did not run: ${offReason(engine, status, switches)}`);
+  }
+  for (const note of report.notChecked ?? []) {
+    const more = note.count > note.sample.length ? `, … ${note.count - note.sample.length} more` : "";
+    lines.push(`Not checked: ${note.count} file${note.count === 1 ? "" : "s"} ${note.reason} (${note.sample.join(", ")}${more})`);
+  }
+  return lines;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { argumentGuard } from "../mcp/argument-guard.ts";
 import { createMcpServer } from "../mcp/server.ts";
-import { openApi } from "../client/open.ts";
+import { deferredApi, openApi } from "../client/open.ts";
+import { openProject } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { watchClientPipes } from "./client-pipes.ts";
 import { defineCommand } from "./command.ts";
@@ -14,14 +15,20 @@ import type { CliIo } from "./io.ts";
 export async function serve(io: CliIo, options: { readOnly?: boolean } = {}): Promise<number | null> {
   // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
   const session = `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
+  const readOnly = options.readOnly ? { readOnly: true } : {};
+  // The project and its settings are read here; the daemon (reached, or started: seconds) is awaited only by tool calls,
+  // so initialize and tools/list are answered at once.
+  const project = await openProject(io.runtime, readOnly);
   // A server lives on: it builds the last checks' programs while its client has not asked yet.
-  const opened = await openApi(io.runtime, { session, prewarm: true, ...(options.readOnly ? { readOnly: true } : {}) });
-  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
-  const { settings, projectRoot } = opened;
-  const server = createMcpServer({ api: opened.api, projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });
+  const pending = openApi(io.runtime, { session, prewarm: true, ...readOnly }, project);
+  pending.catch(() => {}); // awaited below: a failure to open ends the server there
+  const { settings, root: projectRoot } = project;
+  const server = createMcpServer({ api: deferredApi(pending), projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });
   const client = watchClientPipes();
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
   await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
+  const opened = await pending;
+  if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   io.runtime.writeStderr(
     `signalint-mcp ${VERSION}: serving ${projectRoot} on stdio (payload ${settings.payloadMode}${settings.compact ? ", compact" : ""}${settings.readOnly ? ", read-only" : ""}; ${opened.mode === "daemon" ? "through the project's daemon" : "in this process"})\n`,
   );

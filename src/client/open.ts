@@ -1,7 +1,7 @@
 import type { Settings } from "../core/config.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { API_METHODS, localApi, type ServiceApi } from "../service/api.ts";
-import { openProject } from "../service/project/project.ts";
+import { openProject, type Project } from "../service/project/project.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { connectDaemon, DaemonConnection, DaemonLostError } from "./connection.ts";
 
@@ -57,8 +57,9 @@ function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConne
 export async function openApi(
   runtime: Runtime,
   options: { root?: string; compact?: boolean; readOnly?: boolean; session?: string; cacheDir?: string; prewarm?: boolean; oneShot?: boolean } = {},
+  opened?: Project,
 ): Promise<OpenedApi> {
-  const project = await openProject(runtime, { root: options.root, compact: options.compact, readOnly: options.readOnly });
+  const project = opened ?? (await openProject(runtime, { root: options.root, compact: options.compact, readOnly: options.readOnly }));
   const { settings } = project;
   let notice: string | null = null;
   // A cache directory given for one run (a CI cache step) is this process's: a daemon keeps its own. A temporary
@@ -96,6 +97,19 @@ function sessionBound(api: ServiceApi, session: string): ServiceApi {
     API_METHODS.map((method) => [
       method,
       (params: unknown, context?: object) => (api[method] as (params: unknown, context?: object) => Promise<unknown>)(params, { session, ...context }),
+    ]),
+  ) as unknown as ServiceApi;
+}
+
+/**
+ * ServiceApi whose calls wait for `opened` (the daemon being reached or started, or the service created): a front
+ * answers `initialize` and `tools/list` at once, and only a tool call waits for the service.
+ */
+export function deferredApi(opened: Promise<OpenedApi>): ServiceApi {
+  return Object.fromEntries(
+    API_METHODS.map((method) => [
+      method,
+      async (params: unknown, context?: object) => ((await opened).api[method] as (params: unknown, context?: object) => Promise<unknown>)(params, context),
     ]),
   ) as unknown as ServiceApi;
 }

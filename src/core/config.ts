@@ -6,6 +6,9 @@ import { ENGINE_NAMES, type EngineName } from "./contracts.ts";
 export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
 export type PayloadMode = (typeof PAYLOAD_MODES)[number];
 
+/** What makes the editor hook exit 2 (its output fed to the agent): errors the edit leaves, or warnings too. */
+export const HOOK_FAIL_ON = ["error", "warning"] as const;
+
 /** A strict object with one optional key per engine name: config keys follow ENGINE_NAMES. */
 function perEngine<T extends z.ZodType>(value: T) {
   const shape = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, value.optional()]));
@@ -36,6 +39,10 @@ export const ConfigFileSchema = z
     readOnly: z.boolean().optional(),
     typescript: z
       .object({ projects: z.array(z.string().min(1)).optional() })
+      .strict()
+      .optional(),
+    hook: z
+      .object({ failOn: z.enum(HOOK_FAIL_ON).optional(), budgetSeconds: z.number().min(0).max(3600).optional() })
       .strict()
       .optional(),
   })
@@ -95,6 +102,10 @@ export interface Settings {
    * project's last checks (SIGNALINT_PREWARM_DELAY_MS); null: it never does.
    */
   prewarmDelayMs: number | null;
+  /** The hook exits 2 on errors the edit leaves (default) or on warnings too (config `hook.failOn`). */
+  hookFailOn: (typeof HOOK_FAIL_ON)[number];
+  /** How long the hook waits for its check before it says what it could not check (config `hook.budgetSeconds`). */
+  hookBudgetMs: number;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -234,6 +245,9 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     progressHeartbeatMs: heartbeatEnv ? parseHeartbeatEnv(heartbeatEnv) : DEFAULT_HEARTBEAT_MS,
     persistMaxMB: cacheMaxEnv ? parseCacheMaxEnv(cacheMaxEnv) : DEFAULT_PERSIST_MAX_MB,
     prewarmDelayMs: prewarmEnv ? parsePrewarmEnv(prewarmEnv) : DEFAULT_PREWARM_DELAY_MS,
+    hookFailOn: config.hook?.failOn ?? "error",
+    // Below a client's own hook timeout (often 60 s): the hook answers before the client kills it.
+    hookBudgetMs: (config.hook?.budgetSeconds ?? 50) * 1000,
     structuredMaxBytes: clampStructuredMaxBytes(bytesEnv ? parseBytesEnv(bytesEnv) : (config.structuredMaxBytes ?? STRUCTURED_MAX_BYTES.default)),
   };
 }

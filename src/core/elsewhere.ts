@@ -15,6 +15,8 @@ export const ELSEWHERE_LISTED = 5;
 export interface ElsewhereFacts {
   introduced: Issue[];
   unattributed: Issue[];
+  /** Every tsc error outside the files (a later after-edit check tells from it which earlier ones are fixed). */
+  outside: Issue[];
 }
 
 /**
@@ -23,9 +25,9 @@ export interface ElsewhereFacts {
  */
 export function errorsElsewhere(known: readonly Issue[] | null, outside: readonly Issue[]): ElsewhereFacts {
   const errors = outside.filter((issue) => issue.severity === "error");
-  if (!known) return { introduced: [], unattributed: errors };
+  if (!known) return { introduced: [], unattributed: errors, outside: errors };
   const { usedAfter } = matchIssues(known, errors);
-  return { introduced: errors.filter((_, index) => !usedAfter.has(index)), unattributed: [] };
+  return { introduced: errors.filter((_, index) => !usedAfter.has(index)), unattributed: [], outside: errors };
 }
 
 /** The response's `elsewhere` field, or undefined when nothing is to be said (then the check may be clean). */

@@ -63,7 +63,11 @@ export interface ServiceApi {
   loopStatus(): Promise<LoopStatus>;
   snapshot(params: { checkId: string }): Promise<Snapshot | WorkflowStale>;
   compare(params: { baselineCheckId: string; currentCheckId: string }): Promise<Compare | WorkflowStale>;
-  afterEdit(params: { files: readonly string[]; baselineCheckId?: string; tool?: string }, context?: CallContext): Promise<AfterEdit | WorkflowStale>;
+  /** `withIssues`: the check's every issue too (the hook lists them; the MCP tool does not need them). */
+  afterEdit(
+    params: { files: readonly string[]; baselineCheckId?: string; tool?: string; withIssues?: boolean },
+    context?: CallContext,
+  ): Promise<(AfterEdit & { issues?: Issue[] }) | WorkflowStale>;
   ingest(request: IngestRequest): Promise<IngestResult>;
   live(query: LiveQuery): Promise<Live>;
   preview(params: { patches: readonly Patch[] }): Promise<PreviewResult>;
@@ -119,8 +123,15 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
       return "status" in found ? found : publicSnapshot(found);
     },
     compare: async ({ baselineCheckId, currentCheckId }) => compareSnapshots(service, baselineCheckId, currentCheckId),
-    afterEdit: ({ files, baselineCheckId, tool }, context = {}) =>
-      afterEditCheck(service, files, { ...context, ...(baselineCheckId !== undefined ? { baselineCheckId } : {}), ...(tool ? { tool } : {}) }),
+    afterEdit: async ({ files, baselineCheckId, tool, withIssues }, context = {}) => {
+      const result = await afterEditCheck(service, files, {
+        ...context,
+        ...(baselineCheckId !== undefined ? { baselineCheckId } : {}),
+        ...(tool ? { tool } : {}),
+      });
+      if ("status" in result || !withIssues) return result;
+      return { ...result, issues: service.store.byId(result.response.checkId)?.issues ?? [] };
+    },
     ingest: (request) => ingestDiagnostics(service, request),
     live: (query) => liveDiagnostics(service, query),
     preview: ({ patches }) => service.transactions.preview(patches),

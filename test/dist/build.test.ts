@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
@@ -39,4 +39,20 @@ it("build:binaries checks its toolchain first and names each missing tool with h
   assert.match(result.stderr, /llvm-strip: .*apt-get install llvm/);
   assert.match(result.stderr, /osslsigncode: .*apt-get install osslsigncode/);
   assert.match(result.stderr, /--targets=host/);
+});
+
+it("npm run build says what it wrote: one line per file with its size", () => {
+  const dir = tempDir("signalint-bundle-");
+  try {
+    const result = spawnSync(process.execPath, [join(REPO, "build", "bundle.mjs"), `--outdir=${dir}`], { cwd: REPO, encoding: "utf8" });
+    assert.equal(result.status, 0, result.stderr);
+    const lines = result.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 2, result.stdout);
+    for (const [index, name] of ["signalint-mcp.mjs", "signalint-mcp.cjs"].entries()) {
+      const bytes = statSync(join(dir, name)).size;
+      assert.equal(lines[index], `wrote ${dir}/${name} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
+    }
+  } finally {
+    removeDir(dir);
+  }
 });

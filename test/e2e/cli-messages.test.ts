@@ -90,9 +90,40 @@ describe("messages say what happened and what to do", () => {
     const result = runCli(["check"], { cwd: dir, env: { PATH: "/nonexistent" } });
     assert.equal(result.status, 1);
     assert.equal(result.stderr, "");
-    assert.match(result.stdout, /^- tsc: tsc not found in the project's node_modules or on PATH/m);
-    assert.match(result.stdout, /^- oxlint: oxlint not found/m);
+    assert.match(result.stdout, /^- tsc did not run: tsc not found in the project's node_modules or on PATH/m);
+    assert.match(result.stdout, /^- oxlint did not run: oxlint not found/m);
     assert.match(result.stdout, /Not checked: no engine ran\.\n$/);
+  });
+
+  it("text output names every engine that did not run and why: a missing default engine, ESLint with no config, one off in the config", () => {
+    const dir = tempDir("signalint-notrun-");
+    dirs.push(dir);
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "package.json"), '{ "name": "not-run", "private": true }\n');
+    writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n');
+    writeFileSync(join(dir, "signalint.config.json"), '{ "engines": { "biome": false } }\n');
+    writeFileSync(join(dir, "src", "a.ts"), "export const a = 1;\n");
+    linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    // tsc runs and finds nothing; oxlint (on by default) is not installed anywhere the check looks.
+    const result = runCli(["check"], { cwd: dir, env: { PATH: "/nonexistent" } });
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /^- oxlint did not run: oxlint not found in the project's node_modules or on PATH; install it with `npm i -D oxlint`$/m);
+    assert.match(result.stdout, /^- eslint did not run: no ESLint config \(eslint\.config\.\* or \.eslintrc\*\) in the project root$/m);
+    assert.match(result.stdout, /^- biome did not run: disabled in signalint\.config\.json \(engines\)$/m);
+    assert.doesNotMatch(result.stdout, /^- tsc/m, "tsc ran");
+    assert.match(result.stdout, /No issues found\.\n$/);
+    // The hook says the same after an edit (on stderr, where hooks write).
+    const state = tempDir("signalint-state-");
+    dirs.push(state);
+    const hook = spawnSync(process.execPath, [BUNDLE, "hook"], {
+      cwd: dir,
+      env: { PATH: "/nonexistent", HOME: dir, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state },
+      input: JSON.stringify({ cwd: dir, tool_input: { file_path: join(dir, "src", "a.ts") } }),
+      encoding: "utf8",
+    });
+    assert.equal(hook.status, 0, hook.stderr);
+    assert.match(hook.stderr, /^- oxlint did not run: oxlint not found/m);
   });
 
   it("Yarn Plug'n'Play: its engines are named as unreachable (never taken from PATH), and what to change is said", () => {
@@ -158,7 +189,7 @@ describe("messages say what happened and what to do", () => {
     const notJson = runCliWithInput(["hook"], "not json");
     assert.match(notJson.stderr, /stdin is not JSON/);
     const noFile = runCliWithInput(["hook"], '{"tool_input":{}}');
-    assert.match(noFile.stderr, /names no edited file \(Claude Code: tool_input\.file_path; Cursor: file_path\)/);
+    assert.match(noFile.stderr, /names no edited file \(Claude Code, Gemini CLI: tool_input\.file_path; Cursor: file_path; Codex: an apply_patch patch/);
   });
 
   it("check <path> in another project uses that project's root (its config applies), and says so", () => {

@@ -13,6 +13,52 @@ const NPX = { command: "npx", args: ["-y", "signalint-mcp"] };
 
 const init = (cwd: string, args: string[], env?: Record<string, string>) => run(process.execPath, [BUNDLE, "init", ...args], cwd, { env });
 
+/** The project's installed signalint-mcp entry, as init names it. */
+const ENTRY = "node_modules/signalint-mcp/dist/signalint-mcp.mjs";
+const copies: string[] = [];
+after(() => copies.forEach(removeDir));
+
+/**
+ * Copy an initialized project to another path and start a server from each client config written there, as each
+ * client does (in the project directory, its workspace variable expanded): each must serve the copy. Returns the copy.
+ */
+async function serveFromCopy(dir: string): Promise<string> {
+  const copy = join(tempDir("signalint-init-copy-"), "elsewhere");
+  copies.push(join(copy, ".."));
+  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+  const codex = parseToml(read(copy, ".codex/config.toml"))["mcp_servers.signalint"] as { command: string; args: string[] };
+  const entries: [string, { command: string; args: string[]; env?: Record<string, string> }][] = [
+    ["Claude Code", JSON.parse(read(copy, ".mcp.json")).mcpServers.signalint],
+    ["Cursor", JSON.parse(read(copy, ".cursor/mcp.json")).mcpServers.signalint],
+    ["VS Code", JSON.parse(read(copy, ".vscode/mcp.json")).servers.signalint],
+    [
+      "Zed",
+      (parseJsonc(read(copy, ".zed/settings.json")) as { context_servers: { signalint: { command: string; args: string[] } } }).context_servers.signalint,
+    ],
+    ["Codex", codex],
+  ];
+  const expand = (value: string) => value.replace("${workspaceFolder}", copy);
+  for (const [client, entry] of entries) {
+    const env = Object.fromEntries(Object.entries(entry.env ?? {}).map(([name, value]) => [name, expand(value)]));
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args.map(expand),
+      cwd: copy,
+      env: { PATH: CLEAN_PATH, HOME: copy, SIGNALINT_DAEMON: "0", npm_config_cache: join(copy, "..", "npm-cache"), ...env },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "init-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const pong = await client.callTool({ name: "ping", arguments: {} });
+      assert.deepEqual(pong.structuredContent, { pong: true, projectRoot: copy }, `${client} config serves the copy`);
+    } finally {
+      await client.close();
+    }
+  }
+  return copy;
+}
+
 describe("init", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
@@ -30,7 +76,15 @@ describe("init", () => {
     assert.match(printed.stdout, /# Claude Code: .*\.mcp\.json\n\{\n {2}"mcpServers"/);
     assert.match(printed.stdout, /\[mcp_servers\.signalint\]\ncommand = /);
     assert.match(printed.stdout, /# Windsurf: .*\.codeium\/windsurf\/mcp_config\.json/);
-    assert.match(printed.stdout, /"afterFileEdit"/);
+    assert.match(printed.stdout, /# Cursor hook \(documentation\): .*\.cursor\/hooks\.json\n\{\n {2}"version": 1,\n {2}"hooks": \{\n {4}"afterFileEdit"/);
+    assert.match(
+      printed.stdout,
+      /# Codex hook \(documentation\): .*\.codex\/hooks\.json\n\{\n {2}"hooks": \{\n {4}"PostToolUse": \[\n {6}\{\n {8}"matcher": "apply_patch"/,
+    );
+    assert.match(
+      printed.stdout,
+      /# Gemini CLI hook \(documentation\): .*\.gemini\/settings\.json\n\{\n {2}"hooks": \{\n {4}"AfterTool": \[\n {6}\{\n {8}"matcher": "write_file\|replace"/,
+    );
     assert.match(printed.stdout, /# Claude Code hook: .*\.claude\/settings\.json\n\{\n {2}"hooks": \{\n {4}"PostToolUse"/);
     assert.ok(!existsSync(join(dir, ".mcp.json")));
   });
@@ -66,39 +120,33 @@ describe("init", () => {
     const dir = project();
     dirs.push(dir);
     assert.equal(init(dir, ["--yes"]).status, 0);
-    const copy = join(tempDir("signalint-init-copy-"), "elsewhere");
-    dirs.push(copy);
-    cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
-    const codex = parseToml(read(copy, ".codex/config.toml"))["mcp_servers.signalint"] as { command: string; args: string[] };
-    const entries: [string, { command: string; args: string[]; env?: Record<string, string> }][] = [
-      ["Claude Code", JSON.parse(read(copy, ".mcp.json")).mcpServers.signalint],
-      ["Cursor", JSON.parse(read(copy, ".cursor/mcp.json")).mcpServers.signalint],
-      ["VS Code", JSON.parse(read(copy, ".vscode/mcp.json")).servers.signalint],
-      [
-        "Zed",
-        (parseJsonc(read(copy, ".zed/settings.json")) as { context_servers: { signalint: { command: string; args: string[] } } }).context_servers.signalint,
-      ],
-      ["Codex", codex],
-    ];
-    for (const [client, entry] of entries) {
-      // Each client starts a project's server in the project directory and expands its workspace variable.
-      const env = Object.fromEntries(Object.entries(entry.env ?? {}).map(([name, value]) => [name, value.replace("${workspaceFolder}", copy)]));
-      const transport = new StdioClientTransport({
-        command: entry.command,
-        args: entry.args,
-        cwd: copy,
-        env: { PATH: CLEAN_PATH, HOME: copy, SIGNALINT_DAEMON: "0", npm_config_cache: join(copy, "..", "npm-cache"), ...env },
-        stderr: "pipe",
-      });
-      const client = new Client({ name: "init-test", version: "1.0.0" });
-      await client.connect(transport);
-      try {
-        const pong = await client.callTool({ name: "ping", arguments: {} });
-        assert.deepEqual(pong.structuredContent, { pong: true, projectRoot: copy }, `${client} config serves the copy`);
-      } finally {
-        await client.close();
-      }
-    }
+    await serveFromCopy(dir);
+  });
+
+  it("with signalint-mcp a devDependency, configs and hooks run node on the project's installed entry (no npx), from a copy too", async () => {
+    const dir = project();
+    dirs.push(dir);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "init-me", private: true, devDependencies: { "signalint-mcp": "^0.0.0" } }));
+    const result = init(dir, ["--yes", "--hooks"]);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /configs run the project's own signalint-mcp \(node node_modules\/signalint-mcp\/dist\/signalint-mcp\.mjs\)/);
+    const local = { command: "node", args: [ENTRY] };
+    const rooted = { command: "node", args: [`\${workspaceFolder}/${ENTRY}`], env: { SIGNALINT_PROJECT_ROOT: "${workspaceFolder}" } };
+    assert.deepEqual(JSON.parse(read(dir, ".mcp.json")).mcpServers.signalint, { type: "stdio", ...local });
+    assert.deepEqual(JSON.parse(read(dir, ".cursor/mcp.json")).mcpServers.signalint, rooted);
+    assert.deepEqual(JSON.parse(read(dir, ".vscode/mcp.json")).servers.signalint, { type: "stdio", ...rooted });
+    assert.deepEqual(parseJsonc(read(dir, ".zed/settings.json")), { context_servers: { signalint: local } });
+    assert.deepEqual(parseToml(read(dir, ".codex/config.toml"))["mcp_servers.signalint"], { ...local, startup_timeout_sec: 60, tool_timeout_sec: 900 });
+    const command = JSON.parse(read(dir, ".claude/settings.json")).hooks.PostToolUse[0].hooks[0].command as string;
+    assert.equal(command, `node "$CLAUDE_PROJECT_DIR/${ENTRY}" hook`);
+    const copy = await serveFromCopy(dir);
+    // Claude Code runs the hook wherever its shell is, with CLAUDE_PROJECT_DIR naming the project.
+    const hook = run("/bin/sh", ["-c", command], join(copy, "src"), {
+      env: { CLAUDE_PROJECT_DIR: copy },
+      input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: copy, tool_name: "Write", tool_input: { file_path: join(copy, "src", "bad.ts") } }),
+    });
+    assert.equal(hook.status, 2, hook.stderr);
+    assert.match(hook.stderr, /^src\/bad\.ts:1:14 error TS2322/m);
   });
 
   it("--absolute points every config at this bundle and the project's absolute root", async () => {

@@ -67,20 +67,33 @@ export async function afterEditCheck(
     const message = `No earlier check covered ${current.scope.join(", ")}: nothing was compared. This check (${response.checkId}) is the baseline of the next after_edit_check.`;
     return { response, delta: { status: "no_baseline", message } };
   }
-  const introduced = service.elsewhereOf(response.checkId)?.introduced ?? [];
+  const now = service.elsewhereOf(response.checkId);
   const before = service.elsewhereOf(baseline.checkId);
-  const known = [...baseline.issues, ...(before?.introduced ?? []), ...(before?.unattributed ?? [])];
-  return { response, delta: withElsewhere(compareChecks(baseline, current), introduced, known) };
+  const earlier = [...(before?.introduced ?? []), ...(before?.unattributed ?? [])];
+  // Errors elsewhere that the baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes.
+  const fixed = now ? unmatched(earlier, now.outside) : [];
+  return { response, delta: withElsewhere(compareChecks(baseline, current), now?.introduced ?? [], [...baseline.issues, ...earlier], fixed) };
+}
+
+/** The issues of `these` that `others` lacks (matched as compare does). */
+function unmatched<T extends SnapshotIssue>(these: readonly T[], others: readonly SnapshotIssue[]): T[] {
+  const { usedAfter } = matchIssues(others, these);
+  return these.filter((_, index) => !usedAfter.has(index));
 }
 
 /**
  * The delta plus the tsc errors introduced outside the checked files (see TscKnowledge) that the baseline did not
- * already show, in its own files or elsewhere: an error an earlier edit caused is not this edit's again.
+ * already show, in its own files or elsewhere (an error an earlier edit caused is not this edit's again), and the
+ * errors elsewhere the baseline showed that this edit fixed.
  */
-function withElsewhere(delta: Delta, elsewhere: readonly Issue[], known: readonly SnapshotIssue[]): Delta {
-  const { usedAfter } = matchIssues(known, elsewhere);
-  const introduced = elsewhere.filter((_, index) => !usedAfter.has(index));
-  if (!introduced.length) return delta;
-  const errors = introduced.filter((issue) => issue.severity === "error").length;
-  return { ...delta, introduced: [...delta.introduced, ...introduced.map(publicWorkflowIssue)], netErrorDelta: delta.netErrorDelta + errors };
+function withElsewhere(delta: Delta, elsewhere: readonly Issue[], known: readonly SnapshotIssue[], fixed: readonly Issue[]): Delta {
+  const introduced = unmatched(elsewhere, known);
+  if (!introduced.length && !fixed.length) return delta;
+  const errors = (list: readonly Issue[]) => list.filter((issue) => issue.severity === "error").length;
+  return {
+    ...delta,
+    introduced: [...delta.introduced, ...introduced.map(publicWorkflowIssue)],
+    resolved: [...delta.resolved, ...fixed.map(publicWorkflowIssue)],
+    netErrorDelta: delta.netErrorDelta + errors(introduced) - errors(fixed),
+  };
 }
