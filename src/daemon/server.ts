@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
-import { localApi, type ServiceApi } from "../service/api.ts";
+import { callApi, localApi, type ServiceApi } from "../service/api.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { ensureStateDir, openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
@@ -150,8 +150,7 @@ class Daemon {
     this.inFlight++;
     this.lastActivity = Date.now();
     try {
-      const target = this.api[method] as (params: unknown, context: object) => Promise<unknown>;
-      return await target(params, context);
+      return await callApi(this.api, method, params, context);
     } finally {
       this.inFlight--;
       this.lastActivity = Date.now();

@@ -112,5 +112,33 @@ export const ESLINT: EngineAdapter = {
   enabledBy: ESLINT_FLAT_CONFIGS,
   offReason: "no ESLint config (eslint.config.* or .eslintrc*) in the project root",
   // A flat config decides what it lints: every named file is given (one no entry matches is skipped silently).
-  linter: { accepts: () => true, tracks: eslintFlatTracks, lintsUnasked: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
+  linter: {
+    accepts: () => true,
+    tracks: eslintFlatTracks,
+    lintsUnasked: eslintAccepts,
+    argsFor: eslintArgs,
+    parse: parseEslintOutput,
+    listsLinted: true,
+    configFiles: [
+      "eslint.config.js",
+      "eslint.config.mjs",
+      "eslint.config.cjs",
+      "eslint.config.ts",
+      "eslint.config.mts",
+      "eslint.config.cts",
+      // Legacy configs (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): cascading per directory.
+      ".eslintrc.js",
+      ".eslintrc.cjs",
+      ".eslintrc.yaml",
+      ".eslintrc.yml",
+      ".eslintrc.json",
+      ".eslintrc",
+      ".eslintignore",
+      ".gitignore",
+      "package.json",
+      "tsconfig.json",
+    ],
+    // ESLint's flat config does not read .gitignore.
+    ignoreArgs: (state) => ["--ignore-pattern", `${state}/`],
+  },
 };

@@ -89,5 +89,11 @@ export const OXLINT: EngineAdapter = {
   pkg: "oxlint",
   bin: "oxlint",
   enabledBy: null,
-  linter: { accepts: oxlintAccepts, argsFor: oxlintArgs, parse: parseOxlintOutput },
+  linter: {
+    accepts: oxlintAccepts,
+    argsFor: oxlintArgs,
+    parse: parseOxlintOutput,
+    configFiles: [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts", ".gitignore", ".eslintignore", "tsconfig.json", "package.json"],
+    ignoreArgs: (state) => ["--ignore-pattern", `${state}/**`],
+  },
 };

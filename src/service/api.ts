@@ -101,6 +101,51 @@ export const API_METHODS = [
   "warmSettled",
 ] as const satisfies readonly (keyof ServiceApi)[];
 
+/** A method of ServiceApi left out of API_METHODS (the daemon could not be asked it) makes this `never`: a compile error. */
+const EVERY_METHOD_LISTED: [Exclude<keyof ServiceApi, (typeof API_METHODS)[number]>] extends [never] ? true : never = true;
+void EVERY_METHOD_LISTED;
+
+/** One call passed on: to a daemon over its socket, or to another ServiceApi with something added (a session). */
+export type ForwardCall = (method: keyof ServiceApi, params: unknown, context: CallContext | undefined) => Promise<unknown>;
+
+/**
+ * ServiceApi whose every method is passed on through `forward` (the compiler checks every method is here). The
+ * answer is what the ServiceApi at the other end returned (localApi in the daemon, serialized): typed as its method's.
+ */
+export function forwardingApi(forward: ForwardCall): ServiceApi {
+  const to =
+    <M extends keyof ServiceApi>(method: M) =>
+    (params?: unknown, context?: CallContext) =>
+      forward(method, params, context) as ReturnType<ServiceApi[M]>;
+  return {
+    info: to("info"),
+    check: to("check"),
+    issueDetail: to("issueDetail"),
+    loopStatus: to("loopStatus"),
+    snapshot: to("snapshot"),
+    compare: to("compare"),
+    afterEdit: to("afterEdit"),
+    ingest: to("ingest"),
+    live: to("live"),
+    preview: to("preview"),
+    apply: to("apply"),
+    discard: to("discard"),
+    saveArtifact: to("saveArtifact"),
+    readArtifact: to("readArtifact"),
+    doctor: to("doctor"),
+    stats: to("stats"),
+    warmSettled: to("warmSettled"),
+  };
+}
+
+/**
+ * Call `method` of `api` with arguments typed only as its caller's (a forwarding proxy's other end: the arguments
+ * were given to the same method of a ServiceApi, or came over the daemon's socket from one).
+ */
+export function callApi(api: ServiceApi, method: keyof ServiceApi, params: unknown, context: CallContext | undefined): Promise<unknown> {
+  return (api[method] as (params: unknown, context?: CallContext) => Promise<unknown>)(params, context);
+}
+
 /** ServiceApi answered by a service running here (in-process, or inside the daemon). */
 export function localApi(service: SignalintService, pid: number): ServiceApi {
   const { runtime, project } = service;
