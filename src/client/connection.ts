@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
 import { forwardingApi, type CallContext, type ServiceApi } from "../service/api.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 import type { Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "../daemon/framing.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_METHODS } from "../service/api.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 import { compareVersions } from "../core/semver.ts";
 
 // The messages between a client and its project's daemon (server.ts, client/connection.ts): framed by framing.ts and
@@ -32,7 +32,7 @@ const ClientMessageSchema = z.discriminatedUnion("t", [
   z.object({ t: z.literal("cancel"), id: Id }),
 ]);
 
-/** A progress event of a call (service/check/check-events.ts): an object, passed on as the daemon's check sent it. */
+/** A progress event of a call (service/job/check-events.ts): an object, passed on as the daemon's check sent it. */
 const CheckEventSchema = z.custom<CheckEvent>((value) => typeof value === "object" && value !== null && !Array.isArray(value));
 
 /** What the daemon sends, one schema per kind. */

@@ -12,14 +12,14 @@ import type {
 } from "../core/contracts.ts";
 import type { Settings } from "../core/config.ts";
 import type { Issue } from "../core/issues.ts";
-import type { CheckEvent } from "./check/check-events.ts";
+import type { CheckEvent } from "./job/check-events.ts";
 import type { Patch } from "./fix/transactions.ts";
 import type { DetailQuery } from "./history/check-store.ts";
 import { publicSnapshot } from "./history/snapshots.ts";
 import type { ArtifactChunk } from "./history/artifacts.ts";
 import { ArtifactStore } from "./history/artifacts.ts";
 import { collectStats, type StatsReport } from "./history/stats.ts";
-import { diagnose, type DoctorReport } from "./project/doctor.ts";
+import { diagnose, type DoctorReport } from "./report/doctor.ts";
 import { callerRuntime } from "../runtime/caller-runtime.ts";
 import type { SignalintService } from "./signalint.ts";
 import { afterEditCheck, compareSnapshots, type AfterEdit } from "./workflow/after-edit.ts";

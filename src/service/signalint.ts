@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime/types.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
 import type { ElsewhereFacts } from "../core/elsewhere.ts";
-import type { CheckOptions } from "./check/check-events.ts";
+import type { CheckOptions } from "./job/check-events.ts";
 import { TscKnowledge } from "./check/elsewhere.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
 import { recoverJournals } from "./fix/journal-recovery.ts";

@@ -22,7 +22,7 @@ import { withEslintScope } from "../lint/eslint-scope.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
-import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
+import type { EngineJob, EngineReport, RunnerOutcome } from "../job/engine-job.ts";
 
 /** Everything any engine of a check may need: the lint room's and the tsc room's inputs. */
 export type CheckJob = LintJob &

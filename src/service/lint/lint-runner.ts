@@ -5,7 +5,7 @@ import type { RawIssue } from "../../core/issues.ts";
 import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { configInputsHash, outerInputsHash } from "./config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
+import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { listFiles } from "../project/project-files.ts";

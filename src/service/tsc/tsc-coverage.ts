@@ -3,11 +3,11 @@ import { parseJsonc } from "../../core/jsonc.ts";
 import { listTsconfig, type TsconfigListing } from "../../typescript/tsconfig.ts";
 import { loadTypeScript } from "../../typescript/warm-program.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
-import { throwIfCancelled } from "../check/check-events.ts";
+import { throwIfCancelled } from "../job/check-events.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import { majorVersion } from "../../engines/resolve.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import type { EngineJob } from "../check/engine-job.ts";
+import type { EngineJob } from "../job/engine-job.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** Files TypeScript checks: TS and JS sources, not declaration files (an inferred program skips lib checks). */
