@@ -4,7 +4,7 @@ import { ESLINT_FLAT_CONFIGS, eslintAccepts } from "../../engines/eslint.ts";
 import { eslintInvocations } from "../../engines/eslint-scripts.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
-import { checkedFiles } from "../tsc/tsc-coverage.ts";
+import { checkedFiles } from "../job/checked-files.ts";
 import { readManifest, workspacePackages } from "../project/workspace.ts";
 import { listFiles } from "../project/project-files.ts";
 import { ifMissing } from "../../core/errors.ts";
