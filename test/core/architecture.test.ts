@@ -93,6 +93,43 @@ it("layers import only the layers below them (service never imports mcp or cli)"
   }
 });
 
+/**
+ * The rooms of src/service, by floor, lowest first (docs/architecture.md): a room imports only rooms on floors below
+ * its own, never one beside or above it. api.ts and signalint.ts, the composition root, sit above every room.
+ */
+const SERVICE_FLOORS: readonly (readonly string[])[] = [
+  ["freshness"],
+  ["project"],
+  ["history", "job"],
+  ["lint", "tsc"],
+  ["check"],
+  ["workflow", "report"],
+  ["fix"],
+];
+
+it("service rooms import only the rooms on floors below theirs (an upward or sideways import fails)", () => {
+  const floorOf = (room: string) => SERVICE_FLOORS.findIndex((floor) => floor.includes(room));
+  const roomOf = (file: string) => (file.startsWith("src/service/") ? file.split("/").slice(2, -1)[0] : undefined);
+  for (const [file, targets] of importGraph()) {
+    const room = roomOf(file);
+    if (room === undefined) continue; // outside service, or api.ts / signalint.ts (above every room)
+    assert.ok(floorOf(room) >= 0, `src/service/${room}/ is on no floor of SERVICE_FLOORS`);
+    for (const target of targets) {
+      const other = roomOf(target);
+      if (other === undefined || other === room) continue;
+      assert.ok(
+        floorOf(other) >= 0 && floorOf(other) < floorOf(room),
+        `${file} imports ${target}: the ${room} room (floor ${floorOf(room)}) may import only rooms on lower floors (${other}: floor ${floorOf(other)})`,
+      );
+    }
+  }
+  // A room that imports api.ts or signalint.ts climbs above every room.
+  for (const [file, targets] of importGraph()) {
+    if (roomOf(file) === undefined) continue;
+    for (const target of targets) assert.doesNotMatch(target, /^src\/service\/[^/]+\.ts$/, `${file} imports ${target}, above every room`);
+  }
+});
+
 it("no import cycles anywhere in src (type-only imports count)", () => {
   const graph = importGraph();
   const done = new Set<string>();
