@@ -23,6 +23,7 @@ export function hookTarget(input: string): HookInput {
   try {
     value = JSON.parse(input);
   } catch {
+    // Not JSON: the hook says so below.
     const what = input.trim() === "" ? "stdin was empty" : "stdin is not JSON";
     return { problem: `${what}; this verb reads the JSON an editor hook sends (Claude Code PostToolUse, Cursor afterFileEdit)` };
   }

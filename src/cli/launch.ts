@@ -45,6 +45,7 @@ async function dependsOnSignalint(runtime: Runtime, root: string): Promise<boole
     const manifest = JSON.parse(await runtime.readText(join(root, "package.json"))) as Record<string, Record<string, unknown> | undefined>;
     return ["dependencies", "devDependencies", "optionalDependencies"].some((field) => manifest[field]?.[PACKAGE] !== undefined);
   } catch {
+    // No readable or parsable package.json: it lists nothing.
     return false;
   }
 }

@@ -101,6 +101,7 @@ export class DaemonConnection {
         try {
           read(chunk);
         } catch {
+          // A broken frame (FrameError): this connection is dropped, the caller sees it close.
           connection.close();
         }
       });

@@ -48,16 +48,21 @@ const DaemonMessageSchema = z.discriminatedUnion("t", [
    * newer client: start another once it is gone), else for good (an older client of another protocol, another root).
    * An earlier protocol's refusal has no `draining`: such a daemon drains for every other client.
    */
-  z.object({ t: z.literal("refused"), reason: z.string(), draining: z.unknown().optional().transform((value) => value !== false) }),
+  z.object({
+    t: z.literal("refused"),
+    reason: z.string(),
+    draining: z
+      .unknown()
+      .optional()
+      .transform((value) => value !== false),
+  }),
 ]);
 
 /** What a client sends. */
 export type ClientMessage = z.output<typeof ClientMessageSchema>;
 
 /** What the daemon sends. */
-export type DaemonMessage =
-  | Exclude<z.output<typeof DaemonMessageSchema>, { t: "result" }>
-  | { t: "result"; id: number; value: unknown };
+export type DaemonMessage = Exclude<z.output<typeof DaemonMessageSchema>, { t: "result" }> | { t: "result"; id: number; value: unknown };
 
 /** The message a client sent, or null when it is not one (the daemon then closes that client). */
 export function readClientMessage(value: unknown): ClientMessage | null {

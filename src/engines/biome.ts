@@ -64,6 +64,7 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
   try {
     report = parseJsonAfterPreamble(result.stdout, "{");
   } catch {
+    // Not JSON: Biome's failure, reported below with its output.
     const detail = result.stdout.trim() ? result.stdout : result.stderr;
     return {
       ok: false,

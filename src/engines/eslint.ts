@@ -66,6 +66,7 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
   try {
     report = parseJsonAfterPreamble(result.stdout, "[");
   } catch {
+    // Not JSON: ESLint's failure, reported below with its output.
     const detail = result.stderr.trim() ? result.stderr : result.stdout;
     const code = result.exitCode === 2 || !result.stdout.trim() ? "engine_failed" : "engine_output_invalid";
     return { ok: false, code, message: `eslint failed (exit ${result.exitCode}): ${excerpt(detail, 300)}` };

@@ -42,6 +42,7 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
   try {
     report = parseJsonAfterPreamble(result.stdout, "{");
   } catch {
+    // Not JSON: oxlint's failure, reported below with its output.
     return {
       ok: false,
       code: "engine_output_invalid",

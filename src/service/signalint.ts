@@ -118,7 +118,9 @@ export class SignalintService implements Checker {
     this.warm.close();
     this.changes.close();
     if (this.project.owned) await releaseOwnership(this.runtime, this.project.stateDir, this.runtime.pid);
+    // Best effort: a temporary state directory left behind lies in the system's temporary directory.
     if (this.project.temporaryState) await this.runtime.removeFile(this.project.stateDir).catch(() => {});
+    // Best effort: a temporary cache directory left behind lies in the system's temporary directory.
     if (this.project.temporaryCache) await this.runtime.removeFile(this.project.cacheDir).catch(() => {});
   }
 

@@ -56,6 +56,24 @@ it('service code never turns a failed read into "nothing there": only not_found 
   }
 });
 
+it("every catch that drops its error says why: a reason comment, a rethrow, or a named tolerance (ifMissing)", () => {
+  // `catch {` (no binding) and `.catch(() => …)` (the error unnamed) swallow whatever failed; each needs its reason on
+  // the catch line or the next (`catch {` + `// why` or `throw …`), or, for `.catch`, on its line, the two above or the
+  // next. `.catch(ifMissing(…))` names what it tolerates and needs none.
+  const unnamed = /\.catch\(\s*(?:\(\s*\)|_\w*|\(\s*_\w*\s*\))\s*=>/;
+  const comment = (line: string | undefined) => line !== undefined && /\/\/|^\s*\/?\*/.test(line);
+  const found: string[] = [];
+  for (const file of sources("src")) {
+    const lines = readFileSync(join(REPO, file), "utf8").split("\n");
+    lines.forEach((line, index) => {
+      const next = lines[index + 1];
+      if (/\bcatch \{/.test(line) && !comment(line) && !comment(next) && !/^\s*throw\b/.test(next ?? "")) found.push(`${file}:${index + 1}`);
+      if (unnamed.test(line) && ![line, lines[index - 1], lines[index - 2], next].some(comment)) found.push(`${file}:${index + 1}`);
+    });
+  }
+  assert.deepEqual(found, [], "each of these catches drops every failure without a word: say why in a comment, or name what it tolerates");
+});
+
 /** Which layers each layer may import (DESIGN.md §2: dependencies point down; the runtime is passed in). */
 const LAYERS: Record<string, readonly string[]> = {
   core: [],

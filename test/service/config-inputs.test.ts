@@ -28,7 +28,12 @@ it("an ESLint config's absolute and file: URL imports outside the root are confi
     join(root, "eslint.config.mjs"),
     `import { rules } from "${byPath}";\nimport { more } from "${pathToFileURL(byUrl).href}";\nexport default [{ rules: { ...rules, ...more } }];\n`,
   );
-  const hash = () => configInputsHash(runtime, new ContentHasher(runtime, undefined, root), { configFiles: ENGINES.eslint.linter?.configFiles ?? [], root, dirs: [join(root, "src")] });
+  const hash = () =>
+    configInputsHash(runtime, new ContentHasher(runtime, undefined, root), {
+      configFiles: ENGINES.eslint.linter?.configFiles ?? [],
+      root,
+      dirs: [join(root, "src")],
+    });
   const before = await hash();
   writeFileSync(byPath, 'export const rules = { "no-debugger": "off" };\n');
   const afterPath = await hash();

@@ -108,6 +108,7 @@ export class SnapshotStore {
     try {
       return JSON.parse(text) as unknown;
     } catch {
+      // A crash-truncated or foreign file: skipped as corrupt.
       return null;
     }
   }

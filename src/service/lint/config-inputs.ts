@@ -32,6 +32,7 @@ function referencedFiles(path: string, text: string): string[] {
   try {
     parsed = parseJsonc(text);
   } catch {
+    // A malformed config extends nothing here: the linter reports it when it runs.
     return [];
   }
   const extendsField = (parsed as { extends?: unknown } | null)?.extends;

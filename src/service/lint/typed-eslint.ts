@@ -41,6 +41,7 @@ export async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEn
     });
     return result.exitCode === 0 ? parseTypedAnswers(result.stdout, files.length) : null;
   } finally {
+    // Best effort: a request file left in the cache directory is overwritten by the next one.
     await job.runtime.removeFile(request).catch(() => {});
   }
 }

@@ -101,13 +101,16 @@ export async function takeOwnership(runtime: Runtime, stateDir: string, pid: num
       try {
         // Still the same stale lock (nobody replaced it meanwhile): it may go.
         const now = await lockHolder(runtime, lock);
+        // Another taker removed it first, or it cannot go: the retry reads the lock again.
         if (holder === null ? now === null : now !== null && now !== "unwritten" && now.text === holder.text) await runtime.removeFile(lock).catch(() => {});
       } finally {
+        // Best effort: an abandoned take-over is removed by the next taker.
         await runtime.removeFile(takeover).catch(() => {});
       }
     } else {
       // A take-over whose taker is gone (or that never got a pid) is abandoned: it may go.
       const taker = await lockHolder(runtime, takeover);
+      // Another taker removed it first, or it cannot go: the retry reads it again.
       if (taker === null || (taker !== "unwritten" && !(await holds(runtime, taker)))) await runtime.removeFile(takeover).catch(() => {});
     }
   }
@@ -123,5 +126,6 @@ export async function releaseOwnership(runtime: Runtime, stateDir: string, pid: 
     (found) => found,
     () => "unreadable" as const,
   );
+  // Releasing: a lock that cannot go names a gone pid, which the next taker sees.
   if (holder !== "unreadable" && isOwn(holder, await lockContent(runtime, pid))) await runtime.removeFile(lock).catch(() => {});
 }

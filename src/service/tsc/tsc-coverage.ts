@@ -18,6 +18,7 @@ function parseExtends(text: string | null): { extends?: unknown } | null {
   try {
     return parseJsonc(text) as { extends?: unknown };
   } catch {
+    // A malformed config extends nothing here: tsc reports it when it runs.
     return null;
   }
 }
@@ -124,6 +125,7 @@ export class TsconfigCoverage {
     try {
       shown = JSON.parse(result.stdout) as Shown;
     } catch {
+      // Not JSON: the listing failed (handled below as an unlisted config).
       shown = null;
     }
     // "No inputs were found": the config covers nothing; any other failure: assume it covers its directory.
