@@ -3,7 +3,7 @@ import { quoteInput } from "../core/errors.ts";
 import { relativeToRoot } from "../core/paths.ts";
 import { parseShard } from "../core/shards.ts";
 import { describeEvent } from "../mcp/progress.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 import { ownShare, shardPaths } from "../service/project/shards.ts";
 import { openApi, type OpenedApi } from "../client/open.ts";
 import { pathApi } from "../runtime/path-api.ts";

@@ -36,7 +36,7 @@ export interface Command<O extends Record<string, OptionSpec> = Record<string, O
 
 /** Declare a verb with its option types checked against its handler. */
 export function defineCommand<const O extends Record<string, OptionSpec>>(command: Command<O>): Command {
-  return command as unknown as Command;
+  return command;
 }
 
 /** `--root`, shared by the verbs that open a project. */

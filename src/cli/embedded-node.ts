@@ -10,6 +10,7 @@ function isExistingFile(path: string): boolean {
     const fs = process.getBuiltinModule?.("node:fs") as typeof import("node:fs") | undefined;
     return fs?.statSync(path).isFile() ?? false;
   } catch {
+    // No fs module or no such file: not a file to run.
     return false;
   }
 }

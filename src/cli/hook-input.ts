@@ -43,6 +43,7 @@ export function hookTarget(input: string): HookInput {
   try {
     value = JSON.parse(input);
   } catch {
+    // Not JSON: the problem says so.
     const what = input.trim() === "" ? "stdin was empty" : "stdin is not JSON";
     return { problem: `${what}; this verb reads the JSON an editor hook sends (${SHAPES})` };
   }

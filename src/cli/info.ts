@@ -1,5 +1,5 @@
 import { runningDaemon } from "../client/status.ts";
-import { diagnose, formatDoctor, type DaemonMemory } from "../service/project/doctor.ts";
+import { diagnose, formatDoctor, type DaemonMemory } from "../service/report/doctor.ts";
 import { openProject } from "../service/project/project.ts";
 import { collectStats, formatStats } from "../service/history/stats.ts";
 import { SignalintService } from "../service/signalint.ts";

@@ -127,6 +127,7 @@ async function runInit(io: CliIo, values: InitValues): Promise<number> {
     return 0;
   }
   const planned: { target: Target; change: Change }[] = [];
+  // No readable config yet: the change writes a new one.
   for (const target of targets) planned.push({ target, change: target.change(await runtime.readText(target.path).catch(() => null), values.force) });
   lines.push(...planLines(planned));
   if (values.hooks)

@@ -39,6 +39,7 @@ async function dependsOnSignalint(runtime: Runtime, root: string): Promise<boole
     const manifest = JSON.parse(await runtime.readText(join(root, "package.json"))) as Record<string, Record<string, unknown> | undefined>;
     return ["dependencies", "devDependencies", "optionalDependencies"].some((field) => manifest[field]?.[PACKAGE] !== undefined);
   } catch {
+    // No readable or parsable package.json: it lists nothing.
     return false;
   }
 }
@@ -53,6 +54,7 @@ async function installedEntry(runtime: Runtime, root: string): Promise<string> {
       ? `node_modules/${PACKAGE}/${bin.replace(/^\.\//, "")}`
       : fallback;
   } catch {
+    // Not installed yet, or a manifest that does not parse: the package's usual entry.
     return fallback;
   }
 }

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
-import { API_METHODS, type CallContext, type ServiceApi } from "../service/api.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import { forwardingApi, type CallContext, type ServiceApi } from "../service/api.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 import type { Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { encodeFrame, frameReader } from "../daemon/framing.ts";
@@ -63,11 +63,7 @@ export class DaemonConnection {
       for (const call of this.pending.values()) call.reject(new DaemonLostError("the Signalint daemon went away during the call"));
       this.pending.clear();
     });
-    const call =
-      (method: keyof ServiceApi) =>
-      (params: unknown, context: CallContext = {}) =>
-        this.call(method, params, { ...context, session: context.session ?? session });
-    this.api = Object.fromEntries(API_METHODS.map((method) => [method, call(method)])) as unknown as ServiceApi;
+    this.api = forwardingApi((method, params, context = {}) => this.call(method, params, { ...context, session: context.session ?? session }));
   }
 
   /**
@@ -105,6 +101,7 @@ export class DaemonConnection {
         try {
           read(chunk);
         } catch {
+          // A broken frame (FrameError): this connection is dropped, the caller sees it close.
           connection.close();
         }
       });

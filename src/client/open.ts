@@ -1,6 +1,6 @@
 import type { Settings } from "../core/config.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { API_METHODS, localApi, type ServiceApi } from "../service/api.ts";
+import { API_METHODS, callApi, forwardingApi, localApi, type ServiceApi } from "../service/api.ts";
 import { openProject, type Project } from "../service/project/project.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { connectDaemon, DaemonConnection, DaemonLostError } from "./connection.ts";
@@ -28,24 +28,19 @@ const RETRIED = new Set<string>(API_METHODS.filter((method) => method !== "apply
  */
 function resilient(first: DaemonConnection, reconnect: () => Promise<DaemonConnection | null>): { api: ServiceApi; close(): Promise<void> } {
   let current: DaemonConnection | null = first;
-  const api = Object.fromEntries(
-    API_METHODS.map((method) => [
-      method,
-      async (params: unknown, context?: object) => {
-        const invoke = (connection: DaemonConnection) => (connection.api[method] as (params: unknown, context?: object) => Promise<unknown>)(params, context);
-        current ??= await reconnect();
-        if (!current) throw new DaemonLostError("the Signalint daemon is gone and a new one could not start");
-        try {
-          return await invoke(current);
-        } catch (error) {
-          if (!(error instanceof DaemonLostError) || !RETRIED.has(method)) throw error;
-          current = await reconnect();
-          if (!current) throw error;
-          return invoke(current);
-        }
-      },
-    ]),
-  ) as unknown as ServiceApi;
+  const api = forwardingApi(async (method, params, context) => {
+    const invoke = (connection: DaemonConnection) => callApi(connection.api, method, params, context);
+    current ??= await reconnect();
+    if (!current) throw new DaemonLostError("the Signalint daemon is gone and a new one could not start");
+    try {
+      return await invoke(current);
+    } catch (error) {
+      if (!(error instanceof DaemonLostError) || !RETRIED.has(method)) throw error;
+      current = await reconnect();
+      if (!current) throw error;
+      return invoke(current);
+    }
+  });
   return { api, close: async () => current?.close() };
 }
 
@@ -93,12 +88,7 @@ export async function openApi(
 
 /** Every call of `api` made in `session` (in-process, as the daemon does for its clients). */
 function sessionBound(api: ServiceApi, session: string): ServiceApi {
-  return Object.fromEntries(
-    API_METHODS.map((method) => [
-      method,
-      (params: unknown, context?: object) => (api[method] as (params: unknown, context?: object) => Promise<unknown>)(params, { session, ...context }),
-    ]),
-  ) as unknown as ServiceApi;
+  return forwardingApi((method, params, context) => callApi(api, method, params, { session, ...context }));
 }
 
 /**
@@ -106,10 +96,5 @@ function sessionBound(api: ServiceApi, session: string): ServiceApi {
  * answers `initialize` and `tools/list` at once, and only a tool call waits for the service.
  */
 export function deferredApi(opened: Promise<OpenedApi>): ServiceApi {
-  return Object.fromEntries(
-    API_METHODS.map((method) => [
-      method,
-      async (params: unknown, context?: object) => ((await opened).api[method] as (params: unknown, context?: object) => Promise<unknown>)(params, context),
-    ]),
-  ) as unknown as ServiceApi;
+  return forwardingApi(async (method, params, context) => callApi((await opened).api, method, params, context));
 }

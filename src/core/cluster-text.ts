@@ -1,3 +1,4 @@
+import type { EngineName } from "./contracts.ts";
 import { causeKey, type Issue, type IssueCause } from "./issues.ts";
 import { quotedValues } from "./normalize.ts";
 
@@ -20,10 +21,12 @@ function cut(text: string): string {
   return text.length <= MAX_SUMMARY ? text : `${text.slice(0, MAX_SUMMARY - 1).trimEnd()}…`;
 }
 
-const FIX_COMMANDS: Record<string, string> = {
+/** Each engine's fix command (null: it fixes nothing); a new engine without an entry is a compile error. */
+const FIX_COMMANDS: Record<EngineName, string | null> = {
   eslint: "eslint --fix",
   oxlint: "oxlint --fix",
   biome: "biome lint --write",
+  tsc: null,
 };
 
 /** What an agent should do about a rule cluster (no shared declaration known): never "one cause" from wording alone. */

@@ -53,6 +53,7 @@ export function fileUriToPath(uri: string): string | null {
   try {
     url = new URL(uri);
   } catch {
+    // Not a URL: no path.
     return null;
   }
   if (url.host !== "" && url.host !== "localhost") return null;

@@ -1,6 +1,11 @@
-import { API_METHODS, type ServiceApi } from "../service/api.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import { z } from "zod";
+import { API_METHODS } from "../service/api.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 import { compareVersions } from "../core/semver.ts";
+
+// The messages between a client and its project's daemon (server.ts, client/connection.ts): framed by framing.ts and
+// validated on arrival by a schema per message kind, as the warm host's are (typescript/host-protocol.ts). A message
+// that is not one of them closes that peer's connection.
 
 /** Bumped whenever a message or method changes shape (2: the welcome's token, the refusal's `draining`). */
 export const DAEMON_PROTOCOL = 2;
@@ -8,76 +13,69 @@ export const DAEMON_PROTOCOL = 2;
 /** The hidden mode argument that runs the daemon (main.ts). */
 export const DAEMON_MODE = "__signalint-daemon";
 
-/** What a client sends. */
-export type ClientMessage =
-  /** `env`: the client's environment; every call of this connection runs in it (the Nx daemon's per-client env). */
-  | { t: "hello"; protocol: number; version: string; root: string; env?: Record<string, string> }
-  | { t: "call"; id: number; method: keyof ServiceApi; params: unknown; session?: string }
-  | { t: "cancel"; id: number };
+/** A call id: a safe non-negative integer. */
+const Id = z.int().nonnegative();
 
-/** What the daemon sends. */
-export type DaemonMessage =
+/** `env`: the client's environment; every call of this connection runs in it (the Nx daemon's per-client env). */
+const HelloSchema = z.object({
+  t: z.literal("hello"),
+  protocol: z.number(),
+  version: z.string(),
+  root: z.string(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+
+/** What a client sends, one schema per kind. */
+const ClientMessageSchema = z.discriminatedUnion("t", [
+  HelloSchema,
+  z.object({ t: z.literal("call"), id: Id, method: z.enum(API_METHODS), params: z.unknown().optional(), session: z.string().optional() }),
+  z.object({ t: z.literal("cancel"), id: Id }),
+]);
+
+/** A progress event of a call (service/job/check-events.ts): an object, passed on as the daemon's check sent it. */
+const CheckEventSchema = z.custom<CheckEvent>((value) => typeof value === "object" && value !== null && !Array.isArray(value));
+
+/** What the daemon sends, one schema per kind. */
+const DaemonMessageSchema = z.discriminatedUnion("t", [
   /** `token` is the daemon record's: a client accepts a welcome only with it (whoever answers is the recorded one). */
-  | { t: "welcome"; protocol: number; version: string; pid: number; root: string; token: string }
-  | { t: "result"; id: number; value: unknown }
-  | { t: "error"; id: number; code: string; message: string }
-  | { t: "event"; id: number; event: CheckEvent }
+  z.object({ t: z.literal("welcome"), protocol: z.number(), version: z.string(), pid: Id, root: z.string(), token: z.string() }),
+  // A result carries `value` even when it is undefined on the daemon's side (JSON drops it: then absent, read as such).
+  z.looseObject({ t: z.literal("result"), id: Id, value: z.unknown() }).refine((message) => "value" in message),
+  z.object({ t: z.literal("error"), id: Id, code: z.string(), message: z.string() }),
+  z.object({ t: z.literal("event"), id: Id, event: CheckEventSchema }),
   /**
    * The daemon will not serve this client: `draining` when it is going away (shutting down, or replaced by this
    * newer client: start another once it is gone), else for good (an older client of another protocol, another root).
+   * An earlier protocol's refusal has no `draining`: such a daemon drains for every other client.
    */
-  | { t: "refused"; reason: string; draining: boolean };
+  z.object({
+    t: z.literal("refused"),
+    reason: z.string(),
+    draining: z
+      .unknown()
+      .optional()
+      .transform((value) => value !== false),
+  }),
+]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** What a client sends. */
+export type ClientMessage = z.output<typeof ClientMessageSchema>;
 
-/** Absent, or variables as strings (a client's environment). */
-function isEnvironment(value: unknown): boolean {
-  return value === undefined || (isRecord(value) && Object.values(value).every((entry) => typeof entry === "string"));
-}
-
-const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+/** What the daemon sends. */
+export type DaemonMessage = Exclude<z.output<typeof DaemonMessageSchema>, { t: "result" }> | { t: "result"; id: number; value: unknown };
 
 /** The message a client sent, or null when it is not one (the daemon then closes that client). */
 export function readClientMessage(value: unknown): ClientMessage | null {
-  if (!isRecord(value)) return null;
-  if (value.t === "hello")
-    return typeof value.protocol === "number" && typeof value.version === "string" && typeof value.root === "string" && isEnvironment(value.env)
-      ? (value as ClientMessage)
-      : null;
-  if (value.t === "call") {
-    const known = (API_METHODS as readonly unknown[]).includes(value.method);
-    return isId(value.id) && known && (value.session === undefined || typeof value.session === "string") ? (value as ClientMessage) : null;
-  }
-  if (value.t === "cancel") return isId(value.id) ? (value as ClientMessage) : null;
-  return null;
+  const parsed = ClientMessageSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The message the daemon sent, or null when it is not one (the client then drops the connection). */
 export function readDaemonMessage(value: unknown): DaemonMessage | null {
-  if (!isRecord(value)) return null;
-  switch (value.t) {
-    case "welcome":
-      return typeof value.protocol === "number" &&
-        typeof value.version === "string" &&
-        isId(value.pid) &&
-        typeof value.root === "string" &&
-        typeof value.token === "string"
-        ? (value as DaemonMessage)
-        : null;
-    case "result":
-      return isId(value.id) && "value" in value ? (value as DaemonMessage) : null;
-    case "error":
-      return isId(value.id) && typeof value.code === "string" && typeof value.message === "string" ? (value as DaemonMessage) : null;
-    case "event":
-      return isId(value.id) && isRecord(value.event) ? (value as DaemonMessage) : null;
-    case "refused":
-      // An earlier protocol's refusal has no `draining`: such a daemon drains for every other client.
-      return typeof value.reason === "string" ? { t: "refused", reason: value.reason, draining: value.draining !== false } : null;
-    default:
-      return null;
-  }
+  const parsed = DaemonMessageSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const message = parsed.data;
+  return message.t === "result" ? { t: "result", id: message.id, value: message.value } : message;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { z } from "zod";
 import type { DaemonSupport, Runtime } from "../runtime/types.ts";
 import { DAEMON_MODE } from "./protocol.ts";
 
@@ -36,22 +37,25 @@ export function legacyRecordFile(stateDir: string): string {
   return join(stateDir, LEGACY_RECORD);
 }
 
-const orNull = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+/** A string, or null when absent, empty or not a string. */
+const orNull = z.unknown().transform((value) => (typeof value === "string" && value !== "" ? value : null));
+
+/** The record as read back: anything else in the file is damage, as good as no record. */
+const DaemonRecordSchema = z.object({
+  pid: z.int().positive(),
+  startedAt: z.string(),
+  socket: z.string(),
+  version: z.string(),
+  protocol: z.number(),
+  root: z.string(),
+  // An earlier version's record has neither token nor start time: such a daemon is never signalled.
+  token: orNull,
+  startTime: orNull,
+});
 
 function readRecord(value: unknown): DaemonRecord | null {
-  const record = value as DaemonRecord;
-  const valid =
-    typeof value === "object" &&
-    value !== null &&
-    Number.isSafeInteger(record.pid) &&
-    record.pid > 0 &&
-    typeof record.startedAt === "string" &&
-    typeof record.socket === "string" &&
-    typeof record.version === "string" &&
-    typeof record.protocol === "number" &&
-    typeof record.root === "string";
-  // An earlier version's record has neither token nor start time: such a daemon is never signalled.
-  return valid ? { ...record, token: orNull(record.token), startTime: orNull(record.startTime) } : null;
+  const parsed = DaemonRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The daemon record, or null when there is none or it is damaged (a damaged record is as good as none). */

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { SignalintError } from "../core/errors.ts";
 import type { DaemonSupport, LocalConnection, Runtime } from "../runtime/types.ts";
-import { localApi, type ServiceApi } from "../service/api.ts";
+import { callApi, localApi, type ServiceApi } from "../service/api.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { ensureStateDir, openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
@@ -150,8 +150,7 @@ class Daemon {
     this.inFlight++;
     this.lastActivity = Date.now();
     try {
-      const target = this.api[method] as (params: unknown, context: object) => Promise<unknown>;
-      return await target(params, context);
+      return await callApi(this.api, method, params, context);
     } finally {
       this.inFlight--;
       this.lastActivity = Date.now();
@@ -236,8 +235,10 @@ const SOCKET_NAME = /^[0-9a-f]{20}-(\d+)\.sock$/;
 async function sweepSockets(runtime: Runtime, socket: string): Promise<void> {
   if (runtime.platform === "win32") return;
   const dir = dirname(socket);
+  // No socket directory to sweep (or unreadable): nothing to remove.
   for (const entry of await runtime.readDir(dir).catch(() => [])) {
     const pid = Number(SOCKET_NAME.exec(entry.name)?.[1]);
+    // Best effort: a socket another sweep removed first, or one that cannot go, stays harmless.
     if (pid > 0 && pid !== runtime.pid && !runtime.processAlive(pid)) await runtime.removeFile(join(dir, entry.name)).catch(() => {});
   }
 }
@@ -257,10 +258,13 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     clearInterval(timer);
     // Clients still connected are let go (their calls in flight were finished or are lost): closing waits for none.
     for (const connection of connections) connection.close();
+    // Stopping: a server already closed has nothing left to close.
     await server.close().catch(() => {});
+    // Stopping: a socket already gone (or that cannot go) is swept by the next daemon.
     await runtime.removeFile(socket).catch(() => {});
     await service.close();
     runtime.killSpawned();
+    // Stopping: a record that cannot go names a gone pid, which clients replace.
     if ((await readDaemonRecord(runtime, project.stateDir))?.pid === runtime.pid) await runtime.removeFile(recordFile(project.stateDir)).catch(() => {});
     await releaseOwnership(runtime, project.stateDir, runtime.pid);
     options.exit(code);
@@ -291,6 +295,7 @@ async function serve(runtime: Runtime, support: DaemonSupport, options: DaemonOp
     startTime,
   };
   await runtime.writeFileAtomic(recordFile(project.stateDir), JSON.stringify(record));
+  // An earlier version's record: absent in most state directories.
   await runtime.removeFile(legacyRecordFile(project.stateDir)).catch(() => {});
   // Idle: no call in flight and none made for daemonIdleMinutes (read at start; a restart applies a new value).
   // Unreachable: its root is gone, or its record no longer names it (the state directory was removed, or another

@@ -64,6 +64,7 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
   try {
     report = parseJsonAfterPreamble(result.stdout, "{");
   } catch {
+    // Not JSON: Biome's failure, reported below with its output.
     const detail = result.stdout.trim() ? result.stdout : result.stderr;
     return {
       ok: false,
@@ -111,5 +112,12 @@ export const BIOME: EngineAdapter = {
   bin: "biome",
   enabledBy: BIOME_CONFIGS,
   offReason: "off by default; enable with a biome.json or engines.biome in signalint.config.json",
-  linter: { accepts: biomeAccepts, argsFor: biomeArgs, parse: parseBiomeOutput },
+  linter: {
+    accepts: biomeAccepts,
+    argsFor: biomeArgs,
+    parse: parseBiomeOutput,
+    configFiles: ["biome.json", "biome.jsonc", ".gitignore", ".editorconfig", "package.json"],
+    // Biome has no ignore switch; what Signalint writes in a state directory inside the root is JSON its rules accept.
+    ignoreArgs: null,
+  },
 };

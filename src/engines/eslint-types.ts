@@ -41,6 +41,7 @@ export function parseTypedAnswers(stdout: string, count: number): boolean[] | nu
     const answers = JSON.parse(stdout) as unknown;
     return Array.isArray(answers) && answers.length === count && answers.every((answer) => typeof answer === "boolean") ? answers : null;
   } catch {
+    // Not JSON: the launcher failed (null says so).
     return null;
   }
 }

@@ -66,6 +66,7 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
   try {
     report = parseJsonAfterPreamble(result.stdout, "[");
   } catch {
+    // Not JSON: ESLint's failure, reported below with its output.
     const detail = result.stderr.trim() ? result.stderr : result.stdout;
     const code = result.exitCode === 2 || !result.stdout.trim() ? "engine_failed" : "engine_output_invalid";
     return { ok: false, code, message: `eslint failed (exit ${result.exitCode}): ${excerpt(detail, 300)}` };
@@ -112,5 +113,33 @@ export const ESLINT: EngineAdapter = {
   enabledBy: ESLINT_FLAT_CONFIGS,
   offReason: "no ESLint config (eslint.config.* or .eslintrc*) in the project root",
   // A flat config decides what it lints: every named file is given (one no entry matches is skipped silently).
-  linter: { accepts: () => true, tracks: eslintFlatTracks, lintsUnasked: eslintAccepts, argsFor: eslintArgs, parse: parseEslintOutput, listsLinted: true },
+  linter: {
+    accepts: () => true,
+    tracks: eslintFlatTracks,
+    lintsUnasked: eslintAccepts,
+    argsFor: eslintArgs,
+    parse: parseEslintOutput,
+    listsLinted: true,
+    configFiles: [
+      "eslint.config.js",
+      "eslint.config.mjs",
+      "eslint.config.cjs",
+      "eslint.config.ts",
+      "eslint.config.mts",
+      "eslint.config.cts",
+      // Legacy configs (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): cascading per directory.
+      ".eslintrc.js",
+      ".eslintrc.cjs",
+      ".eslintrc.yaml",
+      ".eslintrc.yml",
+      ".eslintrc.json",
+      ".eslintrc",
+      ".eslintignore",
+      ".gitignore",
+      "package.json",
+      "tsconfig.json",
+    ],
+    // ESLint's flat config does not read .gitignore.
+    ignoreArgs: (state) => ["--ignore-pattern", `${state}/`],
+  },
 };

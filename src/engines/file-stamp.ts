@@ -18,6 +18,7 @@ export function fileStamp(path: string): string | null {
     const stamp = `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
     return Date.now() - Number(stats.mtimeMs) < RACY_MS ? `${stamp}:racy${++racy}` : stamp;
   } catch {
+    // No such file (or unreadable): no stamp, which never equals one.
     return null;
   }
 }
@@ -33,6 +34,7 @@ export function exactStamp(path: string): string | null {
     const stats = statSync(path, { bigint: true });
     return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
   } catch {
+    // No such file (or unreadable): no stamp, which never equals one.
     return null;
   }
 }

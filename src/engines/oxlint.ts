@@ -42,6 +42,7 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
   try {
     report = parseJsonAfterPreamble(result.stdout, "{");
   } catch {
+    // Not JSON: oxlint's failure, reported below with its output.
     return {
       ok: false,
       code: "engine_output_invalid",
@@ -89,5 +90,11 @@ export const OXLINT: EngineAdapter = {
   pkg: "oxlint",
   bin: "oxlint",
   enabledBy: null,
-  linter: { accepts: oxlintAccepts, argsFor: oxlintArgs, parse: parseOxlintOutput },
+  linter: {
+    accepts: oxlintAccepts,
+    argsFor: oxlintArgs,
+    parse: parseOxlintOutput,
+    configFiles: [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts", ".gitignore", ".eslintignore", "tsconfig.json", "package.json"],
+    ignoreArgs: (state) => ["--ignore-pattern", `${state}/**`],
+  },
 };

@@ -29,6 +29,7 @@ const visit = (file) => {
   try {
     parsed = ts.getParsedCommandLineOfConfigFile(file, undefined, parseHost);
   } catch {
+    // A config the compiler cannot parse: tsc reports it when it runs.
     parsed = undefined;
   }
   if (!parsed) return;

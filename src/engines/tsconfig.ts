@@ -72,6 +72,7 @@ async function collectGraph(runtime: Runtime, start: ConfigInfo): Promise<Config
 
 /** Write a file of Signalint's own (a launcher in the cache directory) unless it already holds this text. */
 export async function writeIfChanged(runtime: Runtime, path: string, text: string): Promise<void> {
+  // No readable launcher yet: it is written.
   const current = await runtime.readText(path).catch(() => null);
   if (current !== text) await runtime.writeFileAtomic(path, text);
 }
@@ -95,6 +96,7 @@ async function extendsChain(runtime: Runtime, tsconfig: string): Promise<{ path:
     try {
       raw = parseJsonc(await runtime.readText(path)) as RawConfig;
     } catch {
+      // Missing or malformed config: the chain ends here (tsc reports it when it runs).
       raw = null;
     }
     chain.push({ path, raw });

@@ -55,6 +55,16 @@ export interface LinterDriver {
   argsFor: (paths: readonly string[]) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /**
+   * Config files it reads, looked for in every directory from a linted file up to the root (nested configs) and above
+   * it: an edit of one changes the lint cache's keys (service/lint/config-inputs.ts).
+   */
+  configFiles: readonly string[];
+  /**
+   * The arguments that keep it out of the state directory (`state`: root-relative, POSIX) when that lies inside the
+   * root, placed before the `--` preceding the paths; null: it has no such switch (say why in the adapter).
+   */
+  ignoreArgs: ((state: string) => string[]) | null;
+  /**
    * Its output lists every file it linted (`linted`): a file of a directory it was given and left out was ignored
    * there — which says nothing of that file named on its own (ESLint's legacy configs can ignore a directory and lint
    * a file below it named on the command line).

@@ -103,6 +103,7 @@ function markLine(line: string): string {
   try {
     message = JSON.parse(line);
   } catch {
+    // Not JSON: passed on unchanged, for the SDK to answer its parse error.
     return line;
   }
   if (typeof message !== "object" || message === null || message.method !== "tools/call") return line;

@@ -1,5 +1,5 @@
 import { DEFAULT_HEARTBEAT_MS } from "../core/config.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 
 /** Progress notifications are sent at most this often; the last one of a check is always sent. */
 export const PROGRESS_INTERVAL_MS = 100;

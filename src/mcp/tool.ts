@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PayloadMode } from "../core/config.ts";
 import type { Stale, WorkflowStale } from "../core/contracts.ts";
 import type { ServiceApi } from "../service/api.ts";
-import type { CheckEvent } from "../service/check/check-events.ts";
+import type { CheckEvent } from "../service/job/check-events.ts";
 import { advertisedSchema, respond, toErrorResult, type ResultShape } from "./respond.ts";
 
 /** Server-wide facts a handler may need. */

@@ -110,6 +110,7 @@ export function denoDaemonSupport(runArgs: () => string[]): DaemonSupport | null
         const newline = buffered.indexOf("\n");
         if (newline >= 0) line = buffered.slice(0, newline);
       }
+      // The reader may be closed already: nothing more to read either way.
       reader.cancel().catch(() => {});
       child.unref();
       return { pid: child.pid, line };

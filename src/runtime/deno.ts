@@ -32,6 +32,7 @@ function denoTotalMemory(): number | null {
     const total = Deno.systemMemoryInfo?.().total;
     return typeof total === "number" && total > 0 ? total : null;
   } catch {
+    // Permissions API missing or refused: memory unknown.
     return null;
   }
 }
@@ -46,6 +47,7 @@ function killTree(child: { pid: number; kill(signal?: string): void }): void {
       Deno.kill(-child.pid, "SIGKILL");
     }
   } catch {
+    // The group may be gone already: the single process is tried next.
     try {
       child.kill("SIGKILL");
     } catch {
@@ -66,6 +68,7 @@ function startWatchdog(): WatchdogPipe | null {
   try {
     child = new Deno.Command("/bin/sh", { args: ["-c", WATCHDOG_SCRIPT], stdin: "piped", stdout: "null", stderr: "null", detached: true }).spawn();
   } catch {
+    // No /bin/sh or no permission to spawn it: no watchdog (the caller says so).
     return null;
   }
   // Keeps neither a finished CLI check nor the server alive.
@@ -78,6 +81,7 @@ function startWatchdog(): WatchdogPipe | null {
   const encoder = new TextEncoder();
   return {
     write: (line) => {
+      // A watchdog that died: later writes are skipped (alive says so).
       if (alive) writer.write(encoder.encode(`${line}\n`)).catch(() => (alive = false));
       return alive;
     },
@@ -233,6 +237,7 @@ function watchTreeDeno(root: string, options: TreeWatchOptions): TreeWatch | nul
   try {
     watcher = Deno.watchFs(outside ? [root, fence] : root, { recursive: true });
   } catch {
+    // No permission to watch, or a path that vanished: no watch (the caller falls back to hashing).
     return null;
   }
   let closed = false;
@@ -328,6 +333,7 @@ export function createDenoRuntime(): Runtime {
         await Deno.writeTextFile(temp, data);
         await Deno.rename(temp, path);
       } catch (error) {
+        // The temporary file may not exist: the write's own error is the one thrown.
         await Deno.remove(temp).catch(() => {});
         throw toFsError(error);
       }
@@ -385,6 +391,7 @@ export function createDenoRuntime(): Runtime {
       try {
         Deno.stderr.writeSync(new TextEncoder().encode(text));
       } catch {
+        // Stderr closed (EPIPE): later notices are dropped, never thrown at a check.
         stderrOpen = false;
       }
     },

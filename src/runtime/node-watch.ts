@@ -31,6 +31,7 @@ function watchRecursively(root: string, options: TreeWatchOptions): TreeWatch | 
       if (!closed) options.onChange(name ? join(root, String(name)) : root);
     });
   } catch {
+    // Recursive watch unsupported or refused: no watch (the caller falls back to hashing).
     return null;
   }
   const close = () => {
@@ -121,6 +122,7 @@ function watchEachDirectory(root: string, options: TreeWatchOptions): TreeWatch 
       watcher.on("error", (error) => fail(reasonOf(error)));
       watchers.set(fence, watcher);
     } catch {
+      // The fence directory cannot be watched: the whole watch stops (the caller falls back to hashing).
       close();
       return null;
     }

@@ -193,6 +193,7 @@ export function isStandaloneBinary(): boolean {
     const sea = process.getBuiltinModule?.("node:sea") as { isSea?: () => boolean } | undefined;
     return sea?.isSea?.() ?? false;
   } catch {
+    // No node:sea (older Node): not a standalone binary.
     return false;
   }
 }
@@ -331,6 +332,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
       try {
         process.stderr.write(text);
       } catch {
+        // Stderr closed (EPIPE): later notices are dropped, never thrown at a check.
         stderrOpen = false;
       }
     },

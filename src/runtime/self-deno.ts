@@ -64,6 +64,7 @@ export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, 
     child.stdout
       .pipeThrough(new TextDecoderStream())
       .pipeTo(new WritableStream({ write: (chunk: string) => split(chunk) }))
+      // The child's stdout closed with the child: its exit is reported through its status.
       .catch(() => {});
   }
   const writer = child?.stdin.getWriter();
@@ -71,6 +72,7 @@ export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, 
   return {
     pid,
     send: (line) => {
+      // A write to a child that died: its exit is reported through its status.
       if (alive) writer.write(encoder.encode(`${line}\n`)).catch(() => {});
       return alive;
     },

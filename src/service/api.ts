@@ -12,14 +12,14 @@ import type {
 } from "../core/contracts.ts";
 import type { Settings } from "../core/config.ts";
 import type { Issue } from "../core/issues.ts";
-import type { CheckEvent } from "./check/check-events.ts";
+import type { CheckEvent } from "./job/check-events.ts";
 import type { Patch } from "./fix/transactions.ts";
 import type { DetailQuery } from "./history/check-store.ts";
 import { publicSnapshot } from "./history/snapshots.ts";
 import type { ArtifactChunk } from "./history/artifacts.ts";
 import { ArtifactStore } from "./history/artifacts.ts";
 import { collectStats, type StatsReport } from "./history/stats.ts";
-import { diagnose, type DoctorReport } from "./project/doctor.ts";
+import { diagnose, type DoctorReport } from "./report/doctor.ts";
 import { callerRuntime } from "../runtime/caller-runtime.ts";
 import type { SignalintService } from "./signalint.ts";
 import { afterEditCheck, compareSnapshots, type AfterEdit } from "./workflow/after-edit.ts";
@@ -104,6 +104,51 @@ export const API_METHODS = [
   "stats",
   "warmSettled",
 ] as const satisfies readonly (keyof ServiceApi)[];
+
+/** A method of ServiceApi left out of API_METHODS (the daemon could not be asked it) makes this `never`: a compile error. */
+const EVERY_METHOD_LISTED: [Exclude<keyof ServiceApi, (typeof API_METHODS)[number]>] extends [never] ? true : never = true;
+void EVERY_METHOD_LISTED;
+
+/** One call passed on: to a daemon over its socket, or to another ServiceApi with something added (a session). */
+export type ForwardCall = (method: keyof ServiceApi, params: unknown, context: CallContext | undefined) => Promise<unknown>;
+
+/**
+ * ServiceApi whose every method is passed on through `forward` (the compiler checks every method is here). The
+ * answer is what the ServiceApi at the other end returned (localApi in the daemon, serialized): typed as its method's.
+ */
+export function forwardingApi(forward: ForwardCall): ServiceApi {
+  const to =
+    <M extends keyof ServiceApi>(method: M) =>
+    (params?: unknown, context?: CallContext) =>
+      forward(method, params, context) as ReturnType<ServiceApi[M]>;
+  return {
+    info: to("info"),
+    check: to("check"),
+    issueDetail: to("issueDetail"),
+    loopStatus: to("loopStatus"),
+    snapshot: to("snapshot"),
+    compare: to("compare"),
+    afterEdit: to("afterEdit"),
+    ingest: to("ingest"),
+    live: to("live"),
+    preview: to("preview"),
+    apply: to("apply"),
+    discard: to("discard"),
+    saveArtifact: to("saveArtifact"),
+    readArtifact: to("readArtifact"),
+    doctor: to("doctor"),
+    stats: to("stats"),
+    warmSettled: to("warmSettled"),
+  };
+}
+
+/**
+ * Call `method` of `api` with arguments typed only as its caller's (a forwarding proxy's other end: the arguments
+ * were given to the same method of a ServiceApi, or came over the daemon's socket from one).
+ */
+export function callApi(api: ServiceApi, method: keyof ServiceApi, params: unknown, context: CallContext | undefined): Promise<unknown> {
+  return (api[method] as (params: unknown, context?: CallContext) => Promise<unknown>)(params, context);
+}
 
 /** ServiceApi answered by a service running here (in-process, or inside the daemon). */
 export function localApi(service: SignalintService, pid: number): ServiceApi {

@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime/types.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
 import type { ElsewhereFacts } from "../core/elsewhere.ts";
-import type { CheckOptions } from "./check/check-events.ts";
+import type { CheckOptions } from "./job/check-events.ts";
 import { TscKnowledge } from "./check/elsewhere.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
 import { recoverJournals } from "./fix/journal-recovery.ts";
@@ -118,7 +118,9 @@ export class SignalintService implements Checker {
     this.warm.close();
     this.changes.close();
     if (this.project.owned) await releaseOwnership(this.runtime, this.project.stateDir, this.runtime.pid);
+    // Best effort: a temporary state directory left behind lies in the system's temporary directory.
     if (this.project.temporaryState) await this.runtime.removeFile(this.project.stateDir).catch(() => {});
+    // Best effort: a temporary cache directory left behind lies in the system's temporary directory.
     if (this.project.temporaryCache) await this.runtime.removeFile(this.project.cacheDir).catch(() => {});
   }
 

@@ -304,6 +304,7 @@ export function findCauses(env: CauseEnv, diagnostic: FoundDiagnostic): IssueCau
     for (const cause of found) if (cause && !here(cause) && !unique.has(causeKey(cause))) unique.set(causeKey(cause), cause);
     return [...unique.values()];
   } catch {
+    // A compiler API that throws on this node: no cause named (never a wrong one).
     return [];
   }
 }

@@ -69,6 +69,7 @@ export function diagnosticCauses(
       return relative === null ? [] : [{ ...cause, file: relative, ...(cause.module ? { name: relative } : {}) }];
     });
   } catch {
+    // A compiler API that throws on this diagnostic: no cause named (never a wrong one).
     return [];
   }
 }

@@ -64,6 +64,7 @@ async function load(packageDir: string, file: string, fresh: string | null): Pro
     if (fresh) throw new Error("load the upgraded module afresh");
     return createRequire(join(packageDir, "package.json"))(entry) as Record<string, unknown>;
   } catch {
+    // Not loadable with require (ESM only), or asked afresh: imported instead.
     return (await import(`${pathToFileURL(entry).href}${fresh ? `?${encodeURIComponent(fresh)}` : ""}`)) as Record<string, unknown>;
   }
 }
@@ -91,6 +92,7 @@ export async function loadTs7CauseModules(packageDir: string): Promise<Ts7CauseM
     if (typeof alias === "number" && typeof guards.isParameter === "function" && typeof guards.isStatement === "function")
       modules = { is: guards as unknown as Guards, alias };
   } catch {
+    // A TypeScript 7 without these internals: causes are not named.
     modules = null;
   }
   loaded.set(identity, modules);
@@ -149,6 +151,7 @@ export function ts7CauseReader(
       });
       return findCauses(env, { code: diagnostic.code, file: source, start: diagnostic.pos, length: diagnostic.end - diagnostic.pos, related });
     } catch {
+      // A tsgo API that throws on this diagnostic: no cause named (never a wrong one).
       return [];
     }
   };

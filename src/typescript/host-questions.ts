@@ -93,6 +93,7 @@ export function subdirectories(dir: string): string[] {
     try {
       entries = readdirSync(current, { withFileTypes: true });
     } catch {
+      // A directory gone or unreadable: its files are not listed.
       continue;
     }
     for (const entry of entries) {

@@ -45,6 +45,7 @@ export function parseStoredState(text: string): StoredState | null {
       pairs(state.inputs?.observations);
     return ok ? (state as StoredState) : null;
   } catch {
+    // A crash-truncated or foreign file: no stored state.
     return null;
   }
 }
@@ -82,6 +83,7 @@ export function parseStoredSolution(text: string): StoredSolution | null {
       );
     return ok ? (state as StoredSolution) : null;
   } catch {
+    // A crash-truncated or foreign file: no stored state.
     return null;
   }
 }
@@ -97,6 +99,7 @@ export function compilerIdentity(version: string, typescriptDir: string): string
       .digest("hex")
       .slice(0, 16)}`;
   } catch {
+    // No readable typescript.js: the version alone identifies it.
     return version;
   }
 }
@@ -179,6 +182,7 @@ export class PersistedBuildInfo {
     try {
       raw = readFileSync(this.file, "utf8");
     } catch {
+      // No stored file (or unreadable): nothing to load.
       return { text: null };
     }
     const newline = raw.indexOf("\n");
@@ -244,6 +248,7 @@ function parseHeader(line: string): Header | null {
       typeof header.sha256 === "string";
     return ok ? (header as Header) : null;
   } catch {
+    // A crash-truncated or foreign file: no header.
     return null;
   }
 }
@@ -269,6 +274,7 @@ function compiledFiles(projectDir: string): Entry[] {
       return info.isFile() ? [{ path: join(dir, String(name)), bytes: info.size, used: info.mtimeMs }] : [];
     });
   } catch {
+    // No directory (or unreadable): nothing stored there.
     return [];
   }
 }
@@ -280,6 +286,7 @@ function stateFiles(projectDir: string): Entry[] {
   try {
     names = readdirSync(dir);
   } catch {
+    // No directory (or unreadable): nothing stored there.
     return [];
   }
   return names.flatMap((name) => {
@@ -290,6 +297,7 @@ function stateFiles(projectDir: string): Entry[] {
       if (name.endsWith(".tmp") && Date.now() - info.mtimeMs > 3_600_000) rmSync(path, { force: true });
       return name.endsWith(SUFFIX) ? [{ path, bytes: info.size, used: info.mtimeMs }] : [];
     } catch {
+      // Removed by another process meanwhile: not counted.
       return [];
     }
   });
@@ -305,6 +313,7 @@ export function evictPersisted(target: PersistTarget, keep: string): number {
     try {
       projects = readdirSync(target.evictBase).map((name) => join(target.evictBase as string, name));
     } catch {
+      // No base directory (or unreadable): only this target is evicted.
       projects = [target.dir];
     }
   }

@@ -161,6 +161,7 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
         | TS.EmitAndSemanticDiagnosticsBuilderProgram
         | undefined;
     } catch {
+      // A build info this compiler cannot read: the project is built afresh.
       return undefined;
     }
     return builder && { builder, outputs: restore.outputs };

@@ -140,7 +140,7 @@ export class WarmTsPool {
 
   private track(running: Promise<WarmOutcome>): Promise<WarmOutcome> {
     this.inflight.add(running);
-    running.finally(() => this.inflight.delete(running)).catch(() => {});
+    running.finally(() => this.inflight.delete(running)).catch(() => {}); // bookkeeping only: the caller awaits `running` itself
     return running;
   }
 

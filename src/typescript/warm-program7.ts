@@ -62,6 +62,7 @@ export async function loadTs7Api(packageDir: string): Promise<Ts7ApiClass | null
     if (upgraded) throw new Error("load the upgraded module afresh");
     api = (createRequire(join(packageDir, "package.json"))(entry) as { API?: Ts7ApiClass }).API ?? null;
   } catch {
+    // Not loadable with require (ESM only), or asked afresh: imported instead.
     try {
       const url = `${pathToFileURL(entry).href}${upgraded ? `?${encodeURIComponent(identity)}` : ""}`;
       api = ((await import(url)) as { API?: Ts7ApiClass }).API ?? null;
@@ -83,6 +84,7 @@ export function ts7Identity(packageDir: string): string {
     const manifest = readFileSync(join(packageDir, "package.json"), "utf8");
     return `${(JSON.parse(manifest) as { version?: string }).version ?? "?"}+${createHash("sha256").update(manifest).digest("hex").slice(0, 16)}`;
   } catch {
+    // No readable package.json: an identity that matches no stored one.
     return "unknown";
   }
 }

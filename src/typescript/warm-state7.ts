@@ -14,6 +14,7 @@ export function contentHash(path: string): string {
   try {
     return createHash("sha256").update(readFileSync(path)).digest("hex");
   } catch {
+    // Unreadable or gone: "-", which a readable file never hashes to.
     return "-";
   }
 }
@@ -25,6 +26,7 @@ export function answer(kind: Question, path: string): string {
       // One realpath(3) call rather than an lstat per path component.
       return realpathSync.native(path);
     } catch {
+      // No such path: itself, as the compiler would see it.
       return path;
     }
   }
@@ -38,6 +40,7 @@ export function answer(kind: Question, path: string): string {
         .sort()
         .join("\n");
     } catch {
+      // Unreadable or gone: "-", which a listing never is.
       return "-";
     }
   }
@@ -45,6 +48,7 @@ export function answer(kind: Question, path: string): string {
     const stats = statSync(path);
     return (kind === "fileExists" ? stats.isFile() : stats.isDirectory()) ? "1" : "0";
   } catch {
+    // No such path: "0", as the compiler's own check answers.
     return "0";
   }
 }
@@ -65,6 +69,7 @@ export function parseStoredTs7(text: string): StoredTs7 | null {
       state.record.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && typeof pair[1] === "string");
     return ok ? (state as StoredTs7) : null;
   } catch {
+    // A crash-truncated or foreign file: no stored state.
     return null;
   }
 }

@@ -56,6 +56,24 @@ it('service code never turns a failed read into "nothing there": only not_found 
   }
 });
 
+it("every catch that drops its error says why: a reason comment, a rethrow, or a named tolerance (ifMissing)", () => {
+  // `catch {` (no binding) and `.catch(() => …)` (the error unnamed) swallow whatever failed; each needs its reason on
+  // the catch line or the next (`catch {` + `// why` or `throw …`), or, for `.catch`, on its line, the two above or the
+  // next. `.catch(ifMissing(…))` names what it tolerates and needs none.
+  const unnamed = /\.catch\(\s*(?:\(\s*\)|_\w*|\(\s*_\w*\s*\))\s*=>/;
+  const comment = (line: string | undefined) => line !== undefined && /\/\/|^\s*\/?\*/.test(line);
+  const found: string[] = [];
+  for (const file of sources("src")) {
+    const lines = readFileSync(join(REPO, file), "utf8").split("\n");
+    lines.forEach((line, index) => {
+      const next = lines[index + 1];
+      if (/\bcatch \{/.test(line) && !comment(line) && !comment(next) && !/^\s*throw\b/.test(next ?? "")) found.push(`${file}:${index + 1}`);
+      if (unnamed.test(line) && ![line, lines[index - 1], lines[index - 2], next].some(comment)) found.push(`${file}:${index + 1}`);
+    });
+  }
+  assert.deepEqual(found, [], "each of these catches drops every failure without a word: say why in a comment, or name what it tolerates");
+});
+
 /** Which layers each layer may import (DESIGN.md §2: dependencies point down; the runtime is passed in). */
 const LAYERS: Record<string, readonly string[]> = {
   core: [],
@@ -90,6 +108,43 @@ it("layers import only the layers below them (service never imports mcp or cli)"
       if (layer === layerOf(file) || target === "src/version.ts") continue;
       assert.ok(allowed.includes(layer), `${file} imports ${target}: ${layerOf(file)} may import only ${allowed.join(", ") || "itself"}`);
     }
+  }
+});
+
+/**
+ * The rooms of src/service, by floor, lowest first (docs/architecture.md): a room imports only rooms on floors below
+ * its own, never one beside or above it. api.ts and signalint.ts, the composition root, sit above every room.
+ */
+const SERVICE_FLOORS: readonly (readonly string[])[] = [
+  ["freshness"],
+  ["project"],
+  ["history", "job"],
+  ["lint", "tsc"],
+  ["check"],
+  ["workflow", "report"],
+  ["fix"],
+];
+
+it("service rooms import only the rooms on floors below theirs (an upward or sideways import fails)", () => {
+  const floorOf = (room: string) => SERVICE_FLOORS.findIndex((floor) => floor.includes(room));
+  const roomOf = (file: string) => (file.startsWith("src/service/") ? file.split("/").slice(2, -1)[0] : undefined);
+  for (const [file, targets] of importGraph()) {
+    const room = roomOf(file);
+    if (room === undefined) continue; // outside service, or api.ts / signalint.ts (above every room)
+    assert.ok(floorOf(room) >= 0, `src/service/${room}/ is on no floor of SERVICE_FLOORS`);
+    for (const target of targets) {
+      const other = roomOf(target);
+      if (other === undefined || other === room) continue;
+      assert.ok(
+        floorOf(other) >= 0 && floorOf(other) < floorOf(room),
+        `${file} imports ${target}: the ${room} room (floor ${floorOf(room)}) may import only rooms on lower floors (${other}: floor ${floorOf(other)})`,
+      );
+    }
+  }
+  // A room that imports api.ts or signalint.ts climbs above every room.
+  for (const [file, targets] of importGraph()) {
+    if (roomOf(file) === undefined) continue;
+    for (const target of targets) assert.doesNotMatch(target, /^src\/service\/[^/]+\.ts$/, `${file} imports ${target}, above every room`);
   }
 });
 

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { progressReporter, type ProgressParams } from "../../src/mcp/progress.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import type { CheckEvent } from "../../src/service/check/check-events.ts";
+import type { CheckEvent } from "../../src/service/job/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, call, connect, fixture, lateProgress, linkBin, REPO, removeDir, scratchCopy, structured } from "../helpers.ts";
 import {

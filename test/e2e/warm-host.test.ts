@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import type { CheckEvent } from "../../src/service/check/check-events.ts";
+import type { CheckEvent } from "../../src/service/job/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, call, connect, REPO, removeDir, serviceIssues, structured, tempDir } from "../helpers.ts";
 import { warmHosts } from "../helpers/processes.ts";

@@ -8,6 +8,7 @@ import type { Runtime } from "../../src/runtime/types.ts";
 import type { ChangeHint } from "../../src/typescript/change-hint.ts";
 import { ContentHasher } from "../../src/service/freshness/content-hasher.ts";
 import { configInputsHash } from "../../src/service/lint/config-inputs.ts";
+import { ENGINES } from "../../src/engines/registry.ts";
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 
 const runtime = createNodeRuntime({ selfScript: BUNDLE });
@@ -27,7 +28,12 @@ it("an ESLint config's absolute and file: URL imports outside the root are confi
     join(root, "eslint.config.mjs"),
     `import { rules } from "${byPath}";\nimport { more } from "${pathToFileURL(byUrl).href}";\nexport default [{ rules: { ...rules, ...more } }];\n`,
   );
-  const hash = () => configInputsHash(runtime, new ContentHasher(runtime, undefined, root), { engine: "eslint", root, dirs: [join(root, "src")] });
+  const hash = () =>
+    configInputsHash(runtime, new ContentHasher(runtime, undefined, root), {
+      configFiles: ENGINES.eslint.linter?.configFiles ?? [],
+      root,
+      dirs: [join(root, "src")],
+    });
   const before = await hash();
   writeFileSync(byPath, 'export const rules = { "no-debugger": "off" };\n');
   const afterPath = await hash();
@@ -35,7 +41,7 @@ it("an ESLint config's absolute and file: URL imports outside the root are confi
   writeFileSync(byUrl, 'export const more = { "no-console": "error" };\n');
   assert.notEqual(await hash(), afterPath, "an edit of the file: URL import changes the inputs");
   const hasher = new ContentHasher(runtime, undefined, root);
-  await configInputsHash(runtime, hasher, { engine: "eslint", root, dirs: [join(root, "src")] });
+  await configInputsHash(runtime, hasher, { configFiles: ENGINES.eslint.linter?.configFiles ?? [], root, dirs: [join(root, "src")] });
   assert.deepEqual([...(hasher.external() ?? [])].sort(), [byUrl, byPath].sort(), "a quiet check stamps both");
 });
 

@@ -1,6 +1,6 @@
 import type { EngineName, NotChecked } from "../../core/contracts.ts";
 import type { UncheckedFiles } from "../../core/delta.ts";
-import type { EngineJob, EngineReport, NotCheckedFiles } from "./engine-job.ts";
+import type { EngineJob, EngineReport, NotCheckedFiles } from "../job/engine-job.ts";
 import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
 import { packageEslintConfigs, unsupportedLinters } from "../lint/linter-choice.ts";

@@ -1,7 +1,7 @@
 import { errorsElsewhere, type ElsewhereFacts } from "../../core/elsewhere.ts";
 import { normalizeIssues, type Issue } from "../../core/issues.ts";
 import { isWithin } from "../../core/paths.ts";
-import type { EngineReport } from "./engine-job.ts";
+import type { EngineReport } from "../job/engine-job.ts";
 
 /**
  * The whole-program tsc issues of the latest check_project (tsc reports every file of the programs it checks, whatever

@@ -22,7 +22,7 @@ import { withEslintScope } from "../lint/eslint-scope.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
-import type { EngineJob, EngineReport, RunnerOutcome } from "./engine-job.ts";
+import type { EngineJob, EngineReport, RunnerOutcome } from "../job/engine-job.ts";
 
 /** Everything any engine of a check may need: the lint room's and the tsc room's inputs. */
 export type CheckJob = LintJob &
@@ -74,16 +74,15 @@ async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: strin
 }
 
 /**
- * Linters never look at the state directory when it is inside the root (ESLint's flat config does not read
- * .gitignore): an ignore pattern is added before the `--` that precedes the paths. Biome has no such switch; what
- * Signalint writes there is JSON that Biome's rules accept.
+ * Linters never look at the state directory when it is inside the root: the adapter's ignore arguments (its
+ * `ignoreArgs`) go before the `--` that precedes the paths.
  */
 function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[]): string[] {
   const state = relativeToRoot(job.root, job.stateDir);
   const separator = args.indexOf("--");
-  if (state === null || state === "." || separator < 0 || (engine !== "oxlint" && engine !== "eslint")) return args;
-  const pattern = engine === "oxlint" ? `${state}/**` : `${state}/`;
-  return [...args.slice(0, separator), "--ignore-pattern", pattern, ...args.slice(separator)];
+  const ignoreArgs = ENGINES[engine].linter?.ignoreArgs;
+  if (state === null || state === "." || separator < 0 || !ignoreArgs) return args;
+  return [...args.slice(0, separator), ...ignoreArgs(state), ...args.slice(separator)];
 }
 
 async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine): Promise<RunnerOutcome> {

@@ -4,7 +4,7 @@ import { ESLINT_FLAT_CONFIGS } from "../../engines/eslint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { hasLegacyEslintConfig } from "../lint/linter-choice.ts";
-import type { EngineReport } from "./engine-job.ts";
+import type { EngineReport } from "../job/engine-job.ts";
 import { runEngine, type CheckJob } from "./engine-runner.ts";
 
 async function anyExists(runtime: Runtime, root: string, names: readonly string[]): Promise<boolean> {

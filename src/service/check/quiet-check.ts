@@ -3,7 +3,7 @@ import type { Settings } from "../../core/config.ts";
 import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import type { EngineReport } from "./engine-job.ts";
+import type { EngineReport } from "../job/engine-job.ts";
 
 /** The cache mode every engine of a quiet check reports: its answer was repeated, nothing ran. */
 export const UNCHANGED_MODE = "unchanged";

@@ -127,6 +127,7 @@ export class FileJournal {
     } catch (error) {
       await this.rollbackAfterFailure(journal, error as Error);
     }
+    // Best effort: a committed journal left behind is recognised as committed at the next start.
     await this.forget(transactionId).catch(() => {});
   }
 

@@ -149,6 +149,7 @@ export class TransactionStore {
           this.service.project.realRoot,
         );
       });
+      // Only a marker that the write settled: its failure is awaited and thrown just below.
       this.applying = write.catch(() => {});
       await write;
     } catch (error) {

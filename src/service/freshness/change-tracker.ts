@@ -1,3 +1,18 @@
+// The freshness room: what "fresh" means for each kind of input a check's answer rests on. One rule under all of
+// them: an input is fresh only when something proves it unchanged; anything unproven is read again.
+// - Files in the tree: the watch recorded no change to them, behind a fence that arrived (this file). No watch, a
+//   broken one, a fence that did not arrive or too many changes: every file is re-stat-ed (no hint).
+// - File contents (the lint cache's per-file keys): a content hash, re-read when size or mtime changed or the watch
+//   named the file (content-hasher.ts).
+// - A linter's configuration: the hashes of its adapter's `configFiles` in every directory from the file up to the
+//   filesystem root, the root's lockfiles, .git/info/exclude and what those extend or import (lint/config-inputs.ts).
+// - A tsconfig listing: the size and mtime of the config and the configs it extends (tsc/tsc-coverage.ts); asked
+//   about a file it does not list, it is listed again once per check.
+// - A warm TypeScript program: every file-system question its compiler asked, asked again and compared, except the
+//   paths the watch vouches for (typescript/host-questions.ts).
+// - What the watch cannot see (node_modules, .git, outside the root): exact file stamps — nanosecond mtime, size,
+//   inode, and "racy" within a second of a write (engines/file-stamp.ts); a whole quiet answer is reused only when
+//   the watch saw no change after its fence and every such stamp is equal (quiet-index.ts).
 import { basename, join, sep } from "node:path";
 import { FsError } from "../../core/errors.ts";
 import type { DirEntry, Runtime, TreeWatch } from "../../runtime/types.ts";
@@ -202,6 +217,7 @@ export class ChangeTracker {
     clearTimeout(timer);
     this.waiting.delete(marker);
     await this.pending;
+    // Best effort: a leftover marker is an empty file in the fence directory, ignored.
     await this.runtime.removeFile(marker).catch(() => {});
     if (unwritable && this.state === "on") this.fail("the state directory's fence directory is gone");
     // A watch that no longer reports what happens in the tree is broken: the next check starts a new one.

@@ -98,6 +98,7 @@ export class ArtifactStore {
     for (const entry of await this.runtime.readDir(this.dir).catch(ifMissing([]))) {
       const path = join(this.dir, entry.name);
       const info = await this.runtime.stat(path);
+      // Best effort: an artifact that cannot go now is swept again next time.
       if (info && now - info.mtimeMs > this.retentionMs) await this.runtime.removeFile(path).catch(() => {});
     }
   }

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { z } from "zod";
 import { LoopTracker, type LoopEvent, type LoopState } from "../../core/loops.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { isKind } from "../project/state-kinds.ts";
@@ -16,21 +17,24 @@ export interface CheckRecord {
   cache: Record<string, { hits: number; misses: number; mode?: string }>;
 }
 
-type LogLine = { t: "check"; at: string; event: LoopEvent; check?: CheckRecord } | { t: "state"; at: string; state: LoopState };
+/** A JSON object (not an array), as a loop event's maps are. */
+const objectLike = z.custom<object>((value) => typeof value === "object" && value !== null);
 
-function isEvent(value: unknown): value is LoopEvent {
-  const event = value as LoopEvent;
-  return (
-    typeof event === "object" &&
-    event !== null &&
-    Array.isArray(event.scope) &&
-    typeof event.incremental === "boolean" &&
-    typeof event.signatures === "object" &&
-    event.signatures !== null &&
-    typeof event.pairs === "object" &&
-    event.pairs !== null
-  );
-}
+/** What replay needs of a loop event: its scope, whether it was incremental, its signature and pair maps. */
+const LoopEventShape = z.looseObject({ scope: z.array(z.unknown()), incremental: z.boolean(), signatures: objectLike, pairs: objectLike });
+/** What replay needs of a saved loop state (a rotated log's first line). */
+const LoopStateShape = z.looseObject({ signatures: z.array(z.unknown()), churn: z.array(z.unknown()) });
+
+/**
+ * One line of session.jsonl as read back (version: the `t` kinds below; a line of another kind is skipped). What
+ * core/loops.ts records and loads has the shapes checked here.
+ */
+const LogLineSchema = z.discriminatedUnion("t", [
+  z.looseObject({ t: z.literal("check"), event: z.custom<LoopEvent>((value) => LoopEventShape.safeParse(value).success) }),
+  z.looseObject({ t: z.literal("state"), state: z.custom<LoopState>((value) => LoopStateShape.safeParse(value).success) }),
+]);
+
+type LogLine = { t: "check"; at: string; event: LoopEvent; check?: CheckRecord } | { t: "state"; at: string; state: LoopState };
 
 /**
  * Loop memory persisted as append-only JSON lines in `<stateDir>/session.jsonl`. Replayed at start; malformed or
@@ -61,16 +65,18 @@ export class SessionLog {
     this.needsNewline = text.length > 0 && !text.endsWith("\n");
     for (const line of text.split("\n")) {
       if (!line.trim()) continue;
-      let entry: LogLine;
+      let entry: unknown;
       try {
-        entry = JSON.parse(line) as LogLine;
+        entry = JSON.parse(line);
       } catch {
+        // A crash-truncated or damaged line: skipped and counted.
         skipped++;
         continue;
       }
-      if (entry?.t === "check" && isEvent(entry.event)) this.tracker.record(entry.event);
-      else if (entry?.t === "state" && Array.isArray(entry.state?.signatures) && Array.isArray(entry.state?.churn)) this.tracker.load(entry.state);
-      else skipped++;
+      const parsed = LogLineSchema.safeParse(entry);
+      if (!parsed.success) skipped++;
+      else if (parsed.data.t === "check") this.tracker.record(parsed.data.event);
+      else this.tracker.load(parsed.data.state);
     }
     return skipped;
   }

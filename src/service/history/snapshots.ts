@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { z } from "zod";
 import type { Cluster, Engines, Snapshot, WorkflowStale } from "../../core/contracts.ts";
 import { publicWorkflowIssue, type SnapshotIssue, type UncheckedFiles } from "../../core/delta.ts";
 import { FsError, ifMissing } from "../../core/errors.ts";
@@ -53,24 +54,22 @@ function stale(code: WorkflowStale["code"], message: string): WorkflowStale {
   return { status: "stale", code, message };
 }
 
+/** What a snapshot file read back must hold to be used (anything else: a corrupt file, skipped). */
+const StoredShape = z.looseObject({
+  seq: z.number(),
+  checkId: z.string().regex(CHECK_ID),
+  createdAt: z.string(),
+  scope: z.array(z.unknown()),
+  issues: z.array(z.unknown()),
+  unchecked: z.array(z.unknown()).optional(),
+  clusters: z.array(z.unknown()),
+  engines: z.custom<object>((value) => typeof value === "object" && value !== null),
+  tool: z.string(),
+  observedAtMs: z.number(),
+});
+
 function isStored(value: unknown): value is StoredSnapshot {
-  const entry = value as StoredSnapshot;
-  return (
-    typeof entry === "object" &&
-    entry !== null &&
-    typeof entry.seq === "number" &&
-    typeof entry.checkId === "string" &&
-    CHECK_ID.test(entry.checkId) &&
-    typeof entry.createdAt === "string" &&
-    Array.isArray(entry.scope) &&
-    Array.isArray(entry.issues) &&
-    (entry.unchecked === undefined || Array.isArray(entry.unchecked)) &&
-    Array.isArray(entry.clusters) &&
-    typeof entry.engines === "object" &&
-    entry.engines !== null &&
-    typeof entry.tool === "string" &&
-    typeof entry.observedAtMs === "number"
-  );
+  return StoredShape.safeParse(value).success;
 }
 
 /**
@@ -109,6 +108,7 @@ export class SnapshotStore {
     try {
       return JSON.parse(text) as unknown;
     } catch {
+      // A crash-truncated or foreign file: skipped as corrupt.
       return null;
     }
   }

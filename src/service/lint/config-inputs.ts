@@ -1,6 +1,5 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { EngineName } from "../../core/contracts.ts";
 import { parseJsonc } from "../../core/jsonc.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
@@ -10,31 +9,6 @@ import { ifMissing } from "../../core/errors.ts";
 const GIT_EXCLUDE = join(".git", "info", "exclude");
 /** Lockfiles: a plugin or engine upgrade changes results even when no config file does. */
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"];
-
-/** Config files each linter reads, looked for in every directory from a linted file up to the root (nested configs). */
-const CONFIG_NAMES: Partial<Record<EngineName, string[]>> = {
-  oxlint: [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts", ".gitignore", ".eslintignore", "tsconfig.json", "package.json"],
-  biome: ["biome.json", "biome.jsonc", ".gitignore", ".editorconfig", "package.json"],
-  eslint: [
-    "eslint.config.js",
-    "eslint.config.mjs",
-    "eslint.config.cjs",
-    "eslint.config.ts",
-    "eslint.config.mts",
-    "eslint.config.cts",
-    // Legacy configs (ESLint 8, or 9 with ESLINT_USE_FLAT_CONFIG=false): cascading per directory.
-    ".eslintrc.js",
-    ".eslintrc.cjs",
-    ".eslintrc.yaml",
-    ".eslintrc.yml",
-    ".eslintrc.json",
-    ".eslintrc",
-    ".eslintignore",
-    ".gitignore",
-    "package.json",
-    "tsconfig.json",
-  ],
-};
 
 /**
  * Files a config pulls in: JSON `extends` (string or array) and the relative, absolute and `file:` URL imports of JS
@@ -58,6 +32,7 @@ function referencedFiles(path: string, text: string): string[] {
   try {
     parsed = parseJsonc(text);
   } catch {
+    // A malformed config extends nothing here: the linter reports it when it runs.
     return [];
   }
   const extendsField = (parsed as { extends?: unknown } | null)?.extends;
@@ -86,9 +61,9 @@ async function referencesOf(runtime: Runtime, path: string, hash: string): Promi
 export async function configInputsHash(
   runtime: Runtime,
   hasher: ContentHasher,
-  options: { engine: EngineName; root: string; dirs: Iterable<string> },
+  options: { configFiles: readonly string[]; root: string; dirs: Iterable<string> },
 ): Promise<string> {
-  const names = CONFIG_NAMES[options.engine] ?? [];
+  const names = options.configFiles;
   const candidates = new Set<string>(LOCKFILES.map((name) => join(options.root, name)));
   for (const start of options.dirs) {
     let dir = start;
@@ -109,8 +84,8 @@ export async function configInputsHash(
  * oxlint's walk honours the repository's `.git/info/exclude` (the root's, or an ancestor's). The root's own lockfiles
  * and configs are configInputsHash's.
  */
-export function outerInputsHash(runtime: Runtime, hasher: ContentHasher, options: { engine: EngineName; root: string }): Promise<string> {
-  const names = [...(CONFIG_NAMES[options.engine] ?? []), ...LOCKFILES, GIT_EXCLUDE];
+export function outerInputsHash(runtime: Runtime, hasher: ContentHasher, options: { configFiles: readonly string[]; root: string }): Promise<string> {
+  const names = [...options.configFiles, ...LOCKFILES, GIT_EXCLUDE];
   const candidates = new Set<string>([join(options.root, GIT_EXCLUDE)]);
   for (let dir = dirname(options.root); ; dir = dirname(dir)) {
     for (const name of names) candidates.add(join(dir, name));

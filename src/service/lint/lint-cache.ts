@@ -47,10 +47,12 @@ export class LintCache {
       const entry = JSON.parse(text) as StoredEntry;
       if (entry.v !== 1 || entry.key !== key || !Array.isArray(entry.issues)) throw new Error("unexpected shape");
       this.remember(key, entry.issues);
+      // Best effort: the entry's age only orders eviction.
       await this.runtime.touch(path).catch(() => {});
       return entry.issues;
     } catch (error) {
       this.runtime.writeStderr(`signalint: discarding corrupt cache entry ${path}: ${(error as Error).message}\n`);
+      // Best effort: a corrupt entry that cannot go is discarded again when read.
       await this.runtime.removeFile(path).catch(() => {});
       return null;
     }
@@ -93,6 +95,7 @@ export class LintCache {
     if (entries.length <= this.maxEntries) return 0;
     entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
     const victims = entries.slice(0, entries.length - Math.floor(this.maxEntries * 0.9));
+    // Best effort: an entry that cannot go is evicted at the next sweep.
     for (const victim of victims) await this.runtime.removeFile(victim.path).catch(() => {});
     this.memory.clear();
     return victims.length;

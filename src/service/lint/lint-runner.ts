@@ -5,7 +5,7 @@ import type { RawIssue } from "../../core/issues.ts";
 import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { configInputsHash, outerInputsHash } from "./config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import type { EngineJob, RunnerOutcome } from "../check/engine-job.ts";
+import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { listFiles } from "../project/project-files.ts";
@@ -55,7 +55,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   const { cache, runtime, root } = job;
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
   // What the linter reads above the root (and in .git) is the same for every file: hashed once into the identity.
-  const outer = await outerInputsHash(runtime, cache.hasher, { engine: spec.engine, root });
+  const outer = await outerInputsHash(runtime, cache.hasher, { configFiles: spec.configFiles, root });
   // The argv too: the same file linted with other flags (ESLint 9's config lookup, a legacy --ext) is another result.
   // And the environment it runs in: a JavaScript config may read any variable (LINT_STRICT), so each shell's answer is
   // kept apart from another's (terminal noise aside: core/environment.ts).
@@ -64,7 +64,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {
-    if (!configHashes.has(dir)) configHashes.set(dir, configInputsHash(runtime, cache.hasher, { engine: spec.engine, root, dirs: [dir] }));
+    if (!configHashes.has(dir)) configHashes.set(dir, configInputsHash(runtime, cache.hasher, { configFiles: spec.configFiles, root, dirs: [dir] }));
     return configHashes.get(dir) as Promise<string>;
   };
   const fileKey = async (path: string, contentHash: string | null) =>

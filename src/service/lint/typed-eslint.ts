@@ -6,7 +6,7 @@ import type { RawIssue } from "../../core/issues.ts";
 import { ESLINT_TYPES_LAUNCHER, parseTypedAnswers } from "../../engines/eslint-types.ts";
 import { writeIfChanged } from "../../engines/tsconfig.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
-import type { EngineJob } from "../check/engine-job.ts";
+import type { EngineJob } from "../job/engine-job.ts";
 
 /** Questions asked by this process so far (each names its own request file). */
 let requests = 0;
@@ -41,6 +41,7 @@ export async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEn
     });
     return result.exitCode === 0 ? parseTypedAnswers(result.stdout, files.length) : null;
   } finally {
+    // Best effort: a request file left in the cache directory is overwritten by the next one.
     await job.runtime.removeFile(request).catch(() => {});
   }
 }

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { z } from "zod";
 import { ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
@@ -29,15 +30,21 @@ async function lockContent(runtime: Runtime, pid: number): Promise<LockHolder> {
   return { pid, startTime, legacy: false, text: `${pid}\n${JSON.stringify({ pid, startTime })}\n` };
 }
 
+/** The JSON line of a lock: its pid, and its start time (null where the OS could not tell, or not a string). */
+const LockJsonSchema = z.object({
+  pid: z.int().positive(),
+  startTime: z.unknown().transform((value) => (typeof value === "string" ? value : null)),
+});
+
 /** What a lock's text says, or null when it names no pid (empty, half-written or damaged: judged by its age). */
 function parseLock(text: string): LockHolder | null {
   if (/^\s*\d+\s*$/.test(text)) return { pid: Number(text), startTime: null, legacy: true, text };
   try {
-    const value = JSON.parse(text.slice(text.indexOf("\n") + 1)) as { pid?: unknown; startTime?: unknown };
-    const startTime = typeof value.startTime === "string" ? value.startTime : null;
+    const value = LockJsonSchema.safeParse(JSON.parse(text.slice(text.indexOf("\n") + 1)));
     const pid = Number.parseInt(text, 10);
-    return Number.isSafeInteger(pid) && pid > 0 && value.pid === pid ? { pid, startTime, legacy: false, text } : null;
+    return value.success && value.data.pid === pid ? { pid, startTime: value.data.startTime, legacy: false, text } : null;
   } catch {
+    // Not JSON after the first line (half-written or damaged): no pid named.
     return null;
   }
 }
@@ -94,13 +101,16 @@ export async function takeOwnership(runtime: Runtime, stateDir: string, pid: num
       try {
         // Still the same stale lock (nobody replaced it meanwhile): it may go.
         const now = await lockHolder(runtime, lock);
+        // Another taker removed it first, or it cannot go: the retry reads the lock again.
         if (holder === null ? now === null : now !== null && now !== "unwritten" && now.text === holder.text) await runtime.removeFile(lock).catch(() => {});
       } finally {
+        // Best effort: an abandoned take-over is removed by the next taker.
         await runtime.removeFile(takeover).catch(() => {});
       }
     } else {
       // A take-over whose taker is gone (or that never got a pid) is abandoned: it may go.
       const taker = await lockHolder(runtime, takeover);
+      // Another taker removed it first, or it cannot go: the retry reads it again.
       if (taker === null || (taker !== "unwritten" && !(await holds(runtime, taker)))) await runtime.removeFile(takeover).catch(() => {});
     }
   }
@@ -116,5 +126,6 @@ export async function releaseOwnership(runtime: Runtime, stateDir: string, pid: 
     (found) => found,
     () => "unreadable" as const,
   );
+  // Releasing: a lock that cannot go names a gone pid, which the next taker sees.
   if (holder !== "unreadable" && isOwn(holder, await lockContent(runtime, pid))) await runtime.removeFile(lock).catch(() => {});
 }

@@ -110,6 +110,7 @@ export class Prewarm {
     try {
       value = JSON.parse(text);
     } catch {
+      // A crash-truncated or foreign file: nothing to prewarm.
       return [];
     }
     const parsed = ListSchema.safeParse(value);

@@ -1,7 +1,7 @@
 import { dirname, relative } from "node:path";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { TypeChecker } from "../../engines/tsc-scripts.ts";
-import type { NotCheckedFiles } from "../check/engine-job.ts";
+import type { NotCheckedFiles } from "../job/engine-job.ts";
 import { isTypeScriptFile, type CheckScope, type CoverageJob, type TsconfigCoverage } from "./tsc-coverage.ts";
 import type { ProgramChoice } from "./tsc-programs.ts";
 

@@ -2,7 +2,7 @@ import type { AfterEditDelta, CheckResponse, Compare, Delta, WorkflowStale } fro
 import { compareChecks, matchIssues, publicWorkflowIssue, type SnapshotIssue } from "../../core/delta.ts";
 import type { Issue } from "../../core/issues.ts";
 import { isWithin, normalizePathList } from "../../core/paths.ts";
-import type { CheckOptions } from "../check/check-events.ts";
+import type { CheckOptions } from "../job/check-events.ts";
 import { insideRoot } from "../project/project.ts";
 import type { Checker } from "./checker.ts";
 import type { StoredSnapshot } from "../history/snapshots.ts";

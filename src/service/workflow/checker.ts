@@ -1,7 +1,7 @@
 import type { ElsewhereFacts } from "../../core/elsewhere.ts";
 import type { CheckResponse } from "../../core/contracts.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import type { CheckOptions } from "../check/check-events.ts";
+import type { CheckOptions } from "../job/check-events.ts";
 import type { SessionLog } from "../history/session-log.ts";
 import type { SnapshotStore } from "../history/snapshots.ts";
 import type { Project } from "../project/project.ts";

@@ -8,7 +8,7 @@ import { eslintProjectDirs, eslintScope, projectFlatConfigs } from "../lint/esli
 import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
 import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
-import { CONFIG_FILE, type Project } from "./project.ts";
+import { CONFIG_FILE, type Project } from "../project/project.ts";
 
 /** What doctor reads: the project, the runtime and how JS engine entries are run. */
 export interface DoctorInputs {
