@@ -76,6 +76,8 @@ describe("the agent workflow under Deno (journal, fsync and test hook on the Den
     assert.equal(await applying, "killed");
     const restarted = await connect(project, { SIGNALINT_STATE_DIR: state }, "deno");
     try {
+      // tools/list does not wait for the service; a tool call does, and the service rolls back before it serves.
+      await call(restarted.client, "get_loop_status");
       assert.deepEqual(states(), ["original"]);
       assert.deepEqual(
         readdirSync(join(project, "src")).filter((name) => name.includes(".signalint-")),

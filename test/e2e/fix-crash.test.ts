@@ -66,6 +66,8 @@ it(`SIGKILL at ${STAGES.length} instants of a ${FILES}-file apply: after a resta
     // The restart rolls back an unfinished journal before it serves anything.
     const restarted = await connect(project, { SIGNALINT_STATE_DIR: state });
     try {
+      // tools/list does not wait for the service; a tool call does, and the service rolls back before it serves.
+      await call(restarted.client, "get_loop_status");
       const states = Array.from({ length: FILES }, (_, index) => {
         const text = readFileSync(join(project, "src", `f${index}.ts`), "utf8");
         return text === content(index, false) ? "original" : text === content(index, true) ? "patched" : "torn";
@@ -98,6 +100,8 @@ it("a plan an earlier version wrote (journal/<id>.json, no integrity tag) is set
   }
   const restarted = await connect(project, { SIGNALINT_STATE_DIR: state });
   try {
+    // tools/list does not wait for the service; a tool call does, and the service rolls back before it serves.
+    await call(restarted.client, "get_loop_status");
     const patched = Array.from({ length: FILES }, (_, index) => readFileSync(join(project, "src", `f${index}.ts`), "utf8") === content(index, true));
     assert.equal(patched.filter(Boolean).length, 11, "the files stay as the crash left them");
     assert.match(restarted.stderr(), /set aside the fix journal tx-[0-9a-f]{16}: an earlier version's journal/);
