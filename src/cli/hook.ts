@@ -71,6 +71,9 @@ async function runHook(io: CliIo): Promise<number> {
     const failed = failedEngines(report);
     const lines = report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.severity} ${issue.rule} (${issue.engine}): ${issue.message}`);
     for (const [engine, status] of failed) lines.push(`signalint: ${engine} failed: ${status.message ?? "error"}`);
+    // An incomplete check (core/completeness.ts) says which files went unchecked: never a silent pass.
+    const incomplete = report.status === "error" ? (report.notChecked ?? []) : [];
+    for (const note of incomplete) lines.push(`signalint: not checked: ${note.sample.join(", ")} (${note.reason})`);
     // Errors elsewhere count only when this service knew those files before (a daemon's): unattributed ones may be old.
     const elsewhere = report.elsewhere?.introduced ? report.elsewhere : null;
     if (elsewhere) lines.push(...elsewhereLines(elsewhere));
@@ -79,7 +82,7 @@ async function runHook(io: CliIo): Promise<number> {
       io.runtime.writeStderr(`Signalint found ${count} problem(s) after editing ${relative}:\n${lines.join("\n")}\n`);
       return 2;
     }
-    if (failed.length) {
+    if (failed.length || report.status === "error") {
       io.runtime.writeStderr(`${lines.join("\n")}\n`);
       return 1;
     }
