@@ -34,7 +34,7 @@ export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "
 export async function checkCoverage(job: CoverageInputs, reports: readonly [EngineName, EngineReport][]): Promise<CoverageFacts> {
   const { sources, framework, named } = await checkedFiles(job);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
-  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
+  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework);
   // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
   const lintNotes = reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [];
   const notes = [...typeNotes, ...lintNotes];

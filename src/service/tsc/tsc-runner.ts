@@ -1,8 +1,10 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
-import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { configFileName, planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { parseSvelteCheckOutput, svelteCheckArgs } from "../../engines/svelte-check.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
+import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../check/check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "../check/engine-job.ts";
 import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
@@ -181,7 +183,7 @@ function overlayCompiler(resolved: ResolvedEngine): string | null {
 export type TscSpawn = (
   args: string[],
   configFile: string,
-  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs },
+  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs; parse?: (result: SpawnResult) => ParseOutcome },
 ) => Promise<ParseOutcome>;
 
 /** What the programs of one check share while they run. */
@@ -208,10 +210,12 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const resolved = inferred || run.tool !== "tsc" ? root : await programCompiler(job, root, tsconfig);
   // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
   // line rather than evict each other's hosts at every check.
-  const packageDir = job.warmTypeScript && slot < job.warm.capacity && run.tool !== "vue-tsc" ? resolved.packageDir : null;
+  const standIn = run.tool === "vue-tsc" || run.tool === "svelte-check";
+  const packageDir = job.warmTypeScript && slot < job.warm.capacity && !standIn ? resolved.packageDir : null;
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
-  const checker = run.tool === "vue-tsc" ? await resolveTypeChecker(job.runtime, "vue-tsc", { start: dirname(tsconfig), node: job.node }) : null;
+  const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
+  if (checker && run.tool === "svelte-check") return runSvelteCheck(job, tsconfig, checker, { spawn, state });
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
   const plan: TscRun = inferred
     ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
@@ -247,6 +251,22 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
   state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
   return { ok: true, issues: own(parsed.issues) };
+}
+
+/**
+ * A program the project's scripts run with svelte-check: the installed svelte-check, cold at every check, on the
+ * program's config from its directory (paths it prints are relative to that workspace). Never warm.
+ */
+async function runSvelteCheck(job: TscJob, tsconfig: string, checker: ResolvedEngine, run: { spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
+  throwIfCancelled(job.signal);
+  job.onEvent?.({ kind: "tsc-phase", phase: "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
+  const workspace = dirname(tsconfig);
+  const parse = (result: SpawnResult) => parseSvelteCheckOutput(result, (file) => job.toRelative(resolve(workspace, file)));
+  const parsed = await run.spawn(svelteCheckArgs(workspace, tsconfig), configFileName(job.root, tsconfig), { checker, parse });
+  if (!parsed.ok) return parsed;
+  run.state.listLater.push(tsconfig);
+  run.state.modes.add("svelte-check");
+  return parsed;
 }
 
 /**
@@ -317,7 +337,7 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const { sources, framework } = await checkedFiles(job);
   if (choice.noTsconfig) {
     const outcome = await runInferred(job, resolved, spawn, state);
-    const notChecked = coverageNotes([], framework, []);
+    const notChecked = coverageNotes([], framework);
     return "ok" in outcome && outcome.ok ? { ...outcome, notChecked } : outcome;
   }
   const scope = job.tsconfigs.scopeFor(resolved);
@@ -335,8 +355,9 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
-  const vueDirs = runs.filter((run) => run.tool === "vue-tsc" && state.modes.has("vue-tsc")).map((run) => dirname(run.config));
-  const notChecked = coverageNotes(notIncluded, framework, vueDirs);
+  const ranWith = (tool: "vue-tsc" | "svelte-check") => runs.filter((run) => run.tool === tool && state.modes.has(tool)).map((run) => dirname(run.config));
+  const svelteInstalled = framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
+  const notChecked = coverageNotes(notIncluded, framework, { vue: ranWith("vue-tsc"), svelte: ranWith("svelte-check") }, { svelteInstalled });
   if (!runs.length) {
     const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
     const message = ["no program the project checks includes the checked files", ...why].join("; ");
