@@ -1,7 +1,8 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
-import { configFileName, planTscRun, type TscRun } from "../../engines/tsconfig.ts";
-import { parseSvelteCheckOutput, svelteCheckArgs } from "../../engines/svelte-check.ts";
+import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { missingGenerated } from "../../engines/generated-configs.ts";
+import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
@@ -215,7 +216,12 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
-  if (checker && run.tool === "svelte-check") return runSvelteCheck(job, tsconfig, checker, { spawn, state });
+  if (checker && run.tool === "svelte-check") {
+    const parsed = await runSvelteCheck(job, tsconfig, checker, spawn);
+    if (parsed.ok) state.listLater.push(tsconfig);
+    if (parsed.ok) state.modes.add("svelte-check");
+    return parsed;
+  }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
   const plan: TscRun = inferred
     ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
@@ -251,22 +257,6 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
   state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
   return { ok: true, issues: own(parsed.issues) };
-}
-
-/**
- * A program the project's scripts run with svelte-check: the installed svelte-check, cold at every check, on the
- * program's config from its directory (paths it prints are relative to that workspace). Never warm.
- */
-async function runSvelteCheck(job: TscJob, tsconfig: string, checker: ResolvedEngine, run: { spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
-  throwIfCancelled(job.signal);
-  job.onEvent?.({ kind: "tsc-phase", phase: "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-  const workspace = dirname(tsconfig);
-  const parse = (result: SpawnResult) => parseSvelteCheckOutput(result, (file) => job.toRelative(resolve(workspace, file)));
-  const parsed = await run.spawn(svelteCheckArgs(workspace, tsconfig), configFileName(job.root, tsconfig), { checker, parse });
-  if (!parsed.ok) return parsed;
-  run.state.listLater.push(tsconfig);
-  run.state.modes.add("svelte-check");
-  return parsed;
 }
 
 /**
@@ -347,9 +337,10 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // while it runs, rather than after; TypeScript 5/6 list in the spare warm host, which the program's check would take.
   const [only] = choice.programs;
   const listedApart = majorVersion(resolved) >= 7;
-  const early = listedApart && job.paths.includes(".") && choice.programs.length === 1 && only ? [{ config: only.config, tool: only.tool }] : null;
+  const alone = listedApart && job.paths.includes(".") && choice.programs.length === 1 && only;
+  const early = alone && !(await missingGenerated(job.runtime, job.root, only.config)) ? [{ config: only.config, tool: only.tool }] : null;
   const [{ runs, outside }] = await Promise.all([selectRuns(job, resolved, { choice, sources, framework, scope }), early && runAll(early)]);
-  if (!early) await runAll(runs);
+  if (!early) await runAll(await withoutGeneratedGaps(job, runs, outcomes));
   else if (runs.length !== 1 || runs[0]?.config !== only?.config || runs[0]?.tool !== only?.tool)
     throw new Error("tsc: the listings chose other programs than the one run");
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
