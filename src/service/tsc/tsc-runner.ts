@@ -2,6 +2,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
 import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
 import { missingGenerated } from "../../engines/generated-configs.ts";
+import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
@@ -247,9 +248,11 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   if (warm) return warm;
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-  const parsed = await spawn(plan.args, plan.configFile, {
+  // vue-tsc through node runs behind the guard launcher: its global types are never written into the tree.
+  const guarded = checker && run.tool === "vue-tsc" && checker.prefixArgs.at(-1) === checker.path;
+  const parsed = await spawn(guarded ? [checker.path, ...plan.args] : plan.args, plan.configFile, {
     ...(checker ? { checker } : resolved !== root ? { checker: resolved } : {}),
-    ...(plan.entry ? { entry: plan.entry } : {}),
+    ...(guarded ? { entry: await vueTscGuard(job.runtime, job.cacheDir) } : plan.entry ? { entry: plan.entry } : {}),
     outside: outsideConfigs(job, plan),
   });
   if (!parsed.ok) return parsed;
