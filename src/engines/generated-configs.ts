@@ -84,7 +84,9 @@ export async function missingGenerated(runtime: Runtime, root: string, tsconfig:
       if (generator && (await runtime.stat(target)) === null) return gap(runtime, root, { tsconfig, missing: target, generator });
       queue.push(target);
     }
-    const entries = [raw?.include, raw?.files].flatMap((list) => (Array.isArray(list) ? list : [])).filter((entry): entry is string => typeof entry === "string");
+    const entries = [raw?.include, raw?.files]
+      .flatMap((list) => (Array.isArray(list) ? list : []))
+      .filter((entry): entry is string => typeof entry === "string");
     for (const entry of entries) {
       const generator = generatorOf(relative(root, resolve(dir, entry)));
       if (!generator) continue;

@@ -17,7 +17,10 @@ function mixedProject(): { dir: string; cache: string; state: string } {
   const dir = projectFrom(
     {
       "package.json": JSON.stringify({ name: "mixed", private: true, type: "module", scripts: { build: "vite build", typecheck: "tsc --noEmit" } }),
-      "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" }, include: ["src"] }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+        include: ["src"],
+      }),
       "src/Widget.svelte": WIDGET,
       "src/Probe.vue": PROBE,
       "src/main.ts": "export const ok: number = 1;\n",

@@ -23,7 +23,8 @@ function svelteProject(scripts: Record<string, string>, extra: Record<string, st
         compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler", verbatimModuleSyntax: true },
         include: ["src/**/*.ts", "src/**/*.svelte"],
       }),
-      "src/Widget.svelte": '<script lang="ts">\n  import { label } from "./lib";\n  let n: number = "x";\n</script>\n\n<p>{n} {label.toFixed()}</p>\n<img src="a.png">\n',
+      "src/Widget.svelte":
+        '<script lang="ts">\n  import { label } from "./lib";\n  let n: number = "x";\n</script>\n\n<p>{n} {label.toFixed()}</p>\n<img src="a.png">\n',
       "src/lib.ts": 'export const label: string = "a";\nexport const bad: number = "b";\n',
       "src/main.ts": "export const ok: number = 1;\n",
       ...extra,
@@ -76,8 +77,10 @@ describe("svelte-check as the program's type-checker (issue 33, item 2)", () => 
   });
 
   it("the machine-verbose parser is strict: counts must match, a FAILURE line or a stray line is an error", () => {
-    const run = (stdout: string, exitCode = 1) => parseSvelteCheckOutput({ stdout, stderr: "", exitCode, signal: null, timedOut: false, outputExceeded: false } as never, (file) => file);
-    const diagnostic = '1 {"type":"ERROR","filename":"src/a.svelte","start":{"line":1,"character":6},"end":{"line":1,"character":7},"message":"m","code":2322,"source":"ts"}';
+    const run = (stdout: string, exitCode = 1) =>
+      parseSvelteCheckOutput({ stdout, stderr: "", exitCode, signal: null, timedOut: false, outputExceeded: false } as never, (file) => file);
+    const diagnostic =
+      '1 {"type":"ERROR","filename":"src/a.svelte","start":{"line":1,"character":6},"end":{"line":1,"character":7},"message":"m","code":2322,"source":"ts"}';
     const ok = run(`1 START "/p"\n${diagnostic}\n1 COMPLETED 2 FILES 1 ERRORS 0 WARNINGS 1 FILES_WITH_PROBLEMS\n`);
     assert.deepEqual(ok, {
       ok: true,
@@ -85,7 +88,11 @@ describe("svelte-check as the program's type-checker (issue 33, item 2)", () => 
     });
     assert.equal(run(`1 START "/p"\n${diagnostic}\n1 COMPLETED 2 FILES 2 ERRORS 0 WARNINGS 1 FILES_WITH_PROBLEMS\n`).ok, false);
     assert.equal(run(`1 START "/p"\nLoading svelte-check\n1 COMPLETED 2 FILES 0 ERRORS 0 WARNINGS 0 FILES_WITH_PROBLEMS\n`).ok, false);
-    assert.deepEqual(run('1 START "/p"\n1 FAILURE "Cannot find tsconfig"\n'), { ok: false, code: "engine_failed", message: 'svelte-check failed: "Cannot find tsconfig"' });
+    assert.deepEqual(run('1 START "/p"\n1 FAILURE "Cannot find tsconfig"\n'), {
+      ok: false,
+      code: "engine_failed",
+      message: 'svelte-check failed: "Cannot find tsconfig"',
+    });
     assert.equal(run("", 1).ok, false, "no output is never an empty success");
   });
 

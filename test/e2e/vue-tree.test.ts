@@ -23,10 +23,19 @@ describe("vue-tsc writes nothing in the tree (issue 33, item 7)", () => {
         "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["examples/*"] }),
         "examples/vue-app/package.json": JSON.stringify({ name: "vue-app", private: true, scripts: { typecheck: "vue-tsc --noEmit" } }),
         "examples/vue-app/tsconfig.json": JSON.stringify({
-          compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], jsx: "preserve", module: "esnext", moduleResolution: "bundler" },
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: "es2022",
+            lib: ["es2022", "dom"],
+            jsx: "preserve",
+            module: "esnext",
+            moduleResolution: "bundler",
+          },
           include: ["src/**/*.ts", "src/**/*.vue"],
         }),
-        "examples/vue-app/src/Probe.vue": '<script setup lang="ts">\nconst count: number = "x";\n</script>\n\n<template>\n  <div>{{ count }}</div>\n</template>\n',
+        "examples/vue-app/src/Probe.vue":
+          '<script setup lang="ts">\nconst count: number = "x";\n</script>\n\n<template>\n  <div>{{ count }}</div>\n</template>\n',
       },
       "signalint-vue-tree-",
     );
@@ -40,7 +49,10 @@ describe("vue-tsc writes nothing in the tree (issue 33, item 7)", () => {
     dirs.push(dir, ...Object.values(env));
     const before = snapshotTree(dir);
     const result = runCli(["check", "--format", "json"], { cwd: dir, env });
-    const report = JSON.parse(result.stdout) as { engines: { tsc: { status: string; message?: string } }; issues: { file: string; line: number; rule: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      engines: { tsc: { status: string; message?: string } };
+      issues: { file: string; line: number; rule: string }[];
+    };
     assert.equal(report.engines.tsc.status, "ok", report.engines.tsc.message);
     assert.match(report.engines.tsc.message ?? "", /with vue-tsc/);
     assert.deepEqual(

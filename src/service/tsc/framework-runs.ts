@@ -12,7 +12,11 @@ import type { ProgramRun } from "./tsc-selection.ts";
 // and a config the project's scripts run with svelte-check (run by it).
 
 /** How a stand-in type-checker is spawned on the command line and its output parsed (tsc-runner's TscSpawn). */
-export type StandInSpawn = (args: string[], configFile: string, options: { checker: ResolvedEngine; parse: (result: SpawnResult) => ParseOutcome }) => Promise<ParseOutcome>;
+export type StandInSpawn = (
+  args: string[],
+  configFile: string,
+  options: { checker: ResolvedEngine; parse: (result: SpawnResult) => ParseOutcome },
+) => Promise<ParseOutcome>;
 
 /**
  * The runs whose configs have what they extend or include; a program that needs a framework's generated config that is

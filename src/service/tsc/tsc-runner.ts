@@ -350,7 +350,8 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
   const ranWith = (tool: "vue-tsc" | "svelte-check") => runs.filter((run) => run.tool === tool && state.modes.has(tool)).map((run) => dirname(run.config));
-  const svelteInstalled = framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
+  const svelteInstalled =
+    framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
   const notChecked = coverageNotes(notIncluded, framework, { vue: ranWith("vue-tsc"), svelte: ranWith("svelte-check") }, { svelteInstalled });
   if (!runs.length) {
     const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });

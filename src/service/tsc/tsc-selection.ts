@@ -102,7 +102,7 @@ const FRAMEWORK_WHY: Record<string, string> = {
 
 /** Said of .svelte files when svelte-check is installed but no script runs it: how to have it run. */
 const SVELTE_CHECK_OFF =
-  "svelte-check is installed but no package.json script runs it: add one (`\"check\": \"svelte-check --tsconfig ./tsconfig.json\"`) and Signalint runs it on that program";
+  'svelte-check is installed but no package.json script runs it: add one (`"check": "svelte-check --tsconfig ./tsconfig.json"`) and Signalint runs it on that program';
 
 /**
  * The coverage notes of a tsc run: TypeScript files no chosen program includes or imports, and framework files
