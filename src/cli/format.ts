@@ -19,7 +19,8 @@ export function summaryLine(report: CliReport): string {
     return `Not checked${shard}: the files above were not checked by every checker the project uses.`;
   }
   const counts = `${plural(report.errorCount + report.warningCount, "problem")} (${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")})${shard}`;
-  return failed.length ? `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.` : `${counts}.`;
+  if (failed.length) return `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.`;
+  return report.status === "error" ? `Check incomplete: the files above were not checked by every checker the project uses; ${counts}.` : `${counts}.`;
 }
 
 /**

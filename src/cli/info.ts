@@ -11,7 +11,8 @@ const JSON_OPTION = { type: "boolean", help: "print the report as JSON" } as con
 export const doctorCommand = defineCommand({
   name: "doctor",
   summary: "show config resolution and how each engine resolves",
-  description: "Show config resolution, payload mode and how each engine resolves; a bad signalint.config.json is reported, not fatal (exit 1).",
+  description:
+    "Show config resolution, payload mode and how each engine resolves; a bad signalint.config.json is reported, not fatal (exit 1), as is an engine the project uses that cannot run (Yarn Plug'n'Play, not installed).",
   options: { json: JSON_OPTION, root: ROOT_OPTION },
   run: async (io, values) => {
     const configErrors: string[] = [];
@@ -29,7 +30,7 @@ export const doctorCommand = defineCommand({
       : { running: false, ...(off ? { off } : {}) };
     report.daemon = daemon;
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
-    return report.configErrors.length ? 1 : 0;
+    return report.configErrors.length || report.problems.length ? 1 : 0;
   },
 });
 

@@ -1,6 +1,7 @@
 import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Elsewhere, Engines, LoopWarning, NotChecked, Snapshot } from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
+import { checkStatus, incompleteNote } from "./completeness.ts";
 
 /** Everything needed to shape one check's response. */
 export interface CheckFacts {
@@ -17,8 +18,8 @@ export interface CheckFacts {
   cache?: CheckResponse["cache"];
   /** Coverage notes: files under the checked paths not (fully) checked, by reason. */
   notChecked?: NotChecked[];
-  /** True when no checked file was type-checked (every one is in a type-check note): such a check is never clean. */
-  uncheckedOnly?: boolean;
+  /** The files (root-relative) that went unchecked and make the check incomplete (core/completeness.ts): never clean. */
+  incomplete?: readonly string[];
   /** The project's own linters that could not run on the checked files (xo, …): such a check is never clean either. */
   unlinted?: readonly string[];
   /** tsc errors outside the checked files that the change introduced (or, nothing known before, present): never clean. */
@@ -33,7 +34,8 @@ function failedEngines(engines: Engines): string[] {
 
 function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remaining: readonly Issue[]): string | undefined {
   const failures = failedEngines(facts.engines);
-  const failureNote = failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "";
+  const incomplete = facts.incomplete?.length ? ` ${incompleteNote(facts.incomplete)}` : "";
+  const failureNote = (failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "") + incomplete;
   const top = returned[0];
   const first = remaining[0];
   if (top && (!first || top.cluster.priority <= 2 || first.severity !== "error")) {
@@ -41,9 +43,9 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   }
   if (first) return `Fix ${first.file}:${first.line} (${first.rule}) first, then check_files the files you changed.${failureNote}`;
   if (failures.length) return `No issues reported, but the result is incomplete.${failureNote}`;
-  if (facts.uncheckedOnly) {
+  if (facts.incomplete?.length) {
     const reasons = (facts.notChecked ?? []).map((note) => `${note.count} file(s) ${note.reason}`).join("; ");
-    return `No issues reported, but nothing type-checked these files: ${reasons}. Run the project's own checker on them (or, for TypeScript files no program includes, add their tsconfig to typescript.projects in signalint.config.json).`;
+    return `No issues reported, but nothing type-checked these files: ${reasons}.${incomplete} Run the project's own checker on them (or, for TypeScript files no program includes, add their tsconfig to typescript.projects in signalint.config.json).`;
   }
   if (facts.unlinted?.length) {
     const linters = facts.unlinted.join(", ");
@@ -74,21 +76,12 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   // Errors before warnings so a capped list keeps what matters most.
   const ordered = [...notClustered.filter((issue) => issue.severity === "error"), ...notClustered.filter((issue) => issue.severity !== "error")];
   const remaining = ordered.slice(0, facts.maxRemainingIssues);
-  const statuses = Object.values(facts.engines);
-  // A check where an engine failed, or where no engine ran at all, is an error even when other engines found issues.
-  const hasFailure = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
   const engines = Object.fromEntries(Object.entries(facts.engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
   const omitted = notClustered.length - remaining.length;
   const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
   return {
     schemaVersion: "1.2",
-    status: hasFailure
-      ? "error"
-      : facts.issues.length > 0 || facts.elsewhere
-        ? "issues_found"
-        : facts.uncheckedOnly || facts.unlinted?.length
-          ? "error"
-          : "clean",
+    status: checkStatus({ ...facts, issueCount: facts.issues.length }),
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
     engines,

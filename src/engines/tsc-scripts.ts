@@ -1,5 +1,5 @@
-/** A type-checker a package.json script runs: tsc, tsgo (TypeScript 7) or vue-tsc. */
-export type TypeChecker = "tsc" | "tsgo" | "vue-tsc";
+/** A type-checker a package.json script runs: tsc, tsgo (TypeScript 7), vue-tsc or svelte-check. */
+export type TypeChecker = "tsc" | "tsgo" | "vue-tsc" | "svelte-check";
 
 /** One type-checker invocation found in a script: which tool, build mode or not, and the configs it names. */
 export interface TscInvocation {
@@ -9,7 +9,9 @@ export interface TscInvocation {
   projects: string[];
 }
 
-const TOOLS = new Set<string>(["tsc", "tsgo", "vue-tsc"]);
+const TOOLS = new Set<string>(["tsc", "tsgo", "vue-tsc", "svelte-check"]);
+/** svelte-check options that take a value (`--tsconfig` and `--workspace` name the program; the rest are skipped). */
+const SVELTE_VALUED = new Set(["--output", "--threshold", "--compiler-warnings", "--diagnostic-sources", "--ignore", "--config"]);
 /** Options of tsc -b that take a value (so the value is not mistaken for a project). */
 const VALUED = new Set(["--generateTrace", "--declarationDir", "--outDir", "--target", "--module", "--lib", "--jsx", "--rootDir", "--locale"]);
 
@@ -38,6 +40,7 @@ function invocationOf(words: readonly string[]): TscInvocation | null {
   if (at < 0) return null;
   const tool = toolOf(words[at] as string) as TypeChecker;
   const args = words.slice(at + 1);
+  if (tool === "svelte-check") return svelteCheckInvocation(args);
   const build = args[0] === "-b" || args[0] === "--build";
   const projects: string[] = [];
   for (let index = build ? 1 : 0; index < args.length; index++) {
@@ -53,6 +56,28 @@ function invocationOf(words: readonly string[]): TscInvocation | null {
     else if (arg === "--help" || arg === "-h" || arg === "--version" || arg === "-v" || arg === "--init" || arg === "--showConfig") return null;
   }
   return { tool, build, projects };
+}
+
+/**
+ * A svelte-check command: the program of `--tsconfig <config>`, else the tsconfig.json it finds from `--workspace`
+ * (else the package directory) upward. `--no-tsconfig` checks .svelte files without a program, `--watch` never ends:
+ * neither is a program Signalint runs.
+ */
+function svelteCheckInvocation(args: readonly string[]): TscInvocation | null {
+  let tsconfig: string | null = null;
+  let workspace: string | null = null;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    const [name, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, null];
+    const value = () => inline ?? args[++index] ?? null;
+    if (name === "--tsconfig") tsconfig = value();
+    else if (name === "--workspace") workspace = value();
+    else if (SVELTE_VALUED.has(name)) value();
+    else if (["--no-tsconfig", "--watch", "--help", "-h", "--version", "-v"].includes(name)) return null;
+  }
+  // --tsconfig is relative to the workspace (svelte-check --help).
+  const project = tsconfig !== null && workspace !== null && !/^([\\/]|[A-Za-z]:)/.test(tsconfig) ? `${workspace}/${tsconfig}` : (tsconfig ?? workspace);
+  return { tool: "svelte-check", build: false, projects: project === null ? [] : [project] };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EngineName, NotChecked } from "../../core/contracts.ts";
 import type { UncheckedFiles } from "../../core/delta.ts";
+import { incompleteFiles } from "../../core/completeness.ts";
 import type { EngineJob, EngineReport, NotCheckedFiles } from "../job/engine-job.ts";
 import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
@@ -8,11 +9,11 @@ import { eslintAccepts } from "../../engines/eslint.ts";
 import { gitignoredFiles } from "../project/gitignore.ts";
 import { sep } from "node:path";
 
-/** What a check's coverage says; either flag makes a check with no issues `error`, never `clean`. */
+/** What a check's coverage says: `incomplete` makes a check `error` whatever it found; `unlinted` one that found nothing. */
 export interface CoverageFacts {
   notChecked: NotChecked[];
-  /** Some TypeScript or framework file was checked and none was type-checked. */
-  uncheckedOnly: boolean;
+  /** The files (root-relative) left unchecked that make the check incomplete (core/completeness.ts incompleteFiles). */
+  incomplete: string[];
   /** The project's own linter (xo, standard, …) could not run on the checked sources. */
   unlinted: string[];
   /** The files (root-relative) tsc and ESLint left unchecked: a delta compares neither engine's issues there. */
@@ -28,13 +29,12 @@ export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "
 /**
  * The coverage notes of a check: what tsc could not type-check (its own notes; when it did not run, the framework
  * files under the paths) and, for a project linted by a tool Signalint cannot run (xo, standard, …), that nothing
- * linted the sources with it. `uncheckedOnly`: some TypeScript or framework file was checked and none was
- * type-checked — never a clean check.
+ * linted the sources with it. `incomplete`: the files whose gap makes the check never clean (the rule is core's).
  */
 export async function checkCoverage(job: CoverageInputs, reports: readonly [EngineName, EngineReport][]): Promise<CoverageFacts> {
-  const { sources, framework } = await checkedFiles(job);
+  const { sources, framework, named } = await checkedFiles(job);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
-  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework, []);
+  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework);
   // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
   const lintNotes = reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [];
   const notes = [...typeNotes, ...lintNotes];
@@ -54,10 +54,13 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     notes.push(eslintNote);
     linters.push("eslint");
   }
-  const typed = [...sources.filter(isTypeScriptFile), ...framework];
-  const untyped = new Set(typeNotes.flatMap((note) => note.files));
-  const uncheckedOnly = typed.length > 0 && typed.every((file) => untyped.has(file));
-  const relative = (note: NotCheckedFiles) => note.files.map((file) => job.toRelative(file) ?? file);
+  const toRelative = (file: string) => job.toRelative(file) ?? file;
+  const relative = (note: NotCheckedFiles) => note.files.map(toRelative);
+  const incomplete = incompleteFiles({
+    typed: [...sources.filter(isTypeScriptFile), ...framework].map(toRelative),
+    untyped: new Set(typeNotes.flatMap(relative)),
+    named: new Set(named.map(toRelative)),
+  });
   const notChecked = notes.map((note) => {
     const files = relative(note);
     return { reason: note.reason, count: files.length, sample: spreadSample(files, SAMPLE) };
@@ -66,7 +69,7 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     const files = (engine === "tsc" ? typeNotes : lintNotes).flatMap(relative);
     return files.length ? [{ engine, files }] : [];
   });
-  return { notChecked, uncheckedOnly, unlinted: linters, unchecked };
+  return { notChecked, incomplete, unlinted: linters, unchecked };
 }
 
 /**

@@ -89,12 +89,12 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   job.onEvent?.({ kind: "engine-started", engine });
   const linter = ENGINES[engine].linter;
   if (linter === null) {
-    return runTsc(job, resolved, async (args, configFile, { checker, entry, outside }) => {
+    return runTsc(job, resolved, async (args, configFile, { checker, entry, outside, parse }) => {
       const compiler = checker ?? resolved;
       // A script of Signalint's own (the output overlay) runs in place of the compiler's entry, through the same node.
       const launch = entry ? { ...compiler, prefixArgs: [...compiler.prefixArgs.slice(0, -1), entry] } : compiler;
       const result = await spawnEngine(job, launch, args);
-      return spawnFailure("tsc", result, job.timeoutMs) ?? parseTscOutput(result, job.toRelative, configFile, outside);
+      return spawnFailure("tsc", result, job.timeoutMs) ?? (parse ? parse(result) : parseTscOutput(result, job.toRelative, configFile, outside));
     });
   }
   // ESLint lints where the project's lint scripts do (`eslint ./src`), as they do (legacy config, `--ext`).

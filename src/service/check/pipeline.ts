@@ -86,7 +86,7 @@ export interface EngineResults {
   reports: [EngineName, EngineReport][];
   /** Diagnostics in files outside the project root: not shown, but counted in filteredOutIssueCount. */
   outsideRoot: number;
-  /** Files under the paths not (fully) checked, by reason; `uncheckedOnly`: nothing type-checked any of them. */
+  /** Files under the paths not (fully) checked, by reason; `incomplete`: the ones that make the check never clean. */
   coverage: CoverageFacts;
 }
 
@@ -253,7 +253,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     // check_files reports cache use; check_project keeps its payload lean (stats are in lastTiming and the CLI).
     ...(check.incremental ? { cache } : {}),
     notChecked: outcome.coverage.notChecked,
-    uncheckedOnly: outcome.coverage.uncheckedOnly,
+    incomplete: outcome.coverage.incomplete,
     unlinted: outcome.coverage.unlinted,
     elsewhere: elsewhereField(outcome.elsewhere),
   });

@@ -26,6 +26,8 @@ const FRAMEWORK = /\.(?:vue|svelte|astro|mdx)$/;
 export interface CheckedFiles {
   sources: string[];
   framework: string[];
+  /** The files the request named by path (absolute), rather than found under a named directory. */
+  named: string[];
 }
 
 /** What the walk reads of a job. */
@@ -50,6 +52,7 @@ export function checkedFiles(job: WalkInputs): Promise<CheckedFiles> {
 async function walkChecked(job: WalkInputs): Promise<CheckedFiles> {
   const sources: string[] = [];
   const framework: string[] = [];
+  const named: string[] = [];
   // An Angular workspace's templates are type-checked by the Angular compiler (ng build), never by tsc.
   const templates = (await job.runtime.stat(join(job.root, "angular.json")))?.isFile === true;
   const visit = (path: string) => {
@@ -61,6 +64,7 @@ async function walkChecked(job: WalkInputs): Promise<CheckedFiles> {
     const start = path === "." ? job.root : join(job.root, path);
     const info = await job.runtime.stat(start);
     if (info?.isFile) {
+      named.push(start);
       visit(start);
       continue;
     }
@@ -75,7 +79,7 @@ async function walkChecked(job: WalkInputs): Promise<CheckedFiles> {
       }
     }
   }
-  return { sources: [...new Set(sources)].sort(), framework: [...new Set(framework)].sort() };
+  return { sources: [...new Set(sources)].sort(), framework: [...new Set(framework)].sort(), named: [...new Set(named)].sort() };
 }
 
 /** The TS/JS files under the checked paths (absolute, sorted). */

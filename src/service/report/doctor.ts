@@ -9,6 +9,7 @@ import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
 import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
 import { CONFIG_FILE, type Project } from "../project/project.ts";
+import { engineProblems } from "./engine-problems.ts";
 
 /** What doctor reads: the project, the runtime and how JS engine entries are run. */
 export interface DoctorInputs {
@@ -39,6 +40,8 @@ export interface DoctorReport {
   typescriptPrograms: string[];
   /** How linters run: ESLint's legacy mode, linters the project uses that Signalint cannot run. */
   linterNotes: string[];
+  /** Engines the project uses that cannot run here, with why (doctor exits 1): see engineProblems. */
+  problems: string[];
   /** The project's daemon and its memory (filled by the CLI, which may reach it; absent where nobody asked). */
   daemon?: DaemonMemory;
 }
@@ -101,6 +104,7 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
     engines,
     typescriptPrograms,
     linterNotes,
+    problems: await engineProblems({ runtime, root: project.root, node: service.node, engines, explicit: project.settings.engines, choice }),
   };
 }
 
@@ -129,6 +133,7 @@ export function formatDoctor(report: DoctorReport): string {
   }
   lines.push("typescript programs:", ...report.typescriptPrograms.map((program) => `  ${program}`));
   if (report.linterNotes.length) lines.push("linters:", ...report.linterNotes.map((note) => `  ${note}`));
+  if (report.problems.length) lines.push("cannot run (checks are incomplete until fixed):", ...report.problems.map((problem) => `  ${problem}`));
   return `${lines.join("\n")}\n`;
 }
 

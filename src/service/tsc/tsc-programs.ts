@@ -203,8 +203,8 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
     if (!known) chosen.set(config, { config, reasons: [reason], tool });
     else {
       if (!known.reasons.includes(reason)) known.reasons.push(reason);
-      // vue-tsc checks everything tsc does and the .vue files too.
-      if (tool === "vue-tsc") known.tool = tool;
+      // vue-tsc and svelte-check check everything tsc does and the .vue / .svelte files too.
+      if (tool === "vue-tsc" || tool === "svelte-check") known.tool = tool;
     }
   };
   const rootConfig = join(root, "tsconfig.json");

@@ -1,8 +1,12 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { RawIssue } from "../../core/issues.ts";
 import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { missingGenerated } from "../../engines/generated-configs.ts";
+import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
+import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
+import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
 import type { EngineCache, EngineJob, RunnerOutcome } from "../job/engine-job.ts";
 import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
@@ -181,7 +185,7 @@ function overlayCompiler(resolved: ResolvedEngine): string | null {
 export type TscSpawn = (
   args: string[],
   configFile: string,
-  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs },
+  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs; parse?: (result: SpawnResult) => ParseOutcome },
 ) => Promise<ParseOutcome>;
 
 /** What the programs of one check share while they run. */
@@ -208,10 +212,17 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const resolved = inferred || run.tool !== "tsc" ? root : await programCompiler(job, root, tsconfig);
   // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
   // line rather than evict each other's hosts at every check.
-  const packageDir = job.warmTypeScript && slot < job.warm.capacity && run.tool !== "vue-tsc" ? resolved.packageDir : null;
+  const standIn = run.tool === "vue-tsc" || run.tool === "svelte-check";
+  const packageDir = job.warmTypeScript && slot < job.warm.capacity && !standIn ? resolved.packageDir : null;
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
-  const checker = run.tool === "vue-tsc" ? await resolveTypeChecker(job.runtime, "vue-tsc", { start: dirname(tsconfig), node: job.node }) : null;
+  const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
+  if (checker && run.tool === "svelte-check") {
+    const parsed = await runSvelteCheck(job, tsconfig, checker, spawn);
+    if (parsed.ok) state.listLater.push(tsconfig);
+    if (parsed.ok) state.modes.add("svelte-check");
+    return parsed;
+  }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
   const plan: TscRun = inferred
     ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
@@ -237,9 +248,11 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   if (warm) return warm;
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
-  const parsed = await spawn(plan.args, plan.configFile, {
+  // vue-tsc through node runs behind the guard launcher: its global types are never written into the tree.
+  const guarded = checker && run.tool === "vue-tsc" && checker.prefixArgs.at(-1) === checker.path;
+  const parsed = await spawn(guarded ? [checker.path, ...plan.args] : plan.args, plan.configFile, {
     ...(checker ? { checker } : resolved !== root ? { checker: resolved } : {}),
-    ...(plan.entry ? { entry: plan.entry } : {}),
+    ...(guarded ? { entry: await vueTscGuard(job.runtime, job.cacheDir) } : plan.entry ? { entry: plan.entry } : {}),
     outside: outsideConfigs(job, plan),
   });
   if (!parsed.ok) return parsed;
@@ -317,7 +330,7 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   const { sources, framework } = await checkedFiles(job);
   if (choice.noTsconfig) {
     const outcome = await runInferred(job, resolved, spawn, state);
-    const notChecked = coverageNotes([], framework, []);
+    const notChecked = coverageNotes([], framework);
     return "ok" in outcome && outcome.ok ? { ...outcome, notChecked } : outcome;
   }
   const scope = job.tsconfigs.scopeFor(resolved);
@@ -327,16 +340,19 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // while it runs, rather than after; TypeScript 5/6 list in the spare warm host, which the program's check would take.
   const [only] = choice.programs;
   const listedApart = majorVersion(resolved) >= 7;
-  const early = listedApart && job.paths.includes(".") && choice.programs.length === 1 && only ? [{ config: only.config, tool: only.tool }] : null;
+  const alone = listedApart && job.paths.includes(".") && choice.programs.length === 1 && only;
+  const early = alone && !(await missingGenerated(job.runtime, job.root, only.config)) ? [{ config: only.config, tool: only.tool }] : null;
   const [{ runs, outside }] = await Promise.all([selectRuns(job, resolved, { choice, sources, framework, scope }), early && runAll(early)]);
-  if (!early) await runAll(runs);
+  if (!early) await runAll(await withoutGeneratedGaps(job, runs, outcomes));
   else if (runs.length !== 1 || runs[0]?.config !== only?.config || runs[0]?.tool !== only?.tool)
     throw new Error("tsc: the listings chose other programs than the one run");
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
-  const vueDirs = runs.filter((run) => run.tool === "vue-tsc" && state.modes.has("vue-tsc")).map((run) => dirname(run.config));
-  const notChecked = coverageNotes(notIncluded, framework, vueDirs);
+  const ranWith = (tool: "vue-tsc" | "svelte-check") => runs.filter((run) => run.tool === tool && state.modes.has(tool)).map((run) => dirname(run.config));
+  const svelteInstalled =
+    framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
+  const notChecked = coverageNotes(notIncluded, framework, { vue: ranWith("vue-tsc"), svelte: ranWith("svelte-check") }, { svelteInstalled });
   if (!runs.length) {
     const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
     const message = ["no program the project checks includes the checked files", ...why].join("; ");

@@ -69,9 +69,10 @@ export async function selectRuns(
       const dir = `${job.root}/${path}`;
       for (const { config, tool } of configs) if (within(dir, config)) add(config, tool);
     }
-    // A .vue file is checked by the vue-tsc programs above it (TypeScript's own listing leaves .vue files out).
-    for (const file of input.framework.filter((path) => path.endsWith(".vue"))) {
-      for (const program of choice.programs) if (program.tool === "vue-tsc" && within(dirname(program.config), file)) add(program.config, program.tool);
+    // A .vue (.svelte) file is checked by the vue-tsc (svelte-check) programs above it (TypeScript's own listing leaves them out).
+    for (const file of input.framework) {
+      const tool = file.endsWith(".vue") ? "vue-tsc" : file.endsWith(".svelte") ? "svelte-check" : null;
+      for (const program of choice.programs) if (tool && program.tool === tool && within(dirname(program.config), file)) add(program.config, program.tool);
     }
     // Every config of the nearest directory above each file (tsconfig.app.json beside tsconfig.spec.json): a program
     // of one may import the file though only the other lists it, and a warm run that would say so may not have been.
@@ -93,28 +94,39 @@ export async function selectRuns(
 /** What the reason of a framework file's note says, per extension. */
 const FRAMEWORK_WHY: Record<string, string> = {
   vue: "no vue-tsc run in the project's scripts type-checks them",
-  svelte: "Signalint does not run svelte-check",
+  svelte: "no svelte-check run in the project's scripts type-checks them",
   astro: "Signalint does not run astro check",
   mdx: "no engine type-checks MDX",
   html: "Angular templates: the Angular compiler type-checks them in ng build, and Signalint runs tsc",
 };
 
+/** Said of .svelte files when svelte-check is installed but no script runs it: how to have it run. */
+const SVELTE_CHECK_OFF =
+  'svelte-check is installed but no package.json script runs it: add one (`"check": "svelte-check --tsconfig ./tsconfig.json"`) and Signalint runs it on that program';
+
 /**
  * The coverage notes of a tsc run: TypeScript files no chosen program includes or imports, and framework files
- * (.vue outside every program vue-tsc ran, .svelte, .astro, .mdx).
+ * (.vue outside every program vue-tsc ran, .svelte outside every program svelte-check ran, .astro, .mdx).
  */
-export function coverageNotes(outside: readonly string[], framework: readonly string[], vueDirs: readonly string[]): NotCheckedFiles[] {
+export function coverageNotes(
+  outside: readonly string[],
+  framework: readonly string[],
+  checkedDirs: { vue?: readonly string[]; svelte?: readonly string[] } = {},
+  options: { svelteInstalled?: boolean } = {},
+): NotCheckedFiles[] {
   const notes: NotCheckedFiles[] = [];
   const typescript = outside.filter(isTypeScriptFile);
   if (typescript.length) notes.push({ reason: "not type-checked: no tsconfig the project checks includes them", files: typescript });
   const byExtension = new Map<string, string[]>();
   for (const file of framework) {
     const extension = file.slice(file.lastIndexOf(".") + 1);
-    if (extension === "vue" && vueDirs.some((dir) => within(dir, file))) continue;
+    const dirs = extension === "vue" ? checkedDirs.vue : extension === "svelte" ? checkedDirs.svelte : undefined;
+    if (dirs?.some((dir) => within(dir, file))) continue;
     byExtension.set(extension, [...(byExtension.get(extension) ?? []), file]);
   }
   for (const [extension, files] of [...byExtension].sort()) {
-    notes.push({ reason: `not type-checked: .${extension} files (${FRAMEWORK_WHY[extension] ?? "no engine reads them"})`, files });
+    const why = extension === "svelte" && options.svelteInstalled ? SVELTE_CHECK_OFF : (FRAMEWORK_WHY[extension] ?? "no engine reads them");
+    notes.push({ reason: `not type-checked: .${extension} files (${why})`, files });
   }
   return notes;
 }

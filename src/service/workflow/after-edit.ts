@@ -6,6 +6,7 @@ import type { CheckOptions } from "../job/check-events.ts";
 import { insideRoot } from "../project/project.ts";
 import type { Checker } from "./checker.ts";
 import type { StoredSnapshot } from "../history/snapshots.ts";
+import { composeDeltas } from "../../core/composed-delta.ts";
 
 /** compare_diagnostics: introduced / resolved / unchanged between two snapshots, or the stale answer for either id. */
 export function compareSnapshots(service: Checker, baselineCheckId: string, currentCheckId: string): Compare | WorkflowStale {
@@ -22,12 +23,20 @@ export interface AfterEdit {
   delta: AfterEditDelta | null;
 }
 
+/** The default baselines of an after-edit check: per path, the newest earlier check that covered it. */
+interface Baselines {
+  parts: { baseline: StoredSnapshot; paths: string[] }[];
+  /** Paths no earlier check covered. */
+  uncovered: string[];
+}
+
 /**
- * The default baseline of an after-edit check: the previous engine check that covered every one of the files, else
- * the previous one that covered some of them (the rest is named in the delta's notCompared), else none. Ingested
- * (LSP) snapshots are never a default baseline: their issues are not the engines'.
+ * The default baselines of an after-edit check: for each of the files, the newest earlier engine check that covered
+ * it (files an earlier check covered together share it); files none covered are named in the delta's notCompared,
+ * and when none was covered there is no baseline. Ingested (LSP) snapshots are never a default baseline: their issues
+ * are not the engines'.
  */
-function defaultBaseline(service: Checker, files: readonly string[], session: string | undefined): StoredSnapshot | null {
+function defaultBaselines(service: Checker, files: readonly string[], session: string | undefined): Baselines | null {
   let wanted: string[];
   try {
     wanted = normalizePathList(files.map((file) => insideRoot(service.project, file)));
@@ -40,11 +49,14 @@ function defaultBaseline(service: Checker, files: readonly string[], session: st
     .filter((snapshot) => snapshot.tool !== "ingest_diagnostics" && (session === undefined || snapshot.session === session));
   const covers = (snapshot: StoredSnapshot, file: string) => snapshot.scope.some((entry) => isWithin(file, entry));
   const newestFirst = [...checks].reverse();
-  return (
-    newestFirst.find((snapshot) => wanted.every((file) => covers(snapshot, file))) ??
-    newestFirst.find((snapshot) => wanted.some((file) => covers(snapshot, file))) ??
-    null
-  );
+  const parts = new Map<StoredSnapshot, string[]>();
+  const uncovered: string[] = [];
+  for (const file of wanted) {
+    const baseline = newestFirst.find((snapshot) => covers(snapshot, file));
+    if (baseline) parts.set(baseline, [...(parts.get(baseline) ?? []), file]);
+    else uncovered.push(file);
+  }
+  return parts.size ? { parts: [...parts].map(([baseline, paths]) => ({ baseline, paths })), uncovered } : null;
 }
 
 /**
@@ -57,22 +69,38 @@ export async function afterEditCheck(
   files: readonly string[],
   options: CheckOptions & { baselineCheckId?: string } = {},
 ): Promise<AfterEdit | WorkflowStale> {
-  const baseline = options.baselineCheckId !== undefined ? service.snapshots.find(options.baselineCheckId) : defaultBaseline(service, files, options.session);
-  if (baseline && "status" in baseline) return baseline;
+  const named = options.baselineCheckId !== undefined ? service.snapshots.find(options.baselineCheckId) : null;
+  if (named && "status" in named) return named;
+  const baselines = named ? null : defaultBaselines(service, files, options.session);
   const { signal, onEvent, session, env } = options;
   const response = await service.check(files, true, { signal, onEvent, session, env, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
-  if (!baseline) {
+  if (!named && !baselines) {
     const message = `No earlier check covered ${current.scope.join(", ")}: nothing was compared. This check (${response.checkId}) is the baseline of the next after_edit_check.`;
     return { response, delta: { status: "no_baseline", message } };
   }
+  const used = named ? [named] : (baselines?.parts ?? []).map((part) => part.baseline);
   const now = service.elsewhereOf(response.checkId);
-  const before = service.elsewhereOf(baseline.checkId);
-  const earlier = [...(before?.introduced ?? []), ...(before?.unattributed ?? [])];
-  // Errors elsewhere that the baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes.
+  // Errors elsewhere each baseline showed (introduced then, or there from the start), once each.
+  const seen = new Set<string>();
+  const earlier = used
+    .flatMap((baseline) => {
+      const before = service.elsewhereOf(baseline.checkId);
+      return [...(before?.introduced ?? []), ...(before?.unattributed ?? [])];
+    })
+    .filter((issue) => {
+      const key = `${issue.file}:${issue.line}:${issue.col}:${issue.engine}:${issue.rule}:${issue.message}`;
+      return !seen.has(key) && Boolean(seen.add(key));
+    });
+  const known = [...used.flatMap((baseline) => baseline.issues), ...earlier];
+  // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes.
   const fixed = now ? unmatched(earlier, now.outside) : [];
-  return { response, delta: withElsewhere(compareChecks(baseline, current), now?.introduced ?? [], [...baseline.issues, ...earlier], fixed) };
+  // One earlier check covering every file is compared whole (its scope may be wider, as before composition).
+  const [only] = baselines?.parts ?? [];
+  const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
+  const delta = whole ? compareChecks(whole, current) : composeDeltas(baselines?.parts ?? [], current, baselines?.uncovered ?? []);
+  return { response, delta: withElsewhere(delta, now?.introduced ?? [], known, fixed) };
 }
 
 /** The issues of `these` that `others` lacks (matched as compare does). */

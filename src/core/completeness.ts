@@ -1,0 +1,65 @@
+import type { CheckResponse, Elsewhere, Engines } from "./contracts.ts";
+
+// The one rule of a clean check: every file it was about was checked by everything the project checks it with.
+// Coverage (service/check/coverage.ts) gathers which files nothing type-checked; these two functions decide what that
+// means for the answer, for every entry point (check_project, check_files, after_edit_check, apply's post-check, the
+// CLI and the hook all read the status buildCheckResponse takes from checkStatus).
+
+/** Files the project type-checks with a framework's checker: one left unchecked is never a clean check, named or found. */
+const FRAMEWORK_CHECKED = /\.(?:svelte|vue|astro|mdx)$/;
+
+/** What coverage found about the files a check was about (root-relative paths). */
+export interface CoverageGaps {
+  /** The files the check was about that a type-checker applies to: TypeScript sources and framework files. */
+  typed: readonly string[];
+  /** Those nothing type-checked (the type-check coverage notes). */
+  untyped: ReadonlySet<string>;
+  /** The files the request named by path (not found under a named directory). */
+  named: ReadonlySet<string>;
+}
+
+/**
+ * The files that make a check incomplete: each unchecked framework file (.svelte, .vue, .astro, .mdx), each unchecked
+ * file the request named, and, when nothing was type-checked at all, every unchecked file. A TypeScript file that a
+ * walk of a directory found outside every program the project checks is the project's own blind spot too: a note, not
+ * a gap.
+ */
+export function incompleteFiles(gaps: CoverageGaps): string[] {
+  const unchecked = gaps.typed.filter((file) => gaps.untyped.has(file));
+  const nothingTyped = gaps.typed.length > 0 && unchecked.length === gaps.typed.length;
+  return unchecked.filter((file) => nothingTyped || FRAMEWORK_CHECKED.test(file) || gaps.named.has(file)).sort();
+}
+
+/** What a check's status is decided from. */
+export interface StatusFacts {
+  engines: Engines;
+  issueCount: number;
+  elsewhere?: Elsewhere;
+  /** incompleteFiles of the check. */
+  incomplete?: readonly string[];
+  /** The project's own linters that could not run on the checked files. */
+  unlinted?: readonly string[];
+}
+
+/**
+ * A check's status: `error` when an engine failed, none ran, or a file it was about went unchecked (whatever else was
+ * found); `issues_found` when there are issues (here or, after an edit, elsewhere); `error` when nothing was found but
+ * the project's own linter could not run; else `clean`.
+ */
+export function checkStatus(facts: StatusFacts): CheckResponse["status"] {
+  const statuses = Object.values(facts.engines);
+  const failed = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
+  if (failed || facts.incomplete?.length) return "error";
+  if (facts.issueCount > 0 || facts.elsewhere) return "issues_found";
+  return facts.unlinted?.length ? "error" : "clean";
+}
+
+/** How many named unchecked files a next step lists by name. */
+const NAMED = 5;
+
+/** The next step's words for an incomplete check: which files went unchecked (notChecked says why). */
+export function incompleteNote(files: readonly string[]): string {
+  const shown = files.slice(0, NAMED).join(", ");
+  const more = files.length > NAMED ? ` and ${files.length - NAMED} more` : "";
+  return `Not clean: ${shown}${more} ${files.length === 1 ? "was" : "were"} not checked by every checker the project uses (notChecked says why).`;
+}

@@ -1,0 +1,45 @@
+import { dirname, relative, resolve } from "node:path";
+import { missingGenerated } from "../../engines/generated-configs.ts";
+import { parseSvelteCheckOutput, svelteCheckArgs } from "../../engines/svelte-check.ts";
+import { configFileName } from "../../engines/tsconfig.ts";
+import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
+import type { SpawnResult } from "../../runtime/types.ts";
+import { throwIfCancelled } from "../job/check-events.ts";
+import type { EngineJob } from "../job/engine-job.ts";
+import type { ProgramRun } from "./tsc-selection.ts";
+
+// The programs of a check that are not tsc's own: a config needing a framework's missing generated config (not run),
+// and a config the project's scripts run with svelte-check (run by it).
+
+/** How a stand-in type-checker is spawned on the command line and its output parsed (tsc-runner's TscSpawn). */
+export type StandInSpawn = (
+  args: string[],
+  configFile: string,
+  options: { checker: ResolvedEngine; parse: (result: SpawnResult) => ParseOutcome },
+) => Promise<ParseOutcome>;
+
+/**
+ * The runs whose configs have what they extend or include; a program that needs a framework's generated config that is
+ * missing (a fresh clone's `.svelte-kit/tsconfig.json`) is not run: its TS5083 and `./$types` TS2307 are not the
+ * project's errors. It is a failure of its own saying what to run (never run here), so the check is never clean.
+ */
+export async function withoutGeneratedGaps(job: EngineJob, runs: readonly ProgramRun[], outcomes: [string, ParseOutcome][]): Promise<ProgramRun[]> {
+  const gaps = await Promise.all(runs.map((run) => missingGenerated(job.runtime, job.root, run.config)));
+  runs.forEach((run, index) => {
+    const gap = gaps[index];
+    if (gap) outcomes.push([run.config, { ok: false, code: "engine_failed", message: gap.action }]);
+  });
+  return runs.filter((_, index) => !gaps[index]);
+}
+
+/**
+ * A program the project's scripts run with svelte-check: the installed svelte-check, cold at every check, on the
+ * program's config from its directory (paths it prints are relative to that workspace). Never warm.
+ */
+export async function runSvelteCheck(job: EngineJob, tsconfig: string, checker: ResolvedEngine, spawn: StandInSpawn): Promise<ParseOutcome> {
+  throwIfCancelled(job.signal);
+  job.onEvent?.({ kind: "tsc-phase", phase: "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
+  const workspace = dirname(tsconfig);
+  const parse = (result: SpawnResult) => parseSvelteCheckOutput(result, (file) => job.toRelative(resolve(workspace, file)));
+  return spawn(svelteCheckArgs(workspace, tsconfig), configFileName(job.root, tsconfig), { checker, parse });
+}
