@@ -92,7 +92,7 @@ function headline(files: readonly string[], own: number, other: ReturnType<typeo
         : `${plural(rest, "error")} in other files since the last whole-project check (not fixed yet)`,
     );
   if (warnings) parts.push(plural(warnings, "warning"));
-  return `Signalint after editing ${files.join(", ")}: ${parts.length ? parts.join(", ") : "no errors"}`;
+  return `Signalint after editing ${files.join(", ")}: ${parts.length ? parts.join(", ") : "no errors found"}`;
 }
 
 /**
@@ -120,7 +120,7 @@ export function hookReport(facts: HookFacts): HookReport {
   const shown = ranked.length + (hidden > 0 ? 1 : 0) > room ? ranked.slice(0, Math.max(0, room - 1)) : ranked;
   const more = own.length + other.count + warnings.length - shown.length;
   const lines = [
-    `${headline(facts.files, own.length, other, warnings.length)}${exitCode === 2 ? `: fix ${leavesErrors ? "them" : "the warnings"} (or undo the edit)` : ""}`,
+    `${headline(facts.files, own.length, other, warnings.length)}${exitCode === 2 ? `: fix ${leavesErrors ? "them" : "the warnings"} (or undo the edit)` : ""}${incomplete ? "; the check is incomplete (below: what did not run or was not checked)" : ""}`,
     ...shown,
     ...(more > 0 ? [`… and ${more} more: run \`signalint-mcp check\` (--format json lists every issue)`] : []),
     ...tail,

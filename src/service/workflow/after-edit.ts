@@ -95,7 +95,9 @@ export async function afterEditCheck(
     });
   const known = [...used.flatMap((baseline) => baseline.issues), ...earlier];
   // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes.
-  const fixed = now ? unmatched(earlier, now.outside) : [];
+  // Only outside the checked files: inside them, the comparison with each file's baseline decides.
+  const outsideChecked = (issue: Issue) => !current.scope.some((entry) => isWithin(issue.file, entry));
+  const fixed = now ? unmatched(earlier.filter(outsideChecked), now.outside) : [];
   // One earlier check covering every file is compared whole (its scope may be wider, as before composition).
   const [only] = baselines?.parts ?? [];
   const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
