@@ -29,9 +29,11 @@ const ERROR_LINE = '\nexport const benchBroken: number = "not a number";\n';
 
 /** The fixture's first source file (sorted): the one the edits add an error to and remove it from. */
 const firstSource = (dir) =>
-  `src/${readdirSync(join(dir, "src"))
-    .filter((name) => /\.tsx?$/.test(name))
-    .sort()[0]}`;
+  `src/${
+    readdirSync(join(dir, "src"))
+      .filter((name) => /\.tsx?$/.test(name))
+      .sort()[0]
+  }`;
 
 const table = [];
 
@@ -82,7 +84,9 @@ await runBench(async () => {
     table.push({ name, ...samples });
   }
   printSteps(`check_project vs. tsc and oxlint run directly right after each step, ${RUNS} runs per fixture, Node ${process.version}`);
-  console.log(`\n| fixture | issues | engines direct (ms) | check_project, fresh server (ms) | overhead | check_project 3 s later, after an edit (ms) | raw output (B) | CallToolResult both (B) |`);
+  console.log(
+    `\n| fixture | issues | engines direct (ms) | check_project, fresh server (ms) | overhead | check_project 3 s later, after an edit (ms) | raw output (B) | CallToolResult both (B) |`,
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of table) {
     const direct = median(row.direct);

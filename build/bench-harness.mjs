@@ -67,7 +67,8 @@ export function env(extra = {}) {
   return { ...base, XDG_STATE_HOME: STATE_HOME, XDG_CACHE_HOME: CACHE_HOME, SIGNALINT_STRUCTURED_MAX_BYTES: "16777216", ...extra };
 }
 
-const runtimeFor = (environment) => code.callerRuntime(code.createNodeRuntime(), Object.fromEntries(Object.entries(environment).filter(([, v]) => v !== undefined)));
+const runtimeFor = (environment) =>
+  code.callerRuntime(code.createNodeRuntime(), Object.fromEntries(Object.entries(environment).filter(([, v]) => v !== undefined)));
 
 /** The state directory Signalint uses for `root` in `environment` (openProject's own rule). */
 export async function stateDirOf(root, environment = env()) {
@@ -87,13 +88,29 @@ export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(v
 /** One issue's key: engine, file, line, column, code or rule. */
 export const keyOf = (engine, file, line, col, rule) => `${engine} ${file}:${line}:${col} ${rule}`;
 
-/** The keys (sorted) of a Signalint answer's issues, each engine report of a merged issue counted once per engine. */
+/**
+ * The keys (sorted) of a Signalint answer's issues, each engine report of a merged issue counted once per engine; a
+ * merged report carries the merged issue's position, not its own column, so its column is `*` (any column matches).
+ */
 export function answerKeys(issues, engines = null) {
   return issues
-    .flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other }))])
+    .flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other, col: "*" }))])
     .filter((issue) => !engines || engines.includes(issue.engine))
     .map((issue) => keyOf(issue.engine, issue.file, issue.line, issue.col, issue.rule))
     .sort();
+}
+
+/** The differences of two key lists (each key matched once; a `*` column of `got` matches any column). */
+export function compareKeys(expected, got) {
+  const left = [...expected];
+  const extra = [];
+  const loose = (key) => key.replace(/:(\d+|\*) /, ": ");
+  for (const key of [...got].sort((a, b) => Number(a.includes(":* ")) - Number(b.includes(":* ")))) {
+    const index = key.includes(":* ") ? left.findIndex((other) => loose(other) === loose(key)) : left.indexOf(key);
+    if (index >= 0) left.splice(index, 1);
+    else extra.push(key);
+  }
+  return { missing: left, extra };
 }
 
 /** Every issue of an MCP check response: its remaining issues and each cluster's (get_issue_detail). */
@@ -209,7 +226,11 @@ export function combined(...runs) {
   return {
     ms: runs.reduce((sum, run) => sum + run.ms, 0),
     keys: runs.flatMap((run) => run.keys).sort(),
-    failed: runs.map((run) => run.failed).filter(Boolean).join("; ") || null,
+    failed:
+      runs
+        .map((run) => run.failed)
+        .filter(Boolean)
+        .join("; ") || null,
   };
 }
 
@@ -328,15 +349,27 @@ export async function step(project, { group = "", label, edit = null, unchanged 
       problems.push(`engine ${engine} ${status.status}${status.code ? ` (${status.code})` : ""}${status.message ? `: ${status.message.slice(0, 200)}` : ""}`);
   if (measured.engines === undefined && measured.requireEngines !== false) problems.push("no engine statuses in the answer");
   if (reference.failed) problems.push(`cold reference failed: ${reference.failed}`);
-  const missing = expected.filter((key) => !got.includes(key));
-  const extraKeys = got.filter((key) => !expected.includes(key));
+  const { missing, extra: extraKeys } = compareKeys(expected, got);
   if (missing.length || extraKeys.length)
-    problems.push(`issues differ from the cold run: missing ${JSON.stringify(missing.slice(0, 5))}, not in the cold run ${JSON.stringify(extraKeys.slice(0, 5))}`);
+    problems.push(
+      `issues differ from the cold run: missing ${JSON.stringify(missing.slice(0, 5))}, not in the cold run ${JSON.stringify(extraKeys.slice(0, 5))}`,
+    );
   if (edit && !unchanged && previous !== null && JSON.stringify(previous) === JSON.stringify(reference.keys))
     problems.push("the edit did not change the expected diagnostics (a stale answer would pass)");
-  if (unchanged && previous !== null && JSON.stringify(previous) !== JSON.stringify(reference.keys)) problems.push("the expected diagnostics changed on a no-edit step");
+  if (unchanged && previous !== null && JSON.stringify(previous) !== JSON.stringify(reference.keys))
+    problems.push("the expected diagnostics changed on a no-edit step");
   if (written.length) problems.push(`wrote into the project tree: ${written.slice(0, 5).join(", ")}`);
-  const row = { group, label, ms: measured.ms, coldMs: reference.ms, ratio: measured.ms / reference.ms, issues: got.length, mode: measured.mode ?? "", problems, ...extra };
+  const row = {
+    group,
+    label,
+    ms: measured.ms,
+    coldMs: reference.ms,
+    ratio: measured.ms / reference.ms,
+    issues: got.length,
+    mode: measured.mode ?? "",
+    problems,
+    ...extra,
+  };
   rows.push(row);
   for (const problem of problems) fail(`${group ? `${group}: ` : ""}${label}: ${problem}`);
   project.rebase();
@@ -452,7 +485,10 @@ export async function mcpCheck(client, tool, args) {
   const response = result.structuredContent ?? {};
   if (result.isError) return { ms, isError: true, text: result.content?.[0]?.text, issues: [] };
   const issues = await mcpIssues(client, response);
-  const answer = response.checkId && !response.cache ? (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: response.checkId } })).structuredContent : null;
+  const answer =
+    response.checkId && !response.cache
+      ? (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: response.checkId } })).structuredContent
+      : null;
   const cache = response.cache ?? answer?.cache;
   return {
     ms,
@@ -471,7 +507,12 @@ export async function mcpCheck(client, tool, args) {
 export function cliCheck(dir, environment = env(), args = []) {
   trackRoot(dir, environment);
   const started = performance.now();
-  const run = spawnSync(process.execPath, [BUNDLE, "check", "--format", "json", ...args], { cwd: dir, env: environment, encoding: "utf8", maxBuffer: 1024 ** 3 });
+  const run = spawnSync(process.execPath, [BUNDLE, "check", "--format", "json", ...args], {
+    cwd: dir,
+    env: environment,
+    encoding: "utf8",
+    maxBuffer: 1024 ** 3,
+  });
   const ms = performance.now() - started;
   let report = null;
   try {

@@ -175,9 +175,17 @@ async function measureRestart(label, tsc) {
     return performance.now() - started;
   };
   if (!REFS && !WORKSPACE) incremental();
-  await checkInFreshServer(project, label, environment, "check_project after a restart, one leaf edited while stopped (an error added)", "check_project", {}, {
-    edit: breakLeaf(project, layout.leaf),
-  });
+  await checkInFreshServer(
+    project,
+    label,
+    environment,
+    "check_project after a restart, one leaf edited while stopped (an error added)",
+    "check_project",
+    {},
+    {
+      edit: breakLeaf(project, layout.leaf),
+    },
+  );
   if (!REFS && !WORKSPACE) extra.push(`(reference) \`tsc --incremental\` after the same edit, its build info primed: ${incremental().toFixed(0)} ms`);
   await checkInFreshServer(
     project,
@@ -239,7 +247,9 @@ async function measure(label, tsc) {
         const answer = await mcpCheck(client, tool, args);
         // check_files' response carries its cache figures; the snapshot's server time is wanted for the no-change steps.
         if (name.includes("nothing changed") && answer.serverMs === undefined && answer.response?.checkId)
-          answer.serverMs = (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: answer.response.checkId } })).structuredContent?.durationMs;
+          answer.serverMs = (
+            await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: answer.response.checkId } })
+          ).structuredContent?.durationMs;
         return answer;
       },
     });
@@ -298,7 +308,9 @@ await runBench(async () => {
   printSteps(
     `latency on a generated ${FILES}-file ${REFS ? "project-references monorepo (ratios to a cold `tsc -b`)" : WORKSPACE ? "workspace of 9 tsconfigs (ratios to 9 cold `tsc -p` runs)" : "project"}; each check measured once from the MCP client (round trip and oxlint included), each ratio to the cold run right after it`,
   );
-  console.log("\n| TypeScript | cold tsc before the steps, median (ms) | `ping` while a warm program builds, slowest (ms) | server RSS (MB) | warm hosts' RSS (MB) |");
+  console.log(
+    "\n| TypeScript | cold tsc before the steps, median (ms) | `ping` while a warm program builds, slowest (ms) | server RSS (MB) | warm hosts' RSS (MB) |",
+  );
   console.log("|---|---:|---:|---:|---:|");
   for (const { label, coldMs, pingMs, memory } of results)
     console.log(`| ${label} | ${coldMs.toFixed(0)} | ${pingMs.toFixed(0)} | ${memory?.server.toFixed(0) ?? "?"} | ${memory?.hosts.toFixed(0) ?? "?"} |`);

@@ -77,7 +77,9 @@ await runBench(async () => {
     rows.push([label, median(times).toFixed(0), peak.toFixed(1), now.toFixed(1)]);
   }
   printSteps("each way's check_project calls, each after an edit, compared with tsc and oxlint run directly right after it");
-  console.log(`\nstartup: spawn → initialize answered, median of ${RUNS}; RSS of the server process after two check_project calls (systemic-ts, an edit before each)\n`);
+  console.log(
+    `\nstartup: spawn → initialize answered, median of ${RUNS}; RSS of the server process after two check_project calls (systemic-ts, an edit before each)\n`,
+  );
   console.log("| way | startup (ms) | peak RSS (MB) | RSS after check (MB) |");
   console.log("|---|---:|---:|---:|");
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
