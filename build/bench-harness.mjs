@@ -484,11 +484,13 @@ export async function mcpCheck(client, tool, args) {
   const bytes = Buffer.byteLength(JSON.stringify(result));
   const response = result.structuredContent ?? {};
   if (result.isError) return { ms, isError: true, text: result.content?.[0]?.text, issues: [] };
-  const issues = await mcpIssues(client, response);
+  // after_edit_check answers in brief: the whole check (every issue of the named files) is its snapshot.
+  const brief = tool === "after_edit_check";
   const answer =
-    response.checkId && !response.cache
+    response.checkId && (brief || !response.cache)
       ? (await client.callTool({ name: "get_diagnostic_snapshot", arguments: { checkId: response.checkId } })).structuredContent
       : null;
+  const issues = brief ? (answer?.issues ?? []) : await mcpIssues(client, response);
   const cache = response.cache ?? answer?.cache;
   return {
     ms,
