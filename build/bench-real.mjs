@@ -103,7 +103,9 @@ await runBench(async () => {
       const files = tool === "check_project" ? null : (s.files ?? s.edits?.map((edit) => edit.file) ?? []);
       const edit = s.edits || s.delete || s.restore ? () => applyStep(s) : null;
       let incrementalMs = null;
-      await step(project, {
+      let response = null;
+      const before = project.expected;
+      const row = await step(project, {
         group: spec.name ?? "",
         label: `${s.label}${tool === "check_project" ? "" : ` (${tool})`}`,
         edit,
@@ -112,6 +114,7 @@ await runBench(async () => {
         files,
         measure: async () => {
           const answer = await mcpCheck(client, tool, tool === "check_project" ? {} : { files });
+          response = answer.response;
           incrementalMs = index === 0 ? null : incremental(dir);
           return answer;
         },
@@ -121,6 +124,13 @@ await runBench(async () => {
           },
         },
       });
+      // Named-files steps: what the edit broke outside the named files (the cold run's new errors there) and what the
+      // answer said of it (its `elsewhere`), issue 36 item 1.
+      if (files) {
+        const outside = (key) => !files.some((file) => key.split(" ")[1].startsWith(`${file}:`));
+        const broke = project.expected.filter((key) => outside(key) && !(before ?? []).includes(key)).length;
+        row.elsewhere = `${broke} new outside; the answer's elsewhere: ${response?.elsewhere ? `${response.elsewhere.introduced} introduced` : "none"}`;
+      }
     }
   } finally {
     await client.close();
@@ -150,13 +160,15 @@ await runBench(async () => {
   printSteps(
     `bench:real on a copy of ${source} (${spec.name ?? ""}); each step's time, then the project's own incremental command's, then a cold run over the whole project`,
   );
-  console.log("\n| step | Signalint (ms) | project's incremental command (ms) | ratio to it | cold, whole project (ms) | equal to the cold run |");
-  console.log("|---|---:|---:|---:|---:|---|");
+  console.log(
+    "\n| step | Signalint (ms) | project's incremental command (ms) | ratio to it | cold, whole project (ms) | equal to the cold run | named-files steps: errors the edit made elsewhere |",
+  );
+  console.log("|---|---:|---:|---:|---:|---|---|");
   const { stepRows } = await import("./bench-harness.mjs");
   for (const row of stepRows()) {
     const inc = row.incrementalMs;
     console.log(
-      `| ${row.label} | ${row.ms.toFixed(0)} | ${inc === null ? "" : inc.toFixed(0)} | ${inc ? (row.ms / inc).toFixed(2) : ""} | ${row.coldMs.toFixed(0)} | ${row.problems.length ? "**NO**" : "yes"} |`,
+      `| ${row.label} | ${row.ms.toFixed(0)} | ${inc === null ? "" : inc.toFixed(0)} | ${inc ? (row.ms / inc).toFixed(2) : ""} | ${row.coldMs.toFixed(0)} | ${row.problems.length ? "**NO**" : "yes"} | ${row.elsewhere ?? ""} |`,
     );
   }
 });
