@@ -11,6 +11,7 @@ import { DAEMON_MODE } from "../../src/daemon/protocol.ts";
 import { recordFile } from "../../src/daemon/record.ts";
 import { removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
 import { hostProcesses } from "../helpers/processes.ts";
+import { skipUnless } from "../helpers/skips.ts";
 
 const uid = process.getuid?.() ?? 0;
 const root = uid === 0;
@@ -98,7 +99,9 @@ async function assertFallsBack(project: string, expected: string[], env: Record<
   assert.ok(await noDaemonIn(project), "no daemon process is left");
 }
 
-describe("no daemon where it cannot run: in-process, one notice, the same answer", { skip: linux ? false : "counts processes through /proc" }, () => {
+describe("no daemon where it cannot run: in-process, one notice, the same answer", {
+  skip: skipUnless(linux, "counts processes through /proc", "ci-must-run"),
+}, () => {
   it("a socket path over the OS limit (a long TMPDIR) is refused before anything is bound", async () => {
     const { project, expected } = projectWithReference("fault-long-socket");
     // The socket goes to <TMPDIR>/signalint-<uid>/<20 hex>-<pid>.sock: with this TMPDIR it is well over 107 bytes.
@@ -109,7 +112,9 @@ describe("no daemon where it cannot run: in-process, one notice, the same answer
     assert.equal(spawnSync("find", [join(longTmp, ".."), "-type", "s"], { encoding: "utf8" }).stdout, "");
   });
 
-  it("a socket directory where binding is not permitted (EPERM / EACCES)", { skip: canLock ? false : "cannot make an unwritable directory here" }, async () => {
+  it("a socket directory where binding is not permitted (EPERM / EACCES)", {
+    skip: skipUnless(canLock, "cannot make an unwritable directory here", "ci-must-run"),
+  }, async () => {
     const { project, expected } = projectWithReference("fault-eperm");
     const tmp = tempDir("signalint-eperm-");
     const socketDir = join(tmp, `signalint-${uid}`);
@@ -121,7 +126,7 @@ describe("no daemon where it cannot run: in-process, one notice, the same answer
   });
 
   it("an unwritable state directory: no daemon on a temporary one (nobody would find it)", {
-    skip: canLock ? false : "cannot make an unwritable directory here",
+    skip: skipUnless(canLock, "cannot make an unwritable directory here", "ci-must-run"),
   }, async () => {
     const { project, expected } = projectWithReference("fault-state");
     const stateDir = tempDir("signalint-locked-state-");
@@ -131,7 +136,7 @@ describe("no daemon where it cannot run: in-process, one notice, the same answer
     await assertFallsBack(project, expected, { SIGNALINT_STATE_DIR: stateDir }, /the state directory .* is not writable \((EPERM|EACCES)/);
   });
 
-  it("a full disk under the state directory", { skip: canMount ? false : "needs root and a mountable tmpfs" }, async () => {
+  it("a full disk under the state directory", { skip: skipUnless(canMount, "needs root and a mountable tmpfs", "ci-may-skip") }, async () => {
     const { project, expected } = projectWithReference("fault-full");
     const mount = tempDir("signalint-full-");
     assert.equal(spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mount]).status, 0);

@@ -7,6 +7,7 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import type { CliReport } from "../../src/cli/report.ts";
 import { BUNDLE, ciPath, CLEAN_PATH, fixture, linkPackage, removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { skipUnless } from "../helpers/skips.ts";
 import { guardTrees } from "../helpers/tree.ts";
 
 /**
@@ -121,7 +122,9 @@ describe("check for CI", () => {
     assert.equal(quiet.stderr, "");
   });
 
-  it("shows a progress line on a terminal's stderr, none under CI", { skip: spawnSync("script", ["--version"]).error ? "no script(1)" : false }, () => {
+  it("shows a progress line on a terminal's stderr, none under CI", {
+    skip: skipUnless(!spawnSync("script", ["--version"]).error, "no script(1)", "ci-must-run"),
+  }, () => {
     const onTty = (env: Record<string, string>) =>
       spawnSync("script", ["-qec", `${process.execPath} ${BUNDLE} check`, "/dev/null"], {
         encoding: "utf8",

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import type { CliReport } from "../../src/cli/report.ts";
 import type { CheckResponse, CompactCheckResponse } from "../../src/core/contracts.ts";
 import { BUNDLE, call, ciPath, CLEAN_PATH, connect, fixture, linkBin, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { skipUnless } from "../helpers/skips.ts";
 import { guardTrees } from "../helpers/tree.ts";
 
 describe("CLI", () => {
@@ -69,7 +70,7 @@ describe("CLI", () => {
     assert.equal(runCli(["check", "../outside"], { cwd: fixture("clean") }).status, 2);
   });
 
-  it("prints help when started on a terminal", { skip: spawnSync("script", ["--version"]).error ? "no script(1)" : false }, () => {
+  it("prints help when started on a terminal", { skip: skipUnless(!spawnSync("script", ["--version"]).error, "no script(1)", "ci-must-run") }, () => {
     const result = spawnSync("script", ["-qec", `${process.execPath} ${BUNDLE}`, "/dev/null"], { encoding: "utf8", cwd: fixture("clean"), timeout: 10_000 });
     assert.match(result.stdout, /Usage:/);
     assert.equal(result.status, 0);
@@ -161,7 +162,9 @@ describe("diagnostics outside the project root", () => {
 
 describe("a read-only project", () => {
   const canSwitchUser = process.getuid?.() === 0 && spawnSync("su", ["nobody", "-s", "/bin/sh", "-c", "true"]).status === 0;
-  it("is checked with a temporary state directory and a warning", { skip: canSwitchUser ? false : "needs root and su to run as nobody" }, () => {
+  it("is checked with a temporary state directory and a warning", {
+    skip: skipUnless(canSwitchUser, "needs root and su to run as nobody", "ci-may-skip"),
+  }, () => {
     const project = join(tempDir("signalint-readonly-"), "project");
     cpSync(fixture("sparse"), project, { recursive: true });
     linkBin(project, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));

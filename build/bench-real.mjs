@@ -1,0 +1,174 @@
+// npm run bench:real -- --root DIR --spec FILE [--keep-daemon]: a real repository, by hand (issue 36 item 5). On a
+// copy of DIR (`cp -a` of everything but node_modules, which is linked; never the repository itself), one MCP session runs the spec's steps: each an edit given as
+// search/replace on files (or a file deleted / restored), then the timed Signalint call, then the project's own
+// incremental command(s) for the same step (timed; their build info outside the tree), then the project's own cold
+// command(s) over the whole project, whose issues the answer must equal (bench-harness.mjs: file, line, col, code;
+// isError; every engine's status; every edit must change the cold answer). Exit 1 on any mismatch. The copy is
+// restored (every edited file put back) and checked against its snapshot at the end, then removed.
+//
+// The spec (JSON; build/bench-specs/ky.json is one):
+// {
+//   "name": "ky",
+//   "tool": "check_project",                     // the default call: check_project | check_files | after_edit_check
+//   "engines": ["tsc"],                          // the engines compared (the cold commands' parsers)
+//   "cold": [{ "command": ["node_modules/.bin/tsc", "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], "parse": "tsc" }],
+//   "incremental": [["node_modules/.bin/tsc", "--noEmit", "-p", "tsconfig.json", "--incremental", "--tsBuildInfoFile", "{tmp}/a.tsbuildinfo"]],
+//   "steps": [
+//     { "label": "first check" },                // no edit: compared, not required to change the answer
+//     { "label": "leaf: an error added", "kind": "leaf", "files": ["source/utils/delay.ts"],
+//       "edits": [{ "file": "source/utils/delay.ts", "search": "…", "replace": "…" }] },
+//     { "label": "file deleted", "delete": "source/utils/delay.ts" },
+//     { "label": "file restored", "restore": "source/utils/delay.ts" }
+//   ]
+// }
+// `{tmp}` in a command is a private temporary directory (outside the tree); commands run in the copy's root. A step's
+// `tool` overrides the default; `files` are the named files (check_files / after_edit_check compare those files only).
+// `cold[].parse`: "tsc" (`--pretty false` text) or "eslint" (`--format json`).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { env, fail, keyOf, mcpCheck, openSession, Project, printSteps, runBench, step, stopDaemon, tempDir, tscKeys } from "./bench-harness.mjs";
+
+const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" } } });
+if (!values.root || !values.spec) {
+  console.error("usage: npm run bench:real -- --root DIR --spec FILE");
+  process.exit(2);
+}
+const spec = JSON.parse(readFileSync(values.spec, "utf8"));
+const tmp = tempDir("real-tmp-");
+const fill = (args) => args.map((arg) => arg.replaceAll("{tmp}", tmp));
+
+/** One command of the spec in the copy, timed; its stdout. */
+function runCommand(dir, args) {
+  const [command, ...rest] = fill(args);
+  const started = performance.now();
+  const run = spawnSync(command.includes("/") ? resolve(dir, command) : command, rest, { cwd: dir, encoding: "utf8", maxBuffer: 1024 ** 3 });
+  return { ms: performance.now() - started, status: run.status, stdout: run.stdout ?? "", stderr: run.stderr ?? "", error: run.error };
+}
+
+const PARSERS = {
+  tsc: (stdout, dir) => tscKeys(stdout, dir),
+  eslint: (stdout, dir) =>
+    JSON.parse(stdout || "[]").flatMap((file) =>
+      file.messages.filter((m) => m.ruleId).map((m) => keyOf("eslint", relative(dir, file.filePath), m.line, m.column, m.ruleId)),
+    ),
+};
+
+/** The project's own cold command(s) over the whole project: the reference of every step. */
+function cold(dir) {
+  let ms = 0;
+  const keys = [];
+  const failed = [];
+  for (const { command, parse } of spec.cold) {
+    const run = runCommand(dir, command);
+    ms += run.ms;
+    if (run.error || run.status === null || run.status > 2) failed.push(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
+    keys.push(...PARSERS[parse](run.stdout, dir));
+  }
+  return { ms, keys: [...new Set(keys)].sort(), failed: failed.join("; ") || null };
+}
+
+/** The project's own incremental command(s) for the step just made (their build info kept in {tmp}). */
+function incremental(dir) {
+  let ms = 0;
+  for (const args of spec.incremental ?? []) ms += runCommand(dir, args).ms;
+  return ms;
+}
+
+await runBench(async () => {
+  const source = resolve(values.root);
+  const dir = join(tempDir("real-"), spec.name ?? "project");
+  // A copy (cp -a keeps links, modes and times): the repository itself is never edited. Its node_modules is linked,
+  // not copied (read only, and left out of the tree snapshots with .git).
+  mkdirSync(dir);
+  for (const name of readdirSync(source).filter((name) => name !== "node_modules")) {
+    const copy = spawnSync("cp", ["-a", join(source, name), join(dir, name)], { encoding: "utf8" });
+    if (copy.status !== 0) throw new Error(`cp -a ${join(source, name)} failed: ${copy.stderr}`);
+  }
+  if (existsSync(join(source, "node_modules"))) symlinkSync(join(source, "node_modules"), join(dir, "node_modules"));
+  const project = new Project(dir, { reference: () => cold(dir), exclude: [join(dir, "node_modules"), join(dir, ".git")] });
+  const original = project.before;
+  const saved = new Map();
+  const keep = (file) => {
+    if (!saved.has(file)) saved.set(file, existsSync(join(dir, file)) ? readFileSync(join(dir, file)) : null);
+  };
+  await project.baseline();
+  incremental(dir); // primes the incremental command's build info on the unedited tree
+  const environment = env();
+  const { client } = await openSession(dir, environment, "bench-real");
+  try {
+    for (const [index, s] of spec.steps.entries()) {
+      const tool = s.tool ?? spec.tool ?? "check_project";
+      const files = tool === "check_project" ? null : (s.files ?? s.edits?.map((edit) => edit.file) ?? []);
+      const edit = s.edits || s.delete || s.restore ? () => applyStep(s) : null;
+      let incrementalMs = null;
+      let response = null;
+      const before = project.expected;
+      const row = await step(project, {
+        group: spec.name ?? "",
+        label: `${s.label}${tool === "check_project" ? "" : ` (${tool})`}`,
+        edit,
+        unchanged: !edit,
+        engines: spec.engines ?? ["tsc"],
+        files,
+        measure: async () => {
+          const answer = await mcpCheck(client, tool, tool === "check_project" ? {} : { files });
+          response = answer.response;
+          incrementalMs = index === 0 ? null : incremental(dir);
+          return answer;
+        },
+        extra: {
+          get incrementalMs() {
+            return incrementalMs;
+          },
+        },
+      });
+      // Named-files steps: what the edit broke outside the named files (the cold run's new errors there) and what the
+      // answer said of it (its `elsewhere`), issue 36 item 1.
+      if (files) {
+        const outside = (key) => !files.some((file) => key.split(" ")[1].startsWith(`${file}:`));
+        const broke = project.expected.filter((key) => outside(key) && !(before ?? []).includes(key)).length;
+        row.elsewhere = `${broke} new outside; the answer's elsewhere: ${response?.elsewhere ? `${response.elsewhere.introduced} introduced` : "none"}`;
+      }
+    }
+  } finally {
+    await client.close();
+    stopDaemon(dir, environment);
+    // Restore every file the steps touched, and prove the copy is the repository's tree again.
+    for (const [file, content] of saved) {
+      if (content === null) rmSync(join(dir, file), { force: true });
+      else writeFileSync(join(dir, file), content);
+    }
+    project.before = original;
+    const changes = project.changes();
+    if (changes.length) fail(`the copy was not restored: ${changes.slice(0, 10).join(", ")}`);
+  }
+
+  function applyStep(s) {
+    for (const { file, search, replace } of s.edits ?? []) {
+      keep(file);
+      project.replace(file, search, replace);
+    }
+    if (s.delete) {
+      keep(s.delete);
+      rmSync(join(dir, s.delete));
+    }
+    if (s.restore) writeFileSync(join(dir, s.restore), saved.get(s.restore));
+  }
+
+  printSteps(
+    `bench:real on a copy of ${source} (${spec.name ?? ""}); each step's time, then the project's own incremental command's, then a cold run over the whole project`,
+  );
+  console.log(
+    "\n| step | Signalint (ms) | project's incremental command (ms) | ratio to it | cold, whole project (ms) | equal to the cold run | named-files steps: errors the edit made elsewhere |",
+  );
+  console.log("|---|---:|---:|---:|---:|---|---|");
+  const { stepRows } = await import("./bench-harness.mjs");
+  for (const row of stepRows()) {
+    const inc = row.incrementalMs;
+    console.log(
+      `| ${row.label} | ${row.ms.toFixed(0)} | ${inc === null ? "" : inc.toFixed(0)} | ${inc ? (row.ms / inc).toFixed(2) : ""} | ${row.coldMs.toFixed(0)} | ${row.problems.length ? "**NO**" : "yes"} | ${row.elsewhere ?? ""} |`,
+    );
+  }
+});
