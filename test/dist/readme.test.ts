@@ -154,7 +154,14 @@ describe("every command in the README, run against a fixture project with the pa
     "npx -y signalint-mcp init --hooks --yes": (line) => {
       const result = sh(line);
       assert.equal(result.status, 0, result.stderr);
-      assert.match(readFileSync(join(project, ".claude", "settings.json"), "utf8"), /signalint-mcp hook/);
+      // The hook init writes (the installed bundle, rooted at $CLAUDE_PROJECT_DIR) runs with Claude Code's input.
+      const settings = JSON.parse(readFileSync(join(project, ".claude", "settings.json"), "utf8"));
+      const command: string = settings.hooks.PostToolUse[0].hooks[0].command;
+      assert.match(command, /signalint-mcp(?:\.mjs"?)? hook$/);
+      const input = JSON.stringify({ hook_event_name: "PostToolUse", cwd: project, tool_input: { file_path: join(project, "src", "search.ts") } });
+      const hook = spawnSync("sh", ["-c", command], { cwd: project, encoding: "utf8", env: { ...env, CLAUDE_PROJECT_DIR: project }, input });
+      assert.equal(hook.status, 2, hook.stderr);
+      assert.match(hook.stderr, /src\/search\.ts/);
     },
     "npx signalint-mcp check": (line) => {
       const result = sh(line);
