@@ -160,7 +160,7 @@ describe("missing engines", () => {
     assert.equal(github.status, 1);
     assert.match(github.stdout, /^::error title=signalint tsc::engines\.tsc is enabled in signalint\.config\.json but tsc not found/m);
     const text = runCli(["check"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
-    assert.match(text.stdout, /^! tsc: engines\.tsc is enabled/m);
+    assert.match(text.stdout, /^! tsc failed: engines\.tsc is enabled/m);
     assert.match(text.stdout, /Check incomplete/);
   });
 
