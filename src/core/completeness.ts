@@ -42,16 +42,15 @@ export interface StatusFacts {
 }
 
 /**
- * A check's status: `error` when an engine failed, none ran, or a file it was about went unchecked (whatever else was
- * found); `issues_found` when there are issues (here or, after an edit, elsewhere); `error` when nothing was found but
- * the project's own linter could not run; else `clean`.
+ * A check's status: `error` when an engine failed, none ran, a file it was about went unchecked, or the project's own
+ * linter (xo, a package's own ESLint, …) could not run on it — whatever else was found, since what was not checked may
+ * hold more; `issues_found` when there are issues (here or, after an edit, elsewhere); else `clean`.
  */
 export function checkStatus(facts: StatusFacts): CheckResponse["status"] {
   const statuses = Object.values(facts.engines);
   const failed = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
-  if (failed || facts.incomplete?.length) return "error";
-  if (facts.issueCount > 0 || facts.elsewhere) return "issues_found";
-  return facts.unlinted?.length ? "error" : "clean";
+  if (failed || facts.incomplete?.length || facts.unlinted?.length) return "error";
+  return facts.issueCount > 0 || facts.elsewhere ? "issues_found" : "clean";
 }
 
 /** How many named unchecked files a next step lists by name. */

@@ -35,7 +35,9 @@ function failedEngines(engines: Engines): string[] {
 function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remaining: readonly Issue[]): string | undefined {
   const failures = failedEngines(facts.engines);
   const incomplete = facts.incomplete?.length ? ` ${incompleteNote(facts.incomplete)}` : "";
-  const failureNote = (failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "") + incomplete;
+  const linters = facts.unlinted?.join(", ");
+  const unlinted = linters ? ` The project also lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.` : "";
+  const failureNote = (failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "") + incomplete + unlinted;
   const top = returned[0];
   const first = remaining[0];
   if (top && (!first || top.cluster.priority <= 2 || first.severity !== "error")) {
@@ -47,10 +49,7 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
     const reasons = (facts.notChecked ?? []).map((note) => `${note.count} file(s) ${note.reason}`).join("; ");
     return `No issues reported, but nothing type-checked these files: ${reasons}.${incomplete} Run the project's own checker on them (or, for TypeScript files no program includes, add their tsconfig to typescript.projects in signalint.config.json).`;
   }
-  if (facts.unlinted?.length) {
-    const linters = facts.unlinted.join(", ");
-    return `No issues reported, but the project lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`;
-  }
+  if (linters) return `No issues reported, but the project lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`;
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }

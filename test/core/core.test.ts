@@ -190,6 +190,17 @@ describe("clusters and responses", () => {
     );
     assert.equal(issues.find((i) => i.rule === "TS2304")?.clusterId, null);
   });
+  it("a check the project's own linter could not lint is incomplete whatever it found (issue 33: never clean on a mix)", () => {
+    // Found on ky (linted by xo): after an export rename, after_edit_check said issues_found where the other steps said error.
+    const found = checkResponse([single], { unlinted: ["xo"] }).response;
+    assert.equal(found.status, "error");
+    assert.match(found.nextStep ?? "", /^Fix src\/z\.ts:1 \(TS2304\) first.* lints with xo, which Signalint cannot run/);
+    const nothing = checkResponse([], { unlinted: ["xo"] }).response;
+    assert.equal(nothing.status, "error");
+    assert.match(nothing.nextStep ?? "", /^No issues reported, but the project lints with xo/);
+    assert.equal(checkResponse([single]).response.status, "issues_found");
+    assert.equal(checkResponse([]).response.status, "clean");
+  });
   it("caps clusters and remaining issues and counts the rest", () => {
     const { response } = checkResponse([...warnings, ...systemic, single], { filteredOutIssueCount: 2, maxClusters: 1, maxRemainingIssues: 2 });
     assert.equal(response.truncated, true);
