@@ -131,6 +131,16 @@ export function tscKeys(stdout, cwd = ".", root = cwd) {
     .sort();
 }
 
+/**
+ * Why a `tsc --noEmit` run failed, or null: exit 0 is clean; with errors TypeScript 5/6 exit 2 and TypeScript 7 exits 1,
+ * so 1 and 2 count as a run only when it printed the errors it found (and nothing on stderr).
+ */
+function tscFailure(run, label) {
+  if (run.status === 0) return null;
+  if ((run.status === 1 || run.status === 2) && !run.stderr.trim() && tscKeys(run.stdout).length) return null;
+  return `${label} exited ${run.status}: ${(run.stderr || run.stdout).slice(0, 300)}`;
+}
+
 /** The project's own tsc, cold: `--noEmit -p <config>` (each config), or `-b` on a fresh copy (no earlier build info). */
 export function coldTsc(dir, { tsc = TSC, configs = ["tsconfig.json"], build: solution = false, skip = [] } = {}) {
   if (!solution) {
@@ -139,7 +149,7 @@ export function coldTsc(dir, { tsc = TSC, configs = ["tsconfig.json"], build: so
     let failed = null;
     for (const config of configs) {
       const run = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", config], { cwd: dir, encoding: "utf8", maxBuffer: 1024 ** 3 });
-      if (run.status !== 0 && run.status !== 2) failed = `tsc -p ${config} exited ${run.status}: ${run.stderr.slice(0, 300)}`;
+      failed ??= tscFailure(run, `tsc -p ${config}`);
       for (const key of tscKeys(run.stdout, dir)) keys.add(key);
     }
     return { ms: performance.now() - started, keys: [...keys].sort(), failed };
@@ -196,7 +206,8 @@ export async function directTscOxlint(dir, { tsc = TSC, oxlint = OXLINT } = {}) 
   ]);
   const ms = performance.now() - started;
   const failed = [];
-  if (t.status !== 0 && t.status !== 2) failed.push(`tsc exited ${t.status}: ${t.stderr.slice(0, 300)}`);
+  const tscFailed = tscFailure(t, "tsc");
+  if (tscFailed) failed.push(tscFailed);
   let oxKeys = [];
   try {
     oxKeys = JSON.parse(o.stdout).diagnostics.map((d) =>
