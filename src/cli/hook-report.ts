@@ -111,9 +111,15 @@ export function hookReport(facts: HookFacts): HookReport {
   const leavesErrors = own.length + (other.unattributed ? other.thisEdit.length : other.count) > 0;
   const incomplete = facts.response.status === "error";
   const exitCode = leavesErrors || failsOnWarnings ? 2 : incomplete ? 1 : 0;
-  const tail = [fixedLine(facts.delta), ...notRunLines(facts.response, facts.switches), unknownDependents(facts.response.engines)].filter(
-    (line): line is string => line !== null,
-  );
+  // An engine off by the project's choice (its config, or off by default with nothing to say why) is said when the
+  // hook has something to report anyway; after every clean edit it would be the same line again and again. Engines
+  // that are missing or have nothing to check say so (their message) every time.
+  const quiet = exitCode === 0 && !warnings.length;
+  const engines = Object.fromEntries(
+    Object.entries(facts.response.engines).filter(([, status]) => !(quiet && status.status === "disabled" && !status.message)),
+  ) as Record<EngineName, EngineStatus>;
+  const notRun = notRunLines({ engines, notChecked: facts.response.notChecked }, facts.switches);
+  const tail = [fixedLine(facts.delta), ...notRun, unknownDependents(facts.response.engines)].filter((line): line is string => line !== null);
   const ranked = [...own, ...other.thisEdit, ...other.since, ...warnings].map(issueLine);
   const hidden = own.length + other.count + warnings.length - ranked.length;
   const room = HOOK_MAX_LINES - 1 - tail.length;

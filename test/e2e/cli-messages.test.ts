@@ -124,6 +124,8 @@ describe("messages say what happened and what to do", () => {
     });
     assert.equal(hook.status, 0, hook.stderr);
     assert.match(hook.stderr, /^- oxlint did not run: oxlint not found/m);
+    // Engines off by the project's choice are not repeated after every clean edit (they are in `check`'s output).
+    assert.doesNotMatch(hook.stderr, /^- (eslint|biome) did not run/m);
   });
 
   it("Yarn Plug'n'Play: its engines are named as unreachable (never taken from PATH), and what to change is said", () => {
