@@ -1,6 +1,6 @@
 // Seeded randomness for the random tests: a generator that a seed replays, and the seeds and lengths a run uses.
-// `npm test` runs short runs on fixed seeds, test:dist long runs on other fixed seeds (SIGNALINT_LONG_RUNS=1): CI is
-// the same every time and any failure reproducible. `npm run test:explore` (SIGNALINT_EXPLORE=1, not in CI) draws a
+// test:dist (in CI) runs long runs on fixed seeds (SIGNALINT_LONG_RUNS=1); a file run by hand without it runs short runs
+// on other fixed seeds: CI is the same every time and any failure reproducible. `npm run test:explore` (SIGNALINT_EXPLORE=1, not in CI) draws a
 // new seed for a long run and prints it.
 
 /** mulberry32: a small seeded generator, so a seed replays the same draws. */
