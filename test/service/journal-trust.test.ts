@@ -202,3 +202,23 @@ it("an apply interrupted in a session without the lock is rolled back by the nex
   const stderr = check();
   assertRolledBack(stderr);
 });
+
+it("journal/rejected keeps the newest set-aside journals only: a repository cannot fill the disk one start at a time", () => {
+  mkdirSync(join(state, "journal"), { recursive: true });
+  const planted = (count: number) =>
+    Array.from({ length: count }, () => {
+      const id = `tx-${runtime.randomHex(8)}`;
+      writeFileSync(join(state, "journal", `${id}.journal`), "not a journal");
+      return id;
+    });
+  const first = planted(20);
+  check();
+  assert.equal(readdirSync(join(state, "journal", "rejected")).length, 20, "20 are kept: nothing removed yet");
+  const [newest] = planted(1);
+  const stderr = check();
+  assert.match(stderr, /removed 1 set-aside fix journal\(s\) older than the newest 20/);
+  const kept = readdirSync(join(state, "journal", "rejected")).map((name) => name.replace(/-[0-9a-f]+$/, ""));
+  assert.equal(kept.length, 20);
+  assert.ok(kept.includes(newest as string), "the newest is kept");
+  assert.equal(first.filter((id) => !kept.includes(id)).length, 1, "one of the older ones went");
+});

@@ -44,6 +44,7 @@ export async function recoverJournals(journal: FileJournal, realRoot: string): P
   }
   try {
     await removeLeftovers(journal, names);
+    await pruneSetAside(journal, report);
   } catch (error) {
     // Left-overs protect nothing and are tried again at the next start; they never stop this one.
     report.warnings.push(`could not remove left-overs of old fixes in ${dir} (${(error as Error).message})`);
@@ -63,6 +64,23 @@ async function removeLeftovers(journal: FileJournal, names: readonly string[]): 
     if (!TX_ID.test(name) || (await runtime.lstat(join(dir, `${name}${PLAN}`))) || (await runtime.lstat(join(dir, `${name}.json`)))) continue;
     await runtime.removeFile(join(dir, name));
   }
+}
+
+/** How many set-aside journals `journal/rejected/` keeps: the newest, so a repository that plants one per start cannot fill the disk. */
+export const SET_ASIDE_KEPT = 20;
+
+/** Remove the set-aside journals beyond the newest SET_ASIDE_KEPT (each was named in a warning when it was set aside). */
+async function pruneSetAside(journal: FileJournal, report: RecoveryReport): Promise<void> {
+  const { runtime, dir } = journal;
+  const rejected = join(dir, "rejected");
+  const entries = await runtime.readDir(rejected).catch(ifMissing([]));
+  if (entries.length <= SET_ASIDE_KEPT) return;
+  const dated = await Promise.all(
+    entries.map(async (entry) => ({ name: entry.name, mtimeMs: (await runtime.lstat(join(rejected, entry.name)))?.mtimeMs ?? 0 })),
+  );
+  const old = dated.sort((a, b) => b.mtimeMs - a.mtimeMs || a.name.localeCompare(b.name)).slice(SET_ASIDE_KEPT);
+  for (const entry of old) await runtime.removeFile(join(rejected, entry.name));
+  report.warnings.push(`removed ${old.length} set-aside fix journal(s) older than the newest ${SET_ASIDE_KEPT} in ${rejected}`);
 }
 
 /** True when `pid` wrote nothing that is still in flight: not a running process, or this one (a predecessor's pid). */
