@@ -143,6 +143,11 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       continue;
     }
     const mine = (file: string) => wanted.filter((issue) => issue.file === file && issue.engine === engine);
+    // Every edit of the engine's in the file asked for: run it unrestricted, as its own --fix (whose later passes fix
+    // what earlier ones made: `var` → `let` → `const`), not limited to the places the check saw.
+    const whole = (file: string) =>
+      byFiles || check?.issues.every((issue) => issue.file !== file || issue.engine !== engine || !askedKind(issue, kinds) || wanted.includes(issue));
+    const restricted = (file: string) => (whole(file) ? null : [...new Set(mine(file).map((issue) => issue.rule))]);
     const files = targets.filter((file) => texts.get(file) !== null && (byFiles || mine(file).length > 0));
     try {
       if (engine === "eslint") await runEslint(files);
@@ -156,8 +161,8 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       const asked: EslintFixFile[] = files.map((file) => ({
         path: join(project.root, file),
         text: texts.get(file) as string,
-        rules: byFiles ? rulesFor("eslint") : [...new Set(mine(file).map((issue) => issue.rule))],
-        places: byFiles ? null : mine(file).map((issue) => eslintPlace(issue.rule, issue.line, issue.col)),
+        rules: byFiles ? rulesFor("eslint") : restricted(file),
+        places: whole(file) ? null : mine(file).map((issue) => eslintPlace(issue.rule, issue.line, issue.col)),
       }));
       const answers = await eslintEdits(context("eslint", legacy ? { ESLINT_USE_FLAT_CONFIG: "false" } : {}), found as ResolvedEngine, asked, {
         flat: !legacy,
@@ -179,7 +184,7 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       if (!kinds.includes("safe"))
         throw new EngineEditError("Biome applies its unsafe fixes only with its safe ones (--write --unsafe): ask kinds safe and suggestion");
       for (const file of files) {
-        const only = byFiles ? rulesFor("biome") : [...new Set(mine(file).map((issue) => issue.rule))];
+        const only = byFiles ? rulesFor("biome") : restricted(file);
         const before = texts.get(file) as string;
         const edit = await biomeEdits(context("biome"), biome, join(project.root, file), before, { unsafe: kinds.includes("suggestion"), only });
         if (edit.output === before) continue;
