@@ -36,11 +36,15 @@ const placeOf = (message) => message.ruleId + ":" + message.line + ":" + message
 (async () => {
   const api = require(packageDir);
   const ESLint = api.loadESLint ? await api.loadESLint({ useFlatConfig: request.flat }) : api.ESLint;
+  // One instance of each for every file (a config is loaded once): the predicates read the file being fixed.
+  let current = { rules: null, places: null };
+  const rule = (message) => current.rules === null || current.rules.includes(message.ruleId);
+  const asked = (message) => rule(message) && (current.places === null || current.places.includes(placeOf(message)));
+  const plain = new ESLint({ cwd: proc.cwd() });
+  const fixer = new ESLint({ cwd: proc.cwd(), fix: (message) => asked(message) });
   const answers = [];
   for (const file of request.files) {
-    const rule = (message) => file.rules === null || file.rules.includes(message.ruleId);
-    const asked = (message) => rule(message) && (file.places === null || file.places.includes(placeOf(message)));
-    const plain = new ESLint({ cwd: proc.cwd() });
+    current = file;
     const [before] = await plain.lintText(file.text, { filePath: file.path });
     const fixed = [];
     let output = file.text;
@@ -48,7 +52,6 @@ const placeOf = (message) => message.ruleId + ":" + message.line + ":" + message
       for (const message of before.messages) if (message.fix && asked(message)) fixed.push({ place: placeOf(message), kind: "safe" });
       // As eslint --fix: every pass re-lints and fixes again; asked places are the original text's (a later pass's
       // moved places match only what is left of an asked fix at the same place).
-      const fixer = new ESLint({ cwd: proc.cwd(), fix: asked });
       if (fixed.length) {
         const [after] = await fixer.lintText(file.text, { filePath: file.path });
         output = typeof after.output === "string" ? after.output : file.text;

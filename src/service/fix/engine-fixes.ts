@@ -52,6 +52,9 @@ export interface EnginePlan {
 /** What the planner needs of the service: the checker, the check store, and how JS engines are run. */
 export type FixService = Checker & { readonly store: CheckStore; readonly node: NodeCommand | null };
 
+/** Biome processes run at once for a preview. */
+const BIOME_AT_ONCE = 4;
+
 /** Engines that give edits here, in the order their fixes are applied. */
 const FIXERS = ["eslint", "biome"] as const;
 type Fixer = (typeof FIXERS)[number];
@@ -183,11 +186,13 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
     async function runBiome(files: string[], biome: ResolvedEngine): Promise<void> {
       if (!kinds.includes("safe"))
         throw new EngineEditError("Biome applies its unsafe fixes only with its safe ones (--write --unsafe): ask kinds safe and suggestion");
-      for (const file of files) {
+      // One process per file (Biome reads one text on stdin), a few at once.
+      for (let at = 0; at < files.length; at += BIOME_AT_ONCE) await Promise.all(files.slice(at, at + BIOME_AT_ONCE).map(fixOne));
+      async function fixOne(file: string): Promise<void> {
         const only = byFiles ? rulesFor("biome") : restricted(file);
         const before = texts.get(file) as string;
         const edit = await biomeEdits(context("biome"), biome, join(project.root, file), before, { unsafe: kinds.includes("suggestion"), only });
-        if (edit.output === before) continue;
+        if (edit.output === before) return;
         texts.set(file, edit.output);
         // Biome says only the text: the issues it addresses are the asked ones of its fixable kinds in this file.
         const fileIssues = (check?.issues ?? []).filter(
