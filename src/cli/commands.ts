@@ -1,6 +1,7 @@
 import { VERSION } from "../version.ts";
 import { checkCommand } from "./check.ts";
 import { daemonCommand } from "./daemon.ts";
+import { fixCommand } from "./fix.ts";
 import type { Command } from "./command.ts";
 import { hookCommand } from "./hook.ts";
 import { doctorCommand, statsCommand } from "./info.ts";
@@ -8,7 +9,7 @@ import { initCommand } from "./init.ts";
 import { serveCommand } from "./serve.ts";
 
 /** Every verb, in the order the top-level help lists them. */
-export const COMMANDS: readonly Command[] = [serveCommand, checkCommand, initCommand, hookCommand, daemonCommand, doctorCommand, statsCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, checkCommand, fixCommand, initCommand, hookCommand, daemonCommand, doctorCommand, statsCommand];
 
 /** The words that are not verbs but still Signalint's own (not a script for the embedded runtime). */
 export const TOP_LEVEL_FLAGS = ["help", "--help", "-h", "--version", "-v"] as const;

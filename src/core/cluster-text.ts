@@ -1,5 +1,5 @@
 import type { EngineName } from "./contracts.ts";
-import { causeKey, type Issue, type IssueCause } from "./issues.ts";
+import { autoFixable, causeKey, type Issue, type IssueCause } from "./issues.ts";
 import { quotedValues } from "./normalize.ts";
 
 const MAX_SUMMARY = 240;
@@ -33,7 +33,7 @@ const FIX_COMMANDS: Record<EngineName, string | null> = {
 function ruleAction(issues: readonly Issue[], rule: string): string {
   const first = issues[0] as Issue;
   const where = `${first.file}:${first.line}`;
-  if (issues.every((issue) => issue.fixable)) {
+  if (issues.every(autoFixable)) {
     const files = [...new Set(issues.map((issue) => issue.file))];
     const target = files.length <= 4 ? files.join(" ") : `<the ${files.length} files>`;
     return `Auto-fixable: run \`${FIX_COMMANDS[first.engine] ?? "the engine's fix"} ${target}\`, then re-check.`;

@@ -1,6 +1,6 @@
 import type { Cluster } from "./contracts.ts";
 import { causeClusterTexts, editClusterTexts, ruleClusterTexts } from "./cluster-text.ts";
-import { causeKey, type Issue, type IssueCause } from "./issues.ts";
+import { autoFixable, causeKey, type Issue, type IssueCause } from "./issues.ts";
 import { templateQuoted } from "./normalize.ts";
 import { isWithin } from "./paths.ts";
 import { canonicalRule } from "./rules.ts";
@@ -18,7 +18,7 @@ export interface ClusterGroup {
 
 function priorityOf(issues: readonly Issue[], fileCount: number): number {
   const hasError = issues.some((issue) => issue.severity === "error");
-  const allFixable = issues.every((issue) => issue.fixable);
+  const allFixable = issues.every(autoFixable);
   const systemic = fileCount >= SYSTEMIC_FILE_COUNT;
   if (hasError) return systemic ? 1 : allFixable ? 3 : 2;
   return allFixable || systemic ? 5 : 4;

@@ -11,6 +11,9 @@ export type Provenance = z.infer<typeof ProvenanceSchema>;
 
 export const SeveritySchema = z.enum(["error", "warning"]);
 export type Severity = z.infer<typeof SeveritySchema>;
+/** What an engine's edit is: "safe" its own `--fix` applies; "suggestion" it offers but `--fix` leaves (ESLint suggestions, Biome unsafe fixes). */
+export const FixKindSchema = z.enum(["safe", "suggestion"]);
+export type FixKind = z.infer<typeof FixKindSchema>;
 
 /** One diagnostic after normalization. */
 export const NormalizedIssueSchema = z
@@ -23,7 +26,8 @@ export const NormalizedIssueSchema = z
     rule: z.string(),
     severity: SeveritySchema,
     message: z.string().max(120),
-    fixable: z.boolean().describe("The engine supplied a structured fix"),
+    fixable: z.boolean().describe("The engine offers an edit"),
+    fixKind: FixKindSchema.optional().describe("suggestion: not applied by --fix"),
     clusterId: z.string().nullable(),
     alsoReportedBy: z.array(z.object({ engine: EngineNameSchema, rule: z.string() }).strict()).optional(),
   })
@@ -377,20 +381,3 @@ export const LiveSchema = z
   })
   .strict();
 export type Live = z.infer<typeof LiveSchema>;
-
-/** preview_diagnostic_fix. */
-export const PreviewResultSchema = z
-  .object({
-    transactionId: z.string(),
-    expiresAt: z.string(),
-    files: z.array(z.object({ file: z.string(), addedLines: z.number().int().min(0), removedLines: z.number().int().min(0) }).strict()),
-  })
-  .strict();
-export type PreviewResult = z.infer<typeof PreviewResultSchema>;
-
-/** apply_diagnostic_fix: why the check after a written fix did not run (the files stay written). */
-export const PostCheckErrorSchema = z.object({ code: z.string(), message: z.string() }).strict().describe("The fix is written; its check failed");
-export type PostCheckError = z.infer<typeof PostCheckErrorSchema>;
-
-/** discard_diagnostic_fix. */
-export const DiscardResultSchema = z.object({ discarded: z.literal(true) }).strict();

@@ -1,4 +1,4 @@
-import type { DetailIssue, EngineName, NormalizedIssue, Severity } from "./contracts.ts";
+import type { DetailIssue, EngineName, FixKind, NormalizedIssue, Severity } from "./contracts.ts";
 import { MAX_MESSAGE_LENGTH, normalizeMessage, templateQuoted } from "./normalize.ts";
 import { canonicalRule } from "./rules.ts";
 
@@ -40,6 +40,8 @@ export interface RawIssue {
   severity: Severity;
   message: string;
   fixable: boolean;
+  /** Set exactly when `fixable`: whether the engine's own `--fix` applies the edit ("safe") or only offers it. */
+  fixKind?: FixKind;
   /**
    * A diagnostic about the whole program (a tsconfig error, an options or global diagnostic): kept in every check
    * that covers its program, whatever paths were requested.
@@ -73,9 +75,15 @@ export function compareIssues(a: RawIssue, b: RawIssue): number {
   );
 }
 
-/** Which of two reports of one problem to keep: errors over warnings, fixable over not, then engine order. */
+/** The issue's engine's own `--fix` applies an edit for it (a suggestion is offered, not applied). */
+export function autoFixable(issue: Pick<RawIssue, "fixable" | "fixKind">): boolean {
+  return issue.fixable && issue.fixKind !== "suggestion";
+}
+
+/** Which of two reports of one problem to keep: errors over warnings, auto-fixable over not, fixable over not, then engine order. */
 function preferred(a: RawIssue, b: RawIssue): boolean {
   if (a.severity !== b.severity) return a.severity === "error";
+  if (autoFixable(a) !== autoFixable(b)) return autoFixable(a);
   if (a.fixable !== b.fixable) return a.fixable;
   return ENGINE_ORDER[a.engine] <= ENGINE_ORDER[b.engine];
 }
@@ -104,7 +112,13 @@ export function dedupeAcrossEngines<T extends RawIssue>(issues: readonly T[]): (
     const [keep, drop] = preferred(partner, issue) ? [partner, issue] : [issue, partner];
     const reporters = [...(partner.alsoReportedBy ?? []), { engine: drop.engine, rule: drop.rule }];
     // The kept report takes the partner's place (partner is this function's own copy, so it may be rewritten).
-    Object.assign(partner, { ...keep, fixable: keep.fixable || drop.fixable, alsoReportedBy: reporters.filter((r) => r.engine !== keep.engine) });
+    const fixKind = [keep.fixKind, drop.fixKind].includes("safe") ? "safe" : (keep.fixKind ?? drop.fixKind);
+    Object.assign(partner, {
+      ...keep,
+      fixable: keep.fixable || drop.fixable,
+      ...(fixKind ? { fixKind } : {}),
+      alsoReportedBy: reporters.filter((r) => r.engine !== keep.engine),
+    });
   }
   return out.sort(compareIssues);
 }
@@ -172,6 +186,7 @@ export function normalizeIssues(raw: readonly RawIssue[], hash: (text: string) =
       severity: issue.severity,
       message: issue.message,
       fixable: issue.fixable,
+      ...(issue.fixable && issue.fixKind ? { fixKind: issue.fixKind } : {}),
       clusterId: null,
       fullId,
     };

@@ -7,8 +7,8 @@ import { compareVersions } from "../core/semver.ts";
 // validated on arrival by a schema per message kind, as the warm host's are (typescript/host-protocol.ts). A message
 // that is not one of them closes that peer's connection.
 
-/** Bumped whenever a message or method changes shape (2: the welcome's token, the refusal's `draining`). */
-export const DAEMON_PROTOCOL = 2;
+/** Bumped whenever a message or method changes shape (2: the welcome's token, the refusal's `draining`; 3: preview by issues, apply's verify). */
+export const DAEMON_PROTOCOL = 3;
 
 /** The hidden mode argument that runs the daemon (main.ts). */
 export const DAEMON_MODE = "__signalint-daemon";

@@ -12,9 +12,19 @@ export function biomeAccepts(path: string): boolean {
   return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
 }
 
-/** biome's argv after the entry point. */
+/** biome's argv after the entry point (the diagnostics' advices say which have a fix, see fixMarkOf). */
 export function biomeArgs(paths: readonly string[]): string[] {
   return ["lint", "--reporter=json", "--max-diagnostics=none", "--no-errors-on-unmatched", "--colors=off", ...paths];
+}
+
+/**
+ * biome's argv for its own fixes of one file's text, given on stdin as the file at `path`: it prints the fixed text
+ * (`lint --write`, what Signalint's lint run reports; `unsafe` adds the fixes it marks unsafe, which `--write` alone
+ * leaves); `only`: just these rules (their `lint/group/rule` categories).
+ */
+export function biomeFixArgs(path: string, options: { unsafe: boolean; only: readonly string[] | null }): string[] {
+  const only = (options.only ?? []).map((rule) => `--only=${rule.replace(/^lint\//, "")}`);
+  return ["lint", "--write", ...(options.unsafe ? ["--unsafe"] : []), ...only, "--colors=off", `--stdin-file-path=${path}`];
 }
 
 /** One Biome diagnostic, read from either reporter shape. */
@@ -25,6 +35,30 @@ interface BiomeDiagnostic {
   path: string | null;
   line: number;
   col: number;
+  /** Whether Biome says it has a fix, and which kind (see fixMarkOf). */
+  fix: Pick<RawIssue, "fixable" | "fixKind">;
+}
+
+/** The advice texts of a diagnostic: Biome 2 lists `{text}` entries, Biome 1 `{advices: [{log: [level, [{content}]]}]}`. */
+function adviceTexts(advices: unknown): string[] {
+  if (Array.isArray(advices)) return advices.flatMap((advice) => (isRecord(advice) && typeof advice.text === "string" ? [advice.text] : []));
+  if (!isRecord(advices) || !Array.isArray(advices.advices)) return [];
+  return advices.advices.flatMap((advice) => {
+    const log = isRecord(advice) && Array.isArray(advice.log) ? advice.log[1] : null;
+    return Array.isArray(log) ? [log.map((part) => (isRecord(part) && typeof part.content === "string" ? part.content : "")).join("")] : [];
+  });
+}
+
+/**
+ * What Biome says of a diagnostic's fix, in the advice it prints with it: "Safe fix: …" (what `--write` applies) or
+ * "Unsafe fix: …" (only with `--unsafe`). Biome 1 prints both in its JSON; Biome 2's JSON keeps only the safe ones'
+ * advice, so there an unsafe fix is not known and not claimed.
+ */
+function fixMarkOf(diagnostic: Record<string, unknown>): Pick<RawIssue, "fixable" | "fixKind"> {
+  const texts = adviceTexts(diagnostic.advices);
+  if (texts.some((text) => text.startsWith("Safe fix"))) return { fixable: true, fixKind: "safe" };
+  if (texts.some((text) => text.startsWith("Unsafe fix"))) return { fixable: true, fixKind: "suggestion" };
+  return { fixable: false };
 }
 
 // Biome's categories for a file it could not read or decode (2.x, 1.x); it checks every other file.
@@ -49,13 +83,21 @@ function readDiagnostic(diagnostic: unknown): BiomeDiagnostic | null {
   if (typeof diagnostic.message === "string") {
     const start = isRecord(location.start) ? location.start : {};
     const path = typeof location.path === "string" ? location.path : null;
-    return { message: diagnostic.message, category, severity: diagnostic.severity, path, line: position(start.line), col: position(start.column) };
+    return {
+      message: diagnostic.message,
+      category,
+      severity: diagnostic.severity,
+      path,
+      line: position(start.line),
+      col: position(start.column),
+      fix: fixMarkOf(diagnostic),
+    };
   }
   if (typeof diagnostic.description !== "string") return null;
   const path = isRecord(location.path) && typeof location.path.file === "string" ? location.path.file : null;
   const span = Array.isArray(location.span) && typeof location.span[0] === "number" ? location.span[0] : null;
   const at = span !== null && typeof location.sourceCode === "string" ? lineAndColumn(location.sourceCode, span) : { line: 1, col: 1 };
-  return { message: diagnostic.description, category, severity: diagnostic.severity, path, line: at.line, col: at.col };
+  return { message: diagnostic.description, category, severity: diagnostic.severity, path, line: at.line, col: at.col, fix: fixMarkOf(diagnostic) };
 }
 
 /** Parse `biome lint --reporter=json` output (Biome 1.x or 2.x) strictly. */
@@ -99,8 +141,7 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
       rule: diagnostic.category ?? "biome",
       severity: error ? "error" : "warning",
       message: diagnostic.message,
-      // Biome 2's JSON reporter carries no fix edits; Biome 1's "fixable" tag also marks unsafe fixes `--write` skips.
-      fixable: false,
+      ...diagnostic.fix,
     });
   }
   return { ok: true, issues, ...(failures.length ? { failures } : {}) };

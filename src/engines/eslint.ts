@@ -96,11 +96,19 @@ export function parseEslintOutput(result: SpawnResult, toRelative: PathMapper): 
         rule: typeof message.ruleId === "string" ? message.ruleId : message.fatal ? "parse-error" : "eslint",
         severity: message.severity === 2 || message.fatal ? "error" : "warning",
         message: message.message,
-        fixable: isRecord(message.fix),
+        ...eslintFixMark(message),
       });
     }
   }
   return { ok: true, issues, linted };
+}
+
+/** A message's `fix` is what `eslint --fix` applies; its `suggestions` are edits ESLint offers and never applies itself. */
+function eslintFixMark(message: Record<string, unknown>): Pick<RawIssue, "fixable" | "fixKind"> {
+  if (isRecord(message.fix)) return { fixable: true, fixKind: "safe" };
+  if (Array.isArray(message.suggestions) && message.suggestions.some((suggestion) => isRecord(suggestion) && isRecord(suggestion.fix)))
+    return { fixable: true, fixKind: "suggestion" };
+  return { fixable: false };
 }
 
 const ignoredWarning = (message: Record<string, unknown>) =>

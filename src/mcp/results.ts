@@ -4,13 +4,12 @@ import {
   CompactCheckResponseSchema,
   CompactSnapshotSchema,
   AfterEditDeltaSchema,
-  PostCheckErrorSchema,
   SnapshotSchema,
   type AfterEditDelta,
   type CheckResponse,
-  type PostCheckError,
   type Snapshot,
 } from "../core/contracts.ts";
+import { PostCheckErrorSchema, RollbackSchema, type PostCheckError, type Rollback } from "../core/fix-contracts.ts";
 import { plural } from "../core/cluster-text.ts";
 import { CompactPostCheckSchema, compactPostCheck, postCheck, PostCheckSchema } from "../core/post-check.ts";
 import { compactCheckResponse, compactSnapshot, readCheckCounts } from "../core/response.ts";
@@ -105,6 +104,8 @@ export interface Applied {
   response: CheckResponse | null;
   delta: AfterEditDelta | null;
   postCheckError?: PostCheckError;
+  /** Verify undid the fix: why; `response` and `delta` are then the check of the files as restored. */
+  rollback?: Rollback;
 }
 
 /** apply_diagnostic_fix's answer: its own fields, the lean post-check (as after_edit_check's) and the delta. */
@@ -117,18 +118,25 @@ export const APPLIED_RESULT: ResultShape<Applied> = {
         check: postCheckSchema(compact).nullable(),
         delta: deltaField,
         postCheckError: PostCheckErrorSchema.optional(),
+        rolledBack: z.literal(true).optional(),
+        rollback: RollbackSchema.optional(),
       })
       .strict(),
-  wire: ({ files, response, delta, postCheckError }, compact) => ({
+  wire: ({ files, response, delta, postCheckError, rollback }, compact) => ({
     applied: true,
     files,
     check: response && postCheckIn(response, delta, compact),
     delta,
     ...(postCheckError ? { postCheckError } : {}),
+    ...(rollback ? { rolledBack: true as const, rollback } : {}),
   }),
   dataFields: ["delta"],
-  summary: ({ files, response, delta, postCheckError }) =>
-    response ? `Applied ${files.length} file(s).\n${summarizePostCheck(response, delta)}` : `Applied ${files.length} file(s). ${postCheckError?.message ?? ""}`,
+  summary: ({ files, response, delta, postCheckError, rollback }) =>
+    rollback
+      ? `Rolled back ${files.length} file(s): ${rollback.reason}`
+      : response
+        ? `Applied ${files.length} file(s).\n${summarizePostCheck(response, delta)}`
+        : `Applied ${files.length} file(s). ${postCheckError?.message ?? ""}`,
 };
 
 /** get_diagnostic_snapshot's answer. */

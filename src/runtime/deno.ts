@@ -6,6 +6,7 @@ import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-
 import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
 import { mkdirPrivateDeno } from "./private-dir-deno.ts";
+import { denoTotalMemory } from "./memory-deno.ts";
 import { ABSENT_KINDS, FsError, ifExists, ifMissing, type FsErrorKind } from "../core/errors.ts";
 import {
   CANCELLED_SPAWN,
@@ -21,21 +22,6 @@ import {
 // Only the slice of the Deno namespace this adapter uses; the source must type-check without Deno's lib.
 // deno-lint-ignore no-explicit-any
 declare const Deno: any;
-
-/**
- * Total memory: Deno.systemMemoryInfo needs --allow-sys, asked first so that a terminal never gets a permission
- * prompt; without it, or on an older Deno: unknown.
- */
-function denoTotalMemory(): number | null {
-  try {
-    if (Deno.permissions?.querySync?.({ name: "sys", kind: "systemMemoryInfo" })?.state !== "granted") return null;
-    const total = Deno.systemMemoryInfo?.().total;
-    return typeof total === "number" && total > 0 ? total : null;
-  } catch {
-    // Permissions API missing or refused: memory unknown.
-    return null;
-  }
-}
 
 const PIPE_GRACE_MS = 2000;
 
@@ -125,7 +111,7 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
       cwd: options.cwd,
       env,
       clearEnv: true,
-      stdin: "null",
+      stdin: options.input === undefined ? "null" : "piped",
       stdout: "piped",
       stderr: "piped",
       // Own process group so that a timeout kills the engine and its children.
@@ -137,6 +123,12 @@ async function spawnDeno(command: string, args: readonly string[], options: Spaw
   }
   // Registered with the watchdog until the run is over, so the group dies with this process however it ends.
   const release = groups.track(child.pid, options.signal);
+  if (options.input !== undefined) {
+    const writer = child.stdin.getWriter();
+    const written = writer.write(new TextEncoder().encode(options.input)).then(() => writer.close());
+    // An engine that exits before reading all of it closes the pipe: its exit code says what happened.
+    written.catch(() => {});
+  }
   let bytes = 0;
   let timedOut = false;
   let outputExceeded = false;

@@ -80,11 +80,14 @@ async function spawnNode(command: string, args: readonly string[], options: Spaw
       env: buildEnv(options.env),
       // Own process group, so a timeout can kill the engine and everything it started.
       detached: process.platform !== "win32",
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       windowsHide: true,
     },
   });
   const child = proc.process;
+  // An engine that exits before reading all of it closes the pipe: its exit code says what happened, not EPIPE.
+  child?.stdin?.on("error", () => {});
+  if (options.input !== undefined) child?.stdin?.end(options.input);
   const pid = child?.pid;
   // Registered with the watchdog until the run is over, so the group dies with this process however it ends.
   const release = pid === undefined ? () => {} : groups.track(pid, options.signal);

@@ -21,6 +21,8 @@ export interface SpawnOptions {
   maxOutputBytes: number;
   /** Aborting kills the process tree; a run asked for after the abort is not started (spawnError "cancelled"). */
   signal?: AbortSignal;
+  /** Text written to its stdin, which is then closed (absent: stdin is empty). */
+  input?: string;
 }
 
 /**

@@ -1,19 +1,10 @@
-import type {
-  CheckResponse,
-  Compare,
-  DetailIssue,
-  Live,
-  LoopStatus,
-  PostCheckError,
-  PreviewResult,
-  Snapshot,
-  Stale,
-  WorkflowStale,
-} from "../core/contracts.ts";
+import type { CheckResponse, Compare, DetailIssue, Live, LoopStatus, Snapshot, Stale, WorkflowStale } from "../core/contracts.ts";
 import type { Settings } from "../core/config.ts";
+import type { PostCheckError, PreviewResult, Rollback } from "../core/fix-contracts.ts";
 import type { Issue } from "../core/issues.ts";
 import type { CheckEvent } from "./job/check-events.ts";
 import type { Patch } from "./fix/transactions.ts";
+import type { EngineFixRequest } from "./fix/engine-fixes.ts";
 import type { DetailQuery } from "./history/check-store.ts";
 import { publicSnapshot } from "./history/snapshots.ts";
 import type { ArtifactChunk } from "./history/artifacts.ts";
@@ -70,11 +61,12 @@ export interface ServiceApi {
   ): Promise<(AfterEdit & { issues?: Issue[] }) | WorkflowStale>;
   ingest(request: IngestRequest): Promise<IngestResult>;
   live(query: LiveQuery): Promise<Live>;
-  preview(params: { patches: readonly Patch[] }): Promise<PreviewResult>;
+  /** Whole-file patches, or the engines' own edits for issues (`issueIds`, `clusterId`, or `files` and `rules`). */
+  preview(params: { patches: readonly Patch[] } | EngineFixRequest, context?: CallContext): Promise<PreviewResult>;
   apply(
-    params: { transactionId: string; confirm?: boolean; baselineCheckId?: string },
+    params: { transactionId: string; confirm?: boolean; baselineCheckId?: string; verify?: boolean },
     context?: CallContext,
-  ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale>;
+  ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError; rollback?: Rollback } | WorkflowStale>;
   discard(params: { transactionId: string }): Promise<{ discarded: true } | WorkflowStale>;
   saveArtifact(params: { json: string }): Promise<string>;
   readArtifact(params: { artifactId: string; offset: number; maxBytes: number }): Promise<ArtifactChunk>;
@@ -179,7 +171,8 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     },
     ingest: (request) => ingestDiagnostics(service, request),
     live: (query) => liveDiagnostics(service, query),
-    preview: ({ patches }) => service.transactions.preview(patches),
+    preview: (params, context = {}) =>
+      "patches" in params ? service.transactions.preview(params.patches) : service.transactions.previewEngineFixes(params, context.session),
     apply: ({ transactionId, ...options }, context = {}) =>
       service.transactions.apply(transactionId, { ...options, session: context.session, ...(context.env ? { env: context.env } : {}) }),
     discard: async ({ transactionId }) => service.transactions.discard(transactionId),

@@ -65,15 +65,15 @@ describe("strict parsers: malformed output is an engine error, never an empty su
 });
 
 describe("severity and fixable mapping on real engine output", () => {
-  it("eslint: fixable only with a structured fix (not for suggestions); severity 2 = error", () => {
+  it("eslint: a structured fix is a safe fix, suggestions alone a suggestion; severity 2 = error", () => {
     const response = JSON.parse(runCli(["check", "--format", "response", "--root", fixture("eslint-flat")], { cwd: fixture("eslint-flat") }).stdout) as {
-      remainingIssues: { rule: string; fixable?: boolean; severity: string }[];
+      remainingIssues: { rule: string; fixable?: boolean; fixKind?: string; severity: string }[];
       clusters: { ruleIds: string[]; priority: number }[];
     };
     const eqeqeq = response.remainingIssues.find((issue) => issue.rule === "eqeqeq");
-    assert.deepEqual([eqeqeq?.fixable ?? false, eqeqeq?.severity], [false, "warning"], "eqeqeq only offers a suggestion");
+    assert.deepEqual([eqeqeq?.fixable, eqeqeq?.fixKind, eqeqeq?.severity], [true, "suggestion", "warning"], "eqeqeq only offers a suggestion");
     const preferConst = response.remainingIssues.find((issue) => issue.rule === "prefer-const");
-    assert.deepEqual([preferConst?.fixable, preferConst?.severity], [true, "warning"]);
+    assert.deepEqual([preferConst?.fixable, preferConst?.fixKind, preferConst?.severity], [true, "safe", "warning"]);
     assert.equal(response.clusters.find((cluster) => cluster.ruleIds.includes("no-var"))?.priority, 3, "fixable errors rank 3");
   });
 });

@@ -9,12 +9,13 @@ export const applyFixTool = defineTool({
   title: "Apply a fix",
   description:
     "Write a previewed transaction, all files or none (journaled; a crash is rolled back). Needs confirm: true; refused with drift if a file changed. " +
-    "Returns after_edit_check of the files and its delta.",
+    "Returns after_edit_check of the files and its delta; with verify, rolledBack and why when the fix made things worse.",
   input: z
     .object({
       transactionId: z.string().min(1).max(200),
       confirm: z.boolean().optional().describe("Must be true"),
       baselineCheckId: z.string().min(1).max(200).optional(),
+      verify: z.boolean().optional().describe("Roll back when errors rise or a fixed issue stays; default true for engine fixes"),
     })
     .strict(),
   result: APPLIED_RESULT,
@@ -23,7 +24,13 @@ export const applyFixTool = defineTool({
   handle: async (args, { api }) => {
     const outcome = await api.apply(args);
     if ("status" in outcome) return outcome;
-    const { files, result, postCheckError } = outcome;
-    return { files, response: result?.response ?? null, delta: result?.delta ?? null, ...(postCheckError ? { postCheckError } : {}) };
+    const { files, result, postCheckError, rollback } = outcome;
+    return {
+      files,
+      response: result?.response ?? null,
+      delta: result?.delta ?? null,
+      ...(postCheckError ? { postCheckError } : {}),
+      ...(rollback ? { rollback } : {}),
+    };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DiscardResultSchema, WorkflowStaleSchema } from "../../core/contracts.ts";
+import { WorkflowStaleSchema } from "../../core/contracts.ts";
+import { DiscardResultSchema } from "../../core/fix-contracts.ts";
 import { plainShape } from "../respond.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 

@@ -1,12 +1,15 @@
 import { join } from "node:path";
-import type { PostCheckError, PreviewResult, WorkflowStale } from "../../core/contracts.ts";
+import type { WorkflowStale } from "../../core/contracts.ts";
+import type { PostCheckError, PreviewResult, Rollback } from "../../core/fix-contracts.ts";
 import { ifMissing, InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
 import { countLineChanges } from "../../core/line-diff.ts";
+import { unifiedDiff } from "../../core/unified-diff.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import { FileJournal } from "./journal.ts";
 import { validatePaths } from "../project/project.ts";
-import type { Checker } from "../workflow/checker.ts";
 import { afterEditCheck, type AfterEdit } from "../workflow/after-edit.ts";
+import { planEngineFixes, type EngineFixRequest, type FixService } from "./engine-fixes.ts";
+import { rollbackVerdict } from "./verify.ts";
 
 /** Most transactions held at once; the oldest is dropped (and answers transaction_expired) past this. */
 export const MAX_TRANSACTIONS = 20;
@@ -29,6 +32,16 @@ interface Transaction {
   transactionId: string;
   expiresAtMs: number;
   patches: (Patch & { file: string; target: string })[];
+  /** Built from the engines' edits: the check the issues came from and the issue ids the edits address. */
+  engine?: { checkId: string | null; addressed: string[] };
+}
+
+/** What apply answers: the files written, their check and delta; with `rollback`, verify undid the write. */
+export interface ApplyOutcome {
+  files: string[];
+  result: AfterEdit | null;
+  postCheckError?: PostCheckError;
+  rollback?: Rollback;
 }
 
 function stale(code: WorkflowStale["code"], message: string): WorkflowStale {
@@ -43,7 +56,7 @@ export class TransactionStore {
   private applying: Promise<unknown> = Promise.resolve();
   readonly journal: FileJournal;
 
-  constructor(private readonly service: Checker) {
+  constructor(private readonly service: FixService) {
     const { project } = service;
     this.journal = new FileJournal(service.runtime, project.journalStateDir ?? project.stateDir, project.owned === true);
   }
@@ -95,6 +108,33 @@ export class TransactionStore {
         `The patches hold ${bytes} bytes, over the ${MAX_REQUEST_BYTES}-byte bound; split the fix into smaller transactions.`,
       );
     }
+    return this.hold(await this.validated(patches));
+  }
+
+  /**
+   * preview_diagnostic_fix by issues, cluster or files: the engines' own edits (engine-fixes.ts) held as a
+   * transaction that apply verifies by default; writes nothing in the project.
+   */
+  async previewEngineFixes(request: EngineFixRequest, session?: string): Promise<PreviewResult> {
+    const plan = await planEngineFixes(this.service, request, session);
+    if (plan.patches.length === 0) {
+      const why = plan.notFixed.slice(0, 5).map((entry) => `${entry.issue}: ${entry.reason}`);
+      throw new SignalintError("nothing_to_fix", `No engine offers an edit here${why.length ? `: ${why.join("; ")}` : " (the files hold nothing it fixes)"}.`);
+    }
+    const held = this.hold(await this.validated(plan.patches), { checkId: plan.checkId, addressed: plan.addressed });
+    return {
+      ...held,
+      files: held.files.map((entry, index) => {
+        const patch = plan.patches[index] as (typeof plan.patches)[number];
+        return { ...entry, diff: unifiedDiff(patch.file, patch.originalContent, patch.patchedContent), fixes: patch.fixes };
+      }),
+      ...(plan.notFixed.length ? { notFixed: plan.notFixed } : {}),
+      verify: true,
+    };
+  }
+
+  /** Locate every patch's file, refuse a file given twice and a patch whose original is not the file's content now. */
+  private async validated(patches: readonly Patch[]): Promise<Transaction["patches"]> {
     const located = await Promise.all(patches.map(async (patch) => ({ ...patch, ...(await this.locate(patch.file)) })));
     const seen = new Set<string>();
     for (const patch of located) {
@@ -108,11 +148,16 @@ export class TransactionStore {
         "drift",
         `originalContent differs from the file on disk for: ${drift.join(", ")}; read the files again and re-create the patches.`,
       );
+    return located;
+  }
+
+  /** Hold validated patches as a new transaction. */
+  private hold(located: Transaction["patches"], engine?: Transaction["engine"]): PreviewResult {
     const now = Date.now();
     this.sweep(now);
     while (this.open.size >= MAX_TRANSACTIONS) this.expire(this.open.keys().next().value as string);
-    const transactionId = `tx-${this.service.runtime.sha256(`${now}:${Math.random()}:${bytes}`).slice(0, 16)}`;
-    this.open.set(transactionId, { transactionId, expiresAtMs: now + TRANSACTION_TTL_MS, patches: located });
+    const transactionId = `tx-${this.service.runtime.sha256(`${now}:${Math.random()}:${located.length}`).slice(0, 16)}`;
+    this.open.set(transactionId, { transactionId, expiresAtMs: now + TRANSACTION_TTL_MS, patches: located, ...(engine ? { engine } : {}) });
     return {
       transactionId,
       expiresAt: new Date(now + TRANSACTION_TTL_MS).toISOString(),
@@ -123,8 +168,8 @@ export class TransactionStore {
   /** apply_diagnostic_fix: all-or-nothing write, then an after-edit check of the touched files. */
   async apply(
     transactionId: string,
-    options: { confirm?: boolean; baselineCheckId?: string; session?: string; env?: Readonly<Record<string, string>> },
-  ): Promise<{ files: string[]; result: AfterEdit | null; postCheckError?: PostCheckError } | WorkflowStale> {
+    options: { confirm?: boolean; baselineCheckId?: string; verify?: boolean; session?: string; env?: Readonly<Record<string, string>> },
+  ): Promise<ApplyOutcome | WorkflowStale> {
     const transaction = this.find(transactionId);
     if ("status" in transaction) return transaction;
     if (options.confirm !== true) {
@@ -137,6 +182,9 @@ export class TransactionStore {
       const baseline = this.service.snapshots.find(options.baselineCheckId);
       if ("status" in baseline) return baseline;
     }
+    const verify = options.verify ?? transaction.engine !== undefined;
+    const files = transaction.patches.map((patch) => patch.file);
+    const baselineCheckId = verify ? await this.verifyBaseline(transaction, files, options) : options.baselineCheckId;
     // Taken out while it is applied, so a concurrent apply of the same id cannot write twice.
     this.open.delete(transactionId);
     try {
@@ -157,8 +205,44 @@ export class TransactionStore {
       throw error;
     }
     this.expire(transactionId);
-    const files = transaction.patches.map((patch) => patch.file);
-    return { files, ...(await this.postCheck(files, options)) };
+    const checked = await this.postCheck(files, { ...options, baselineCheckId });
+    const rollback = verify && checked.result ? rollbackVerdict(checked.result, transaction.engine?.addressed ?? []) : null;
+    if (!rollback) return { files, ...checked };
+    await this.undo(transactionId, transaction);
+    // The check of the files as restored, so the newest check (and the next after-edit baseline) is what is on disk.
+    return { files, ...(await this.postCheck(files, { ...options, baselineCheckId })), rollback };
+  }
+
+  /**
+   * The check a verified apply compares with: the one named, else the check the engine fix's issues came from, else
+   * a check of the files made now, before anything is written.
+   */
+  private async verifyBaseline(
+    transaction: Transaction,
+    files: string[],
+    options: { baselineCheckId?: string; session?: string; env?: Readonly<Record<string, string>> },
+  ): Promise<string> {
+    const named = options.baselineCheckId ?? transaction.engine?.checkId ?? null;
+    if (named !== null && !("status" in this.service.snapshots.find(named))) return named;
+    const { session, env } = options;
+    return (await this.service.check(files, true, { session, env, tool: "apply_diagnostic_fix" })).checkId;
+  }
+
+  /**
+   * Roll a written transaction back through the journal (all files or none): each file still holding what the fix
+   * wrote gets its original again; one edited since is left as it is.
+   */
+  private async undo(transactionId: string, transaction: Transaction): Promise<void> {
+    const write = this.applying.then(async () => {
+      const now = await Promise.all(transaction.patches.map((patch) => this.service.runtime.readText(patch.target).catch(ifMissing(null))));
+      const writes = transaction.patches
+        .filter((patch, index) => now[index] === patch.patchedContent)
+        .map((patch) => ({ file: patch.file, target: patch.target, original: patch.patchedContent, patched: patch.originalContent }));
+      if (writes.length) await this.journal.write(`${transactionId}-undo`, writes, this.service.project.realRoot);
+    });
+    // Only a marker that the undo settled: its failure is awaited and thrown just below.
+    this.applying = write.catch(() => {});
+    await write;
   }
 
   /**

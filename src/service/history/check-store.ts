@@ -69,6 +69,11 @@ export class CheckStore {
     return stale("check_unknown", `No check ${checkId} was run by this server; run check_project again.`);
   }
 
+  /** A retained check by id, else the newest (of the session when given), or a stale answer: what fix previews select from. */
+  resolve(checkId: string | undefined, session?: string): StoredCheck | Stale {
+    return this.find(checkId, session);
+  }
+
   /** Resolve a cluster or issue reference to its issues, or a stale answer. */
   detail(query: DetailQuery): { issues: DetailIssue[] } | Stale {
     const check = this.find(query.checkId, query.session);

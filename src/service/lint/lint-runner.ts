@@ -33,6 +33,12 @@ export interface LintJob extends EngineJob {
 
 type Spawn = (args: string[]) => Promise<ParseOutcome>;
 
+/**
+ * What a stored result holds, in the cache identity: results stored before issues carried `fixKind` (format 1) would
+ * answer without it, unlike a cold run, so they are never reused.
+ */
+const RESULT_FORMAT = "2";
+
 function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
   const groups = new Map<string, RawIssue[]>();
   for (const issue of issues) {
@@ -60,7 +66,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // And the environment it runs in: a JavaScript config may read any variable (LINT_STRICT), so each shell's answer is
   // kept apart from another's (terminal noise aside: core/environment.ts).
   const environment = environmentFingerprint(runtime.environment(), runtime.sha256);
-  const identity = `${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}`;
+  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

@@ -1,0 +1,220 @@
+// A fix transaction built from the engines' own edits (issue 35): the asked issues (by id, by cluster, or every
+// issue of some files), each file's text given to ESLint and then Biome in turn (each engine sees the previous one's
+// output, as running their --fix one after the other would), and which asked issues each edit addresses.
+import { join } from "node:path";
+import type { EngineName, FixKind, Stale } from "../../core/contracts.ts";
+import { ifMissing, InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
+import type { Issue } from "../../core/issues.ts";
+import { eslintPlace, type EslintFixFile } from "../../engines/eslint-fix.ts";
+import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
+import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
+import { eslintLegacy, enabledEngines } from "../check/fan-out.ts";
+import type { CheckStore, StoredCheck } from "../history/check-store.ts";
+import { validatePaths } from "../project/project.ts";
+import type { Checker } from "../workflow/checker.ts";
+import { biomeEdits, eslintEdits, EngineEditError, type EditContext } from "./engine-edits.ts";
+
+/** What preview_diagnostic_fix asks the engines for: issues by id, a cluster, or files (and rules); kinds to apply. */
+export interface EngineFixRequest {
+  issueIds?: readonly string[];
+  clusterId?: string;
+  files?: readonly string[];
+  rules?: readonly string[];
+  /** Default ["safe"]: what the engines' own --fix applies. */
+  kinds?: readonly FixKind[];
+  /** The check the ids come from (default: the newest of this session). */
+  checkId?: string;
+}
+
+/** One engine's edits in one file: which of the check's issues they address. */
+export interface FileFix {
+  engine: EngineName;
+  kind: FixKind;
+  issueIds: string[];
+}
+
+/** An asked issue no edit addresses (its id), and why. */
+export interface NotFixed {
+  issue: string;
+  reason: string;
+}
+
+/** The engines' edits as whole-file patches, with what each addresses and what was left. */
+export interface EnginePlan {
+  patches: { file: string; originalContent: string; patchedContent: string; fixes: FileFix[] }[];
+  notFixed: NotFixed[];
+  /** The check the issues were selected from (the verify baseline); null when no check covered them. */
+  checkId: string | null;
+  /** Every issue id the patches address (verify expects each gone). */
+  addressed: string[];
+}
+
+/** What the planner needs of the service: the checker, the check store, and how JS engines are run. */
+export type FixService = Checker & { readonly store: CheckStore; readonly node: NodeCommand | null };
+
+/** Biome processes run at once for a preview. */
+const BIOME_AT_ONCE = 4;
+
+/** Engines that give edits here, in the order their fixes are applied. */
+const FIXERS = ["eslint", "biome"] as const;
+type Fixer = (typeof FIXERS)[number];
+
+const NOT_OFFERED: Record<Exclude<EngineName, Fixer>, string> = {
+  oxlint: "oxlint fixes files only in place (no stdin, no dry run): Signalint does not run its fixes",
+  tsc: "TypeScript code fixes are not offered yet",
+};
+
+function staleError(stale: Stale): SignalintError {
+  return new SignalintError(stale.code, stale.message);
+}
+
+/** The asked issues from a stored check (ids, a cluster, or files and rules), and the files they are in. */
+function selectIssues(check: StoredCheck, request: EngineFixRequest, files: readonly string[] | null): Issue[] {
+  if (request.clusterId !== undefined) {
+    const group = check.groups.find((entry) => entry.cluster.clusterId === request.clusterId);
+    if (!group)
+      throw new SignalintError("cluster_not_found", `Cluster ${request.clusterId} does not exist in check ${check.checkId}; run check_project again.`);
+    return group.issues;
+  }
+  if (request.issueIds) {
+    return request.issueIds.map((id) => {
+      const matches = check.issues.filter((issue) => issue.fullId.startsWith(id.toLowerCase()));
+      if (matches.length > 1)
+        throw new InvalidArgumentsError(`issueId ${JSON.stringify(id)} matches ${matches.length} issues; give more characters`, "ambiguous_id");
+      if (!matches[0]) throw new SignalintError("issue_not_found", `Issue ${id} does not exist in check ${check.checkId}; it may have been fixed.`);
+      return matches[0];
+    });
+  }
+  const inFiles = new Set(files);
+  return check.issues.filter((issue) => inFiles.has(issue.file) && (!request.rules || request.rules.includes(issue.rule)));
+}
+
+/** Whether an issue's engine edit is of an asked kind. */
+function askedKind(issue: Issue, kinds: readonly FixKind[]): boolean {
+  return issue.fixable && kinds.includes(issue.fixKind ?? "safe");
+}
+
+/** Why an asked issue gets no edit. */
+function whyNot(issue: Issue, kinds: readonly FixKind[]): string {
+  if (issue.engine !== "eslint" && issue.engine !== "biome") return NOT_OFFERED[issue.engine as Exclude<EngineName, Fixer>] ?? `${issue.engine} offers no edit`;
+  if (!issue.fixable) return `${issue.engine} offers no edit for it`;
+  return `its edit is a ${issue.fixKind ?? "safe"} one, not among kinds ${kinds.join(", ")}`;
+}
+
+/** Build the patches: each file through the engines in turn, nothing written (only Signalint's launcher and request). */
+export async function planEngineFixes(service: FixService, request: EngineFixRequest, session?: string): Promise<EnginePlan> {
+  const { runtime, project } = service;
+  const kinds = request.kinds?.length ? [...new Set(request.kinds)] : (["safe"] as FixKind[]);
+  const byFiles = request.files !== undefined;
+  const files = byFiles ? await validatePaths(runtime, project, [...(request.files ?? [])], "file") : null;
+  const found = service.store.resolve(request.checkId, session);
+  if ("status" in found && !byFiles) throw staleError(found);
+  const check = "status" in found ? null : found;
+  const issues = check ? selectIssues(check, request, files) : [];
+  // Of a whole file's issues, only those an engine has an edit for are said left (its type errors are not news).
+  const notFixed: NotFixed[] = issues
+    .filter((issue) => !askedKind(issue, kinds) && (!byFiles || issue.fixable))
+    .map((issue) => ({ issue: issue.issueId, reason: whyNot(issue, kinds) }));
+  const wanted = issues.filter((issue) => askedKind(issue, kinds));
+  const targets = files ?? [...new Set(wanted.map((issue) => issue.file))].sort();
+  const enabled = await enabledEngines(runtime, project.root, project.settings.engines);
+  // Rules named for a files request go to the engine that names its rules that way (Biome's are `lint/group/rule`).
+  const rulesFor = (engine: Fixer) => (request.rules ? request.rules.filter((rule) => (engine === "biome") === rule.startsWith("lint/")) : null);
+  const engines = FIXERS.filter(
+    (engine) => enabled[engine] === true && (byFiles ? rulesFor(engine)?.length !== 0 : wanted.some((issue) => issue.engine === engine)),
+  );
+  const start = resolutionStart(project.root, targets.length ? targets : ["."]);
+  const resolved = new Map<Fixer, ResolvedEngine | null>();
+  for (const engine of engines) resolved.set(engine, await resolveEngine(runtime, engine, { start, node: service.node }));
+  const originals = await Promise.all(targets.map((file) => runtime.readText(join(project.root, file)).catch(ifMissing(null))));
+  const texts = new Map(targets.map((file, index) => [file, originals[index] ?? null]));
+  const fixes = new Map<string, FileFix[]>(targets.map((file) => [file, []]));
+  const context = (engine: Fixer, env: Record<string, string> = {}): EditContext => ({
+    runtime,
+    root: project.root,
+    cacheDir: project.cacheDir,
+    timeoutMs: project.settings.timeoutsMs[engine],
+    env,
+  });
+  const refuse = (engine: Fixer, reason: string) => {
+    for (const issue of wanted.filter((each) => each.engine === engine)) notFixed.push({ issue: issue.issueId, reason });
+  };
+  for (const engine of engines) {
+    const found = resolved.get(engine);
+    if (!found) {
+      refuse(engine, `${engine} is not installed where the project resolves it`);
+      continue;
+    }
+    const mine = (file: string) => wanted.filter((issue) => issue.file === file && issue.engine === engine);
+    // Every edit of the engine's in the file asked for: run it unrestricted, as its own --fix (whose later passes fix
+    // what earlier ones made: `var` → `let` → `const`), not limited to the places the check saw.
+    const whole = (file: string) =>
+      byFiles || check?.issues.every((issue) => issue.file !== file || issue.engine !== engine || !askedKind(issue, kinds) || wanted.includes(issue));
+    const restricted = (file: string) => (whole(file) ? null : [...new Set(mine(file).map((issue) => issue.rule))]);
+    const files = targets.filter((file) => texts.get(file) !== null && (byFiles || mine(file).length > 0));
+    try {
+      if (engine === "eslint") await runEslint(files);
+      else await runBiome(files, found);
+    } catch (error) {
+      if (!(error instanceof EngineEditError)) throw error;
+      refuse(engine, error.message);
+    }
+    async function runEslint(files: string[]): Promise<void> {
+      const legacy = await eslintLegacy(runtime, project.root);
+      const asked: EslintFixFile[] = files.map((file) => ({
+        path: join(project.root, file),
+        text: texts.get(file) as string,
+        rules: byFiles ? rulesFor("eslint") : restricted(file),
+        places: whole(file) ? null : mine(file).map((issue) => eslintPlace(issue.rule, issue.line, issue.col)),
+      }));
+      const answers = await eslintEdits(context("eslint", legacy ? { ESLINT_USE_FLAT_CONFIG: "false" } : {}), found as ResolvedEngine, asked, {
+        flat: !legacy,
+        kinds,
+      });
+      for (const [index, file] of files.entries()) {
+        const answer = answers[index];
+        if (!answer || answer.output === texts.get(file)) continue;
+        texts.set(file, answer.output);
+        const fileIssues = check?.issues.filter((issue) => issue.file === file && issue.engine === "eslint") ?? [];
+        for (const kind of kinds) {
+          const places = new Set(answer.fixed.filter((fix) => fix.kind === kind).map((fix) => fix.place));
+          const ids = fileIssues.filter((issue) => places.has(eslintPlace(issue.rule, issue.line, issue.col))).map((issue) => issue.issueId);
+          if (places.size) fixes.get(file)?.push({ engine: "eslint", kind, issueIds: ids });
+        }
+      }
+    }
+    async function runBiome(files: string[], biome: ResolvedEngine): Promise<void> {
+      if (!kinds.includes("safe"))
+        throw new EngineEditError("Biome applies its unsafe fixes only with its safe ones (--write --unsafe): ask kinds safe and suggestion");
+      // One process per file (Biome reads one text on stdin), a few at once.
+      for (let at = 0; at < files.length; at += BIOME_AT_ONCE) await Promise.all(files.slice(at, at + BIOME_AT_ONCE).map(fixOne));
+      async function fixOne(file: string): Promise<void> {
+        const only = byFiles ? rulesFor("biome") : restricted(file);
+        const before = texts.get(file) as string;
+        const edit = await biomeEdits(context("biome"), biome, join(project.root, file), before, { unsafe: kinds.includes("suggestion"), only });
+        if (edit.output === before) return;
+        texts.set(file, edit.output);
+        // Biome says only the text: the issues it addresses are the asked ones of its fixable kinds in this file.
+        const fileIssues = (check?.issues ?? []).filter(
+          (issue) => issue.file === file && issue.engine === "biome" && askedKind(issue, kinds) && (!only || only.includes(issue.rule)),
+        );
+        for (const kind of kinds) {
+          const ids = fileIssues.filter((issue) => (issue.fixKind ?? "safe") === kind).map((issue) => issue.issueId);
+          if (ids.length || kind === "safe") fixes.get(file)?.push({ engine: "biome", kind, issueIds: ids });
+        }
+      }
+    }
+  }
+  const patches = targets.flatMap((file, index) => {
+    const original = originals[index];
+    const patched = texts.get(file);
+    return original === null || original === undefined || patched === original || patched == null
+      ? []
+      : [{ file, originalContent: original, patchedContent: patched, fixes: fixes.get(file) ?? [] }];
+  });
+  const addressed = [...new Set(patches.flatMap((patch) => patch.fixes.flatMap((fix) => fix.issueIds)))];
+  for (const issue of wanted)
+    if (!addressed.includes(issue.issueId) && !notFixed.some((entry) => entry.issue === issue.issueId))
+      notFixed.push({ issue: issue.issueId, reason: `${issue.engine} made no edit for it here` });
+  return { patches, notFixed, checkId: check?.checkId ?? null, addressed };
+}

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
+
+const FILES = ["src/app.js", "src/util.js"];
+const read = (root: string) => FILES.map((file) => readFileSync(join(root, file), "utf8"));
+
+describe("signalint-mcp fix", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("writes what eslint --fix writes, exits 1 while errors remain (as eslint --fix); --dry-run prints the diff and writes nothing", async () => {
+    const project = scratchCopy("eslint-flat", "cli-fix");
+    dirs.push(project);
+    const copy = tempDir("signalint-own-fix-");
+    dirs.push(copy);
+    cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
+    const own = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--fix", "src"], { cwd: copy, encoding: "utf8" });
+    assert.equal(own.status, 1, "errors eslint cannot fix remain");
+
+    const before = snapshotTree(project);
+    const dry = runCli(["fix", "--dry-run"], { cwd: project });
+    assert.equal(dry.status, 1, dry.stderr);
+    assert.match(dry.stdout, /^--- a\/src\/app\.js\n\+\+\+ b\/src\/app\.js\n@@ /m);
+    assertTreeUnchanged(project, before);
+
+    const fixed = runCli(["fix"], { cwd: project });
+    assert.equal(fixed.status, 1, fixed.stderr);
+    assert.match(fixed.stdout, /^Fixed \d+ issue\(s\) in 2 file\(s\)/);
+    assert.deepEqual(read(project), read(copy));
+
+    const usage = runCli(["fix", "--kinds", "risky"], { cwd: project });
+    assert.equal(usage.status, 2);
+  });
+});
