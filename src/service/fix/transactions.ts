@@ -119,7 +119,10 @@ export class TransactionStore {
     const plan = await planEngineFixes(this.service, request, session);
     if (plan.patches.length === 0) {
       const why = plan.notFixed.slice(0, 5).map((entry) => `${entry.issue}: ${entry.reason}`);
-      throw new SignalintError("nothing_to_fix", `No engine offers an edit here${why.length ? `: ${why.join("; ")}` : " (the files hold nothing it fixes)"}.`);
+      throw new SignalintError(
+        "nothing_to_fix",
+        `No engine offers an edit here${why.length ? `: ${why.join("; ")}` : ": the files hold nothing ESLint or Biome fixes (oxlint's and TypeScript's own fixes are not offered yet: run `oxlint --fix` yourself)"}.`,
+      );
     }
     const held = this.hold(await this.validated(plan.patches), { checkId: plan.checkId, addressed: plan.addressed });
     return {
