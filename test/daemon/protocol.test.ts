@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { encodeFrame, frameReader } from "../../src/daemon/framing.ts";
+import { encodeFrame, frameReader } from "../../src/core/framing.ts";
 import { readClientMessage, readDaemonMessage } from "../../src/daemon/protocol.ts";
 
 /** A message as the peer reads it: framed, unframed, then read by `read`. */
