@@ -57,9 +57,13 @@ function bodiesOf(node) {
     if (ts.isClassDeclaration(declaration)) {
       const constructor = declaration.members.find(ts.isConstructorDeclaration);
       if (constructor?.body) found.push(constructor);
-    } else if ((ts.isFunctionLike(declaration) && declaration.body) || (ts.isVariableDeclaration(declaration) && declaration.initializer && ts.isFunctionLike(declaration.initializer)))
+    } else if (
+      (ts.isFunctionLike(declaration) && declaration.body) ||
+      (ts.isVariableDeclaration(declaration) && declaration.initializer && ts.isFunctionLike(declaration.initializer))
+    )
       found.push(ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration);
-    else if (ts.isPropertyDeclaration(declaration) && declaration.initializer && ts.isFunctionLike(declaration.initializer)) found.push(declaration.initializer);
+    else if (ts.isPropertyDeclaration(declaration) && declaration.initializer && ts.isFunctionLike(declaration.initializer))
+      found.push(declaration.initializer);
   }
   return { symbol, found };
 }
@@ -96,7 +100,8 @@ function visit(fn, name) {
 const service = program.getSourceFile(join(ROOT, "src", "service", "signalint.ts"));
 let start = null;
 ts.forEachChild(service, function find(node) {
-  if (ts.isMethodDeclaration(node) && node.name.getText() === "check" && ts.isClassDeclaration(node.parent) && node.parent.name?.text === "SignalintService") start = node;
+  if (ts.isMethodDeclaration(node) && node.name.getText() === "check" && ts.isClassDeclaration(node.parent) && node.parent.name?.text === "SignalintService")
+    start = node;
   else ts.forEachChild(node, find);
 });
 if (!start) throw new Error("SignalintService.check not found");
@@ -129,6 +134,4 @@ console.log(`calls from one room into another: ${crossings.size}, as ${edges.siz
 console.log(`climbs (a call into a room on the same or a higher floor): ${up.length}${up.length ? ` (${up.join("; ")})` : ""}`);
 console.log(`reading order: ${rooms.length - 1} changes of room, ${returns} of them back up a floor (returning from a callee)`);
 if (LIST) console.log(`room sequence: ${rooms.join(" > ")}`);
-console.log(
-  `as unknown as: ${count(/as unknown as/g)}; bare catch {}: ${count(/\bcatch \{/g)}; .catch(() =>: ${count(/\.catch\(\s*\(\s*\)\s*=>/g)}`,
-);
+console.log(`as unknown as: ${count(/as unknown as/g)}; bare catch {}: ${count(/\bcatch \{/g)}; .catch(() =>: ${count(/\.catch\(\s*\(\s*\)\s*=>/g)}`);

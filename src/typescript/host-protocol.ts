@@ -244,8 +244,8 @@ export function readReply(value: unknown): HostReply {
 }
 
 /** The host's answer to a request of another protocol version: unsupported, so the server's command line answers. */
-export function versionRefusal(error: HostProtocolError & { id: number }, rssBytes: number): HostReply {
-  return { id: error.id, ok: false, unsupported: true, error: error.message, rssBytes, code: "protocol_version" };
+export function versionRefusal(id: number, reason: string, rssBytes: number): HostReply {
+  return { id, ok: false, unsupported: true, error: reason, rssBytes, code: "protocol_version" };
 }
 
 /** A reply made in the server's own process (see one-shot-answer.ts), held to the same shape as one read from a host. */

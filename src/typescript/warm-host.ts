@@ -5,15 +5,7 @@ import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import { frameStream } from "../core/framing.ts";
-import {
-  encodeHostMessage,
-  type HostReply,
-  type HostRequest,
-  HostProtocolError,
-  type ListingRequest,
-  readRequest,
-  versionRefusal,
-} from "./host-protocol.ts";
+import { encodeHostMessage, type HostReply, type HostRequest, HostProtocolError, type ListingRequest, readRequest, versionRefusal } from "./host-protocol.ts";
 import { listTsconfig } from "./tsconfig.ts";
 import { loadTs7CauseModules, ts7CauseReader, type Ts7CauseModules, type Ts7Project } from "./diagnostic-cause7.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
@@ -231,25 +223,28 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
       return failure(host, request.id, false, (error as Error).stack ?? String(error));
     }
   };
+  // A broken frame, or a message that is not a request, ends the host loudly.
   const fail = (error: Error) => {
     host.writeStderr(`signalint warm host: ${error.message}\n`);
     program?.close();
     host.exit(1);
   };
-  const receive = (message: unknown) => {
-    let request: HostRequest | ListingRequest;
-    try {
-      request = readRequest(message);
-    } catch (error) {
-      // A request of another protocol version is answered (unsupported: the server's command line checks) and the
-      // host goes on; anything else is a broken server.
-      const other = error instanceof HostProtocolError && error.code === "protocol_version" && error.id !== undefined;
-      if (!other) return fail(error as Error);
-      const refusal = versionRefusal(error as HostProtocolError & { id: number }, host.rssBytes());
-      queue = queue.then(() => channel.send(encodeHostMessage(refusal)));
-      return;
-    }
-    queue = queue.then(async () => {
+  /** The channel's messages, read from its frames (core/framing.ts). */
+  const listen = (onMessage: (message: unknown) => void, onEnd: () => void) => channel.listen(frameStream(onMessage, fail), onEnd);
+  listen(
+    (message) => {
+      let request: HostRequest | ListingRequest;
+      try {
+        request = readRequest(message);
+      } catch (error) {
+        // A request of another protocol version is answered (unsupported: the server's command line checks) and the
+        // host goes on; anything else is a broken server.
+        if (!(error instanceof HostProtocolError && error.code === "protocol_version" && error.id !== undefined)) return fail(error as Error);
+        const refusal = versionRefusal(error.id, error.message, host.rssBytes());
+        queue = queue.then(() => channel.send(encodeHostMessage(refusal)));
+        return;
+      }
+      queue = queue.then(async () => {
         const reply = await answer(request);
         if (compiled === "on" && reply.ok) {
           host.compileCache?.flush();
@@ -262,13 +257,14 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         if (checked && first) persist(checked);
         // The whole reply reaches the server before the work that follows (a build after an answer from disk takes
         // seconds without yielding: a reply still in Node's write queue waited for it, 1.5 s → 6.8 s at 5,000 files).
-      await channel.send(encodeHostMessage(reply));
-      if (checked && !first) persist(checked);
-      if (checked && !("last" in request && request.last)) await afterAnswer();
-    });
-  };
-  channel.listen(frameStream(receive, fail), () => {
-    program?.close();
-    host.exit(0);
-  });
+        await channel.send(encodeHostMessage(reply));
+        if (checked && !first) persist(checked);
+        if (checked && !("last" in request && request.last)) await afterAnswer();
+      });
+    },
+    () => {
+      program?.close();
+      host.exit(0);
+    },
+  );
 }

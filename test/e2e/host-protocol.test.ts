@@ -197,10 +197,7 @@ describe("the host side of the channel", () => {
       child.stdin.write(encodeFrame({ v: HOST_PROTOCOL + 1, id: 7, shape: "of a later version" }));
       const refusal = readReply(await next());
       assert.ok(!refusal.ok && "unsupported" in refusal, JSON.stringify(refusal));
-      assert.deepEqual(
-        { id: refusal.id, unsupported: refusal.unsupported, code: refusal.code },
-        { id: 7, unsupported: true, code: "protocol_version" },
-      );
+      assert.deepEqual({ id: refusal.id, unsupported: refusal.unsupported, code: refusal.code }, { id: 7, unsupported: true, code: "protocol_version" });
       assert.match(refusal.error, new RegExp(`host protocol ${HOST_PROTOCOL + 1}; this side speaks ${HOST_PROTOCOL}`));
       child.stdin.write(encodeHostMessage(load(8)));
       const answered = readReply(await next());
