@@ -5,9 +5,9 @@ import { forwardingApi, type CallContext, type ServiceApi } from "../service/api
 import type { CheckEvent } from "../service/job/check-events.ts";
 import type { Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
-import { encodeFrame, frameReader } from "../daemon/framing.ts";
+import { encodeFrame, frameReader } from "../core/framing.ts";
 import { DAEMON_MODE, DAEMON_PROTOCOL, readDaemonMessage, type ClientMessage, type DaemonMessage } from "../daemon/protocol.ts";
-import { identifyDaemon, readDaemonRecord, signalDaemon, type DaemonRecord } from "../daemon/record.ts";
+import { identifyDaemon, readDaemonRecord, readyRecord, signalDaemon, type DaemonRecord } from "../daemon/record.ts";
 
 /** How long a client first waits for a daemon's answer to hello; each time it asks again it waits twice as long. */
 export const HELLO_TIMEOUT_MS = 5_000;
@@ -267,7 +267,8 @@ export async function connectDaemon(
       .catch((error: Error) => ({ pid: -1, line: `failed ${error.message}` }));
     const line = started.line ?? "failed it exited before it was ready";
     if (line.startsWith("ready ")) {
-      const ready = JSON.parse(line.slice(6)) as DaemonRecord;
+      const ready = readyRecord(line.slice(6));
+      if (!ready) return { reason: `the new daemon said it was ready without its record: ${line.slice(0, 200)}` };
       const opened = await DaemonConnection.open(support, ready, project.root, { session: options.session, env: runtime.environment() });
       if (opened instanceof DaemonConnection) return opened;
       lastReason = "the new daemon did not answer";

@@ -58,6 +58,16 @@ function readRecord(value: unknown): DaemonRecord | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** The record a starting daemon prints on its ready line (`ready <json>`), read as the file is; null when it holds none. */
+export function readyRecord(json: string): DaemonRecord | null {
+  try {
+    return readRecord(JSON.parse(json));
+  } catch {
+    // Not JSON: no record, as a damaged file is none.
+    return null;
+  }
+}
+
 /** The daemon record, or null when there is none or it is damaged (a damaged record is as good as none). */
 export async function readDaemonRecord(runtime: Runtime, stateDir: string): Promise<DaemonRecord | null> {
   for (const path of [recordFile(stateDir), legacyRecordFile(stateDir)]) {

@@ -5,7 +5,7 @@ import { callApi, localApi, type ServiceApi } from "../service/api.ts";
 import { SignalintService } from "../service/signalint.ts";
 import { ensureStateDir, openProject, type Project } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
-import { encodeFrame, FrameError, frameReader } from "./framing.ts";
+import { encodeFrame, FrameError, frameReader } from "../core/framing.ts";
 import { DAEMON_PROTOCOL, readClientMessage, versionVerdict, type DaemonMessage } from "./protocol.ts";
 import { releaseOwnership, takeOwnership } from "../service/project/ownership.ts";
 import { legacyRecordFile, readDaemonRecord, recordFile, type DaemonRecord } from "./record.ts";

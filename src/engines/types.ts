@@ -56,7 +56,7 @@ export interface LinterDriver {
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /**
    * Config files it reads, looked for in every directory from a linted file up to the root (nested configs) and above
-   * it: an edit of one changes the lint cache's keys (service/lint/config-inputs.ts).
+   * it: an edit of one changes the lint cache's keys (service/freshness/config-inputs.ts).
    */
   configFiles: readonly string[];
   /**

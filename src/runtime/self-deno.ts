@@ -1,6 +1,5 @@
 // Signalint re-run as a long-lived child of itself (the warm TypeScript host) under Deno.
 import type { ProcessGroups } from "./process-groups.ts";
-import { lineSplitter } from "./self-node.ts";
 import type { SelfChannel, SelfProcess } from "./types.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -28,7 +27,7 @@ export function grantedFlags(): string[] {
  */
 export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, killGroup: (pgid: number) => void): SelfProcess {
   const args = ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule, mode];
-  const listeners: ((line: string) => void)[] = [];
+  const listeners: ((chunk: Uint8Array) => void)[] = [];
   let alive = false;
   // deno-lint-ignore no-explicit-any
   let child: any = null;
@@ -60,23 +59,20 @@ export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, 
     if (pid !== undefined) groups.delete(pid);
   });
   if (child) {
-    const split = lineSplitter((line) => listeners.forEach((listener) => listener(line)));
     child.stdout
-      .pipeThrough(new TextDecoderStream())
-      .pipeTo(new WritableStream({ write: (chunk: string) => split(chunk) }))
+      .pipeTo(new WritableStream({ write: (chunk: Uint8Array) => listeners.forEach((listener) => listener(chunk)) }))
       // The child's stdout closed with the child: its exit is reported through its status.
       .catch(() => {});
   }
   const writer = child?.stdin.getWriter();
-  const encoder = new TextEncoder();
   return {
     pid,
-    send: (line) => {
+    send: (bytes) => {
       // A write to a child that died: its exit is reported through its status.
-      if (alive) writer.write(encoder.encode(`${line}\n`)).catch(() => {});
+      if (alive) writer.write(bytes).catch(() => {});
       return alive;
     },
-    onLine: (listener) => void listeners.push(listener),
+    onData: (listener) => void listeners.push(listener),
     exited,
     kill: () => {
       if (alive && pid !== undefined) killGroup(pid);
@@ -88,24 +84,18 @@ export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, 
 }
 
 /**
- * The child's end: stdin lines in, stdout lines out. The channel takes stdout for itself: console output and writes
+ * The child's end: stdin bytes in, stdout bytes out. The channel takes stdout for itself: console output and writes
  * to Node's process.stdout go to stderr, never between its messages.
  */
 export function selfChannelDeno(): SelfChannel {
-  const encoder = new TextEncoder();
   console.log = console.info = console.debug = console.error;
   const node = (globalThis as { process?: { stdout?: { write: unknown }; stderr?: { write: (...args: unknown[]) => unknown } } }).process;
   if (node?.stdout && node.stderr) node.stdout.write = node.stderr.write.bind(node.stderr);
   return {
-    listen: (onLine, onEnd) => {
-      const split = lineSplitter(onLine);
-      Deno.stdin.readable
-        .pipeThrough(new TextDecoderStream())
-        .pipeTo(new WritableStream({ write: (chunk: string) => split(chunk) }))
-        .then(onEnd, onEnd);
+    listen: (onData, onEnd) => {
+      Deno.stdin.readable.pipeTo(new WritableStream({ write: (chunk: Uint8Array) => onData(chunk) })).then(onEnd, onEnd);
     },
-    send: (line) => {
-      const bytes = encoder.encode(`${line}\n`);
+    send: (bytes) => {
       for (let offset = 0; offset < bytes.length; ) offset += Deno.stdout.writeSync(bytes.subarray(offset));
       return Promise.resolve();
     },

@@ -3,21 +3,6 @@ import { spawn as spawnChild } from "node:child_process";
 import type { ProcessGroups } from "./process-groups.ts";
 import type { SelfChannel, SelfProcess } from "./types.ts";
 
-/** Calls `listener` with each complete line of a stream of text chunks. */
-export function lineSplitter(listener: (line: string) => void): (chunk: string) => void {
-  let buffered = "";
-  return (chunk) => {
-    buffered += chunk;
-    let newline = buffered.indexOf("\n");
-    while (newline >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line) listener(line);
-      newline = buffered.indexOf("\n");
-    }
-  };
-}
-
 /**
  * Start this program again (`args`: the mode, after the bundle's path unless this is the standalone binary, which
  * is its own executable) with the same node. Own process group, registered with the watchdog.
@@ -44,20 +29,16 @@ export function spawnSelfNode(args: string[], cwd: string, groups: ProcessGroups
     child.once("error", done);
   });
   child.stdin?.on("error", () => {});
-  child.stdout?.setEncoding("utf8");
-  const listeners: ((line: string) => void)[] = [];
-  child.stdout?.on(
-    "data",
-    lineSplitter((line) => listeners.forEach((listener) => listener(line))),
-  );
+  const listeners: ((chunk: Uint8Array) => void)[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => listeners.forEach((listener) => listener(chunk)));
   const handles = [child, child.stdin, child.stdout] as unknown as ({ ref?: () => void; unref?: () => void } | null)[];
   return {
     pid,
-    send: (line) => {
-      if (alive) child.stdin?.write(`${line}\n`);
+    send: (bytes) => {
+      if (alive) child.stdin?.write(bytes);
       return alive;
     },
-    onLine: (listener) => void listeners.push(listener),
+    onData: (listener) => void listeners.push(listener),
     exited,
     kill: () => {
       if (alive) killTree(pid);
@@ -69,21 +50,20 @@ export function spawnSelfNode(args: string[], cwd: string, groups: ProcessGroups
 }
 
 /**
- * The child's end: stdin lines in, stdout lines out. The channel takes stdout for itself: whatever else this process
+ * The child's end: stdin bytes in, stdout bytes out. The channel takes stdout for itself: whatever else this process
  * prints (console.log, a library writing to process.stdout) goes to stderr, never between its messages.
  */
 export function selfChannelNode(): SelfChannel {
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   return {
-    listen: (onLine, onEnd) => {
-      process.stdin.setEncoding("utf8");
-      process.stdin.on("data", lineSplitter(onLine));
+    listen: (onData, onEnd) => {
+      process.stdin.on("data", (chunk: Buffer) => onData(chunk));
       process.stdin.on("end", onEnd);
       process.stdin.on("error", onEnd);
     },
     // A pipe write that does not fit the pipe's buffer is finished by the event loop: the callback says when it was.
     // A failed write (the parent is gone) settles too: the end of stdin follows.
-    send: (line) => new Promise<void>((resolve) => void write(`${line}\n`, () => resolve())),
+    send: (bytes) => new Promise<void>((resolve) => void write(bytes, () => resolve())),
   };
 }

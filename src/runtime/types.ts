@@ -26,15 +26,15 @@ export interface SpawnOptions {
 }
 
 /**
- * A long-lived child process running Signalint itself in another mode (see Runtime.spawnSelf), exchanging one JSON
- * text per line over its stdin and stdout. It runs in its own process group, registered with the watchdog.
+ * A long-lived child process running Signalint itself in another mode (see Runtime.spawnSelf), exchanging frames
+ * (core/framing.ts) over its stdin and stdout. It runs in its own process group, registered with the watchdog.
  */
 export interface SelfProcess {
   readonly pid: number | undefined;
-  /** Write one line to its stdin (a newline is added); false once it is gone. */
-  send(line: string): boolean;
-  /** Called with each line it writes to stdout. */
-  onLine(listener: (line: string) => void): void;
+  /** Write bytes (a frame: core/framing.ts) to its stdin; false once it is gone. */
+  send(bytes: Uint8Array): boolean;
+  /** Called with each chunk of bytes it writes to stdout, as they arrive (frames may be split or joined). */
+  onData(listener: (chunk: Uint8Array) => void): void;
   /** Resolves once it has exited, however (killed, crashed, stdin closed). */
   readonly exited: Promise<void>;
   /** Kill its whole process group (it and anything it started). */
@@ -43,15 +43,15 @@ export interface SelfProcess {
   hold(held: boolean): void;
 }
 
-/** The child's end of a SelfProcess: lines read from stdin, and a writer of lines to stdout. */
+/** The child's end of a SelfProcess: bytes read from stdin, and a writer of bytes to stdout. */
 export interface SelfChannel {
-  /** Start reading: `onLine` per line, `onEnd` once stdin is closed (the parent is gone). */
-  listen(onLine: (line: string) => void, onEnd: () => void): void;
+  /** Start reading: `onData` per chunk of stdin, `onEnd` once stdin is closed (the parent is gone). */
+  listen(onData: (chunk: Uint8Array) => void, onEnd: () => void): void;
   /**
-   * Write one line; resolves once the whole line is handed to the OS (the parent can read it), so that work done
-   * next without yielding cannot hold part of it back.
+   * Write bytes (a frame); resolves once they are all handed to the OS (the parent can read them), so that work done
+   * next without yielding cannot hold part of them back.
    */
-  send(line: string): Promise<void>;
+  send(bytes: Uint8Array): Promise<void>;
 }
 
 /** The result of stat/lstat, reduced to what Signalint needs. */

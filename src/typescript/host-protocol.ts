@@ -1,12 +1,20 @@
-// The messages between the server and a warm TypeScript host (see warm-host.ts and warm-host-client.ts): framed, one
-// per line, and validated on arrival by a schema per message kind. Anything else on the channel is a broken host.
+// The messages between the server and a warm TypeScript host (see warm-host.ts and warm-host-client.ts): framed by
+// core/framing.ts (as the daemon's are) on the host's stdin and stdout, versioned (`v` on every message), and validated
+// on arrival by a schema per message kind. Anything else on the channel is a broken peer.
 import { z } from "zod";
 import { EngineNameSchema, SeveritySchema } from "../core/contracts.ts";
+import { encodeFrame } from "../core/framing.ts";
 import type { IssueCause, RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import type { PersistTarget } from "./persisted-state.ts";
 import type { TsconfigListing } from "./tsconfig.ts";
+
+/**
+ * Bumped whenever a host message changes shape (2: core/framing.ts's frames instead of length-prefixed lines, `v` on
+ * every message). A host is started from the installed bundle, which an upgrade can replace under a running server.
+ */
+export const HOST_PROTOCOL = 2;
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -74,7 +82,8 @@ export type ListingReply = { id: number; ok: true; listing: TsconfigListing | nu
  */
 export type HostReply =
   | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; rssBytes: number }
-  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number }
+  /** `code`: "protocol_version" when the host speaks another HOST_PROTOCOL (then `unsupported`: the command line answers). */
+  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number; code?: "protocol_version" }
   | ListingReply;
 
 const HintSchema: z.ZodType<ChangeHint> = z
@@ -169,7 +178,9 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
       rssBytes: Rss,
     })
     .strict(),
-  z.object({ id: Id, ok: z.literal(false), unsupported: z.boolean(), error: z.string(), rssBytes: Rss }).strict(),
+  z
+    .object({ id: Id, ok: z.literal(false), unsupported: z.boolean(), error: z.string(), rssBytes: Rss, code: z.literal("protocol_version").optional() })
+    .strict(),
   z
     .object({
       id: Id,
@@ -183,50 +194,58 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
     .strict(),
 ]);
 
-/** A line on the host channel that is not a well-formed message of the kind expected there. */
+/**
+ * A message on the host channel that is not one of the kind expected there: `code` "protocol_version" when it is of
+ * another HOST_PROTOCOL (`id`: the request it names, when it names one, so the host can answer it), else "host_protocol".
+ */
 export class HostProtocolError extends Error {
-  readonly code = "host_protocol";
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code: "host_protocol" | "protocol_version" = "host_protocol",
+    readonly id?: number,
+  ) {
     super(message);
     this.name = "HostProtocolError";
   }
 }
 
-/**
- * One message as one line: the length of its JSON, a space, the JSON (which escapes every newline). A stray write
- * glued to a frame, or a frame cut short, no longer matches its length.
- */
-export function encodeFrame(message: HostRequest | ListingRequest | HostReply): string {
-  const json = JSON.stringify(message);
-  return `${json.length} ${json}`;
+/** One message as one frame (core/framing.ts), with this side's HOST_PROTOCOL. */
+export function encodeHostMessage(message: HostRequest | ListingRequest | HostReply): Uint8Array {
+  return encodeFrame({ v: HOST_PROTOCOL, ...message });
 }
 
-/** The JSON value a frame carries; throws HostProtocolError for anything that is not a frame. */
-function decodeFrame(line: string): unknown {
-  const match = /^(\d{1,12}) /.exec(line);
-  const json = match ? line.slice(match[0].length) : "";
-  if (!match || json.length !== Number(match[1])) throw new HostProtocolError(`not a frame: ${excerpt(line)}`);
-  try {
-    return JSON.parse(json);
-  } catch {
-    throw new HostProtocolError(`a frame that is not JSON: ${excerpt(line)}`);
-  }
+/** A frame's message without its `v`; throws HostProtocolError for a non-object or another protocol version. */
+function unversioned(value: unknown, kind: string): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new HostProtocolError(`not a ${kind}: ${excerpt(value)}`);
+  const { v, ...message } = value as Record<string, unknown>;
+  if (v === HOST_PROTOCOL) return message;
+  const id = Id.safeParse(message.id);
+  throw new HostProtocolError(
+    `a ${kind} of host protocol ${JSON.stringify(v) ?? "none"}; this side speaks ${HOST_PROTOCOL}`,
+    "protocol_version",
+    id.success ? id.data : undefined,
+  );
 }
 
-function validated<T>(schema: z.ZodType<T>, kind: string, line: string): T {
-  const parsed = schema.safeParse(decodeFrame(line));
-  if (!parsed.success) throw new HostProtocolError(`not a ${kind} (${parsed.error.issues[0]?.message ?? "invalid"}): ${excerpt(line)}`);
+function validated<T>(schema: z.ZodType<T>, kind: string, value: unknown): T {
+  const parsed = schema.safeParse(unversioned(value, kind));
+  if (!parsed.success) throw new HostProtocolError(`not a ${kind} (${parsed.error.issues[0]?.message ?? "invalid"}): ${excerpt(value)}`);
   return parsed.data;
 }
 
-/** A request as the host reads it; throws HostProtocolError for anything else. */
-export function readRequest(line: string): HostRequest | ListingRequest {
-  return validated(AnyRequestSchema, "host request", line);
+/** A request as the host reads it from a frame; throws HostProtocolError for anything else. */
+export function readRequest(value: unknown): HostRequest | ListingRequest {
+  return validated(AnyRequestSchema, "host request", value);
 }
 
-/** A reply as the server reads it; throws HostProtocolError for anything else. */
-export function readReply(line: string): HostReply {
-  return validated(ReplySchema, "host reply", line);
+/** A reply as the server reads it from a frame; throws HostProtocolError for anything else. */
+export function readReply(value: unknown): HostReply {
+  return validated(ReplySchema, "host reply", value);
+}
+
+/** The host's answer to a request of another protocol version: unsupported, so the server's command line answers. */
+export function versionRefusal(id: number, reason: string, rssBytes: number): HostReply {
+  return { id, ok: false, unsupported: true, error: reason, rssBytes, code: "protocol_version" };
 }
 
 /** A reply made in the server's own process (see one-shot-answer.ts), held to the same shape as one read from a host. */
@@ -236,7 +255,8 @@ export function checkReply(value: unknown): HostReply {
   return parsed.data;
 }
 
-/** At most 200 characters of an offending line, for a message. */
-function excerpt(line: string): string {
-  return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+/** At most 200 characters of an offending message's JSON, for a message. */
+function excerpt(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 200 ? `${json.slice(0, 200)}…` : json;
 }

@@ -1,6 +1,7 @@
 // The server's handle on one warm TypeScript host process (see warm-host.ts for the other end).
+import { frameStream } from "../core/framing.ts";
 import type { SelfProcess } from "../runtime/types.ts";
-import { encodeFrame, type HostReply, type HostRequest, type ListingRequest, readReply, WARM_HOST_MODE } from "./host-protocol.ts";
+import { encodeHostMessage, type HostReply, type HostRequest, type ListingRequest, readReply, WARM_HOST_MODE } from "./host-protocol.ts";
 
 /**
  * How one request to a host ended: its answer, or the host is gone (died — `reason` when it broke the protocol —, or
@@ -43,7 +44,12 @@ export class WarmHost {
   constructor(spawnSelf: (mode: string, cwd: string) => SelfProcess, cwd: string, onExit: () => void) {
     this.child = spawnSelf(WARM_HOST_MODE, cwd);
     this.child.hold(false);
-    this.child.onLine((line) => this.receive(line));
+    this.child.onData(
+      frameStream(
+        (message) => this.receive(message),
+        (error) => this.broken(error.message),
+      ),
+    );
     this.child.exited.then(() => {
       this.gone = true;
       this.settleAll({ status: "died" });
@@ -99,9 +105,9 @@ export class WarmHost {
       signal?.addEventListener("abort", abort, { once: true });
       this.child.hold(true);
       // A listing builds nothing: the next check still redoes the resolutions.
-      if ("listing" in message) this.child.send(encodeFrame({ ...message, id }));
+      if ("listing" in message) this.child.send(encodeHostMessage({ ...message, id }));
       else {
-        this.child.send(encodeFrame({ ...message, id, invalidate: this.invalidate || message.invalidate }));
+        this.child.send(encodeHostMessage({ ...message, id, invalidate: this.invalidate || message.invalidate }));
         this.invalidate = false;
       }
       this.startNext();
@@ -114,10 +120,10 @@ export class WarmHost {
     if (head && !head.started) head.start();
   }
 
-  private receive(line: string): void {
+  private receive(message: unknown): void {
     let reply: HostReply;
     try {
-      reply = readReply(line);
+      reply = readReply(message);
     } catch (error) {
       return this.broken((error as Error).message);
     }

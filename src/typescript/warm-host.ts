@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
-import { encodeFrame, type HostReply, type HostRequest, type ListingRequest, readRequest } from "./host-protocol.ts";
+import { frameStream } from "../core/framing.ts";
+import { encodeHostMessage, type HostReply, type HostRequest, HostProtocolError, type ListingRequest, readRequest, versionRefusal } from "./host-protocol.ts";
 import { listTsconfig } from "./tsconfig.ts";
 import { loadTs7CauseModules, ts7CauseReader, type Ts7CauseModules, type Ts7Project } from "./diagnostic-cause7.ts";
 import { diagnosticsToIssues } from "./diagnostics.ts";
@@ -169,8 +170,9 @@ export interface HostProcess {
 
 /**
  * Serve checks until stdin closes: each request is answered in order (the next waits while one builds or checks).
- * A failed check drops the program (the next request builds a new one). A line that is not a valid request ends the
- * host loudly: the server then settles whatever it was waiting for.
+ * A failed check drops the program (the next request builds a new one). A request of another HOST_PROTOCOL is answered
+ * as unsupported; a broken frame or a message that is not a request ends the host loudly: the server then settles
+ * whatever it was waiting for.
  */
 export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
   let program: HostedProgram | null = null;
@@ -221,15 +223,26 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
       return failure(host, request.id, false, (error as Error).stack ?? String(error));
     }
   };
-  channel.listen(
-    (line) => {
+  // A broken frame, or a message that is not a request, ends the host loudly.
+  const fail = (error: Error) => {
+    host.writeStderr(`signalint warm host: ${error.message}\n`);
+    program?.close();
+    host.exit(1);
+  };
+  /** The channel's messages, read from its frames (core/framing.ts). */
+  const listen = (onMessage: (message: unknown) => void, onEnd: () => void) => channel.listen(frameStream(onMessage, fail), onEnd);
+  listen(
+    (message) => {
       let request: HostRequest | ListingRequest;
       try {
-        request = readRequest(line);
+        request = readRequest(message);
       } catch (error) {
-        host.writeStderr(`signalint warm host: ${(error as Error).message}\n`);
-        program?.close();
-        return host.exit(1);
+        // A request of another protocol version is answered (unsupported: the server's command line checks) and the
+        // host goes on; anything else is a broken server.
+        if (!(error instanceof HostProtocolError && error.code === "protocol_version" && error.id !== undefined)) return fail(error as Error);
+        const refusal = versionRefusal(error.id, error.message, host.rssBytes());
+        queue = queue.then(() => channel.send(encodeHostMessage(refusal)));
+        return;
       }
       queue = queue.then(async () => {
         const reply = await answer(request);
@@ -244,7 +257,7 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         if (checked && first) persist(checked);
         // The whole reply reaches the server before the work that follows (a build after an answer from disk takes
         // seconds without yielding: a reply still in Node's write queue waited for it, 1.5 s → 6.8 s at 5,000 files).
-        await channel.send(encodeFrame(reply));
+        await channel.send(encodeHostMessage(reply));
         if (checked && !first) persist(checked);
         if (checked && !("last" in request && request.last)) await afterAnswer();
       });

@@ -6,7 +6,7 @@ import { it } from "node:test";
 import { normalizeIssues } from "../../src/core/issues.ts";
 import { loopEventFromIssues } from "../../src/core/loops.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { SessionLog } from "../../src/service/history/session-log.ts";
+import { readCheckRecords, SessionLog } from "../../src/service/history/session-log.ts";
 import { removeDir, tempDir } from "../helpers.ts";
 
 it("session.jsonl rotates past its limit into one state line that replays to the same status", async () => {
@@ -27,6 +27,25 @@ it("session.jsonl rotates past its limit into one state line that replays to the
     assert.equal(await replayed.replay(), 0);
     assert.deepEqual(replayed.tracker.status(), log.tracker.status());
     assert.equal(log.tracker.status().signatures[0]?.occurrences, 20);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+it("stats reads the check records SessionLog wrote; a damaged record (wrong field types, a truncated line) is skipped, not summed", async () => {
+  const dir = tempDir();
+  try {
+    const runtime = createNodeRuntime();
+    const log = new SessionLog(runtime, dir);
+    const check = { checkId: "c1", kind: "project" as const, durationMs: 12, totalIssues: 0, cache: { tsc: { hits: 0, misses: 1, mode: "cli" } } };
+    await log.record(loopEventFromIssues([], ["."], false), check);
+    const damaged = { t: "check", at: "2026-01-01T00:00:00.000Z", event: {}, check: { ...check, checkId: "c2", cache: { tsc: { hits: "many", misses: 1 } } } };
+    const text = `${readFileSync(join(dir, "session.jsonl"), "utf8")}${JSON.stringify(damaged)}\n{"t":"check","at":"2026-`;
+    const records = readCheckRecords(text);
+    assert.deepEqual(
+      records.map((record) => record.check),
+      [check],
+    );
   } finally {
     removeDir(dir);
   }

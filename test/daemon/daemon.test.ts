@@ -5,7 +5,7 @@ import { connect as netConnect } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { connectDaemon, DaemonConnection, DaemonLostError } from "../../src/client/connection.ts";
-import { encodeFrame } from "../../src/daemon/framing.ts";
+import { encodeFrame } from "../../src/core/framing.ts";
 import { DAEMON_PROTOCOL } from "../../src/daemon/protocol.ts";
 import { readDaemonRecord, recordFile, type DaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";

@@ -8,7 +8,7 @@ import { connect as netConnect } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { connectDaemon, DaemonConnection } from "../../src/client/connection.ts";
-import { encodeFrame } from "../../src/daemon/framing.ts";
+import { encodeFrame } from "../../src/core/framing.ts";
 import { DAEMON_MODE, DAEMON_PROTOCOL } from "../../src/daemon/protocol.ts";
 import { readDaemonRecord, recordFile, type DaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { encodeFrame, frameReader } from "../../src/daemon/framing.ts";
+import { encodeFrame, frameReader } from "../../src/core/framing.ts";
 import { readClientMessage, readDaemonMessage } from "../../src/daemon/protocol.ts";
+import { readyRecord } from "../../src/daemon/record.ts";
 
 /** A message as the peer reads it: framed, unframed, then read by `read`. */
 function overTheWire<T>(message: unknown, read: (value: unknown) => T): T {
@@ -60,4 +61,11 @@ it("a message that is not one of the protocol's is refused (the peer's connectio
     { t: "hello", protocol: 2, version: "1", root: "/p" },
   ];
   for (const message of daemon) assert.equal(overTheWire(message, readDaemonMessage), null, JSON.stringify(message));
+});
+
+it("a starting daemon's ready line is read as its record file is: a record, or null for garbage or another shape", () => {
+  const record = { pid: 42, startedAt: "2026-01-01T00:00:00.000Z", socket: "/tmp/s", version: "1.2.3", protocol: 2, root: "/p", token: "t", startTime: "9" };
+  assert.deepEqual(readyRecord(JSON.stringify(record)), record);
+  assert.equal(readyRecord("{not json"), null);
+  assert.equal(readyRecord(JSON.stringify({ ...record, pid: "42" })), null);
 });

@@ -1,16 +1,19 @@
-// The channel between the server and a warm TypeScript host (src/typescript/host-protocol.ts): TypeScript's own
-// output (a tsconfig with traceResolution, extendedDiagnostics, listFiles) never reaches it; a host that writes
-// anything but a valid reply to a waiting request is failed loudly and every request settles; a request's timeout
+// The channel between the server and a warm TypeScript host (src/typescript/host-protocol.ts over core/framing.ts):
+// TypeScript's own output (a tsconfig with traceResolution, extendedDiagnostics, listFiles) never reaches it; a host
+// that writes anything but a valid reply to a waiting request is failed loudly and every request settles; the host
+// reads frames split anywhere or several in one chunk, answers a request of another protocol version as unsupported
+// and goes on, and ends loudly on a broken frame or a message that is not a request; a request's timeout
 // runs from when the host takes it up, not while it waits behind another.
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { encodeFrame, type HostRequest, WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
+import { encodeFrame, frameReader } from "../../src/core/framing.ts";
+import { encodeHostMessage, HOST_PROTOCOL, type HostRequest, readReply, WARM_HOST_MODE } from "../../src/typescript/host-protocol.ts";
 import { WarmHost } from "../../src/typescript/warm-host-client.ts";
 import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { BUNDLE, fixture, REPO, removeDir, scratchCopy, serviceTscKeys, tempDir } from "../helpers.ts";
@@ -101,22 +104,32 @@ const REQUEST: Omit<HostRequest, "id"> = {
   invalidate: false,
 };
 
-/** A fake host script: on its first request line, print `reply(id)` (a line); then keep running. */
+/**
+ * A fake host script: on its first request frame, write the bytes `reply(id)` returns (a Buffer, which `frame(value)`
+ * makes a well-formed frame of); then keep running.
+ */
 const replying = (reply: string) =>
-  `process.stdin.setEncoding("utf8");\nprocess.stdin.once("data", (chunk) => {\n  const line = chunk.split("\\n")[0];\n  const id = JSON.parse(line.slice(line.indexOf(" ") + 1)).id;\n  process.stdout.write((${reply})(id) + "\\n");\n});\nsetInterval(() => {}, 1000);\n`;
+  `const frame = (value) => { const body = Buffer.from(JSON.stringify(value)); const head = Buffer.alloc(4); head.writeUInt32BE(body.length); return Buffer.concat([head, body]); };
+process.stdin.once("data", (chunk) => {
+  const id = JSON.parse(chunk.subarray(4, 4 + chunk.readUInt32BE(0)).toString()).id;
+  process.stdout.write((${reply})(id));
+});
+setInterval(() => {}, 1000);
+`;
 
 describe("a host that breaks the protocol fails loudly", () => {
   const cases: [string, string, RegExp][] = [
-    ["a line that is not a frame", "() => 'error TS2322: not a frame'", /not a frame: "error TS2322: not a frame"/],
-    ["a frame whose length is wrong", "(id) => '999 ' + JSON.stringify({ id })", /not a frame/],
+    ["bytes that are not a frame (TypeScript printing to stdout)", "() => Buffer.from('error TS2322: not a frame\\n')", /exceeds the 67108864-byte limit/],
+    ["a frame that is not JSON", "() => Buffer.from([0, 0, 0, 3, 123, 123, 123])", /not UTF-8 JSON/],
+    ["a reply of the wrong shape", `(id) => frame({ v: ${HOST_PROTOCOL}, id, ok: true, issues: 'none' })`, /not a host reply/],
     [
-      "a reply of the wrong shape",
-      "(id) => { const json = JSON.stringify({ id, ok: true, issues: 'none' }); return json.length + ' ' + json; }",
-      /not a host reply/,
+      "a reply of another protocol version",
+      "(id) => frame({ v: 1, id, ok: false, unsupported: false, error: 'x', rssBytes: 1 })",
+      new RegExp(`a host reply of host protocol 1; this side speaks ${HOST_PROTOCOL}`),
     ],
     [
       "a reply to a request nobody sent",
-      "(id) => { const json = JSON.stringify({ id: id + 41, ok: false, unsupported: false, error: 'x', rssBytes: 1 }); return json.length + ' ' + json; }",
+      `(id) => frame({ v: ${HOST_PROTOCOL}, id: id + 41, ok: false, unsupported: false, error: 'x', rssBytes: 1 })`,
       /a reply to request 42, which is not waiting/,
     ],
   ];
@@ -135,17 +148,80 @@ describe("a host that breaks the protocol fails loudly", () => {
       }
     });
   }
+});
 
-  it("the host side: a line that is not a valid request ends the host with an error", async () => {
-    const child = spawn(process.execPath, [BUNDLE, WARM_HOST_MODE], { stdio: ["pipe", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const malformed = JSON.stringify({ id: 1, kind: "project" });
-    child.stdin.write(`${encodeFrame(JSON.parse(malformed))}\n`);
-    const [code] = (await once(child, "exit")) as [number];
-    assert.equal(code, 1);
-    assert.match(stderr, /not a host request/);
+/** A real host (the bundle in host mode) driven over its stdin; its replies read back through core/framing.ts. */
+function realHost(): { child: ChildProcessWithoutNullStreams; replies: unknown[]; next: () => Promise<unknown>; stderr: () => string } {
+  const child = spawn(process.execPath, [BUNDLE, WARM_HOST_MODE], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const replies: unknown[] = [];
+  const waiting: ((reply: unknown) => void)[] = [];
+  child.stdout.on(
+    "data",
+    frameReader((reply) => (waiting.length ? waiting.shift()?.(reply) : replies.push(reply))),
+  );
+  const next = () => (replies.length ? Promise.resolve(replies.shift()) : new Promise<unknown>((resolve) => waiting.push(resolve)));
+  return { child, replies, next, stderr: () => stderr };
+}
+
+/** A listing request that only loads the compiler (no config): the cheapest request a host answers. */
+const load = (id: number) => ({ id, listing: { typescriptDir: TYPESCRIPT, configPath: null } });
+
+describe("the host side of the channel", () => {
+  it("frames split anywhere and several in one chunk are each answered, in order", async () => {
+    const { child, next } = realHost();
+    try {
+      const stream = Buffer.concat([encodeHostMessage(load(1)), encodeHostMessage(load(2)), encodeHostMessage(load(3))]);
+      // A header cut in two, a body cut in two, and the rest (two frames and a half) in one chunk.
+      for (const [from, to] of [
+        [0, 2],
+        [2, 9],
+        [9, stream.length],
+      ] as const)
+        child.stdin.write(stream.subarray(from, to));
+      for (const id of [1, 2, 3]) {
+        const reply = readReply(await next());
+        assert.ok(reply.ok && "listing" in reply, JSON.stringify(reply));
+        assert.deepEqual({ id: reply.id, listing: reply.listing }, { id, listing: null }, `reply ${id}`);
+        assert.ok(reply.rssBytes > 0);
+      }
+    } finally {
+      child.kill();
+    }
   });
+
+  it("a request of another protocol version is answered as unsupported with code protocol_version; the host goes on", async () => {
+    const { child, next } = realHost();
+    try {
+      child.stdin.write(encodeFrame({ v: HOST_PROTOCOL + 1, id: 7, shape: "of a later version" }));
+      const refusal = readReply(await next());
+      assert.ok(!refusal.ok && "unsupported" in refusal, JSON.stringify(refusal));
+      assert.deepEqual({ id: refusal.id, unsupported: refusal.unsupported, code: refusal.code }, { id: 7, unsupported: true, code: "protocol_version" });
+      assert.match(refusal.error, new RegExp(`host protocol ${HOST_PROTOCOL + 1}; this side speaks ${HOST_PROTOCOL}`));
+      child.stdin.write(encodeHostMessage(load(8)));
+      const answered = readReply(await next());
+      assert.ok(answered.ok && answered.id === 8, "the host answered the next request");
+    } finally {
+      child.kill();
+    }
+  });
+
+  const fatal: [string, () => Uint8Array, RegExp][] = [
+    ["a message that is not a valid request", () => encodeHostMessage({ id: 1, kind: "project" } as unknown as HostRequest), /not a host request/],
+    ["a frame over the size bound", () => new Uint8Array([0xff, 0xff, 0xff, 0xff]), /exceeds the 67108864-byte limit/],
+    ["a frame that is not JSON", () => new Uint8Array([0, 0, 0, 2, 0x7b, 0x7b]), /not UTF-8 JSON/],
+  ];
+  for (const [label, bytes, reason] of fatal) {
+    it(`${label} ends the host with an error on stderr (exit 1)`, async () => {
+      const { child, stderr } = realHost();
+      child.stdin.write(bytes());
+      // "close": the process exited and its stderr was read to the end.
+      const [code] = (await once(child, "close")) as [number];
+      assert.equal(code, 1);
+      assert.match(stderr(), reason);
+    });
+  }
 });
 
 describe("a cancel stops only the caller's work on a shared host", () => {

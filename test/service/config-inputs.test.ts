@@ -7,7 +7,7 @@ import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime } from "../../src/runtime/types.ts";
 import type { ChangeHint } from "../../src/typescript/change-hint.ts";
 import { ContentHasher } from "../../src/service/freshness/content-hasher.ts";
-import { configInputsHash } from "../../src/service/lint/config-inputs.ts";
+import { configInputsHash } from "../../src/service/freshness/config-inputs.ts";
 import { ENGINES } from "../../src/engines/registry.ts";
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 

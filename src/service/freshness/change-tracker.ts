@@ -1,15 +1,26 @@
-// The freshness room: what "fresh" means for each kind of input a check's answer rests on. One rule under all of
-// them: an input is fresh only when something proves it unchanged; anything unproven is read again.
-// - Files in the tree: the watch recorded no change to them, behind a fence that arrived (this file). No watch, a
-//   broken one, a fence that did not arrive or too many changes: every file is re-stat-ed (no hint).
-// - File contents (the lint cache's per-file keys): a content hash, re-read when size or mtime changed or the watch
+// The freshness room: what "fresh" means for each kind of input a check's answer rests on, and which stamp decides it.
+// One rule under all of them: an input is fresh only when something proves it unchanged; anything unproven is read
+// again. The stamps this room owns are decided in its files; the rest are named here with where they are decided.
+// - A source file in the tree: the watch recorded no change to it, behind a fence that arrived (this file). No watch,
+//   a broken one, a fence that did not arrive or too many changes: every file is re-stat-ed (no hint).
+// - A file's content (the lint cache's per-file keys): a content hash, re-read when size or mtime changed or the watch
 //   named the file (content-hasher.ts).
 // - A linter's configuration: the hashes of its adapter's `configFiles` in every directory from the file up to the
-//   filesystem root, the root's lockfiles, .git/info/exclude and what those extend or import (lint/config-inputs.ts).
-// - A tsconfig listing: the size and mtime of the config and the configs it extends (tsc/tsc-coverage.ts); asked
-//   about a file it does not list, it is listed again once per check.
+//   filesystem root, the root's lockfiles, .git/info/exclude and what those extend or import (config-inputs.ts); with
+//   the engine's version, its argv and the environment's fingerprint they make the lint cache's key
+//   (lint/lint-runner.ts `runCachedLinter`, which composes it; lint/lint-cache.ts stores by it).
+// - A tsconfig and the files it lists: the listing is kept while the size and mtime of the config and of the configs it
+//   extends by relative path are equal (tsconfig-stamp.ts); a file it does not name is listed again once per check
+//   (tsc/tsc-coverage.ts). The program's own files are the warm program's (next).
 // - A warm TypeScript program: every file-system question its compiler asked, asked again and compared, except the
-//   paths the watch vouches for (typescript/host-questions.ts).
+//   paths the watch vouches for (typescript/host-questions.ts, in the host process: below this room, so not moved).
+// - package.json and its scripts, workspaces: read again by every check that uses them (project/workspace.ts
+//   `readManifest`: which programs tsc runs, which linter, ESLint's scope); nothing is kept between checks.
+// - Engine versions in node_modules or on PATH: resolved again by every check (engines/resolve.ts through
+//   check/quiet-check.ts `resolveEnabled`); the resolved package and version are part of the lint cache's key and of a
+//   quiet answer's identity.
+// - A framework's generated config (.svelte-kit/tsconfig.json, .nuxt/…): stat-ed by every check that would run its
+//   program (engines/generated-configs.ts `missingGenerated`, from tsc/framework-runs.ts).
 // - What the watch cannot see (node_modules, .git, outside the root): exact file stamps — nanosecond mtime, size,
 //   inode, and "racy" within a second of a write (engines/file-stamp.ts); a whole quiet answer is reused only when
 //   the watch saw no change after its fence and every such stamp is equal (quiet-index.ts).

@@ -9,12 +9,36 @@ import { ifMissing } from "../../core/errors.ts";
 export const SESSION_LOG_LIMIT = 10 * 1024 * 1024;
 
 /** Per-check facts recorded beside the loop event, for `signalint-mcp stats`. */
-export interface CheckRecord {
-  checkId: string;
-  kind: "project" | "files";
-  durationMs: number;
-  totalIssues: number;
-  cache: Record<string, { hits: number; misses: number; mode?: string }>;
+const CheckRecordSchema = z.looseObject({
+  checkId: z.string(),
+  kind: z.enum(["project", "files"]),
+  durationMs: z.number(),
+  totalIssues: z.number(),
+  cache: z.record(z.string(), z.looseObject({ hits: z.number(), misses: z.number(), mode: z.string().optional() })),
+});
+
+/** Per-check facts recorded beside the loop event, for `signalint-mcp stats`. */
+export type CheckRecord = z.infer<typeof CheckRecordSchema>;
+
+/** What stats reads of a check line: when it was made and its record (lines without one are not stats'). */
+const StatsLineSchema = z.looseObject({ t: z.literal("check"), at: z.string(), check: CheckRecordSchema });
+
+/** The check records of session.jsonl's text, in order; malformed, truncated and other lines are skipped, as replay does. */
+export function readCheckRecords(text: string): { at: string; check: CheckRecord }[] {
+  const records: { at: string; check: CheckRecord }[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      // A crash-truncated or damaged line: not a record.
+      continue;
+    }
+    const parsed = StatsLineSchema.safeParse(entry);
+    if (parsed.success) records.push({ at: parsed.data.at, check: parsed.data.check });
+  }
+  return records;
 }
 
 /** A JSON object (not an array), as a loop event's maps are. */

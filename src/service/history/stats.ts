@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Runtime } from "../../runtime/types.ts";
-import type { CheckRecord } from "./session-log.ts";
+import { readCheckRecords } from "./session-log.ts";
 import { isKind } from "../project/state-kinds.ts";
 import { ifMissing } from "../../core/errors.ts";
 
@@ -32,15 +32,7 @@ export async function collectStats(runtime: Runtime, project: { stateDir: string
   // Entries of the wrong kind count as none: stats only reads (the owner sets them aside).
   const log = join(stateDir, "session.jsonl");
   const text = (await isKind(runtime, log, "file")) ? await runtime.readText(log).catch(ifMissing("")) : "";
-  const records: { at: string; check: CheckRecord }[] = [];
-  for (const line of text.split("\n")) {
-    try {
-      const entry = JSON.parse(line) as { t?: string; at?: string; check?: CheckRecord };
-      if (entry.t === "check" && entry.check && typeof entry.at === "string") records.push({ at: entry.at, check: entry.check });
-    } catch {
-      // Malformed or truncated lines are skipped, as replay does.
-    }
-  }
+  const records = readCheckRecords(text);
   const cache: StatsReport["cache"] = {};
   for (const { check } of records) {
     for (const [engine, use] of Object.entries(check.cache ?? {})) {

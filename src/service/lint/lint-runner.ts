@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { EngineName } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
-import { configInputsHash, outerInputsHash } from "./config-inputs.ts";
+import { configInputsHash, outerInputsHash } from "../freshness/config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";

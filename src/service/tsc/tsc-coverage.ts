@@ -1,5 +1,4 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { parseJsonc } from "../../core/jsonc.ts";
 import { listTsconfig, type TsconfigListing } from "../../typescript/tsconfig.ts";
 import { loadTypeScript } from "../../typescript/warm-program.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
@@ -8,20 +7,9 @@ import type { ResolvedEngine } from "../../engines/types.ts";
 import { majorVersion } from "../../engines/resolve.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob } from "../job/engine-job.ts";
+import { tsconfigStamp } from "../freshness/tsconfig-stamp.ts";
 // The walk of the checked paths lives below the engine rooms (lint reads it too); tsc and check reach it here as well.
 export { candidateFiles, checkedFiles, isTypeScriptFile, type CheckedFiles } from "../job/checked-files.ts";
-import { ifMissing } from "../../core/errors.ts";
-
-/** What a config `extends`, as far as its text says (a malformed config extends nothing here: tsc reports it). */
-function parseExtends(text: string | null): { extends?: unknown } | null {
-  if (text === null) return null;
-  try {
-    return parseJsonc(text) as { extends?: unknown };
-  } catch {
-    // A malformed config extends nothing here: tsc reports it when it runs.
-    return null;
-  }
-}
 
 /**
  * What one tsconfig includes: its root files as the project's compiler API parses them (TypeScript 5.x/6.x with warm
@@ -60,29 +48,6 @@ export class TsconfigCoverage {
   private readonly programs = new Map<string, ReadonlySet<string>>();
 
   constructor(private readonly runtime: Runtime) {}
-
-  /** Size and mtime of the config and of the configs it extends by relative path. */
-  private async stampOf(config: string): Promise<string> {
-    const parts: string[] = [];
-    const seen = new Set<string>();
-    const queue = [config];
-    while (queue.length && seen.size < 16) {
-      const path = queue.shift() as string;
-      if (seen.has(path)) continue;
-      seen.add(path);
-      const info = await this.runtime.stat(path);
-      parts.push(`${path}:${info?.size ?? -1}:${info?.mtimeMs ?? -1}`);
-      // A malformed config extends nothing here (tsc reports its own parse errors); an unreadable one is an error.
-      const raw = parseExtends(await this.runtime.readText(path).catch(ifMissing(null)));
-      const extended = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
-      for (const target of extended) {
-        if (typeof target !== "string" || !/^\.{1,2}[\\/]/.test(target)) continue;
-        const file = resolve(dirname(path), target);
-        queue.push(/\.json$/.test(file) ? file : `${file}.json`);
-      }
-    }
-    return parts.join("|");
-  }
 
   /** The listing through the project's own compiler API (TypeScript 5.x/6.x, when warm TypeScript is allowed). */
   private listInProcess(job: CoverageJob, resolved: ResolvedEngine, config: string, scope: CheckScope): TsconfigListing | null {
@@ -149,7 +114,7 @@ export class TsconfigCoverage {
     // One stamp per config per check: configs are stat-ed once, however many files ask.
     let stamp = scope.stamps.get(config);
     if (stamp === undefined) {
-      stamp = await this.stampOf(config);
+      stamp = await tsconfigStamp(this.runtime, config);
       scope.stamps.set(config, stamp);
     }
     let parsed = this.parsed.get(config);

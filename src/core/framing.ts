@@ -1,3 +1,8 @@
+// The one framing of every channel between Signalint's processes: a client and its daemon (a socket: daemon/,
+// client/connection.ts) and the server and a warm TypeScript host (stdio pipes: typescript/warm-host*.ts). Pure bytes
+// in and out, no runtime: each message family (daemon/protocol.ts, typescript/host-protocol.ts) validates and
+// versions what a frame carries with its own zod schemas.
+
 /** Largest frame either side accepts (a preview request is ≤ 8 MiB; check answers with every issue can be large). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
@@ -72,6 +77,24 @@ export function frameReader(onMessage: (message: unknown) => void): (chunk: Uint
       buffered = rest.length;
       length = null;
       onMessage(parseBody(body));
+    }
+  };
+}
+
+/**
+ * A frameReader for a peer that is dropped at its first broken frame: `onBroken` is told once (with the FrameError,
+ * or whatever `onMessage` threw) and every later chunk is ignored, since the stream is out of step from there.
+ */
+export function frameStream(onMessage: (message: unknown) => void, onBroken: (error: Error) => void): (chunk: Uint8Array) => void {
+  const read = frameReader(onMessage);
+  let broken = false;
+  return (chunk) => {
+    if (broken) return;
+    try {
+      read(chunk);
+    } catch (error) {
+      broken = true;
+      onBroken(error as Error);
     }
   };
 }

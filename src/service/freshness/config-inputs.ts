@@ -2,7 +2,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseJsonc } from "../../core/jsonc.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import type { ContentHasher } from "../freshness/content-hasher.ts";
+import type { ContentHasher } from "./content-hasher.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** The repository's own ignore file, beside .gitignore (oxlint's walk reads it; it is in no commit). */
