@@ -42,7 +42,9 @@ function elsewhereLines({ elsewhere }: CliReport): string[] {
   if (!elsewhere) return [];
   const count = elsewhere.introduced || (elsewhere.unattributed ?? 0);
   const what = elsewhere.introduced ? "not there at the last check of the whole project" : "not known to be this change's";
-  const first = elsewhere.issues.map((issue) => `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [tsc]`);
+  const first = elsewhere.issues.map(
+    (issue) => `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [tsc]`,
+  );
   const more = count > elsewhere.issues.length ? [`  … ${count - elsewhere.issues.length} more: check the whole project to see them`] : [];
   return [`Elsewhere: ${plural(count, "tsc error")} in other files of these files' programs, ${what}:`, ...first, ...more];
 }

@@ -60,7 +60,12 @@ export default tseslint.config({
 function project(shape: Shape): { dir: string; a: string; b: string } {
   const engines = { oxlint: false, biome: false, eslint: Boolean(shape.typedEslint), tsc: true };
   const common = {
-    "package.json": JSON.stringify({ name: "breaks-elsewhere", private: true, type: "module", ...(shape.typedEslint ? { scripts: { lint: "eslint ." } } : {}) }),
+    "package.json": JSON.stringify({
+      name: "breaks-elsewhere",
+      private: true,
+      type: "module",
+      ...(shape.typedEslint ? { scripts: { lint: "eslint ." } } : {}),
+    }),
     "signalint.config.json": JSON.stringify({ engines, warmTypeScript: shape.warm }),
     ...(shape.typedEslint ? { "eslint.config.mjs": TYPED_ESLINT } : {}),
   };
