@@ -54,11 +54,11 @@ export async function selectRuns(
       if (member) included = true;
       if (whole) continue;
       if (member) add(member, member === program.config ? program.tool : "tsc");
-      // A referenced project's file: the projects that reference it see its exports change (a rename there breaks them).
-      if (member && member !== program.config) for (const config of await dependents(job, resolved, { solution: program.config, member }, scope)) add(config);
       // A program that imports the file (its last run said so) checks it too, with its own options: an Angular
       // app's tsconfig.app.json lists only main.ts, and a component's error there is one the root's config misses.
       else if (job.tsconfigs.programImports(program.config, file)) add(program.config, program.tool);
+      // A referenced project's file: the projects that reference it see its exports change (a rename there breaks them).
+      if (member && member !== program.config) for (const config of await dependents(job, resolved, { solution: program.config, member }, scope)) add(config);
     }
     if (!included) outside.push(file);
   }
