@@ -186,7 +186,8 @@ export const checkCommand = defineCommand({
   options: CHECK_OPTIONS,
   notes:
     "Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, too many warnings, or the check is\n" +
-    'incomplete (an engine failed, or files were not checked that the project\'s own tools check: see "Not checked");\n' +
+    'incomplete (an engine failed, or files were not checked that the project\'s own tools check: see "Not checked"),\n' +
+    'or tsc errors outside the paths that the last check of the whole project did not have (see "Elsewhere");\n' +
     "2 usage or configuration error.\nA progress line is shown on stderr when it is a terminal (not under CI).",
   run: (io, values, positionals) => runCheck(io, checkOptions(values, positionals)),
 });

@@ -14,6 +14,8 @@ export function summaryLine(report: CliReport): string {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   // Issues outside the checked paths were counted (filteredOutLine): the checked ones have none.
   if (report.status === "clean") return report.filteredOutCount > 0 ? `No issues in the checked paths${shard}.` : `No issues found${shard}.`;
+  if (report.elsewhere && report.errorCount + report.warningCount === 0 && !failed.length && report.status !== "error")
+    return `No issues in the checked paths${shard}, but other files of their programs have tsc errors (above).`;
   if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0) {
     if (!Object.values(report.engines).some((status) => status.status === "ok")) return `Not checked: no engine ran${shard}.`;
     return `Not checked${shard}: the files above were not checked by every checker the project uses.`;
@@ -30,6 +32,21 @@ export function summaryLine(report: CliReport): string {
 export function filteredOutLine(count: number): string {
   const them = count === 1 ? "it" : "them";
   return `(${plural(count, "more issue")} outside the checked paths or in files signalint.config.json ignores: not listed; check the whole project to see ${them})`;
+}
+
+/**
+ * The tsc errors outside the checked paths that no earlier check of the whole project showed (a rename in a.ts that
+ * broke b.ts): how many, the first few. Never summed into the checked paths' counts; the exit code counts them.
+ */
+function elsewhereLines({ elsewhere }: CliReport): string[] {
+  if (!elsewhere) return [];
+  const count = elsewhere.introduced || (elsewhere.unattributed ?? 0);
+  const what = elsewhere.introduced ? "not there at the last check of the whole project" : "not known to be this change's";
+  const first = elsewhere.issues.map(
+    (issue) => `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [tsc]`,
+  );
+  const more = count > elsewhere.issues.length ? [`  … ${count - elsewhere.issues.length} more: check the whole project to see them`] : [];
+  return [`Elsewhere: ${plural(count, "tsc error")} in other files of these files' programs, ${what}:`, ...first, ...more];
 }
 
 /** `check --format text`: every issue, grouped by cluster, then what did not run (one line per engine, and why) and the summary. */
@@ -52,6 +69,7 @@ export function formatText(
   if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
   // What did not run (failed, missing, off) and why: a check is never silently narrower than it looks.
   lines.push(...notRunLines(report, switches));
+  lines.push(...elsewhereLines(report));
   if (report.filteredOutCount > 0) lines.push(filteredOutLine(report.filteredOutCount));
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;

@@ -37,7 +37,7 @@ export interface CliReport {
   filteredOutCount: number;
   /** Files under the checked paths not (fully) checked, by reason (absent when none). */
   notChecked?: NotChecked[];
-  /** A check of files (the hook's): tsc errors in other files the change introduced (absent when none). */
+  /** A check of some paths: tsc errors in other files since the last check of the whole project (absent when none). */
   elsewhere?: Elsewhere;
   engines: Record<EngineName, EngineStatus>;
   clusters: { clusterId: string; priority: number; summary: string; issueCount: number }[];
@@ -123,7 +123,8 @@ export function notRunLines(
  */
 export function exitCode(report: CliReport, maxWarnings: number): number {
   // status error with no failed engine: nothing type-checked the checked files (notChecked).
-  if (report.errorCount > 0 || failedEngines(report).length > 0 || report.status === "error") return 1;
+  // Errors elsewhere a change introduced (core/elsewhere.ts): the checked paths are fine, the project is not.
+  if (report.errorCount > 0 || failedEngines(report).length > 0 || report.status === "error" || report.elsewhere?.introduced) return 1;
   return maxWarnings >= 0 && report.warningCount > maxWarnings ? 1 : 0;
 }
 

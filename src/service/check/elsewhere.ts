@@ -4,18 +4,21 @@ import { isWithin } from "../../core/paths.ts";
 import type { EngineReport } from "../job/engine-job.ts";
 
 /**
- * The whole-program tsc issues of the latest check_project (tsc reports every file of the programs it checks, whatever
- * paths were asked), else of the first check_files: what a check_files compares the errors outside its files with.
- * check_files never replaces it, so an error an edit caused elsewhere is reported by every check_files until it is
- * fixed or a check_project has shown it. Shared by every session of the service: a file's errors are the project's.
+ * The whole-program tsc issues of the latest check_project of the whole project (tsc reports every file of the programs
+ * it checks, whatever paths were asked), else of the first check: what a check of some paths compares the errors
+ * outside them with. A check of some paths never replaces it — a check_files, or a check_project of a directory or a
+ * file (`signalint-mcp check src/a.ts`), which shows only its paths' issues — so an error an edit caused elsewhere is
+ * reported by every such check until it is fixed or a check of the whole project has shown it. Shared by every
+ * session of the service: a file's errors are the project's.
  */
 export class TscKnowledge {
   private issues: Issue[] | null = null;
 
   /**
-   * For check_files (`incremental`): tsc's errors outside `paths` that the known set lacks (null when tsc did not run
-   * cleanly, so nothing is known). A check_project whose tsc ran (status ok) then becomes the known set, and so does
-   * a check_files when nothing is known yet (its errors elsewhere were reported as unattributed).
+   * For a check of some paths: tsc's errors outside them that the known set lacks (null when tsc did not run cleanly,
+   * so nothing is known). A check_project of the whole project whose tsc ran (status ok) then becomes the known set,
+   * and so does any check when nothing is known yet (a check_files' errors elsewhere were reported as unattributed; a
+   * check_project of some paths, which never reported errors outside them, reports none then).
    */
   update(tsc: EngineReport | undefined, scope: Scope, hash: (text: string) => string): ElsewhereFacts | null {
     if (tsc?.status.status !== "ok") return null;
@@ -23,9 +26,11 @@ export class TscKnowledge {
     const inside = (file: string) => scope.paths.some((path) => isWithin(file, path));
     // Program-wide (config) diagnostics are in the check's own issues whatever the paths.
     const outside = inProject.filter((issue) => !issue.programWide && !inside(issue.file));
-    const facts = scope.incremental ? errorsElsewhere(this.issues, normalizeIssues(outside, hash)) : null;
-    if (!scope.incremental || !this.issues) this.issues = normalizeIssues(inProject, hash);
-    return facts;
+    const whole = !scope.incremental && scope.paths.includes(".");
+    const known = this.issues;
+    if (whole || !known) this.issues = normalizeIssues(inProject, hash);
+    if (whole || (!scope.incremental && !known)) return null;
+    return errorsElsewhere(known, normalizeIssues(outside, hash));
   }
 }
 

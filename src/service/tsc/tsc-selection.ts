@@ -25,8 +25,9 @@ const within = (dir: string, path: string) => {
 /**
  * The configs a check runs. A check of the whole project runs every chosen program. A narrower one runs, for each
  * candidate file, the config of every chosen program (or the referenced project within it) that lists the file, or
- * whose last run imported it; for each checked directory, the chosen and referenced configs inside it (their config
- * errors); and for each file, the configs of the nearest directory above it with any (their programs may import it). A config another run
+ * whose last run imported it, and the referenced projects that reference the one listing it (a file of a solution's
+ * package breaks the packages that import it); for each checked directory, the chosen and referenced configs inside it
+ * (their config errors); and for each file, the configs of the nearest directory above it with any (their programs may import it). A config another run
  * reaches through references is not run twice.
  */
 export async function selectRuns(
@@ -56,6 +57,8 @@ export async function selectRuns(
       // A program that imports the file (its last run said so) checks it too, with its own options: an Angular
       // app's tsconfig.app.json lists only main.ts, and a component's error there is one the root's config misses.
       else if (job.tsconfigs.programImports(program.config, file)) add(program.config, program.tool);
+      // A referenced project's file: the projects that reference it see its exports change (a rename there breaks them).
+      if (member && member !== program.config) for (const config of await dependents(job, resolved, { solution: program.config, member }, scope)) add(config);
     }
     if (!included) outside.push(file);
   }
@@ -89,6 +92,25 @@ export async function selectRuns(
   }
   const kept = [...runs].filter(([config]) => !reached.has(config)).map(([config, tool]) => ({ config, tool }));
   return { runs: kept.sort((a, b) => (a.config < b.config ? -1 : 1)), outside };
+}
+
+/**
+ * The projects of a solution that reference `member` (directly or through others): an edit of its files can break
+ * theirs, so a check of those files builds them too (`tsc -b` of one builds the member first). The solution's own
+ * config is one only when it lists files itself.
+ */
+async function dependents(
+  job: CoverageJob & { tsconfigs: TsconfigCoverage },
+  resolved: ResolvedEngine,
+  { solution, member }: { solution: string; member: string },
+  scope: CheckScope,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const { member: config, files } of await job.tsconfigs.listings(job, resolved, solution, scope)) {
+    if (config === member || (config === solution && files !== null && files.size === 0)) continue;
+    if ((await job.tsconfigs.closure(job, resolved, config, scope)).has(member)) found.push(config);
+  }
+  return found;
 }
 
 /** What the reason of a framework file's note says, per extension. */
