@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { biomeMaxDiagnostics, parseBiomeOutput } from "../../src/engines/biome.ts";
 import { biomeInvocations } from "../../src/engines/biome-scripts.ts";
+import type { SpawnResult } from "../../src/runtime/types.ts";
 import { tscInvocations } from "../../src/engines/tsc-scripts.ts";
 import { workspaceRun } from "../../src/engines/workspace-runs.ts";
 
@@ -45,5 +47,24 @@ describe("Biome invocations in scripts", () => {
     assert.deepEqual(biomeInvocations("biome ci"), [{ paths: [] }]);
     assert.deepEqual(biomeInvocations("biome format --write .; biome --version; biome check --stdin-file-path=a.ts"), []);
     assert.deepEqual(biomeInvocations("pnpm -r exec biome check src"), [{ paths: ["src"], packages: { filters: [] } }]);
+  });
+});
+
+describe("Biome versions before 1.9 (found on drwpow/openapi-typescript, Biome 1.8.1)", () => {
+  it("get a number for --max-diagnostics, which 1.8 takes (it refuses `none`)", () => {
+    assert.equal(biomeMaxDiagnostics("1.8.1"), "65535");
+    assert.equal(biomeMaxDiagnostics("1.9.4"), "none");
+    assert.equal(biomeMaxDiagnostics("2.6.8"), "none");
+    assert.equal(biomeMaxDiagnostics(null), "none");
+  });
+
+  it("a report that left diagnostics out (diagnosticsNotPrinted) is not an answer", () => {
+    const report = { summary: { errors: 3, diagnosticsNotPrinted: 2 }, diagnostics: [] };
+    const result = { exitCode: 1, signal: null, stdout: JSON.stringify(report), stderr: "", timedOut: false, outputExceeded: false } as unknown as SpawnResult;
+    const outcome = parseBiomeOutput(result, (path) => path);
+    assert.equal(outcome.ok, false);
+    assert.equal(!outcome.ok && outcome.code, "engine_output_exceeded");
+    const whole = { ...result, stdout: JSON.stringify({ summary: { diagnosticsNotPrinted: 0 }, diagnostics: [] }) };
+    assert.deepEqual(parseBiomeOutput(whole, (path) => path), { ok: true, issues: [] });
   });
 });

@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
+import { biomeArgs, biomeMaxDiagnostics } from "../../engines/biome.ts";
 import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
 import { eslintTypeInformation } from "../lint/typed-eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
@@ -124,12 +125,15 @@ async function runLinter(
   const toRelative = cwd === job.root ? job.toRelative : (reported: string) => job.toRelative(isAbsolute(reported) ? reported : resolve(cwd, reported));
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
+  // Biome before 1.9 takes no `--max-diagnostics=none`.
+  const argsFor = engine === "biome" ? (paths: readonly string[]) => biomeArgs(paths, biomeMaxDiagnostics(resolved.version)) : linter.argsFor;
   const spec: LinterSpec = {
     engine,
     ...linter,
+    argsFor,
     ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}),
     ...(eslintFlag ? { argsFor: (paths: readonly string[]) => ["--flag", eslintFlag, ...linter.argsFor(paths)] } : {}),
-    ...(cwd !== job.root ? { argsFor: (paths: readonly string[]) => linter.argsFor(fromCwd(paths)), cwd } : {}),
+    ...(cwd !== job.root ? { argsFor: (paths: readonly string[]) => argsFor(fromCwd(paths)), cwd } : {}),
     ...(engine === "eslint"
       ? {
           typeInformation: (files: readonly string[]) =>
