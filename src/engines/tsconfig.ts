@@ -118,7 +118,12 @@ function writesBuildInfo(chain: readonly { raw: RawConfig }[]): boolean {
   return chain.some(({ raw }) => {
     const options = raw?.compilerOptions ?? {};
     const bases = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
-    return raw === null || options.incremental === true || options.composite === true || bases.some((base) => typeof base !== "string" || !/^\.{1,2}[\\/]/.test(base));
+    return (
+      raw === null ||
+      options.incremental === true ||
+      options.composite === true ||
+      bases.some((base) => typeof base !== "string" || !/^\.{1,2}[\\/]/.test(base))
+    );
   });
 }
 
@@ -187,7 +192,7 @@ export async function planTscRun(runtime: Runtime, options: PlanOptions): Promis
   const profiles = profileRedirects(chain, workDir);
   if (!top || top.references.length === 0 || options.checker) {
     const leadsTo = await outsideLeads(runtime, options.root, [options.tsconfig]);
-    // TypeScript before 5.6 refuses --tsBuildInfoFile without incremental or composite (TS5069, found on
+    // TypeScript 5.4 (not 5.9 or 6.0) refuses --tsBuildInfoFile without incremental or composite (TS5069, found on
     // openapi-typescript's vue-3 example under TypeScript 5.4): given only when a config might set either.
     const buildInfo = writesBuildInfo(chain) ? join(workDir, `${options.checker ?? "project"}.tsbuildinfo`) : undefined;
     return { args: tscProjectArgs(options.tsconfig, buildInfo, profiles), configFile, buildMode: false, leadsTo };

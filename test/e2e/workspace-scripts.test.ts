@@ -155,6 +155,24 @@ describe("programs and linters follow the scripts, package by package (issue 33 
     assert.deepEqual(engineKeys(dir, cache, "biome", ["packages/docs/examples/example.ts"]), []);
   });
 
+  it("`vue-tsc --build` on a solution (Vue's template: files [] and references) checks the projects it references", () => {
+    const { dir, cache } = project({
+      "package.json": JSON.stringify({ name: "vue-app", private: true, scripts: { "type-check": "vue-tsc --build --force" } }),
+      "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./tsconfig.app.json" }] }),
+      "tsconfig.app.json": JSON.stringify({
+        compilerOptions: { composite: true, strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], jsx: "preserve", skipLibCheck: true },
+        include: ["src/**/*.ts", "src/**/*.vue"],
+      }),
+      "src/Probe.vue": '<script setup lang="ts">\nconst count: number = "not a number";\n</script>\n\n<template>\n  <div>{{ count }}</div>\n</template>\n',
+      "src/main.ts": "export const n: number = 'n';\n",
+    });
+    dirs.push(dir, cache);
+    linkPackage(dir, "vue-tsc", join(REPO, "node_modules", "vue-tsc"));
+    const raw = rawTscKeys(dir, ["tsconfig.app.json"], join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js"));
+    assert.deepEqual(raw, ["src/Probe.vue:2:7 TS2322", "src/main.ts:1:14 TS2322"]);
+    assert.deepEqual(engineKeys(dir, cache, "tsc"), raw);
+  });
+
   it("without any Biome script, Biome runs once from the root as before", () => {
     const { dir, cache } = project(workspace({ "packages/a/package.json": JSON.stringify({ name: "a", scripts: { typecheck: "tsc --noEmit" } }) }));
     dirs.push(dir, cache);

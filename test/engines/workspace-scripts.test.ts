@@ -65,6 +65,9 @@ describe("Biome versions before 1.9 (found on drwpow/openapi-typescript, Biome 1
     assert.equal(outcome.ok, false);
     assert.equal(!outcome.ok && outcome.code, "engine_output_exceeded");
     const whole = { ...result, stdout: JSON.stringify({ summary: { diagnosticsNotPrinted: 0 }, diagnostics: [] }) };
-    assert.deepEqual(parseBiomeOutput(whole, (path) => path), { ok: true, issues: [] });
+    assert.deepEqual(
+      parseBiomeOutput(whole, (path) => path),
+      { ok: true, issues: [] },
+    );
   });
 });

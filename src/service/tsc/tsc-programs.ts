@@ -165,6 +165,8 @@ interface ScriptConfig {
   inPackage: boolean;
   /** Named by a builder's workspace file (angular.json) rather than a script. */
   builder?: true;
+  /** Run in build mode (`vue-tsc --build`): the projects it references are checked too. */
+  build?: boolean;
 }
 
 /** True when the root's angular.json names programs: then the root tsconfig.json they extend is the editor's. */
@@ -186,7 +188,7 @@ async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest 
           const runReason = at === dir ? reason : `${reason} in ${relative(root, at).replace(/\\/g, "/")}`;
           for (const project of invocation.projects.length ? invocation.projects : [null]) {
             const config = await scriptConfig(runtime, root, at, project);
-            if (config) out.push({ config, reason: runReason, tool: invocation.tool, inPackage: at !== root });
+            if (config) out.push({ config, reason: runReason, tool: invocation.tool, inPackage: at !== root, build: invocation.build });
           }
         }
       }
@@ -260,6 +262,9 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
   if (!rootKept && scripts.length === 0)
     for (const config of packageConfigs) add(config, `workspace package ${relative(root, dirname(config)).replace(/\\/g, "/")}`);
   for (const script of scripts) add(script.config, script.reason, script.tool);
+  for (const script of scripts)
+    for (const leaf of await checkerBuildLeaves(runtime, script))
+      add(leaf, `referenced by ${relative(root, script.config).replace(/\\/g, "/")} (${script.tool} --build)`, script.tool);
   for (const config of configured) add(config, "typescript.projects");
   const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
   if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
@@ -273,6 +278,21 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
 
 /** Why a workspace package's tsconfig.json is not a program: nothing the project runs type-checks it (a docs package's). */
 export const PACKAGE_LEFT_OUT = "no script runs a type-checker over it and no checked config references it — add it with typescript.projects";
+
+/**
+ * The projects a `vue-tsc --build` (or another checker's build) checks besides its config: Signalint runs a checker
+ * with `-p` (engines/tsconfig.ts), which checks a solution's own files only (Vue's template `tsconfig.json` has none:
+ * `files: []`, references to tsconfig.app.json and tsconfig.node.json — openapi-typescript's vue-3 example answered
+ * nothing where its `vue-tsc --build --force` said 2 × TS2307). Each referenced config without references of its own
+ * is run with the same checker; one that references others would need their built outputs, and is left to the solution.
+ */
+async function checkerBuildLeaves(runtime: Runtime, script: ScriptConfig): Promise<string[]> {
+  if (script.tool === "tsc" || script.tool === "tsgo" || !script.build) return [];
+  const leaves: string[] = [];
+  for (const reference of await referencesOf(runtime, script.config))
+    if ((await runtime.stat(reference))?.isFile && (await referencesOf(runtime, reference)).length === 0) leaves.push(reference);
+  return leaves;
+}
 
 /** Every config the programs reach through references (transitively), with the program that reaches it. */
 async function reachedConfigs(runtime: Runtime, programs: readonly ChosenProgram[]): Promise<{ config: string; from: string }[]> {
