@@ -12,9 +12,21 @@ export function biomeAccepts(path: string): boolean {
   return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
 }
 
-/** biome's argv after the entry point (the diagnostics' advices say which have a fix, see fixMarkOf). */
-export function biomeArgs(paths: readonly string[]): string[] {
-  return ["lint", "--reporter=json", "--max-diagnostics=none", "--no-errors-on-unmatched", "--colors=off", ...paths];
+/**
+ * biome's argv after the entry point (the diagnostics' advices say which have a fix, see fixMarkOf); `maxDiagnostics` as
+ * its version takes it (see biomeMaxDiagnostics).
+ */
+export function biomeArgs(paths: readonly string[], maxDiagnostics = "none"): string[] {
+  return ["lint", "--reporter=json", `--max-diagnostics=${maxDiagnostics}`, "--no-errors-on-unmatched", "--colors=off", ...paths];
+}
+
+/**
+ * `--max-diagnostics` for a Biome version: `none` from 1.9 on; before, a number (1.8 refuses `none`: "couldn't parse
+ * `none`", found on drwpow/openapi-typescript), its largest, with the report's `diagnosticsNotPrinted` checked.
+ */
+export function biomeMaxDiagnostics(version: string | null | undefined): string {
+  const [major = 0, minor = 0] = (version ?? "").split(".").map(Number);
+  return major === 1 && minor < 9 ? "65535" : "none";
 }
 
 /**
@@ -117,6 +129,10 @@ export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): P
   if (!isRecord(report) || !Array.isArray(report.diagnostics)) {
     return { ok: false, code: "engine_output_invalid", message: `biome JSON has no diagnostics array: ${excerpt(result.stdout)}` };
   }
+  // Diagnostics past --max-diagnostics are counted, not printed: an answer without them is not the whole answer.
+  const notPrinted = isRecord(report.summary) ? report.summary.diagnosticsNotPrinted : 0;
+  if (typeof notPrinted === "number" && notPrinted > 0)
+    return { ok: false, code: "engine_output_exceeded", message: `biome left ${notPrinted} diagnostics out of its report (--max-diagnostics)` };
   const issues: RawIssue[] = [];
   const failures: FileFailure[] = [];
   for (const raw of report.diagnostics) {

@@ -1,3 +1,5 @@
+import { workspaceRun, type WorkspaceRun } from "./workspace-runs.ts";
+
 /** A type-checker a package.json script runs: tsc, tsgo (TypeScript 7), vue-tsc or svelte-check. */
 export type TypeChecker = "tsc" | "tsgo" | "vue-tsc" | "svelte-check";
 
@@ -7,6 +9,8 @@ export interface TscInvocation {
   build: boolean;
   /** Config paths as written (relative to the package directory); empty: the package's tsconfig.json. */
   projects: string[];
+  /** Set when a workspace runner runs it in packages (`pnpm -r exec tsc`): in each package it selects, not where the script runs. */
+  packages?: WorkspaceRun;
 }
 
 const TOOLS = new Set<string>(["tsc", "tsgo", "vue-tsc", "svelte-check"]);
@@ -40,7 +44,13 @@ function invocationOf(words: readonly string[]): TscInvocation | null {
   if (at < 0) return null;
   const tool = toolOf(words[at] as string) as TypeChecker;
   const args = words.slice(at + 1);
-  if (tool === "svelte-check") return svelteCheckInvocation(args);
+  const packages = workspaceRun(words.slice(0, at));
+  const invocation = tool === "svelte-check" ? svelteCheckInvocation(args) : compilerInvocation(tool, args);
+  return invocation && packages ? { ...invocation, packages } : invocation;
+}
+
+/** A tsc, tsgo or vue-tsc command's arguments: build mode and the configs they name. */
+function compilerInvocation(tool: TypeChecker, args: readonly string[]): TscInvocation | null {
   const build = args[0] === "-b" || args[0] === "--build";
   const projects: string[] = [];
   for (let index = build ? 1 : 0; index < args.length; index++) {

@@ -111,6 +111,23 @@ async function extendsChain(runtime: Runtime, tsconfig: string): Promise<{ path:
 }
 
 /**
+ * Whether the program may write build info: a config of the chain sets `incremental` or `composite`, or extends a
+ * package's config, which extendsChain does not follow (then it may, and the build info is moved all the same).
+ */
+function writesBuildInfo(chain: readonly { raw: RawConfig }[]): boolean {
+  return chain.some(({ raw }) => {
+    const options = raw?.compilerOptions ?? {};
+    const bases = typeof raw?.extends === "string" ? [raw.extends] : Array.isArray(raw?.extends) ? raw.extends : [];
+    return (
+      raw === null ||
+      options.incremental === true ||
+      options.composite === true ||
+      bases.some((base) => typeof base !== "string" || !/^\.{1,2}[\\/]/.test(base))
+    );
+  });
+}
+
+/**
  * `--generateTrace`/`--generateCpuProfile` into the work directory when the config or a config it extends sets them
  * (they would write into the tree; passing them otherwise would make every run trace).
  */
@@ -171,10 +188,13 @@ export async function planTscRun(runtime: Runtime, options: PlanOptions): Promis
   const top = await readConfig(runtime, options.tsconfig);
   const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
   await runtime.mkdirp(workDir);
-  const profiles = profileRedirects(await extendsChain(runtime, options.tsconfig), workDir);
+  const chain = await extendsChain(runtime, options.tsconfig);
+  const profiles = profileRedirects(chain, workDir);
   if (!top || top.references.length === 0 || options.checker) {
     const leadsTo = await outsideLeads(runtime, options.root, [options.tsconfig]);
-    const buildInfo = join(workDir, `${options.checker ?? "project"}.tsbuildinfo`);
+    // TypeScript 5.4 (not 5.9 or 6.0) refuses --tsBuildInfoFile without incremental or composite (TS5069, found on
+    // openapi-typescript's vue-3 example under TypeScript 5.4): given only when a config might set either.
+    const buildInfo = writesBuildInfo(chain) ? join(workDir, `${options.checker ?? "project"}.tsbuildinfo`) : undefined;
     return { args: tscProjectArgs(options.tsconfig, buildInfo, profiles), configFile, buildMode: false, leadsTo };
   }
   const graph = await collectGraph(runtime, top);

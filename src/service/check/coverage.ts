@@ -16,7 +16,7 @@ export interface CoverageFacts {
   incomplete: string[];
   /** The project's own linter (xo, standard, …) could not run on the checked sources. */
   unlinted: string[];
-  /** The files (root-relative) tsc and ESLint left unchecked: a delta compares neither engine's issues there. */
+  /** The files (root-relative) tsc, ESLint and Biome left unchecked: a delta compares none of their issues there. */
   unchecked: UncheckedFiles[];
 }
 
@@ -35,9 +35,9 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
   const { sources, framework, named } = await checkedFiles(job);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework);
-  // ESLint's note (files outside the project's lint scripts) is informational: it never makes a check `error`.
-  const lintNotes = reports.find(([engine]) => engine === "eslint")?.[1].notChecked ?? [];
-  const notes = [...typeNotes, ...lintNotes];
+  // ESLint's and Biome's notes (files outside the project's lint scripts) are informational: never a check `error`.
+  const lintNotesOf = (name: EngineName) => reports.find(([engine]) => engine === name)?.[1].notChecked ?? [];
+  const notes = [...typeNotes, ...lintNotesOf("eslint"), ...lintNotesOf("biome")];
   // Each linter Signalint cannot run, over the files of the packages that use it.
   const linters: string[] = [];
   const unsupported = await unsupportedLinters(job.runtime, job.root);
@@ -65,8 +65,8 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     const files = relative(note);
     return { reason: note.reason, count: files.length, sample: spreadSample(files, SAMPLE) };
   });
-  const unchecked = (["tsc", "eslint"] as const).flatMap((engine) => {
-    const files = (engine === "tsc" ? typeNotes : lintNotes).flatMap(relative);
+  const unchecked = (["tsc", "eslint", "biome"] as const).flatMap((engine) => {
+    const files = (engine === "tsc" ? typeNotes : lintNotesOf(engine)).flatMap(relative);
     return files.length ? [{ engine, files }] : [];
   });
   return { notChecked, incomplete, unlinted: linters, unchecked };

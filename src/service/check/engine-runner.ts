@@ -1,7 +1,8 @@
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
+import { biomeArgs, biomeMaxDiagnostics } from "../../engines/biome.ts";
 import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
 import { eslintTypeInformation } from "../lint/typed-eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
@@ -19,6 +20,7 @@ import {
 } from "../../engines/types.ts";
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
 import { withEslintScope } from "../lint/eslint-scope.ts";
+import { withBiomeScope } from "../lint/biome-scope.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
@@ -62,9 +64,9 @@ export function pathMapper(root: string, realRoot: string): PathMapper {
   };
 }
 
-async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[], env: Record<string, string> = {}): Promise<SpawnResult> {
+async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: string[], env: Record<string, string> = {}, cwd = job.root): Promise<SpawnResult> {
   return job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
-    cwd: job.root,
+    cwd,
     timeoutMs: job.timeoutMs,
     maxOutputBytes: ENGINE_OUTPUT_LIMIT,
     // Keep engine output plain and uncoloured.
@@ -104,19 +106,34 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
         ? runLegacyEslint(scoped, resolved, ext)
         : runLinter(engine, scoped, resolved, fromFile ? eslintConfigLookupFlag(resolved.version) : null),
     );
+  // Biome runs from each package directory whose lint script runs it (`biome check src`), with that package's config.
+  if (engine === "biome") return withBiomeScope(job, (scoped, cwd) => runLinter(engine, scoped, resolved, null, cwd));
   return runLinter(engine, job, resolved);
 }
 
 /** A file-local linter (oxlint, Biome, flat-config ESLint) through the result cache. */
-async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEngine, eslintFlag: string | null = null): Promise<RunnerOutcome> {
+async function runLinter(
+  engine: EngineName,
+  job: CheckJob,
+  resolved: ResolvedEngine,
+  eslintFlag: string | null = null,
+  cwd = job.root,
+): Promise<RunnerOutcome> {
   const linter = ENGINES[engine].linter as NonNullable<(typeof ENGINES)[EngineName]["linter"]>;
+  // Run from a package directory: paths given relative to it, paths reported relative to it.
+  const fromCwd = (paths: readonly string[]) => paths.map((path) => relative(cwd, join(job.root, path)).replace(/\\/g, "/") || ".");
+  const toRelative = cwd === job.root ? job.toRelative : (reported: string) => job.toRelative(isAbsolute(reported) ? reported : resolve(cwd, reported));
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
+  // Biome before 1.9 takes no `--max-diagnostics=none`.
+  const argsFor = engine === "biome" ? (paths: readonly string[]) => biomeArgs(paths, biomeMaxDiagnostics(resolved.version)) : linter.argsFor;
   const spec: LinterSpec = {
     engine,
     ...linter,
+    argsFor,
     ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}),
     ...(eslintFlag ? { argsFor: (paths: readonly string[]) => ["--flag", eslintFlag, ...linter.argsFor(paths)] } : {}),
+    ...(cwd !== job.root ? { argsFor: (paths: readonly string[]) => argsFor(fromCwd(paths)), cwd } : {}),
     ...(engine === "eslint"
       ? {
           typeInformation: (files: readonly string[]) =>
@@ -125,8 +142,8 @@ async function runLinter(engine: EngineName, job: CheckJob, resolved: ResolvedEn
       : {}),
   };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
-    const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {});
-    return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
+    const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {}, cwd);
+    return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, toRelative);
   });
   // A file-local linter's answer depends on the tree, its version and its configs (as its cache key does); a
   // type-aware one's on types from anywhere, which nothing stamps: never reused.

@@ -22,6 +22,8 @@ export interface LinterSpec extends LinterDriver {
    * changes another's findings.
    */
   typeInformation?: (files: readonly string[]) => Promise<boolean[] | null>;
+  /** The directory the linter runs in when not the root (Biome from a package's directory): part of a result's identity. */
+  cwd?: string;
 }
 
 /** A linter run's inputs: the common job plus the result cache and oxlint's type-aware switch. */
@@ -66,7 +68,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // And the environment it runs in: a JavaScript config may read any variable (LINT_STRICT), so each shell's answer is
   // kept apart from another's (terminal noise aside: core/environment.ts).
   const environment = environmentFingerprint(runtime.environment(), runtime.sha256);
-  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}`;
+  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}${spec.cwd ? `\0${spec.cwd}` : ""}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import picomatch from "picomatch/posix.js";
 import { ABSENT_KINDS, FsError } from "../../core/errors.ts";
 import { parseJsonc } from "../../core/jsonc.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -15,6 +16,8 @@ export async function whenAbsent<T>(read: Promise<T>, fallback: T): Promise<T> {
 
 /** A package.json as far as program and linter choice reads it. */
 export interface Manifest {
+  /** Its `name`, which workspace runners select packages by (`pnpm --filter docs`); null without one. */
+  name: string | null;
   scripts: Record<string, string>;
   /** Names in dependencies and devDependencies. */
   dependencies: Set<string>;
@@ -35,14 +38,20 @@ export async function readManifest(runtime: Runtime, dir: string): Promise<Manif
     return null;
   }
   if (typeof raw !== "object" || raw === null) return null;
-  const record = raw as { scripts?: unknown; dependencies?: unknown; devDependencies?: unknown; workspaces?: unknown; eslintConfig?: unknown };
+  const record = raw as { name?: unknown; scripts?: unknown; dependencies?: unknown; devDependencies?: unknown; workspaces?: unknown; eslintConfig?: unknown };
   const strings = (value: unknown) => (typeof value === "object" && value !== null ? Object.entries(value) : []);
   const scripts = Object.fromEntries(strings(record.scripts).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   const dependencies = new Set([...strings(record.dependencies), ...strings(record.devDependencies)].map(([name]) => name));
   const field = record.workspaces;
   const list = Array.isArray(field) ? field : typeof field === "object" && field !== null ? (field as { packages?: unknown }).packages : [];
   const workspaces = Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
-  return { scripts, dependencies, workspaces, eslintConfig: typeof record.eslintConfig === "object" && record.eslintConfig !== null };
+  return {
+    name: typeof record.name === "string" ? record.name : null,
+    scripts,
+    dependencies,
+    workspaces,
+    eslintConfig: typeof record.eslintConfig === "object" && record.eslintConfig !== null,
+  };
 }
 
 /** The `packages:` list of a pnpm-workspace.yaml (the only key read; one pattern per `- ` item). */
@@ -109,3 +118,21 @@ export async function workspacePackages(runtime: Runtime, root: string, manifest
   }
   return [...included].filter((dir) => !excluded.has(dir) && dir !== root).sort();
 }
+
+/**
+ * The workspace packages a runner's filters select (see engines/workspace-runs.ts): every package without filters;
+ * else those whose name matches a filter (`docs`, `@scope/*`) or whose directory does (`./packages/a`, `./apps/**`).
+ */
+export async function selectPackages(runtime: Runtime, root: string, packages: readonly string[], filters: readonly string[]): Promise<string[]> {
+  if (filters.length === 0) return [...packages];
+  const byPath = filters.filter((filter) => filter.startsWith(".") || filter.startsWith("/")).map((filter) => picomatch(filter.replace(/^\.\//, ""), GLOB));
+  const byName = filters.filter((filter) => !filter.startsWith(".") && !filter.startsWith("/")).map((filter) => picomatch(filter, GLOB));
+  const names = await Promise.all(packages.map(async (dir) => (await readManifest(runtime, dir))?.name ?? null));
+  return packages.filter((dir, index) => {
+    const name = names[index] ?? null;
+    const path = relative(root, dir).replace(/\\/g, "/");
+    return byPath.some((matches) => matches(path)) || (name !== null && byName.some((matches) => matches(name)));
+  });
+}
+
+const GLOB = { dot: true, windows: false } as const;

@@ -4,7 +4,7 @@ import { ifMissing } from "../../core/errors.ts";
 import { tscInvocations, type TypeChecker, vitestTypecheckConfig, vitestTypechecks } from "../../engines/tsc-scripts.ts";
 import { nearestTsconfig } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import { readManifest, whenAbsent, workspacePackages, type Manifest } from "../project/workspace.ts";
+import { readManifest, selectPackages, whenAbsent, workspacePackages, type Manifest } from "../project/workspace.ts";
 
 /** A tsconfig the project checks, why it was chosen, and the type-checker its script runs it with. */
 export interface ChosenProgram {
@@ -120,6 +120,35 @@ async function angularConfigs(runtime: Runtime, dir: string): Promise<{ config: 
   return out;
 }
 
+/**
+ * The package configs Nx's TypeScript plugin type-checks: with `@nx/js/typescript` in nx.json's `plugins` (its
+ * `typecheck` option not false), every project with a tsconfig.json has an inferred `typecheck` target (`tsc --build`
+ * on that config) that no package.json script names.
+ */
+async function nxTypecheckConfigs(runtime: Runtime, root: string, packages: readonly string[]): Promise<ScriptConfig[]> {
+  const text = await runtime.readText(join(root, "nx.json")).catch(ifMissing(null));
+  if (text === null) return [];
+  let nx: { plugins?: unknown } | null;
+  try {
+    nx = parseJsonc(text) as typeof nx;
+  } catch {
+    // Nx reports a malformed nx.json itself.
+    return [];
+  }
+  const typecheck = (Array.isArray(nx?.plugins) ? nx.plugins : []).some((entry: unknown) => {
+    const plugin = typeof entry === "string" ? { plugin: entry } : (entry as { plugin?: unknown; options?: { typecheck?: unknown } } | null);
+    return plugin?.plugin === "@nx/js/typescript" && plugin.options?.typecheck !== false;
+  });
+  if (!typecheck) return [];
+  const out: ScriptConfig[] = [];
+  for (const dir of packages) {
+    const config = join(dir, "tsconfig.json");
+    if ((await runtime.stat(config))?.isFile)
+      out.push({ config, reason: `nx typecheck (@nx/js/typescript) of ${relative(root, dir).replace(/\\/g, "/")}`, tool: "tsc", inPackage: true });
+  }
+  return out;
+}
+
 /** Why a root tsconfig.json no script runs is left out of a workspace whose packages check themselves. */
 export const ROOT_LEFT_OUT = "root tsconfig.json: no script runs it; the packages' scripts check themselves — add it with typescript.projects";
 
@@ -136,6 +165,8 @@ interface ScriptConfig {
   inPackage: boolean;
   /** Named by a builder's workspace file (angular.json) rather than a script. */
   builder?: true;
+  /** Run in build mode (`vue-tsc --build`): the projects it references are checked too. */
+  build?: boolean;
 }
 
 /** True when the root's angular.json names programs: then the root tsconfig.json they extend is the editor's. */
@@ -151,9 +182,14 @@ async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest 
     for (const [name, script] of Object.entries(pkg?.scripts ?? {})) {
       const reason = `script "${name}"${where ? ` of ${where}` : ""}`;
       for (const invocation of tscInvocations(script)) {
-        for (const project of invocation.projects.length ? invocation.projects : [null]) {
-          const config = await scriptConfig(runtime, root, dir, project);
-          if (config) out.push({ config, reason, tool: invocation.tool, inPackage: dir !== root });
+        // `pnpm -r exec tsc` at the root runs in each package it selects, as that package's own script would.
+        const where = invocation.packages && dir === root ? await selectPackages(runtime, root, packages, invocation.packages.filters) : [dir];
+        for (const at of where) {
+          const runReason = at === dir ? reason : `${reason} in ${relative(root, at).replace(/\\/g, "/")}`;
+          for (const project of invocation.projects.length ? invocation.projects : [null]) {
+            const config = await scriptConfig(runtime, root, at, project);
+            if (config) out.push({ config, reason: runReason, tool: invocation.tool, inPackage: at !== root, build: invocation.build });
+          }
         }
       }
       if (!/\bvitest\b/.test(script)) continue;
@@ -210,7 +246,7 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
   const rootConfig = join(root, "tsconfig.json");
   const manifest = await readManifest(runtime, root);
   const packages = await workspacePackages(runtime, root, manifest);
-  const scripts = await scriptConfigs(runtime, root, manifest, packages);
+  const scripts = [...(await scriptConfigs(runtime, root, manifest, packages)), ...(await nxTypecheckConfigs(runtime, root, packages))];
   const configured: string[] = [];
   for (const project of options.configured) {
     const config = await scriptConfig(runtime, root, root, project);
@@ -219,19 +255,43 @@ export async function choosePrograms(runtime: Runtime, root: string, options: { 
   const hasRoot = (await runtime.stat(rootConfig))?.isFile === true;
   const rootKept = hasRoot && (await keepsRoot(runtime, rootConfig, { packages, scripts, configured }));
   if (rootKept) add(rootConfig, "root tsconfig.json");
-  if (!rootKept) {
-    for (const dir of packages) {
-      const config = join(dir, "tsconfig.json");
-      if ((await runtime.stat(config))?.isFile) add(config, `workspace package ${relative(root, dir).replace(/\\/g, "/")}`);
-    }
-  }
+  const packageConfigs: string[] = [];
+  for (const dir of packages) if ((await runtime.stat(join(dir, "tsconfig.json")))?.isFile) packageConfigs.push(join(dir, "tsconfig.json"));
+  // A package's tsconfig.json is a program when a script runs a type-checker over it; only when no script runs one
+  // anywhere is each package's config the evidence of what the project checks (as the root's is in keepsRoot).
+  if (!rootKept && scripts.length === 0)
+    for (const config of packageConfigs) add(config, `workspace package ${relative(root, dirname(config)).replace(/\\/g, "/")}`);
   for (const script of scripts) add(script.config, script.reason, script.tool);
+  for (const script of scripts)
+    for (const leaf of await checkerBuildLeaves(runtime, script))
+      add(leaf, `referenced by ${relative(root, script.config).replace(/\\/g, "/")} (${script.tool} --build)`, script.tool);
   for (const config of configured) add(config, "typescript.projects");
   const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
   if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
   const programs = [...chosen.values()].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
+  const reached = await reachedConfigs(runtime, programs);
   const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: rootBuilders(scripts) ? ROOT_LEFT_TO_BUILDERS : ROOT_LEFT_OUT }] : [];
-  return { programs, reached: await reachedConfigs(runtime, programs), leftOut, noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
+  const reachedSet = new Set(reached.map(({ config }) => config));
+  for (const config of packageConfigs) if (!chosen.has(config) && !reachedSet.has(config)) leftOut.push({ config, reason: PACKAGE_LEFT_OUT });
+  return { programs, reached, leftOut, noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
+}
+
+/** Why a workspace package's tsconfig.json is not a program: nothing the project runs type-checks it (a docs package's). */
+export const PACKAGE_LEFT_OUT = "no script runs a type-checker over it and no checked config references it — add it with typescript.projects";
+
+/**
+ * The projects a `vue-tsc --build` (or another checker's build) checks besides its config: Signalint runs a checker
+ * with `-p` (engines/tsconfig.ts), which checks a solution's own files only (Vue's template `tsconfig.json` has none:
+ * `files: []`, references to tsconfig.app.json and tsconfig.node.json — openapi-typescript's vue-3 example answered
+ * nothing where its `vue-tsc --build --force` said 2 × TS2307). Each referenced config without references of its own
+ * is run with the same checker; one that references others would need their built outputs, and is left to the solution.
+ */
+async function checkerBuildLeaves(runtime: Runtime, script: ScriptConfig): Promise<string[]> {
+  if (script.tool === "tsc" || script.tool === "tsgo" || !script.build) return [];
+  const leaves: string[] = [];
+  for (const reference of await referencesOf(runtime, script.config))
+    if ((await runtime.stat(reference))?.isFile && (await referencesOf(runtime, reference)).length === 0) leaves.push(reference);
+  return leaves;
 }
 
 /** Every config the programs reach through references (transitively), with the program that reaches it. */

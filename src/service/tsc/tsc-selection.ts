@@ -85,9 +85,11 @@ export async function selectRuns(
       for (const { config, tool } of above) if (dirname(config).length === nearest) add(config, tool);
     }
   }
-  // A config reached through another run's references is already checked by that run (tsc -b).
+  // A config reached through another run's references is already checked by that run (tsc -b); a checker's run
+  // (vue-tsc, svelte-check) is `-p`, which checks no reference.
   const reached = new Set<string>();
-  for (const config of runs.keys()) {
+  for (const [config, tool] of runs) {
+    if (tool === "vue-tsc" || tool === "svelte-check") continue;
     for (const reachable of await job.tsconfigs.closure(job, resolved, config, scope)) if (reachable !== config) reached.add(reachable);
   }
   const kept = [...runs].filter(([config]) => !reached.has(config)).map(([config, tool]) => ({ config, tool }));

@@ -1,0 +1,100 @@
+import { relative, resolve } from "node:path";
+import { relativeToRoot } from "../../core/paths.ts";
+import { biomeAccepts } from "../../engines/biome.ts";
+import { biomeInvocations } from "../../engines/biome-scripts.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
+import { checkedFiles } from "../job/checked-files.ts";
+import { readManifest, selectPackages, workspacePackages } from "../project/workspace.ts";
+import { scopedPaths } from "./eslint-scope.ts";
+
+/** One place the project's scripts run Biome: the directory it runs in (absolute) and what it lints there (root-relative). */
+export interface BiomeRun {
+  dir: string;
+  paths: string[];
+}
+
+/** The reason of the coverage note for files no Biome script of the project lints. */
+export const OUTSIDE_BIOME_SCRIPTS = "not linted by Biome: outside every path the project's lint scripts give biome (the project does not lint them)";
+
+const GLOB = /[*?{}[\]!]/;
+
+/**
+ * Where the project's scripts (the root's and every workspace package's) run `biome check|lint|ci`, each from its
+ * own directory with its own config, as `npm run lint` in that package does. Null — Biome runs once from the root on
+ * the checked paths, as before — when no script runs Biome, when a root script lints the root (`biome check .`, or no
+ * path) or when a path is a glob.
+ */
+export async function biomeRuns(runtime: Runtime, root: string): Promise<BiomeRun[] | null> {
+  const manifest = await readManifest(runtime, root);
+  const packages = await workspacePackages(runtime, root, manifest);
+  const runs = new Map<string, Set<string>>();
+  for (const dir of [root, ...packages]) {
+    const pkg = dir === root ? manifest : await readManifest(runtime, dir);
+    for (const script of Object.values(pkg?.scripts ?? {})) {
+      for (const invocation of biomeInvocations(script)) {
+        const where = invocation.packages && dir === root ? await selectPackages(runtime, root, packages, invocation.packages.filters) : [dir];
+        for (const at of where) {
+          for (const path of invocation.paths.length ? invocation.paths : ["."]) {
+            if (GLOB.test(path)) return null;
+            const target = relativeToRoot(root, resolve(at, path));
+            if (target === ".") return null;
+            // A path outside the root, or one that does not exist, lints nothing Signalint checks.
+            if (target === null || (await runtime.stat(resolve(at, path))) === null) continue;
+            runs.set(at, (runs.get(at) ?? new Set()).add(target));
+          }
+        }
+      }
+    }
+  }
+  if (runs.size === 0) return null;
+  return [...runs].map(([dir, paths]) => ({ dir, paths: [...paths].sort() })).sort((a, b) => (a.dir < b.dir ? -1 : 1));
+}
+
+/** `path` is `dir` or below it (root-relative, "/"-separated). */
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
+const issueKey = (issue: { file: string; line: number; col: number; rule: string; message: string }) =>
+  `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
+
+/**
+ * Run Biome as the project's lint scripts do: from each directory a script runs it in, on the checked paths within
+ * that script's paths; once from the root on the checked paths when no script gives such a scope (biomeRuns). Files
+ * no script lints are one coverage note — informational: the project does not lint them either (a docs package
+ * without a lint script, build output such as dist/*.d.ts that a nested config would re-include).
+ */
+export async function withBiomeScope<J extends EngineJob>(job: J, run: (scoped: J, cwd: string) => Promise<RunnerOutcome>): Promise<RunnerOutcome> {
+  const runs = await biomeRuns(job.runtime, job.root);
+  if (runs === null) return run(job, job.root);
+  const issues = new Map<string, Extract<RunnerOutcome, { ok: true }>["issues"][number]>();
+  const failures: NonNullable<Extract<RunnerOutcome, { ok: true }>["failures"]> = [];
+  const cache = { hits: 0, misses: 0 };
+  let reusable = true;
+  for (const { dir, paths } of runs) {
+    const scoped = scopedPaths(job.paths, { paths, ext: [], from: [] });
+    if (scoped.length === 0) continue;
+    const outcome = await run({ ...job, paths: scoped }, dir);
+    if (!("ok" in outcome) || !outcome.ok) return outcome;
+    for (const issue of outcome.issues) issues.set(issueKey(issue), issue);
+    failures.push(...(outcome.failures ?? []));
+    cache.hits += outcome.cache?.hits ?? 0;
+    cache.misses += outcome.cache?.misses ?? 0;
+    reusable &&= outcome.reuse !== undefined;
+  }
+  const allowed = runs.flatMap((entry) => entry.paths);
+  const left = (await checkedFiles(job)).sources.filter((file) => {
+    const path = relativeToRoot(job.root, file);
+    return path !== null && biomeAccepts(path) && !allowed.some((dir) => within(path, dir));
+  });
+  const where = runs.map(({ dir }) => relative(job.root, dir).replace(/\\/g, "/") || ".").join(", ");
+  return {
+    ok: true,
+    issues: [...issues.values()],
+    ...(failures.length ? { failures } : {}),
+    cache,
+    message: `biome run as the lint scripts run it, from ${where}`,
+    ...(left.length ? { notChecked: [{ reason: OUTSIDE_BIOME_SCRIPTS, files: left }] } : {}),
+    ...(reusable ? { reuse: { reads: [] } } : {}),
+  };
+}
