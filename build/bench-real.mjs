@@ -1,4 +1,4 @@
-// npm run bench:real -- --root DIR --spec FILE [--keep-daemon]: a real repository, by hand (issue 36 item 5). On a
+// npm run bench:real -- --root DIR --spec FILE [--steps 0,1,4]: a real repository, by hand (issue 36 item 5). On a
 // copy of DIR (`cp -a` of everything but node_modules, which is linked; never the repository itself), one MCP session runs the spec's steps: each an edit given as
 // search/replace on files (or a file deleted / restored), then the timed Signalint call, then the project's own
 // incremental command(s) for the same step (timed; their build info outside the tree), then the project's own cold
@@ -35,7 +35,7 @@ import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { env, fail, keyOf, mcpCheck, openSession, Project, printSteps, runBench, step, stopDaemon, tempDir, tscKeys } from "./bench-harness.mjs";
 
-const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" } } });
+const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" }, steps: { type: "string" } } });
 if (!values.root || !values.spec) {
   console.error("usage: npm run bench:real -- --root DIR --spec FILE");
   process.exit(2);
@@ -115,7 +115,10 @@ await runBench(async () => {
   const environment = env();
   const { client } = await openSession(dir, environment, "bench-real");
   try {
+    // --steps: the indices of the spec's steps to run (a slow repository's subset; the first check always runs).
+    const only = values.steps ? new Set([0, ...values.steps.split(",").map(Number)]) : null;
     for (const [index, s] of spec.steps.entries()) {
+      if (only && !only.has(index)) continue;
       const tool = s.tool ?? spec.tool ?? "check_project";
       const files = tool === "check_project" ? null : (s.files ?? s.edits?.map((edit) => edit.file) ?? []);
       const edit = s.edits || s.delete || s.restore ? () => applyStep(s) : null;
