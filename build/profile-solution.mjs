@@ -16,7 +16,9 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
-const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" }, config: { type: "string" }, steps: { type: "string" }, "no-compare": { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { root: { type: "string" }, spec: { type: "string" }, config: { type: "string" }, steps: { type: "string" }, "no-compare": { type: "boolean" } },
+});
 if (!values.root || !values.spec) {
   console.error("usage: node build/profile-solution.mjs --root DIR --spec FILE [--config tsconfig.json]");
   process.exit(2);

@@ -36,7 +36,9 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   const failures = failedEngines(facts.engines);
   const incomplete = facts.incomplete?.length ? ` ${incompleteNote(facts.incomplete)}` : "";
   const linters = facts.unlinted?.join(", ");
-  const unlinted = linters ? ` The project also lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.` : "";
+  const unlinted = linters
+    ? ` The project also lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`
+    : "";
   const failureNote = (failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "") + incomplete + unlinted;
   const top = returned[0];
   const first = remaining[0];
@@ -49,7 +51,8 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
     const reasons = (facts.notChecked ?? []).map((note) => `${note.count} file(s) ${note.reason}`).join("; ");
     return `No issues reported, but nothing type-checked these files: ${reasons}.${incomplete} Run the project's own checker on them (or, for TypeScript files no program includes, add their tsconfig to typescript.projects in signalint.config.json).`;
   }
-  if (linters) return `No issues reported, but the project lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`;
+  if (linters)
+    return `No issues reported, but the project lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`;
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }
