@@ -484,13 +484,17 @@ export async function openSession(dir, environment = env(), name = "bench") {
   return { client, transport, initializeMs: performance.now() - started };
 }
 
+const CALL_TIMEOUT_MS = 60 * 60_000;
+
 /**
  * One MCP tool call timed from the client, with every issue of its answer (the check's snapshot for its engines'
  * statuses and tsc mode when the response leaves them out).
  */
 export async function mcpCheck(client, tool, args) {
   const started = performance.now();
-  const result = await client.callTool({ name: tool, arguments: args });
+  // The SDK's default request timeout (60 s) is shorter than a real repository's first check under load (Hono: the
+  // first check failed with "Request timed out" while the daemon went on checking): a check's own timeouts apply.
+  const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
   const ms = performance.now() - started;
   const bytes = Buffer.byteLength(JSON.stringify(result));
   const response = result.structuredContent ?? {};

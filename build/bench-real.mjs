@@ -1,4 +1,4 @@
-// npm run bench:real -- --root DIR --spec FILE [--keep-daemon]: a real repository, by hand (issue 36 item 5). On a
+// npm run bench:real -- --root DIR --spec FILE [--steps 0,1,4]: a real repository, by hand (issue 36 item 5). On a
 // copy of DIR (`cp -a` of everything but node_modules, which is linked; never the repository itself), one MCP session runs the spec's steps: each an edit given as
 // search/replace on files (or a file deleted / restored), then the timed Signalint call, then the project's own
 // incremental command(s) for the same step (timed; their build info outside the tree), then the project's own cold
@@ -24,13 +24,18 @@
 // `{tmp}` in a command is a private temporary directory (outside the tree); commands run in the copy's root. A step's
 // `tool` overrides the default; `files` are the named files (check_files / after_edit_check compare those files only).
 // `cold[].parse`: "tsc" (`--pretty false` text) or "eslint" (`--format json`).
+// A project whose own commands write into its tree (`tsc -b` of a composite solution writes dist/ and build info
+// beside its configs) runs them elsewhere, so the copy Signalint checks stays the repository's tree:
+// `cold[].in: "fresh-copy"` runs that command in a fresh copy of the tree made for it (the copy's node_modules linked),
+// and `"incrementalIn": "mirror"` runs the incremental commands in one mirror copy made at the start, to which every
+// step's edits are applied too (its outputs and build info persist there between steps, as in a developer's tree).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { env, fail, keyOf, mcpCheck, openSession, Project, printSteps, runBench, step, stopDaemon, tempDir, tscKeys } from "./bench-harness.mjs";
 
-const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" } } });
+const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" }, steps: { type: "string" } } });
 if (!values.root || !values.spec) {
   console.error("usage: npm run bench:real -- --root DIR --spec FILE");
   process.exit(2);
@@ -38,6 +43,18 @@ if (!values.root || !values.spec) {
 const spec = JSON.parse(readFileSync(values.spec, "utf8"));
 const tmp = tempDir("real-tmp-");
 const fill = (args) => args.map((arg) => arg.replaceAll("{tmp}", tmp));
+
+/** A copy of `source` at `target` (everything but node_modules, which is linked): cp -a keeps links, modes and times. */
+function copyTree(source, target) {
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const name of readdirSync(source).filter((name) => name !== "node_modules")) {
+    const copy = spawnSync("cp", ["-a", join(source, name), join(target, name)], { encoding: "utf8" });
+    if (copy.status !== 0) throw new Error(`cp -a ${join(source, name)} failed: ${copy.stderr}`);
+  }
+  const modules = join(source, "node_modules");
+  if (existsSync(modules)) symlinkSync(realpathSync(modules), join(target, "node_modules"));
+}
 
 /** One command of the spec in the copy, timed; its stdout. */
 function runCommand(dir, args) {
@@ -60,11 +77,14 @@ function cold(dir) {
   let ms = 0;
   const keys = [];
   const failed = [];
-  for (const { command, parse } of spec.cold) {
-    const run = runCommand(dir, command);
+  for (const { command, parse, in: where } of spec.cold) {
+    // A fresh copy per command: the copying is not timed, the command's outputs never reach the tree.
+    const cwd = where === "fresh-copy" ? join(tmp, "cold") : dir;
+    if (where === "fresh-copy") copyTree(dir, cwd);
+    const run = runCommand(cwd, command);
     ms += run.ms;
     if (run.error || run.status === null || run.status > 2) failed.push(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
-    keys.push(...PARSERS[parse](run.stdout, dir));
+    keys.push(...PARSERS[parse](run.stdout, cwd));
   }
   return { ms, keys: [...new Set(keys)].sort(), failed: failed.join("; ") || null };
 }
@@ -72,21 +92,18 @@ function cold(dir) {
 /** The project's own incremental command(s) for the step just made (their build info kept in {tmp}). */
 function incremental(dir) {
   let ms = 0;
-  for (const args of spec.incremental ?? []) ms += runCommand(dir, args).ms;
+  for (const args of spec.incremental ?? []) ms += runCommand(spec.incrementalIn === "mirror" ? mirror : dir, args).ms;
   return ms;
 }
+const mirror = join(tmp, "mirror");
 
 await runBench(async () => {
   const source = resolve(values.root);
   const dir = join(tempDir("real-"), spec.name ?? "project");
   // A copy (cp -a keeps links, modes and times): the repository itself is never edited. Its node_modules is linked,
   // not copied (read only, and left out of the tree snapshots with .git).
-  mkdirSync(dir);
-  for (const name of readdirSync(source).filter((name) => name !== "node_modules")) {
-    const copy = spawnSync("cp", ["-a", join(source, name), join(dir, name)], { encoding: "utf8" });
-    if (copy.status !== 0) throw new Error(`cp -a ${join(source, name)} failed: ${copy.stderr}`);
-  }
-  if (existsSync(join(source, "node_modules"))) symlinkSync(join(source, "node_modules"), join(dir, "node_modules"));
+  copyTree(source, dir);
+  if (spec.incrementalIn === "mirror") copyTree(dir, mirror);
   const project = new Project(dir, { reference: () => cold(dir), exclude: [join(dir, "node_modules"), join(dir, ".git")] });
   const original = project.before;
   const saved = new Map();
@@ -98,7 +115,10 @@ await runBench(async () => {
   const environment = env();
   const { client } = await openSession(dir, environment, "bench-real");
   try {
+    // --steps: the indices of the spec's steps to run (a slow repository's subset; the first check always runs).
+    const only = values.steps ? new Set([0, ...values.steps.split(",").map(Number)]) : null;
     for (const [index, s] of spec.steps.entries()) {
+      if (only && !only.has(index)) continue;
       const tool = s.tool ?? spec.tool ?? "check_project";
       const files = tool === "check_project" ? null : (s.files ?? s.edits?.map((edit) => edit.file) ?? []);
       const edit = s.edits || s.delete || s.restore ? () => applyStep(s) : null;
@@ -155,6 +175,12 @@ await runBench(async () => {
       rmSync(join(dir, s.delete));
     }
     if (s.restore) writeFileSync(join(dir, s.restore), saved.get(s.restore));
+    // The mirror the incremental commands run in takes the same edits.
+    if (spec.incrementalIn !== "mirror") return;
+    for (const file of [...(s.edits ?? []).map((edit) => edit.file), s.delete, s.restore].filter(Boolean)) {
+      if (existsSync(join(dir, file))) writeFileSync(join(mirror, file), readFileSync(join(dir, file)));
+      else rmSync(join(mirror, file), { force: true });
+    }
   }
 
   printSteps(

@@ -121,9 +121,16 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     const previous = this.builder?.getProgram();
     const sameRoots = previous && sameStrings(previous.getRootFileNames(), parsed.fileNames);
     if (previous && changed === 0 && sameRoots && sameInputs && !this.resolutionsSuspect && this.builtFrom === parsed) return { reuse: "reused", changed };
-    const reuse = this.builder && !this.resolutionsSuspect && incrementalAllowed ? "incremental" : "full";
-    // A full build starts a new record; an incremental one keeps the answers its reused resolutions relied on.
+    // A changed file-system answer (a file deleted or created, a package installed) redoes every module resolution
+    // (`hasInvalidatedResolutions`), but still builds on the last builder: its per-file versions are content hashes
+    // and its references are compared with the new program's, so only the files whose content, resolved imports or
+    // dependencies' shape changed are checked again — as `tsc --incremental` does on build info with a fresh program
+    // (and as a restored program does here). A deleted file's importers were re-checked with every other file before.
+    const reuse = this.builder && incrementalAllowed ? "incremental" : "full";
+    // A full build starts a new record; an incremental one keeps the answers its reused resolutions relied on, with
+    // the changed ones as they are now (the new program asks what it still needs again).
     if (reuse === "full") this.observations = new Map();
+    else if (this.resolutionsSuspect) this.refreshObservations();
     return { reuse, changed };
   }
 
@@ -186,6 +193,12 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   private observationsChanged(): boolean {
     for (const _ of changedAnswers(this.observations, this.recheck, (kind: Observation, path) => this.answer(kind, path))) return true;
     return false;
+  }
+
+  /** Record each answer that differs now as it is now (a question no new program asks again would stay changed). */
+  private refreshObservations(): void {
+    for (const { key, now } of [...changedAnswers(this.observations, this.recheck, (kind: Observation, path) => this.answer(kind, path))])
+      this.observations.set(key, now);
   }
 
   private answer(kind: Observation, path: string): string {

@@ -312,6 +312,37 @@ describe("an edit re-checks only the projects whose inputs changed", () => {
       removeDir(project);
     }
   });
+
+  it("a file deleted and restored re-checks its project on its last builder (issue 36: Hono rebuilt both programs from nothing), each answer a cold tsc -b's", async () => {
+    const ts = loadTypeScript(join(REPO, "node_modules", "typescript")) as typeof TS;
+    const project = createRefsProject("typescript");
+    try {
+      writeFileSync(join(project, "packages/app/src/small.ts"), "export const small = 1;\n");
+      writeFileSync(join(project, "packages/app/src/user.ts"), 'import { small } from "./small";\nexport const usesSmall: number = small;\n');
+      const solution = new WarmTsSolution(ts, join(project, "tsconfig.json"));
+      const check = async (what: string) => {
+        const cold = coldBuild(project, "typescript");
+        const result = solution.check();
+        assert.ok(result, "a references config gets a warm answer");
+        assert.equal(formatted(ts, project, result.diagnostics), await cold, `${what}: the warm answer is a cold tsc -b's`);
+        return Object.fromEntries(result.info.projects.map(({ config, reuse }) => [config.split("/").at(-2), reuse]));
+      };
+      await check("first check");
+      const small = readFileSync(join(project, "packages/app/src/small.ts"), "utf8");
+      rmSync(join(project, "packages/app/src/small.ts"));
+      const deleted = await check("small.ts deleted");
+      assert.equal(deleted.app, "incremental", "the deletion re-checks app on its builder, not from nothing");
+      assert.deepEqual(
+        NAMES.filter((name) => name !== "app" && deleted[name] !== "reused"),
+        [],
+        "no other project is re-checked",
+      );
+      writeFileSync(join(project, "packages/app/src/small.ts"), small);
+      assert.equal((await check("small.ts restored")).app, "incremental", "the restoration too");
+    } finally {
+      removeDir(project);
+    }
+  });
 });
 
 describe("a warm solution takes the file watch's hints", () => {
