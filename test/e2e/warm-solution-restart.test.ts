@@ -200,6 +200,8 @@ describe("a restarted warm solution answers as a cold tsc -b (issue 17)", () => 
       },
       [{ root: "c/tsconfig.json" }, { restart: true, root: "c/tsconfig.json" }, {}],
     );
-    assert.deepEqual(outsideView, ["full", "incremental+full", "stored", "stored"]);
+    // After the restart, a's outputs are files the stored program did not see: their changed answers redo every
+    // resolution on the stored builder (incremental), where c's view was once rebuilt from nothing (incremental+full).
+    assert.deepEqual(outsideView, ["full", "incremental", "stored", "stored"]);
   });
 });
