@@ -5,14 +5,7 @@
 export function countLineChanges(before: string, after: string): { addedLines: number; removedLines: number } {
   const a = before.split("\n");
   const b = after.split("\n");
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
+  const { start, endA, endB } = commonEnds(a, b);
   const remaining = new Map<string, number>();
   for (const line of a.slice(start, endA)) remaining.set(line, (remaining.get(line) ?? 0) + 1);
   let addedLines = 0;
@@ -24,4 +17,17 @@ export function countLineChanges(before: string, after: string): { addedLines: n
   let removedLines = 0;
   for (const count of remaining.values()) removedLines += count;
   return { addedLines, removedLines };
+}
+
+/** Where two line lists differ: the common leading lines end at `start`, the common trailing ones begin at `endA`/`endB`. */
+export function commonEnds(a: readonly string[], b: readonly string[]): { start: number; endA: number; endB: number } {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  return { start, endA, endB };
 }

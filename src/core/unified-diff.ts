@@ -1,3 +1,4 @@
+import { commonEnds } from "./line-diff.ts";
 /** Lines of context around each change, as `diff -u` and git print by default. */
 const CONTEXT = 3;
 /** Above this many line pairs the changed middle is printed as one replacement (still a correct diff, only larger). */
@@ -56,14 +57,7 @@ export function unifiedDiff(file: string, before: string, after: string): string
   const tag = (lines: string[], missing: boolean) => (missing && lines.length ? [...lines.slice(0, -1), `${lines.at(-1)}\0`] : lines);
   const left = tag(a.lines, a.missingNewline);
   const right = tag(b.lines, b.missingNewline);
-  let start = 0;
-  while (start < left.length && start < right.length && left[start] === right[start]) start++;
-  let endA = left.length;
-  let endB = right.length;
-  while (endA > start && endB > start && left[endA - 1] === right[endB - 1]) {
-    endA--;
-    endB--;
-  }
+  const { start, endA, endB } = commonEnds(left, right);
   const ops: Op[] = [
     ...left.slice(0, start).map((line) => ({ kind: " " as const, line })),
     ...middleOps(left.slice(start, endA), right.slice(start, endB)),

@@ -23,18 +23,29 @@ export type CheckRecord = z.infer<typeof CheckRecordSchema>;
 /** What stats reads of a check line: when it was made and its record (lines without one are not stats'). */
 const StatsLineSchema = z.looseObject({ t: z.literal("check"), at: z.string(), check: CheckRecordSchema });
 
+/** A line of session.jsonl that is not JSON: crash-truncated or damaged. */
+const DAMAGED = Symbol("damaged");
+
+/** Each non-blank line of a JSON-lines text, parsed, or DAMAGED. */
+function jsonLines(text: string): (unknown | typeof DAMAGED)[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        // Not JSON: the caller decides what a damaged line means (skipped, counted).
+        return DAMAGED;
+      }
+    });
+}
+
 /** The check records of session.jsonl's text, in order; malformed, truncated and other lines are skipped, as replay does. */
 export function readCheckRecords(text: string): { at: string; check: CheckRecord }[] {
   const records: { at: string; check: CheckRecord }[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      // A crash-truncated or damaged line: not a record.
-      continue;
-    }
+  for (const entry of jsonLines(text)) {
+    // A crash-truncated or damaged line (DAMAGED) is not a record.
     const parsed = StatsLineSchema.safeParse(entry);
     if (parsed.success) records.push({ at: parsed.data.at, check: parsed.data.check });
   }
@@ -87,16 +98,8 @@ export class SessionLog {
     const text = (await isKind(this.runtime, this.path, "file")) ? await this.runtime.readText(this.path).catch(ifMissing("")) : "";
     let skipped = 0;
     this.needsNewline = text.length > 0 && !text.endsWith("\n");
-    for (const line of text.split("\n")) {
-      if (!line.trim()) continue;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        // A crash-truncated or damaged line: skipped and counted.
-        skipped++;
-        continue;
-      }
+    for (const entry of jsonLines(text)) {
+      // A crash-truncated or damaged line (DAMAGED) fails the schema: skipped and counted.
       const parsed = LogLineSchema.safeParse(entry);
       if (!parsed.success) skipped++;
       else if (parsed.data.t === "check") this.tracker.record(parsed.data.event);
