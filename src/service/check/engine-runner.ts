@@ -126,14 +126,21 @@ async function runLinter(
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   // Biome before 1.9 takes no `--max-diagnostics=none`.
-  const argsFor = engine === "biome" ? (paths: readonly string[]) => biomeArgs(paths, biomeMaxDiagnostics(resolved.version)) : linter.argsFor;
+  const engineArgs = (paths: readonly string[]) =>
+    engine === "biome"
+      ? biomeArgs(paths, biomeMaxDiagnostics(resolved.version))
+      : tsgolint
+        ? oxlintArgs(paths, true)
+        : eslintFlag
+          ? ["--flag", eslintFlag, ...linter.argsFor(paths)]
+          : linter.argsFor(paths);
   const spec: LinterSpec = {
     engine,
     ...linter,
-    argsFor,
-    ...(tsgolint ? { argsFor: (paths: readonly string[]) => oxlintArgs(paths, true), fileLocal: false } : {}),
-    ...(eslintFlag ? { argsFor: (paths: readonly string[]) => ["--flag", eslintFlag, ...linter.argsFor(paths)] } : {}),
-    ...(cwd !== job.root ? { argsFor: (paths: readonly string[]) => argsFor(fromCwd(paths)), cwd } : {}),
+    // Paths given relative to the directory it runs from (a package's, for a Biome lint script there).
+    argsFor: cwd === job.root ? engineArgs : (paths) => engineArgs(fromCwd(paths)),
+    ...(tsgolint ? { fileLocal: false } : {}),
+    ...(cwd !== job.root ? { cwd } : {}),
     ...(engine === "eslint"
       ? {
           typeInformation: (files: readonly string[]) =>
