@@ -23,7 +23,7 @@ export interface EslintFixAnswer {
 
 /**
  * The launcher Signalint writes to its cache directory and runs with the node that runs ESLint:
- * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, kinds }`, the answer one
+ * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, flags, kinds }`, the answer one
  * `{ output, fixed }` per file on stdout, as JSON.
  */
 export const ESLINT_FIX_LAUNCHER = `"use strict";
@@ -40,8 +40,10 @@ const placeOf = (message) => message.ruleId + ":" + message.line + ":" + message
   let current = { rules: null, places: null };
   const rule = (message) => current.rules === null || current.rules.includes(message.ruleId);
   const asked = (message) => rule(message) && (current.places === null || current.places.includes(placeOf(message)));
-  const plain = new ESLint({ cwd: proc.cwd() });
-  const fixer = new ESLint({ cwd: proc.cwd(), fix: (message) => asked(message) });
+  // The check's flags (a config looked up from each file's directory): the same configs as the check's.
+  const options = request.flags.length ? { cwd: proc.cwd(), flags: request.flags } : { cwd: proc.cwd() };
+  const plain = new ESLint(options);
+  const fixer = new ESLint({ ...options, fix: (message) => asked(message) });
   const answers = [];
   for (const file of request.files) {
     current = file;

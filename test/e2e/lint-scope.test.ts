@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -228,6 +228,22 @@ describe("a workspace that lints each project from its own flat config, on ESLin
       issues: { file: string; line: number; col: number; rule: string }[];
     };
     assert.deepEqual(one.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort(), own.slice(0, 2));
+  });
+
+  it("its fixes come from the same configs: `fix` writes what `eslint --fix .` in the project writes", () => {
+    const { dir, cache } = project(
+      { "package.json": JSON.stringify({ name: "nxflat", private: true, type: "module" }), "nx.json": "{}\n", ...files },
+      "eslint9",
+    );
+    const copy = tempDir("signalint-lintscope-own-fix-");
+    dirs.push(dir, cache, copy);
+    cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+    rawRun(join(copy, "libs/a"), "eslint9", ["--fix", "."]);
+    const expected = readFileSync(join(copy, "libs/a/src/index.js"), "utf8");
+    assert.match(expected, /^let a = 1;/, "the project's own fix applies libs/a's no-var");
+    // The root's config alone has no no-var: a fix from there would have nothing to do.
+    const result = runCli(["fix", "libs/a/src/index.js"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
+    assert.equal(readFileSync(join(dir, "libs/a/src/index.js"), "utf8"), expected, result.stdout + result.stderr);
   });
 
   it("a package's own `eslint .` script: that package's config for its files", () => {

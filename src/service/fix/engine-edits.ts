@@ -39,7 +39,7 @@ export async function eslintEdits(
   context: EditContext,
   resolved: ResolvedEngine,
   files: readonly EslintFixFile[],
-  options: { flat: boolean; kinds: readonly FixKind[] },
+  options: { flat: boolean; flags: readonly string[]; kinds: readonly FixKind[] },
 ): Promise<EngineEdit[]> {
   // ESLint's entry runs through a node (never a native binary): the launcher runs in its place.
   if (!resolved.packageDir || resolved.prefixArgs.at(-1) !== resolved.path)
@@ -49,7 +49,7 @@ export async function eslintEdits(
   const request = join(cacheDir, "eslint", `fix-request-${runtime.pid}-${++requests}.json`);
   await runtime.mkdirp(join(cacheDir, "eslint"));
   await writeIfChanged(runtime, launcher, ESLINT_FIX_LAUNCHER);
-  await runtime.writeFileAtomic(request, JSON.stringify({ files, flat: options.flat, kinds: options.kinds }));
+  await runtime.writeFileAtomic(request, JSON.stringify({ files, flat: options.flat, flags: options.flags, kinds: options.kinds }));
   try {
     const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs.slice(0, -1), launcher, resolved.packageDir, request], {
       cwd: context.root,

@@ -6,10 +6,12 @@ import type { EngineName, FixKind, Stale } from "../../core/contracts.ts";
 import { ifMissing, InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
 import type { Issue } from "../../core/issues.ts";
 import { eslintPlace, type EslintFixFile } from "../../engines/eslint-fix.ts";
+import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
 import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import { eslintLegacy, enabledEngines } from "../check/fan-out.ts";
 import type { CheckStore, StoredCheck } from "../history/check-store.ts";
+import { eslintLookupFromFile } from "../lint/eslint-scope.ts";
 import { validatePaths } from "../project/project.ts";
 import type { Checker } from "../workflow/checker.ts";
 import { biomeEdits, eslintEdits, EngineEditError, type EditContext } from "./engine-edits.ts";
@@ -161,6 +163,8 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
     }
     async function runEslint(files: string[]): Promise<void> {
       const legacy = await eslintLegacy(runtime, project.root);
+      const lookup = await eslintLookupFromFile({ runtime, root: project.root, paths: files, stateDir: project.stateDir, eslintLegacy: legacy });
+      const flag = lookup ? eslintConfigLookupFlag(found?.version) : null;
       const asked: EslintFixFile[] = files.map((file) => ({
         path: join(project.root, file),
         text: texts.get(file) as string,
@@ -169,6 +173,7 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       }));
       const answers = await eslintEdits(context("eslint", legacy ? { ESLINT_USE_FLAT_CONFIG: "false" } : {}), found as ResolvedEngine, asked, {
         flat: !legacy,
+        flags: flag ? [flag] : [],
         kinds,
       });
       for (const [index, file] of files.entries()) {

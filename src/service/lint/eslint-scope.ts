@@ -163,6 +163,22 @@ function outsideScope(files: readonly string[], scope: EslintScope, root: string
   });
 }
 
+/** Whether ESLint takes each file's flat config from the file's directory up here (eslintConfigLookupFlag), as the lint scripts run it. */
+async function lookupFromFile(
+  job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir"> & { eslintLegacy?: boolean },
+  scope: EslintScope | "unscripted" | null,
+) {
+  return scope !== null && !job.eslintLegacy && (await nestedFlatConfigs(job, scope));
+}
+
+/**
+ * The same decision for a caller without a check's scope (a fix of these paths): ESLint's fixes must come from the
+ * configs its check used, or a preview would differ from `eslint --fix`.
+ */
+export async function eslintLookupFromFile(job: Pick<EngineJob, "runtime" | "root" | "paths" | "stateDir"> & { eslintLegacy: boolean }): Promise<boolean> {
+  return lookupFromFile(job, await scriptedScope(job.runtime, job.root));
+}
+
 /**
  * Run ESLint as the project's lint scripts do: on the checked paths within their scope (with their `--ext`), the
  * whole checked paths when there is no such scope. Files left out are one coverage note — informational only: the
@@ -176,7 +192,7 @@ export async function withEslintScope<J extends EngineJob & { eslintLegacy?: boo
   // No script lints: a legacy config's own directories are linted from their own configs too (an Nx workspace's).
   if (scope === "unscripted" && job.eslintLegacy)
     return run({ ...job, paths: [...new Set([...job.paths, ...(await nestedLegacyConfigDirs(job))])] }, [], false);
-  const fromFile = scope !== null && !job.eslintLegacy && (await nestedFlatConfigs(job, scope));
+  const fromFile = await lookupFromFile(job, scope);
   if (scope === null || scope === "unscripted") return run(job, [], fromFile);
   const outcome = await run({ ...job, paths: scopedPaths(job.paths, scope) }, scope.ext, fromFile);
   if (!("ok" in outcome) || !outcome.ok) return outcome;
