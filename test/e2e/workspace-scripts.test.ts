@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
@@ -177,5 +177,32 @@ describe("programs and linters follow the scripts, package by package (issue 33 
     const { dir, cache } = project(workspace({ "packages/a/package.json": JSON.stringify({ name: "a", scripts: { typecheck: "tsc --noEmit" } }) }));
     dirs.push(dir, cache);
     assert.deepEqual(engineKeys(dir, cache, "biome"), rawBiomeKeys(dir, ".", ["."]));
+  });
+
+  it("Biome's fixes come from where its check runs: a package's lint script, that package's config (Biome 1 reads no nested config)", () => {
+    const dir = tempDir("signalint-wsscripts-fix-");
+    const copy = tempDir("signalint-wsscripts-own-fix-");
+    const cache = tempDir("signalint-cache-");
+    dirs.push(dir, copy, cache);
+    const files: Record<string, string> = {
+      "package.json": JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }),
+      "biome.json": JSON.stringify({ linter: { enabled: true, rules: { recommended: false } } }),
+      "packages/a/package.json": JSON.stringify({ name: "a", scripts: { lint: "biome check src" } }),
+      "packages/a/biome.json": JSON.stringify({ linter: { enabled: true, rules: { recommended: false, style: { useConst: "error" } } } }),
+      "packages/a/src/a.js": "let a = 1;\nexport { a };\n",
+    };
+    for (const root of [dir, copy]) {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(root, path, ".."), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      linkPackage(root, "@biomejs/biome", join(REPO, "node_modules", "biome1"));
+    }
+    // The package's own lint, with --write, on a copy.
+    spawnSync(process.execPath, [join(REPO, "node_modules", "biome1", "bin", "biome"), "lint", "--write", "src"], { cwd: join(copy, "packages/a") });
+    const expected = readFileSync(join(copy, "packages/a/src/a.js"), "utf8");
+    assert.match(expected, /^const a = 1;/, "the package's config fixes useConst");
+    const result = runCli(["fix", "packages/a/src/a.js"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
+    assert.equal(readFileSync(join(dir, "packages/a/src/a.js"), "utf8"), expected, result.stdout + result.stderr);
   });
 });

@@ -9,9 +9,10 @@ import { writeIfChanged } from "../../engines/tsconfig.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, type ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 
-/** Where and how the engines run: the project root, Signalint's cache directory for the launcher, the timeout. */
+/** Where and how the engines run: the directory they run from, Signalint's cache directory for the launcher, the timeout. */
 export interface EditContext {
   runtime: Runtime;
+  /** The directory the engine runs from: the project root, or a package's whose lint script runs it. */
   root: string;
   cacheDir: string;
   timeoutMs: number;

@@ -11,6 +11,7 @@ import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import { eslintLegacy, enabledEngines } from "../check/fan-out.ts";
 import type { CheckStore, StoredCheck } from "../history/check-store.ts";
+import { biomeDirOf, biomeRuns } from "../lint/biome-scope.ts";
 import { eslintLookupFromFile } from "../lint/eslint-scope.ts";
 import { validatePaths } from "../project/project.ts";
 import type { Checker } from "../workflow/checker.ts";
@@ -191,12 +192,18 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
     async function runBiome(files: string[], biome: ResolvedEngine): Promise<void> {
       if (!kinds.includes("safe"))
         throw new EngineEditError("Biome applies its unsafe fixes only with its safe ones (--write --unsafe): ask kinds safe and suggestion");
+      const runs = await biomeRuns(runtime, project.root);
       // One process per file (Biome reads one text on stdin), a few at once.
       for (let at = 0; at < files.length; at += BIOME_AT_ONCE) await Promise.all(files.slice(at, at + BIOME_AT_ONCE).map(fixOne));
       async function fixOne(file: string): Promise<void> {
         const only = byFiles ? rulesFor("biome") : restricted(file);
         const before = texts.get(file) as string;
-        const edit = await biomeEdits(context("biome"), biome, join(project.root, file), before, { unsafe: kinds.includes("suggestion"), only });
+        // From the directory the check ran Biome in (a package's lint script): the same config as the check's.
+        const cwd = biomeDirOf(runs, project.root, file);
+        const edit = await biomeEdits({ ...context("biome"), root: cwd }, biome, join(project.root, file), before, {
+          unsafe: kinds.includes("suggestion"),
+          only,
+        });
         if (edit.output === before) return;
         texts.set(file, edit.output);
         // Biome says only the text: the issues it addresses are the asked ones of its fixable kinds in this file.

@@ -54,6 +54,14 @@ export async function biomeRuns(runtime: Runtime, root: string): Promise<BiomeRu
 /** `path` is `dir` or below it (root-relative, "/"-separated). */
 const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
+/**
+ * The directory Biome runs from for a root-relative file, as its check does (withBiomeScope, of biomeRuns): the first
+ * script's directory whose paths hold it, else the root. A fix asked from there uses the config the check used.
+ */
+export function biomeDirOf(runs: readonly BiomeRun[] | null, root: string, file: string): string {
+  return runs?.find((run) => run.paths.some((path) => within(file, path)))?.dir ?? root;
+}
+
 /** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
 const issueKey = (issue: { file: string; line: number; col: number; rule: string; message: string }) =>
   `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
