@@ -2,10 +2,20 @@
 // TypeScript 5.9 and 7 through the real service's warm path, and as references where the scenario has a library.
 // `--write` replaces the table between the cause-corpus markers in docs/benchmarks.md. Needs `npm run build` first
 // (warm hosts run the bundle). Usage: node build/cause-table.mjs [--write]
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+
+// Private state and cache homes for every service and warm host the corpus starts (they read the environment when
+// they start), removed at the end: nothing of the run is left in the user's ~/.cache or ~/.local/state.
+const homes = mkdtempSync(join(tmpdir(), "signalint-cause-table-"));
+process.env.XDG_STATE_HOME = join(homes, "state");
+process.env.XDG_CACHE_HOME = join(homes, "cache");
+delete process.env.SIGNALINT_STATE_DIR;
+delete process.env.SIGNALINT_CACHE_DIR;
+process.on("exit", () => rmSync(homes, { recursive: true, force: true }));
 
 const out = join("dist", "cause-table.mjs");
 await build({

@@ -5,8 +5,12 @@ import type { CheckResponse, Elsewhere, Engines } from "./contracts.ts";
 // means for the answer, for every entry point (check_project, check_files, after_edit_check, apply's post-check, the
 // CLI and the hook all read the status buildCheckResponse takes from checkStatus).
 
-/** Files the project type-checks with a framework's checker: one left unchecked is never a clean check, named or found. */
-const FRAMEWORK_CHECKED = /\.(?:svelte|vue|astro|mdx)$/;
+/**
+ * Files the project type-checks with a framework's checker (svelte-check, vue-tsc, astro check): one left unchecked is
+ * never a clean check, named or found. MDX is not among them: no checker a project runs type-checks it, so an .mdx a
+ * walk finds (a documentation site's pages) is a note, as it is to the project's own checks; a named one is a gap.
+ */
+const FRAMEWORK_CHECKED = /\.(?:svelte|vue|astro)$/;
 
 /** What coverage found about the files a check was about (root-relative paths). */
 export interface CoverageGaps {
@@ -19,7 +23,7 @@ export interface CoverageGaps {
 }
 
 /**
- * The files that make a check incomplete: each unchecked framework file (.svelte, .vue, .astro, .mdx), each unchecked
+ * The files that make a check incomplete: each unchecked framework file (.svelte, .vue, .astro), each unchecked
  * file the request named, and, when nothing was type-checked at all, every unchecked file. A TypeScript file that a
  * walk of a directory found outside every program the project checks is the project's own blind spot too: a note, not
  * a gap.

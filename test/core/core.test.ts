@@ -9,6 +9,7 @@ import { parseJsonc } from "../../src/core/jsonc.ts";
 import { LoopTracker, loopEventFromIssues } from "../../src/core/loops.ts";
 import { normalizeMessage, templateSignature } from "../../src/core/normalize.ts";
 import { normalizePathList, normalizeRelativePath } from "../../src/core/paths.ts";
+import { checkStatus, incompleteFiles } from "../../src/core/completeness.ts";
 import { compactCheckResponse } from "../../src/core/response.ts";
 import { canonicalRule } from "../../src/core/rules.ts";
 import { checkResponse, hash, OK_ENGINES } from "../helpers/check-response.ts";
@@ -249,5 +250,30 @@ describe("loop memory", () => {
     const tracker = new LoopTracker();
     for (let i = 0; i < 5; i++) tracker.record(loopEventFromIssues(i % 2 ? other : [...issue, ...other], ["."], false));
     assert.equal(tracker.status().signatures[0]?.occurrences, 3);
+  });
+});
+
+describe("completeness", () => {
+  const gaps = (typed: string[], untyped: string[], named: string[] = []) => ({ typed, untyped: new Set(untyped), named: new Set(named) });
+
+  it("an unchecked .svelte, .vue or .astro file is a gap whether named or found; a found .mdx or .ts is a note", () => {
+    const typed = ["src/a.ts", "src/b.ts", "src/App.svelte", "src/C.vue", "src/d.astro", "docs/intro.mdx", "test/x.spec.ts"];
+    const untyped = ["src/App.svelte", "src/C.vue", "src/d.astro", "docs/intro.mdx", "test/x.spec.ts"];
+    assert.deepEqual(incompleteFiles(gaps(typed, untyped)), ["src/App.svelte", "src/C.vue", "src/d.astro"]);
+  });
+
+  it("a named .mdx or .ts file nothing type-checked is a gap", () => {
+    const typed = ["src/a.ts", "docs/intro.mdx", "test/x.spec.ts"];
+    const untyped = ["docs/intro.mdx", "test/x.spec.ts"];
+    assert.deepEqual(incompleteFiles(gaps(typed, untyped, ["docs/intro.mdx", "test/x.spec.ts"])), ["docs/intro.mdx", "test/x.spec.ts"]);
+  });
+
+  it("when nothing was type-checked at all, every unchecked file is a gap", () => {
+    assert.deepEqual(incompleteFiles(gaps(["docs/intro.mdx", "test/x.spec.ts"], ["docs/intro.mdx", "test/x.spec.ts"])), ["docs/intro.mdx", "test/x.spec.ts"]);
+  });
+
+  it("a check with a gap is an error, not clean, whatever was found", () => {
+    assert.equal(checkStatus({ engines: OK_ENGINES, issueCount: 0, incomplete: ["src/App.svelte"] }), "error");
+    assert.equal(checkStatus({ engines: OK_ENGINES, issueCount: 0, incomplete: [] }), "clean");
   });
 });
