@@ -1,5 +1,8 @@
 // Bundle src/main.ts into one file per module format with every dependency inside; only node: builtins stay external.
-import { chmodSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 // --outdir=DIR writes the two files there instead of dist/ (a test builds into a temporary directory).
@@ -16,19 +19,32 @@ const common = {
   logLevel: "warning",
 };
 
+// Bundled CommonJS dependencies call require() for builtins; give an ESM bundle a real require. Only builtins are
+// required, so any file URL will do when the bundle itself was loaded over http(s) (deno run https://…).
+const esmRequire = [
+  "import { createRequire as __signalintRequire } from 'node:module';",
+  "const require = __signalintRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///signalint-mcp.mjs');",
+].join("\n");
+
+// The tool catalog (src/mcp/tool-catalog.ts: every tool's JSON schemas from its zod contracts, initialize's result
+// from the SDK's Server), computed here and embedded in both bundles as a string constant: the stdio front answers
+// initialize and tools/list from it before zod and the SDK are loaded. Bundled to a temporary file and run once.
+const scratch = mkdtempSync(join(tmpdir(), "signalint-catalog-"));
+let catalog;
+try {
+  const script = join(scratch, "tool-catalog.mjs");
+  await build({ ...common, entryPoints: ["src/mcp/tool-catalog.ts"], format: "esm", outfile: script, banner: { js: esmRequire } });
+  catalog = JSON.stringify(await (await import(pathToFileURL(script).href)).prepareToolCatalog());
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+common.define = { __signalintToolCatalog: JSON.stringify(catalog) }; // a JS string literal holding the JSON
+
 await build({
   ...common,
   format: "esm",
   outfile: `${outdir}/signalint-mcp.mjs`,
-  // Bundled CommonJS dependencies call require() for builtins; give the ESM bundle a real require. Only builtins are
-  // required, so any file URL will do when the bundle itself was loaded over http(s) (deno run https://…).
-  banner: {
-    js: [
-      "#!/usr/bin/env node",
-      "import { createRequire as __signalintRequire } from 'node:module';",
-      "const require = __signalintRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///signalint-mcp.mjs');",
-    ].join("\n"),
-  },
+  banner: { js: `#!/usr/bin/env node\n${esmRequire}` },
 });
 
 await build({
@@ -41,6 +57,7 @@ await build({
 chmodSync(`${outdir}/signalint-mcp.mjs`, 0o755);
 
 // Say what was written, one line per file, with its size (npm run build was silent).
+console.log(`embedded the tool catalog (${(catalog.length / 1024).toFixed(0)} KB of JSON) in both bundles`);
 for (const file of [`${outdir}/signalint-mcp.mjs`, `${outdir}/signalint-mcp.cjs`]) {
   const bytes = statSync(file).size;
   console.log(`wrote ${file} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
