@@ -107,8 +107,7 @@ export function openStdioFront(load: () => void): StdioFront | null {
   const replays = new Map<string, FrontReplay>();
   const queue: string[] = [];
   let settings: ServerSettings | null | undefined;
-  // Bytes after the last newline: split into lines as bytes, so a character across two chunks stays whole.
-  let partial = Buffer.alloc(0);
+  const lines = lineSplitter();
   let sink: PassThrough | null = null;
   let loaded = false;
   const loadOnce = () => {
@@ -133,15 +132,10 @@ export function openStdioFront(load: () => void): StdioFront | null {
   };
   const onData = (chunk: Buffer | string) => {
     if (sink) return void sink.write(chunk);
-    partial = Buffer.concat([partial, typeof chunk === "string" ? Buffer.from(chunk) : chunk]);
-    const lines: string[] = [];
-    for (let end = partial.indexOf(10); end >= 0; end = partial.indexOf(10)) {
-      lines.push(partial.toString("utf8", 0, end));
-      partial = partial.subarray(end + 1);
-    }
+    const complete = lines.push(chunk);
     // Lines wait (in order) until the settings are known; then each is answered or queued as it comes.
-    if (settings === undefined) queue.push(...lines);
-    else for (const line of lines) take(line);
+    if (settings === undefined) queue.push(...complete);
+    else for (const line of complete) take(line);
   };
   process.stdin.on("data", onData);
   pipes.gone.then(loadOnce);
@@ -160,10 +154,28 @@ export function openStdioFront(load: () => void): StdioFront | null {
     handOff: () => {
       sink = new PassThrough();
       for (const line of queue.splice(0)) sink.write(`${line}\n`);
-      if (partial.length) sink.write(partial);
+      const rest = lines.rest();
+      if (rest.length) sink.write(rest);
       pipes.gone.then(() => sink?.end());
       return sink;
     },
+  };
+}
+
+/** Newline-delimited lines, split as bytes: a character across two chunks stays whole; `rest` is what follows the last newline. */
+function lineSplitter(): { push: (chunk: Buffer | string) => string[]; rest: () => Buffer } {
+  let partial = Buffer.alloc(0);
+  return {
+    push: (chunk) => {
+      partial = Buffer.concat([partial, typeof chunk === "string" ? Buffer.from(chunk) : chunk]);
+      const lines: string[] = [];
+      for (let end = partial.indexOf(10); end >= 0; end = partial.indexOf(10)) {
+        lines.push(partial.toString("utf8", 0, end));
+        partial = partial.subarray(end + 1);
+      }
+      return lines;
+    },
+    rest: () => partial,
   };
 }
 

@@ -41,16 +41,17 @@ it("build:binaries checks its toolchain first and names each missing tool with h
   assert.match(result.stderr, /--targets=host/);
 });
 
-it("npm run build says what it wrote: one line per file with its size", () => {
+it("npm run build says what it wrote: the embedded tool catalog, then one line per file with its size", () => {
   const dir = tempDir("signalint-bundle-");
   try {
     const result = spawnSync(process.execPath, [join(REPO, "build", "bundle.mjs"), `--outdir=${dir}`], { cwd: REPO, encoding: "utf8" });
     assert.equal(result.status, 0, result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
-    assert.equal(lines.length, 2, result.stdout);
+    assert.equal(lines.length, 3, result.stdout);
+    assert.match(lines[0] ?? "", /^embedded the tool catalog \(\d+ KB of JSON\) in both bundles$/);
     for (const [index, name] of ["signalint-mcp.mjs", "signalint-mcp.cjs"].entries()) {
       const bytes = statSync(join(dir, name)).size;
-      assert.equal(lines[index], `wrote ${dir}/${name} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
+      assert.equal(lines[index + 1], `wrote ${dir}/${name} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
     }
   } finally {
     removeDir(dir);
