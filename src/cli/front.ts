@@ -35,7 +35,7 @@ export interface StdioFront {
   handOff: () => Readable;
 }
 
-/** How long the front waits for tools/list before loading the server anyway (an idle client, a slow one). */
+/** How long the front waits for tools/list after the client's first bytes before loading the server anyway. */
 const LOAD_ANYWAY_MS = 500;
 
 /** The `--read-only` flag of a bare server start (no verb, stdin not a terminal; or `serve`), or null for any other command line. */
@@ -97,7 +97,7 @@ function answerable(line: string): Answerable | null {
 /**
  * Start the front when this process is a server start and the build embedded a catalog; null otherwise. `load` is
  * called once, when the server is wanted: tools/list answered, a request the front does not answer, the client gone,
- * settings it cannot be sure of, or LOAD_ANYWAY_MS after the start.
+ * settings it cannot be sure of, or LOAD_ANYWAY_MS after the client's first bytes.
  */
 export function openStdioFront(load: () => void): StdioFront | null {
   const start = serverStart();
@@ -110,13 +110,13 @@ export function openStdioFront(load: () => void): StdioFront | null {
   const lines = lineSplitter();
   let sink: PassThrough | null = null;
   let loaded = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const loadOnce = () => {
     if (loaded) return;
     loaded = true;
     clearTimeout(timer);
     load();
   };
-  const timer = setTimeout(loadOnce, LOAD_ANYWAY_MS);
   const take = (line: string) => {
     const message = settings ? answerable(line) : null;
     if (!message || !settings) {
@@ -132,6 +132,8 @@ export function openStdioFront(load: () => void): StdioFront | null {
   };
   const onData = (chunk: Buffer | string) => {
     if (sink) return void sink.write(chunk);
+    // Counted from the client's first bytes, not the start: a slow start (a loaded machine) never outwaits them.
+    timer ??= setTimeout(loadOnce, LOAD_ANYWAY_MS);
     const complete = lines.push(chunk);
     // Lines wait (in order) until the settings are known; then each is answered or queued as it comes.
     if (settings === undefined) queue.push(...complete);

@@ -144,16 +144,23 @@ describe("the stdio front (initialize and tools/list before the rest of Signalin
     }
   });
 
-  it("a config the server refuses (a key the front does not read) ends the session after initialize, with the server's message and exit code", async () => {
+  it("a config the server refuses (a key the front does not read) ends the session after the front's answers, with the server's message and exit code", async () => {
     const project = tempDir("signalint-front-bad-");
     writeFileSync(join(project, "package.json"), "{}");
     writeFileSync(join(project, "signalint.config.json"), '{ "maxClusters": 0 }');
-    const server = rawServer(project);
-    server.send(initialize("2025-06-18"));
-    const { code, stderr } = await server.exited;
-    assert.equal(code, 2);
-    assert.match(stderr, /signalint\.config\.json: key 'maxClusters'/);
-    assert.equal(server.lines.length, 1, "initialize was answered by the front; nothing after it");
+    for (const [front, answered] of [["1", [1, 2]], ["0", []]] as const) {
+      const server = rawServer(project, { SIGNALINT_FRONT: front });
+      // One write: the front answers both before it loads the server (it does at the tools/list answer).
+      server.send(initialize("2025-06-18"), { method: "notifications/initialized" }, { id: 2, method: "tools/list" });
+      const { code, stderr } = await server.exited;
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, /signalint\.config\.json: key 'maxClusters'/);
+      assert.deepEqual(
+        server.lines.map((line) => (JSON.parse(line) as Message).id),
+        answered,
+        `SIGNALINT_FRONT=${front}: the front answers; the server alone never gets that far`,
+      );
+    }
     removeDir(project);
   });
 });
