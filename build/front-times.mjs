@@ -1,8 +1,9 @@
-// node build/front-times.mjs [RUNS] [BUNDLE]: spawn → initialize answered → tools/list answered, as an MCP client
+// node build/front-times.mjs [RUNS] [BUNDLE] [COMPARE]: spawn → initialize answered → tools/list answered, as an MCP client
 // starts Signalint, for the bundle on Node, the bundle on Deno and the standalone binary (each when built), median of
 // RUNS (default 10) fresh processes, beside `node -e ""` (spawn to exit: the floor no Node program beats) and the
 // ratio to it. The machine's load average is printed: on a loaded machine the ratios say more than the milliseconds.
-// BUNDLE: another build's .mjs (e.g. main's, to compare). Nothing waits for a daemon: SIGNALINT_DAEMON=0.
+// BUNDLE: another build's .mjs; COMPARE: one more .mjs timed beside (an earlier build). Rounds are interleaved.
+// Nothing waits for a daemon: SIGNALINT_DAEMON=0.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { INITIALIZE } from "./jsonrpc-stdio.mjs";
 const RUNS = Number(process.argv[2] ?? 10);
 const ROOT = resolve(import.meta.dirname, "..");
 const BUNDLE = resolve(process.argv[3] ?? join(ROOT, "dist", "signalint-mcp.mjs"));
+const COMPARE = process.argv[4] && resolve(process.argv[4]); // a second .mjs (an earlier build) timed in the same rounds
 const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
 const BINARY = join(ROOT, "dist", "bin", `signalint-mcp-${HOST}`);
 const DENO = join(ROOT, "dist", "deno", "package", process.platform === "win32" ? "deno.exe" : "deno");
@@ -19,8 +21,10 @@ const CWD = join(ROOT, "fixtures", "clean");
 
 const FORMS = [
   ["node bundle", process.execPath, [BUNDLE]],
+  ["node bundle, SIGNALINT_FRONT=0", process.execPath, [BUNDLE], { SIGNALINT_FRONT: "0" }],
   ["deno run bundle", DENO, ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net", BUNDLE]],
   ["binary", BINARY, []],
+  ...(COMPARE ? [[`node ${COMPARE}`, process.execPath, [COMPARE]]] : []),
 ];
 
 /** ms from spawn to exit of `node -e ""`. */
@@ -34,10 +38,10 @@ function floor() {
 }
 
 /** ms from spawn to the initialize answer and to the tools/list answer (sent when initialize is answered, as clients do). */
-function session(command, args, state) {
+function session(command, args, state, extra = {}) {
   return new Promise((done, fail) => {
     const start = performance.now();
-    const env = { ...process.env, SIGNALINT_STATE_DIR: state, SIGNALINT_DAEMON: "0", SIGNALINT_PREWARM_DELAY_MS: "off" };
+    const env = { ...process.env, SIGNALINT_STATE_DIR: state, SIGNALINT_DAEMON: "0", SIGNALINT_PREWARM_DELAY_MS: "off", ...extra };
     const child = spawn(command, args, { cwd: CWD, env, stdio: ["pipe", "pipe", "ignore"] });
     const times = {};
     let buffer = "";
@@ -66,21 +70,22 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const state = mkdtempSync(join(tmpdir(), "signalint-front-times-"));
 try {
   const before = loadavg()[0];
+  // Round-robin: run i of every form (and of the floor) back to back, so a change of load hits them alike.
+  const forms = FORMS.filter(([, command]) => existsSync(command));
   const floors = [];
-  for (let run = 0; run < RUNS; run++) floors.push(await floor());
-  const base = median(floors);
-  const rows = [];
-  for (const [label, command, args] of FORMS) {
-    if (!existsSync(command)) {
-      rows.push(`| ${label} | not built | | |`);
-      continue;
-    }
-    const runs = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await session(command, args, state));
-    const initialize = median(runs.map((times) => times.initialize));
-    const toolsList = median(runs.map((times) => times.toolsList));
-    rows.push(`| ${label} | ${Math.round(initialize)} ms | ${Math.round(toolsList)} ms | ${(toolsList / base).toFixed(2)} |`);
+  const times = forms.map(() => []);
+  for (let run = 0; run < RUNS; run++) {
+    floors.push(await floor());
+    for (const [index, [, command, args, extra]] of forms.entries()) times[index].push(await session(command, args, state, extra));
   }
+  const base = median(floors);
+  const rows = FORMS.map(([label, command]) => {
+    const index = forms.findIndex((form) => form[1] === command && form[0] === label);
+    if (index < 0) return `| ${label} | not built | | |`;
+    const initialize = median(times[index].map((each) => each.initialize));
+    const toolsList = median(times[index].map((each) => each.toolsList));
+    return `| ${label} | ${Math.round(initialize)} ms | ${Math.round(toolsList)} ms | ${(toolsList / base).toFixed(2)} |`;
+  });
   console.log(`median of ${RUNS}; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; \`node -e ""\` ${Math.round(base)} ms`);
   console.log(`| form | initialize | tools/list | tools/list ÷ node -e "" |\n|---|---:|---:|---:|`);
   for (const row of rows) console.log(row);

@@ -17,7 +17,9 @@ export function replayingTransport(inner: Transport, replays: Map<string, FrontR
       replays.delete(id as string);
       const given = "result" in message ? JSON.stringify(message.result) : JSON.stringify(message);
       if (given !== replay.result) {
-        log(`signalint: the stdio front's ${replay.method} answer differs from the server's (please report): front ${replay.result.slice(0, 300)}, server ${given.slice(0, 300)}\n`);
+        log(
+          `signalint: the stdio front's ${replay.method} answer differs from the server's (please report): front ${replay.result.slice(0, 300)}, server ${given.slice(0, 300)}\n`,
+        );
       }
     },
   };

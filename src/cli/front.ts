@@ -123,7 +123,8 @@ export function openStdioFront(load: () => void): StdioFront | null {
       queue.push(line);
       return loadOnce();
     }
-    const result = message.method === "initialize" ? initializeResult(catalog, settings.readOnly, message.params?.protocolVersion) : listResult(catalog, settings);
+    const result =
+      message.method === "initialize" ? initializeResult(catalog, settings.readOnly, message.params?.protocolVersion) : listResult(catalog, settings);
     pipes.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id: message.id })}\n`);
     const id = `signalint-front-${replays.size + 1}`;
     replays.set(id, { method: message.method, result: JSON.stringify(result) });

@@ -12,7 +12,12 @@ export async function sdkInitialize(readOnly: boolean, protocolVersion: unknown)
   await server.connect(side);
   const answer = new Promise<JSONRPCMessage>((resolve) => (client.onmessage = resolve));
   await client.start();
-  await client.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } } as JSONRPCMessage);
+  await client.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  } as JSONRPCMessage);
   const message = await answer;
   await server.close();
   return "result" in message ? message.result : message;
@@ -22,4 +27,3 @@ export async function sdkInitialize(readOnly: boolean, protocolVersion: unknown)
 export function liveToolList(settings: ServerSettings): { tools: unknown[] } {
   return { tools: offeredTools(settings.readOnly).map((tool) => listEntry(tool, { mode: settings.payloadMode, compact: settings.compact })) };
 }
-

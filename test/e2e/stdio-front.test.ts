@@ -17,7 +17,15 @@ function rawServer(cwd: string, env: Record<string, string> = {}, args: string[]
   const state = tempDir("signalint-front-state-");
   const child = spawn(process.execPath, [BUNDLE, ...args], {
     cwd,
-    env: { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state, SIGNALINT_PREWARM_DELAY_MS: "off", ...env },
+    env: {
+      PATH: CLEAN_PATH,
+      HOME: process.env.HOME ?? "",
+      XDG_STATE_HOME: STATE_HOME,
+      SIGNALINT_DAEMON: "0",
+      SIGNALINT_STATE_DIR: state,
+      SIGNALINT_PREWARM_DELAY_MS: "off",
+      ...env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const lines: string[] = [];
@@ -148,7 +156,10 @@ describe("the stdio front (initialize and tools/list before the rest of Signalin
     const project = tempDir("signalint-front-bad-");
     writeFileSync(join(project, "package.json"), "{}");
     writeFileSync(join(project, "signalint.config.json"), '{ "maxClusters": 0 }');
-    for (const [front, answered] of [["1", [1, 2]], ["0", []]] as const) {
+    for (const [front, answered] of [
+      ["1", [1, 2]],
+      ["0", []],
+    ] as const) {
       const server = rawServer(project, { SIGNALINT_FRONT: front });
       // One write: the front answers both before it loads the server (it does at the tools/list answer).
       server.send(initialize("2025-06-18"), { method: "notifications/initialized" }, { id: 2, method: "tools/list" });
