@@ -18,11 +18,13 @@ const HOST = `${process.platform === "win32" ? "win" : process.platform}-${proce
 const BINARY = join(ROOT, "dist", "bin", `signalint-mcp-${HOST}`);
 const DENO = join(ROOT, "dist", "deno", "package", process.platform === "win32" ? "deno.exe" : "deno");
 const CWD = join(ROOT, "fixtures", "clean");
+const SINGLE = join(ROOT, "dist", "single", "signalint-mcp.mjs");
 
 const FORMS = [
   ["node bundle", process.execPath, [BUNDLE]],
   ["node bundle, SIGNALINT_FRONT=0", process.execPath, [BUNDLE], { SIGNALINT_FRONT: "0" }],
   ["deno run bundle", DENO, ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net", BUNDLE]],
+  ["deno run one-file bundle (the release asset)", DENO, ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net", SINGLE]],
   ["binary", BINARY, []],
   ...(COMPARE ? [[`node ${COMPARE}`, process.execPath, [COMPARE]]] : []),
 ];
