@@ -24,7 +24,11 @@ const FORMS = [
   ["node bundle", process.execPath, [BUNDLE]],
   ["node bundle, SIGNALINT_FRONT=0", process.execPath, [BUNDLE], { SIGNALINT_FRONT: "0" }],
   ["deno run bundle", DENO, ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net", BUNDLE]],
-  ["deno run one-file bundle (the release asset)", DENO, ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net", SINGLE]],
+  [
+    "deno run one-file bundle (the release asset)",
+    DENO,
+    ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", "--allow-sys", "--allow-net", SINGLE],
+  ],
   ["binary", BINARY, []],
   ...(COMPARE ? [[`node ${COMPARE}`, process.execPath, [COMPARE]]] : []),
 ];
