@@ -174,4 +174,17 @@ describe("the stdio front (initialize and tools/list before the rest of Signalin
     }
     removeDir(project);
   });
+
+  it("answers nothing when a key tools/list depends on is wrong: the server refuses it before any answer, as before", async () => {
+    const project = tempDir("signalint-front-unsure-");
+    writeFileSync(join(project, "package.json"), "{}");
+    writeFileSync(join(project, "signalint.config.json"), '{ "compact": "yes" }');
+    const server = rawServer(project);
+    server.send(initialize("2025-06-18"), { method: "notifications/initialized" }, { id: 2, method: "tools/list" });
+    const { code, stderr } = await server.exited;
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /signalint\.config\.json: key 'compact'/);
+    assert.deepEqual(server.lines, []);
+    removeDir(project);
+  });
 });
