@@ -1,5 +1,9 @@
-// Bundle src/main.ts into one file per module format with every dependency inside; only node: builtins stay external.
-import { chmodSync, statSync } from "node:fs";
+// Bundle src/main.ts with every dependency inside (only node: builtins stay external): for npm, an ESM entry and the
+// chunks it loads; one ESM file for deno run <url>; one CommonJS file for the standalone binaries.
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 // --outdir=DIR writes the two files there instead of dist/ (a test builds into a temporary directory).
@@ -16,20 +20,49 @@ const common = {
   logLevel: "warning",
 };
 
-await build({
+// Bundled CommonJS dependencies call require() for builtins; give an ESM bundle a real require. Only builtins are
+// required, so any file URL will do when the bundle itself was loaded over http(s) (deno run https://…).
+const esmRequire = [
+  "import { createRequire as __signalintRequire } from 'node:module';",
+  "const require = __signalintRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///signalint-mcp.mjs');",
+].join("\n");
+
+// The tool catalog (src/mcp/tool-catalog.ts: every tool's JSON schemas from its zod contracts, initialize's result
+// from the SDK's Server), computed here and embedded in both bundles as a string constant: the stdio front answers
+// initialize and tools/list from it before zod and the SDK are loaded. Bundled to a temporary file and run once.
+mkdirSync(outdir, { recursive: true });
+const scratch = mkdtempSync(join(tmpdir(), "signalint-catalog-"));
+let catalog;
+try {
+  const script = join(scratch, "tool-catalog.mjs");
+  await build({ ...common, entryPoints: ["src/mcp/tool-catalog.ts"], format: "esm", outfile: script, banner: { js: esmRequire } });
+  catalog = JSON.stringify(await (await import(pathToFileURL(script).href)).prepareToolCatalog());
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+common.define = { __signalintToolCatalog: JSON.stringify(catalog) }; // a JS string literal holding the JSON
+
+// npm's bundle: the entry (src/main.ts: the stdio front and the few modules it needs) and, beside it, the chunks the
+// front loads when it hands over (run.ts: zod, the SDK, everything else); a start compiles only the entry before it
+// answers. Chunk names carry no hash, so a rebuild replaces them (package.json lists dist/signalint-mcp*.mjs).
+for (const stale of readdirSync(outdir, { withFileTypes: true }).filter((entry) => /^signalint-mcp-.*\.mjs$/.test(entry.name)))
+  rmSync(join(outdir, stale.name));
+const split = await build({
   ...common,
+  entryPoints: { "signalint-mcp": "src/main.ts" },
   format: "esm",
-  outfile: `${outdir}/signalint-mcp.mjs`,
-  // Bundled CommonJS dependencies call require() for builtins; give the ESM bundle a real require. Only builtins are
-  // required, so any file URL will do when the bundle itself was loaded over http(s) (deno run https://…).
-  banner: {
-    js: [
-      "#!/usr/bin/env node",
-      "import { createRequire as __signalintRequire } from 'node:module';",
-      "const require = __signalintRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///signalint-mcp.mjs');",
-    ].join("\n"),
-  },
+  splitting: true, // ESM only: the dynamic import of run.ts becomes a chunk loaded on demand
+  outdir,
+  entryNames: "[name]",
+  chunkNames: "signalint-mcp-[name]",
+  outExtension: { ".js": ".mjs" },
+  metafile: true,
+  banner: { js: `#!/usr/bin/env node\n${esmRequire}` },
 });
+
+// One file for `deno run <url>` (the release asset): chunks beside it would not resolve behind a download's redirect.
+// run.ts is wrapped by esbuild to be evaluated on the front's import, not at load, in the one-file bundles too.
+await build({ ...common, format: "esm", outfile: `${outdir}/single/signalint-mcp.mjs`, banner: { js: `#!/usr/bin/env node\n${esmRequire}` } });
 
 await build({
   ...common,
@@ -41,7 +74,11 @@ await build({
 chmodSync(`${outdir}/signalint-mcp.mjs`, 0o755);
 
 // Say what was written, one line per file, with its size (npm run build was silent).
-for (const file of [`${outdir}/signalint-mcp.mjs`, `${outdir}/signalint-mcp.cjs`]) {
+console.log(`embedded the tool catalog (${(catalog.length / 1024).toFixed(0)} KB of JSON) in the bundles`);
+const chunks = Object.keys(split.metafile.outputs)
+  .map((file) => `${outdir}/${basename(file)}`)
+  .sort();
+for (const file of [...chunks, `${outdir}/single/signalint-mcp.mjs`, `${outdir}/signalint-mcp.cjs`]) {
   const bytes = statSync(file).size;
   console.log(`wrote ${file} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
 }

@@ -3,9 +3,9 @@
 // the median is printed: initialize answered, tools/list answered (MCP), and a hook call from spawn to exit.
 // Usage: npm run build && node build/launch-times.mjs [RUNS] [BUNDLE] (BUNDLE: another build's .mjs, to compare)
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 const RUNS = Number(process.argv[2] ?? 5);
 const REPO = resolve(import.meta.dirname, "..");
@@ -24,6 +24,9 @@ function project() {
   mkdirSync(join(pkg, "dist"), { recursive: true });
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "signalint-mcp", version: "0.0.0", bin: { "signalint-mcp": "dist/signalint-mcp.mjs" } }));
   copyFileSync(BUNDLE, join(pkg, "dist", "signalint-mcp.mjs"));
+  // The chunks the entry loads beside it (an earlier one-file build has none).
+  for (const chunk of readdirSync(dirname(BUNDLE)).filter((name) => /^signalint-mcp-.*\.mjs$/.test(name)))
+    copyFileSync(join(dirname(BUNDLE), chunk), join(pkg, "dist", chunk));
   mkdirSync(join(dir, "node_modules", ".bin"));
   symlinkSync("../signalint-mcp/dist/signalint-mcp.mjs", join(dir, "node_modules", ".bin", "signalint-mcp"));
   symlinkSync(join(REPO, "node_modules", "typescript"), join(dir, "node_modules", "typescript"));

@@ -1,4 +1,4 @@
-// node build/release-assets.mjs [--bin=dist/bin] [--bundle=dist/signalint-mcp.mjs] [--out=dist/release]
+// node build/release-assets.mjs [--bin=dist/bin] [--bundle=dist/single/signalint-mcp.mjs] [--out=dist/release]
 // The release directory: every raw binary, a compressed copy of each (.tar.gz for Linux and macOS, .zip for Windows,
 // the archive holding the binary under its asset name), the .mjs bundle, and SHA256SUMS over all of them. Uses only
 // Node builtins, tar and zip, so the publishing job runs it without installing anything. Prints the size table.
@@ -9,7 +9,7 @@ import { basename, join, resolve } from "node:path";
 
 const option = (name, fallback) => resolve(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const BIN = option("bin", "dist/bin");
-const BUNDLE = option("bundle", "dist/signalint-mcp.mjs");
+const BUNDLE = option("bundle", "dist/single/signalint-mcp.mjs"); // one file: `deno run <url>` fetches nothing beside it
 const OUT = option("out", "dist/release");
 
 const binaries = readdirSync(BIN)

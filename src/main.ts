@@ -1,67 +1,22 @@
-import { runCli } from "./cli/cli.ts";
-import { DAEMON_MODE } from "./daemon/protocol.ts";
-import { runDaemon } from "./daemon/server.ts";
-import { embeddedScriptArgs, runEmbeddedScript } from "./cli/embedded-node.ts";
-import { cliIo } from "./cli/io.ts";
-import { explainFatal, selectRuntime } from "./runtime/select.ts";
-import type { Runtime } from "./runtime/types.ts";
-import { WARM_HOST_MODE } from "./typescript/host-protocol.ts";
-import { runWarmHost } from "./typescript/warm-host.ts";
+import { openStdioFront } from "./cli/front.ts";
 
-/** Entry: verbs go to the CLI; no verb and non-TTY stdin starts the stdio server. */
-async function main(runtime: Runtime): Promise<void> {
-  const argv = runtime.shell.args;
-  const script = embeddedScriptArgs(runtime, argv);
-  if (script) return runEmbeddedScript(script);
-  const role =
-    argv[0] === WARM_HOST_MODE ? "warm host" : argv[0] === DAEMON_MODE ? "daemon" : argv[0] === undefined || argv[0] === "serve" ? "server" : "command";
-  // One handler in every mode: an error nobody awaited (a background task's) is reported. A long-lived process lives
-  // on — a daemon killed by one would leave its socket, record and lock behind, a server would drop its client; a
-  // one-shot command ends with 70, as any internal error does (its answer may never come: waiting would be a hang).
-  runtime.shell.onStrayError((error) => {
-    if (role !== "command") return runtime.writeStderr(`signalint: unexpected error (the ${role} keeps running): ${describe(error)}\n`);
-    runtime.writeStderr(`signalint: unexpected error: ${describe(error)}\n`);
-    runtime.shell.exit(70);
-  });
-  if (argv[0] === WARM_HOST_MODE && argv.length === 1) {
-    return runWarmHost(runtime.selfChannel(), {
-      rssBytes: () => runtime.rssBytes(),
-      writeStderr: (text) => runtime.writeStderr(text),
-      exit: (code) => runtime.shell.exit(code),
-      compileCache: {
-        enable: (dir) => runtime.shell.enableCompileCache(dir),
-        flush: () => runtime.shell.flushCompileCache(),
-      },
-    });
-  }
-  if (argv[0] === DAEMON_MODE && argv.length === 1 && runtime.daemon) {
-    const stop = await runDaemon(runtime, runtime.daemon, {
-      announce: (line) => runtime.shell.writeStdout(`${line}\n`),
-      exit: (code) => runtime.shell.exit(code),
-    });
-    // `daemon stop` (and a system shutdown) send SIGTERM: release the lock, record and socket before exiting.
-    runtime.shell.onTerminate(stop);
-    return;
-  }
-  const code = await runCli(cliIo(runtime), argv);
-  if (code !== null) runtime.shell.finish(code);
-}
+// Entry. A server start first opens the stdio front (cli/front.ts: a few small modules that answer initialize and
+// tools/list from the catalog the build prepared); the rest of Signalint (run.ts: zod, the SDK, the service, the CLI)
+// is evaluated when the front asks for it, or at once for any other command line. In one-file bundles run.ts is
+// wrapped by esbuild to be evaluated on this import, not at load.
+const front = openStdioFront(() => void start());
+if (!front) void start();
 
-/** An error as a person reads it: its stack where it has one. */
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+function start(): Promise<void> {
+  return import("./run.ts").then(
+    ({ run, explainFatal, describe }) => run(front).catch((error: unknown) => fatal(explainFatal(error), describe(error))),
+    (error: unknown) => fatal(null, error instanceof Error ? (error.stack ?? error.message) : String(error)),
+  );
 }
 
 /** The last resort: say what went wrong, and what to do when the runtime knows; exit 70. */
-function fatal(error: unknown): void {
-  const explained = explainFatal(error);
-  console.error(explained ? `signalint-mcp: ${explained}` : describe(error));
+function fatal(explained: string | null, described: string): void {
+  console.error(explained ? `signalint-mcp: ${explained}` : described);
   // Both runtimes have `process.exit` (Deno's Node compatibility), also before a Runtime could be created.
   process.exit(70);
-}
-
-try {
-  main(selectRuntime()).catch(fatal);
-} catch (error) {
-  fatal(error);
 }

@@ -26,6 +26,8 @@ process.env.SIGNALINT_DAEMON ??= "0";
 /** Repository root (tests run from dist/test/…, bundled). */
 export const REPO = findRepo(dirname(fileURLToPath(import.meta.url)));
 export const BUNDLE = join(REPO, "dist", "signalint-mcp.mjs");
+/** The one-file ESM bundle (the release asset `deno run <url>` gets; BUNDLE loads chunks beside it). */
+export const SINGLE_BUNDLE = join(REPO, "dist", "single", "signalint-mcp.mjs");
 export const BIN = join(REPO, "node_modules", ".bin");
 
 export function fixture(name: string): string {

@@ -31,7 +31,7 @@ export async function runCli(io: CliIo, argv: readonly string[]): Promise<number
       return 0;
     }
     if (verb === undefined) {
-      if (!io.stdinIsTty) return await serve(io);
+      if (!io.stdinIsTty) return await serve(io, { front: io.front });
       io.stdout(topLevelHelp());
       return 0;
     }

@@ -34,7 +34,7 @@ export const ENVIRONMENT: readonly [string, string][] = [
 ];
 
 /** Variables read for tests and measurements only, deliberately left out of the help. */
-export const INTERNAL_ENVIRONMENT = ["SIGNALINT_TEST_JOURNAL", "SIGNALINT_DEBUG_TIMING"] as const;
+export const INTERNAL_ENVIRONMENT = ["SIGNALINT_TEST_JOURNAL", "SIGNALINT_DEBUG_TIMING", "SIGNALINT_FRONT"] as const;
 
 /** The top-level help (`--help`, and a bare invocation on a terminal), generated from the verbs. */
 export function topLevelHelp(): string {

@@ -1,4 +1,5 @@
 import type { Runtime } from "../runtime/types.ts";
+import type { StdioFront } from "./front.ts";
 
 /** What the shell needs to act on a command: write to stdout, and the exit code (null: keep running). */
 export interface CliIo {
@@ -10,6 +11,8 @@ export interface CliIo {
   readStdin: () => Promise<string>;
   /** End the process now: a server whose client is gone must not be kept alive by anything still pending. */
   exit: (code: number) => void;
+  /** The stdio front that answered the client while Signalint loaded (a server start): serve takes over from it. */
+  front?: StdioFront | null;
 }
 
 /** The CLI's view of a runtime's process shell. */

@@ -6,13 +6,15 @@ import { openProject } from "../service/project/project.ts";
 import { VERSION } from "../version.ts";
 import { watchClientPipes } from "./client-pipes.ts";
 import { defineCommand } from "./command.ts";
+import type { StdioFront } from "./front.ts";
+import { replayingTransport } from "./front-transport.ts";
 import type { CliIo } from "./io.ts";
 
 /**
  * Serve until the client is gone (stdin closed, or stdout failed), then stop: running checks are aborted, every
  * engine process group still alive is killed, warm TypeScript processes are stopped, and the process exits.
  */
-export async function serve(io: CliIo, options: { readOnly?: boolean } = {}): Promise<number | null> {
+export async function serve(io: CliIo, options: { readOnly?: boolean; front?: StdioFront | null } = {}): Promise<number | null> {
   // Each MCP connection is one session: after_edit_check's default baseline is this session's previous check.
   const session = `mcp-${io.runtime.sha256(`${io.runtime.pid}:${Date.now()}:${Math.random()}`).slice(0, 12)}`;
   const readOnly = options.readOnly ? { readOnly: true } : {};
@@ -23,10 +25,17 @@ export async function serve(io: CliIo, options: { readOnly?: boolean } = {}): Pr
   const pending = openApi(io.runtime, { session, prewarm: true, ...readOnly }, project);
   pending.catch(() => {}); // awaited below: a failure to open ends the server there
   const { settings, root: projectRoot } = project;
-  const server = createMcpServer({ api: deferredApi(pending), projectRoot, settings, log: (text) => io.runtime.writeStderr(text) });
-  const client = watchClientPipes();
+  const log = (text: string) => io.runtime.writeStderr(text);
+  const server = createMcpServer({ api: deferredApi(pending), projectRoot, settings, log });
+  const { front } = options;
+  const client = front?.pipes ?? watchClientPipes();
+  const answered = front?.answeredWith();
+  if (answered && (["payloadMode", "compact", "readOnly"] as const).some((key) => answered[key] !== settings[key])) {
+    log(`signalint: the stdio front answered tools/list for settings ${JSON.stringify(answered)} the server does not have (please report)\n`);
+  }
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
-  await server.connect(new StdioServerTransport(client.stdin.pipe(argumentGuard()), client.stdout));
+  const transport = new StdioServerTransport((front ? front.handOff() : client.stdin).pipe(argumentGuard()), client.stdout);
+  await server.connect(front ? replayingTransport(transport, front.replays, log) : transport);
   const opened = await pending;
   if (opened.notice) io.runtime.writeStderr(`${opened.notice}\n`);
   io.runtime.writeStderr(
@@ -55,5 +64,5 @@ export const serveCommand = defineCommand({
       help: "offer no tool that writes the project's files (the fix tools preview, apply and discard); also readOnly in signalint.config.json or SIGNALINT_READ_ONLY=1",
     },
   },
-  run: (io, values) => serve(io, { readOnly: values["read-only"] }),
+  run: (io, values) => serve(io, { readOnly: values["read-only"], front: io.front }),
 });

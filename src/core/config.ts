@@ -2,9 +2,9 @@ import { z } from "zod";
 import { ConfigError, quoteInput } from "./errors.ts";
 import { parseJsonc } from "./jsonc.ts";
 import { ENGINE_NAMES, type EngineName } from "./contracts.ts";
+import { envValue, type EnvReader, PAYLOAD_MODES, type PayloadMode, parseBooleanEnv, resolveServerSettings } from "./server-settings.ts";
 
-export const PAYLOAD_MODES = ["both", "text", "structured"] as const;
-export type PayloadMode = (typeof PAYLOAD_MODES)[number];
+export { PAYLOAD_MODES, type PayloadMode } from "./server-settings.ts";
 
 /** What makes the editor hook exit 2 (its output fed to the agent): errors the edit leaves, or warnings too. */
 export const HOOK_FAIL_ON = ["error", "warning"] as const;
@@ -135,24 +135,6 @@ export function parseConfigFile(text: string, fileName = "signalint.config.json"
   return parsed.data;
 }
 
-type EnvReader = (name: string) => string | undefined;
-
-function envValue(readEnv: EnvReader, name: string): string | undefined {
-  const value = readEnv(name)?.trim();
-  return value ? value : undefined;
-}
-
-function parseBooleanEnv(name: string, value: string): boolean {
-  if (/^(1|true|yes|on)$/i.test(value)) return true;
-  if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new ConfigError(`${name}: expected 1/true/yes/on or 0/false/no/off, got ${quoteInput(value)}`);
-}
-
-function parsePayloadEnv(value: string): PayloadMode {
-  if ((PAYLOAD_MODES as readonly string[]).includes(value)) return value as PayloadMode;
-  throw new ConfigError(`SIGNALINT_MCP_PAYLOAD: expected one of ${PAYLOAD_MODES.join(", ")}, got ${quoteInput(value)}`);
-}
-
 function parseBytesEnv(value: string): number {
   if (!/^\d+$/.test(value)) throw new ConfigError(`SIGNALINT_STRUCTURED_MAX_BYTES: expected a whole number of bytes, got ${quoteInput(value)}`);
   return Number(value);
@@ -217,19 +199,18 @@ function daemonSettings(config: ConfigFile, readEnv: EnvReader): Settings["daemo
 
 /** Resolve settings from the config file and the environment (environment wins when non-empty). */
 export function resolveSettings(config: ConfigFile, readEnv: EnvReader, overrides: { compact?: boolean; readOnly?: boolean } = {}): Settings {
-  const payloadEnv = envValue(readEnv, "SIGNALINT_MCP_PAYLOAD");
-  const compactEnv = envValue(readEnv, "SIGNALINT_COMPACT");
   const bytesEnv = envValue(readEnv, "SIGNALINT_STRUCTURED_MAX_BYTES");
   const heartbeatEnv = envValue(readEnv, "SIGNALINT_PROGRESS_HEARTBEAT_MS");
   const cacheMaxEnv = envValue(readEnv, "SIGNALINT_CACHE_MAX_MB");
   const prewarmEnv = envValue(readEnv, "SIGNALINT_PREWARM_DELAY_MS");
-  const readOnlyEnv = envValue(readEnv, "SIGNALINT_READ_ONLY");
+  // Payload mode, compact keys and read-only: one resolution, shared with the stdio front (core/server-settings.ts).
+  const { payloadMode, compact, readOnly } = resolveServerSettings(config, readEnv, overrides);
   return {
     engines: { ...config.engines },
     ignore: config.ignore ?? [],
     timeoutsMs: { ...DEFAULT_TIMEOUTS_MS, ...config.timeoutsMs },
-    payloadMode: payloadEnv ? parsePayloadEnv(payloadEnv) : (config.mcpPayload ?? "both"),
-    compact: compactEnv ? parseBooleanEnv("SIGNALINT_COMPACT", compactEnv) : (overrides.compact ?? config.compact ?? false),
+    payloadMode,
+    compact,
     maxClusters: config.maxClusters ?? 10,
     maxRemainingIssues: config.maxRemainingIssues ?? 30,
     artifactRetentionSeconds: config.artifactRetentionSeconds ?? DEFAULT_ARTIFACT_RETENTION_SECONDS,
@@ -238,8 +219,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
       : (config.warmTypeScript ?? true),
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
-    // A server option only turns it on (`--read-only`); the config file and a non-empty variable decide either way.
-    readOnly: readOnlyEnv ? parseBooleanEnv("SIGNALINT_READ_ONLY", readOnlyEnv) : overrides.readOnly || (config.readOnly ?? false),
+    readOnly,
     daemon: daemonSettings(config, readEnv),
     typescriptProjects: config.typescript?.projects ?? [],
     progressHeartbeatMs: heartbeatEnv ? parseHeartbeatEnv(heartbeatEnv) : DEFAULT_HEARTBEAT_MS,

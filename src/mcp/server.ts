@@ -7,6 +7,7 @@ import { VERSION } from "../version.ts";
 import { REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
 import { toJsonSchema } from "./json-schema.ts";
 import { toErrorResult } from "./respond.ts";
+import { type CatalogTool, embeddedCatalog, toolListResult } from "./tool-answers.ts";
 import type { ToolContext, ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
 import { issueDetailTool } from "./tools/detail.ts";
@@ -64,6 +65,22 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
   };
 }
 
+/** A tool's catalog entry (mcp/tool-answers.ts): its tools/list entry with both output schemas, computed from its zod schemas. */
+export function catalogEntry(tool: ToolDefinition): CatalogTool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.input, "input") as Tool["inputSchema"],
+    outputSchema: {
+      full: toJsonSchema(tool.output(false), "output") as NonNullable<Tool["outputSchema"]>,
+      compact: toJsonSchema(tool.output(true), "output") as NonNullable<Tool["outputSchema"]>,
+    },
+    annotations: tool.annotations,
+    writes: WRITING_TOOLS.has(tool.name),
+  };
+}
+
 /**
  * Run one tool call; every failure becomes an isError result, never a thrown error. `refusedKey` is why the argument
  * guard refused the raw arguments (the SDK's parsing drops `__proto__` before it gets here; deep ones it replaced).
@@ -112,17 +129,23 @@ function instructions(readOnly: boolean): string {
   );
 }
 
+/** The SDK server with Signalint's identity, capabilities and instructions, before any handler but initialize's. */
+export function sdkServer(readOnly: boolean): Server {
+  return new Server({ name: "signalint", version: VERSION }, { capabilities: { tools: {} }, instructions: instructions(readOnly) });
+}
+
 /** Build the MCP server; the payload mode and compact setting are captured here, once. */
 export function createMcpServer(front: McpFront): Server {
   const { payloadMode: mode, compact, structuredMaxBytes, readOnly } = front.settings;
   const { api, projectRoot, log } = front;
   const artifacts = { save: (json: string) => api.saveArtifact({ json }) };
   const context: ToolContext = { api, projectRoot, artifacts, log, mode, compact, structuredMaxBytes, readOnly };
-  const server = new Server({ name: "signalint", version: VERSION }, { capabilities: { tools: {} }, instructions: instructions(readOnly) });
-  // Built at the first tools/list, not before `initialize` is answered (~30 ms of a front's start).
-  let tools: Tool[] | undefined;
+  const server = sdkServer(readOnly);
+  // The catalog the build prepared from the zod schemas (a test keeps it equal to listEntry's); computed from them
+  // at the first tools/list in a build without one.
+  let tools: { tools: Tool[] } | undefined;
   const heartbeat = front.settings.progressHeartbeatMs;
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (tools ??= offeredTools(readOnly).map((tool) => listEntry(tool, context))) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => (tools ??= toolListResult(embeddedCatalog()?.tools ?? TOOLS.map(catalogEntry), front.settings)));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.
     const token = request.params._meta?.progressToken;

@@ -41,16 +41,18 @@ it("build:binaries checks its toolchain first and names each missing tool with h
   assert.match(result.stderr, /--targets=host/);
 });
 
-it("npm run build says what it wrote: one line per file with its size", () => {
+it("npm run build says what it wrote: the embedded tool catalog, then one line per file with its size", () => {
   const dir = tempDir("signalint-bundle-");
   try {
     const result = spawnSync(process.execPath, [join(REPO, "build", "bundle.mjs"), `--outdir=${dir}`], { cwd: REPO, encoding: "utf8" });
     assert.equal(result.status, 0, result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
-    assert.equal(lines.length, 2, result.stdout);
-    for (const [index, name] of ["signalint-mcp.mjs", "signalint-mcp.cjs"].entries()) {
+    const files = ["signalint-mcp-chunk.mjs", "signalint-mcp-run.mjs", "signalint-mcp.mjs", "single/signalint-mcp.mjs", "signalint-mcp.cjs"];
+    assert.equal(lines.length, 1 + files.length, result.stdout);
+    assert.match(lines[0] ?? "", /^embedded the tool catalog \(\d+ KB of JSON\) in the bundles$/);
+    for (const [index, name] of files.entries()) {
       const bytes = statSync(join(dir, name)).size;
-      assert.equal(lines[index], `wrote ${dir}/${name} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
+      assert.equal(lines[index + 1], `wrote ${dir}/${name} (${(bytes / 1024 / 1024).toFixed(2)} MB, ${bytes.toLocaleString("en-US")} bytes)`);
     }
   } finally {
     removeDir(dir);

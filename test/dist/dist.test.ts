@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CheckResponse } from "../../src/core/contracts.ts";
-import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, fixture, removeDir, REPO, scratchCopy, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, fixture, removeDir, REPO, scratchCopy, SINGLE_BUNDLE, tempDir } from "../helpers.ts";
 import { pnpmLayout, versionOf } from "../layouts.ts";
 
 const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
@@ -48,7 +48,7 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
   before(async () => {
     http = createServer((request, response) => {
       if (request.url !== "/signalint-mcp.mjs") return void response.writeHead(404).end();
-      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(BUNDLE));
+      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(SINGLE_BUNDLE));
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/signalint-mcp.mjs`;

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { initProject as project, parseToml, readIn as read, runIn as run } from "../e2e/init-project.ts";
 import { DENO_PERMISSIONS } from "../../src/runtime/shell-deno.ts";
-import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, removeDir, tempDir } from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, DENO, DENO_FLAGS, removeDir, SINGLE_BUNDLE, tempDir } from "../helpers.ts";
 import { HOST_BINARY as BINARY } from "./release-dir.ts";
 
 /** Run a command without blocking this process (a server in it must answer meanwhile). */
@@ -49,7 +49,7 @@ describe("init from other launches", () => {
   it("under deno from a URL, the configs run deno with that URL", async () => {
     const http = createServer((request, response) => {
       if (request.url !== "/signalint-mcp.mjs") return void response.writeHead(404).end();
-      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(BUNDLE));
+      response.writeHead(200, { "content-type": "application/javascript" }).end(readFileSync(SINGLE_BUNDLE));
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     try {

@@ -48,7 +48,14 @@ describe("the npm package, packed and installed offline into a fresh project", (
     const packed = npm(["pack", "--json", "--pack-destination", work], REPO);
     assert.equal(packed.status, 0, packed.stderr);
     const [entry] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    assert.deepEqual(entry?.files.map((file) => file.path).sort(), ["LICENSE", "README.md", "dist/signalint-mcp.mjs", "package.json"]);
+    assert.deepEqual(entry?.files.map((file) => file.path).sort(), [
+      "LICENSE",
+      "README.md",
+      "dist/signalint-mcp-chunk.mjs",
+      "dist/signalint-mcp-run.mjs",
+      "dist/signalint-mcp.mjs",
+      "package.json",
+    ]);
     assert.match(readFileSync(join(REPO, "LICENSE"), "utf8"), /^MIT License/);
   });
 

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { basename, join } from "node:path";
-import { BUNDLE, REPO, tempDir } from "../helpers.ts";
+import { REPO, SINGLE_BUNDLE, tempDir } from "../helpers.ts";
 
 export const HOST = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
 export const HOST_ASSET = `signalint-mcp-${HOST}${process.platform === "win32" ? ".exe" : ""}`;
@@ -28,7 +28,7 @@ export function makeRelease(assets: Record<string, string>): string {
     if (!existsSync(file)) throw new Error(`${file} is built by pretest (build-binaries --targets=host)`);
     copyFileSync(file, join(bin, name));
   }
-  execFileSync(process.execPath, [join(REPO, "build", "release-assets.mjs"), `--bin=${bin}`, `--bundle=${BUNDLE}`, `--out=${join(dir, "release")}`], {
+  execFileSync(process.execPath, [join(REPO, "build", "release-assets.mjs"), `--bin=${bin}`, `--bundle=${SINGLE_BUNDLE}`, `--out=${join(dir, "release")}`], {
     stdio: "ignore",
   });
   return join(dir, "release");

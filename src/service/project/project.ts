@@ -3,11 +3,12 @@ import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from
 import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { CONFIG_FILE, findRoot } from "./project-root.ts";
 import { setAsideWrongKinds } from "./state-kinds.ts";
 import { ownedTempDir } from "./temp-dirs.ts";
 import { projectStateDir, userStateHome } from "./user-state.ts";
 
-export const CONFIG_FILE = "signalint.config.json";
+export { CONFIG_FILE, projectRootAt } from "./project-root.ts";
 
 /** Where the project is, where state goes, and the settings in force. */
 export interface Project {
@@ -69,28 +70,6 @@ export async function readConfigFile(runtime: Runtime, root: string): Promise<Co
       throw new ConfigError(`${CONFIG_FILE} cannot be read: ${error.message}`);
     });
   return text === null ? {} : parseConfigFile(text, CONFIG_FILE);
-}
-
-/**
- * The project root: --root, else SIGNALINT_PROJECT_ROOT, else the nearest directory at or above the working
- * directory with a signalint.config.json, else the nearest with a package.json or .git, else the working directory.
- */
-async function findRoot(runtime: Runtime, explicit: string | undefined): Promise<string> {
-  const given = explicit?.trim() || runtime.env("SIGNALINT_PROJECT_ROOT")?.trim();
-  if (given) return resolve(runtime.cwd(), given);
-  return projectRootAt(runtime, runtime.cwd());
-}
-
-/** The project `dir` is in: the nearest directory at or above it with signalint.config.json, else package.json or .git, else `dir`. */
-export async function projectRootAt(runtime: Runtime, dir: string): Promise<string> {
-  const start = resolve(runtime.cwd(), dir);
-  for (const markers of [[CONFIG_FILE], ["package.json", ".git"]]) {
-    for (let at = start; ; at = dirname(at)) {
-      for (const marker of markers) if (await runtime.stat(join(at, marker))) return at;
-      if (dirname(at) === at) break;
-    }
-  }
-  return start;
 }
 
 /** The OS cache directory for Signalint (SIGNALINT_CACHE_DIR overrides it); null when none is known. */
