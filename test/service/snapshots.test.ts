@@ -11,7 +11,13 @@ import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, snapshotFile, SnapshotStore, t
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
-const ENGINES: Engines = { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "disabled" }, eslint: { status: "disabled" } };
+const ENGINES: Engines = {
+  oxlint: { status: "ok" },
+  tsc: { status: "ok" },
+  biome: { status: "disabled" },
+  eslint: { status: "disabled" },
+  deno: { status: "disabled" },
+};
 
 function issues(raw: Omit<RawIssue, "engine" | "col" | "fixable" | "severity">[]): SnapshotIssue[] {
   return normalizeIssues(
@@ -135,7 +141,13 @@ it("compare leaves out what both checks did not check, and names it: engines not
   const ingest = {
     scope: ["a.ts", "b.ts"],
     issues: lsp(before),
-    engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } } as Engines,
+    engines: {
+      oxlint: { status: "disabled" },
+      tsc: { status: "disabled" },
+      biome: { status: "disabled" },
+      eslint: { status: "disabled" },
+      deno: { status: "disabled" },
+    } as Engines,
     tool: "ingest_diagnostics",
     provider: "ts",
   };
