@@ -183,3 +183,26 @@ it("snapshots older than the age bound and files past the disk budget answer che
     removeDir(dir);
   }
 });
+
+it("a snapshot an earlier version persisted (without engines it did not know) reads back with them disabled, and compares", async () => {
+  const dir = tempDir();
+  const runtime = createNodeRuntime({ selfScript: BUNDLE });
+  try {
+    const store = new SnapshotStore(runtime, dir);
+    await store.load();
+    const recorded = await store.record(snapshot(1));
+    // As CheckResponse 1.2's Signalint wrote it: four engines, no deno.
+    const path = join(dir, "snapshots", snapshotFile(recorded.checkId));
+    const file = JSON.parse(readFileSync(path, "utf8")) as { engines: Record<string, unknown> };
+    delete file.engines.deno;
+    writeFileSync(path, JSON.stringify(file));
+    const reloaded = new SnapshotStore(runtime, dir);
+    assert.equal(await reloaded.load(), 0);
+    const old = reloaded.find(recorded.checkId) as { engines: Engines; scope: string[]; issues: SnapshotIssue[] };
+    assert.deepEqual(old.engines, ENGINES);
+    const delta = compareChecks(old, { scope: ["."], issues: old.issues, engines: ENGINES });
+    assert.deepEqual([delta.unchangedCount, delta.notCompared], [1, undefined]);
+  } finally {
+    removeDir(dir);
+  }
+});
