@@ -1,13 +1,14 @@
 // The oracle for ground-truth tests: run each engine directly, the way a user would, and read its output with
 // parsers written independently of src/engines.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { removeDir, REPO } from "./helpers.ts";
 
 export interface RawDiagnostic {
-  engine: "oxlint" | "tsc" | "biome" | "eslint";
+  engine: "oxlint" | "tsc" | "biome" | "eslint" | "deno";
   file: string;
   line: number;
   rule: string;
@@ -124,6 +125,26 @@ export function rawEslint(root: string): RawDiagnostic[] {
       message: m.message,
     })),
   );
+}
+
+/**
+ * deno lint as a user runs it (`deno lint --json` in the project, its deno.json found from there), with its cache in
+ * `denoDir`; each finding with the 1-based column its pretty reporter prints (the JSON's `col` counts from 0).
+ */
+export function rawDeno(root: string, deno: string, denoDir: string): (RawDiagnostic & { col: number })[] {
+  const report = JSON.parse(run(deno, ["lint", "--json"], root, { DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1" })) as {
+    diagnostics: { filename: string; range: { start: { line: number; col: number } }; code: string; message: string }[];
+    errors: unknown[];
+  };
+  if (report.errors.length) throw new Error(`deno lint could not lint the fixture: ${JSON.stringify(report.errors)}`);
+  return report.diagnostics.map((d) => ({
+    engine: "deno",
+    file: relative(realpathSync(root), d.filename.startsWith("file:") ? fileURLToPath(d.filename) : d.filename),
+    line: d.range.start.line,
+    col: d.range.start.col + 1,
+    rule: d.code,
+    message: d.message,
+  }));
 }
 
 /**

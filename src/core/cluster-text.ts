@@ -27,6 +27,7 @@ const FIX_COMMANDS: Record<EngineName, string | null> = {
   oxlint: "oxlint --fix",
   biome: "biome lint --write",
   tsc: null,
+  deno: "deno lint --fix",
 };
 
 /** What an agent should do about a rule cluster (no shared declaration known): never "one cause" from wording alone. */

@@ -49,7 +49,7 @@ export const ConfigFileSchema = z
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
-export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 120_000, tsc: 300_000, biome: 60_000, eslint: 300_000 };
+export const DEFAULT_TIMEOUTS_MS: Record<EngineName, number> = { oxlint: 120_000, tsc: 300_000, biome: 60_000, eslint: 300_000, deno: 120_000 };
 /** Bound on one warm TypeScript program's host process, in MB, when the machine's memory is unknown. */
 export const DEFAULT_WARM_MEMORY_MB = 2048;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Engines Signalint runs itself. */
-export const ENGINE_NAMES = ["oxlint", "tsc", "biome", "eslint"] as const;
+export const ENGINE_NAMES = ["oxlint", "tsc", "biome", "eslint", "deno"] as const;
 export const EngineNameSchema = z.enum(ENGINE_NAMES);
 export type EngineName = z.infer<typeof EngineNameSchema>;
 
@@ -69,6 +69,7 @@ export const EnginesSchema = z
     tsc: EngineStatusSchema,
     biome: EngineStatusSchema,
     eslint: EngineStatusSchema,
+    deno: EngineStatusSchema,
   })
   .strict()
   .meta({ id: "Engines" });
@@ -160,6 +161,7 @@ const checkCore = {
       tsc: EngineCacheSchema.optional(),
       biome: EngineCacheSchema.optional(),
       eslint: EngineCacheSchema.optional(),
+      deno: EngineCacheSchema.optional(),
     })
     .strict()
     .meta({ id: "Cache" })
@@ -168,10 +170,10 @@ const checkCore = {
   elsewhere: ElsewhereSchema.optional(),
 };
 
-/** CheckResponse, schema 1.2 (a superset of the original 1.1). */
+/** CheckResponse, schema 1.3 (1.2 plus `engines.deno`; a superset of the original 1.1). */
 export const CheckResponseSchema = z
   .object({
-    schemaVersion: z.literal("1.2"),
+    schemaVersion: z.literal("1.3"),
     ...checkCore,
     projectRoot: z.string(),
     totalIssues: z.number().int().min(0),
@@ -190,7 +192,7 @@ export type CheckResponse = Omit<z.infer<typeof CheckResponseSchema>, "remaining
 /** The same response with compact keys and no projectRoot. */
 export const CompactCheckResponseSchema = z
   .object({
-    v: z.literal("1.2"),
+    v: z.literal("1.3"),
     ...checkCore,
     total: z.number().int().min(0),
     remaining: z.array(IssueSchema).optional(),

@@ -61,7 +61,7 @@ export interface Issue extends NormalizedIssue {
   causes?: IssueCause[];
 }
 
-const ENGINE_ORDER: Record<EngineName, number> = { tsc: 0, eslint: 1, oxlint: 2, biome: 3 };
+const ENGINE_ORDER: Record<EngineName, number> = { tsc: 0, eslint: 1, oxlint: 2, biome: 3, deno: 4 };
 
 /** Total order: file, line, col, engine, rule, message. */
 export function compareIssues(a: RawIssue, b: RawIssue): number {

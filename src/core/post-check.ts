@@ -26,14 +26,14 @@ const postCheckCore = {
 
 /** The lean check of after_edit_check and apply_diagnostic_fix (their delta rides beside it). */
 export const PostCheckSchema = z
-  .object({ schemaVersion: z.literal("1.2"), ...postCheckCore, totalIssues: z.number().int().min(0) })
+  .object({ schemaVersion: z.literal("1.3"), ...postCheckCore, totalIssues: z.number().int().min(0) })
   .strict()
   .meta({ id: "PostCheck" });
 export type PostCheck = z.infer<typeof PostCheckSchema>;
 
 /** The same in compact keys. */
 export const CompactPostCheckSchema = z
-  .object({ v: z.literal("1.2"), ...postCheckCore, total: z.number().int().min(0) })
+  .object({ v: z.literal("1.3"), ...postCheckCore, total: z.number().int().min(0) })
   .strict()
   .meta({ id: "CompactPostCheck" });
 export type CompactPostCheck = z.infer<typeof CompactPostCheckSchema>;

@@ -82,7 +82,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const omitted = notClustered.length - remaining.length;
   const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
   return {
-    schemaVersion: "1.2",
+    schemaVersion: "1.3",
     status: checkStatus({ ...facts, issueCount: facts.issues.length }),
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,

@@ -61,9 +61,12 @@ export interface LinterDriver {
   configFiles: readonly string[];
   /**
    * The arguments that keep it out of the state directory (`state`: root-relative, POSIX) when that lies inside the
-   * root, placed before the `--` preceding the paths; null: it has no such switch (say why in the adapter).
+   * root, placed before the `--` preceding the paths (last when its argv has no `--`); null: it has no such switch
+   * (say why in the adapter).
    */
   ignoreArgs: ((state: string) => string[]) | null;
+  /** Variables its runs add to the caller's environment (`cacheDir`: the project's, outside the tree), if any. */
+  env?: (cacheDir: string) => Record<string, string>;
   /**
    * Its output lists every file it linted (`linted`): a file of a directory it was given and left out was ignored
    * there — which says nothing of that file named on its own (ESLint's legacy configs can ignore a directory and lint
@@ -77,10 +80,15 @@ export interface EngineAdapter {
   /** npm package and the executable its `package.json` `bin` declares. */
   pkg: string;
   bin: string;
-  /** Root files whose presence turns a default-off engine on; null: on by default. */
+  /** Root files whose presence turns a default-off engine on (empty: only signalint.config.json does); null: on by default. */
   enabledBy: readonly string[] | null;
   /** Why a default-off engine is off when none of `enabledBy` exists. */
   offReason?: string;
+  /**
+   * A default-off engine the project may configure for itself: root files (the first found is read) and a test of
+   * their text. While it is off by default, a check notes the files it would lint and how to turn it on (informational).
+   */
+  configuredBy?: { files: readonly string[]; configures: (text: string) => boolean };
   /** File-local linters are driven through the lint room; null: the engine has a runner of its own (tsc). */
   linter: LinterDriver | null;
 }

@@ -220,7 +220,13 @@ describe("clusters and responses", () => {
     const { response: failed } = checkResponse([], { engines: { ...OK_ENGINES, tsc: { status: "error", message: "boom" } } });
     assert.equal(failed.status, "error");
     const { response: none } = checkResponse([], {
-      engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } },
+      engines: {
+        oxlint: { status: "disabled" },
+        tsc: { status: "disabled" },
+        biome: { status: "disabled" },
+        eslint: { status: "disabled" },
+        deno: { status: "disabled" },
+      },
     });
     assert.equal(none.status, "error");
   });

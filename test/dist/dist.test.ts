@@ -94,6 +94,7 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
       tsc: "ok",
       biome: "ok",
       eslint: "disabled",
+      deno: "disabled",
     });
     assert.deepEqual(withoutNode, withNode);
     const doctor = spawnSync(BINARY, ["doctor"], { cwd: fixture("biome-app"), encoding: "utf8", env: { PATH: join(emptyPath, "bin") } });
@@ -139,7 +140,13 @@ describe("distribution smoke tests: same answers from the bundle on Node, on Den
       return rest;
     };
     const withoutNode = run({ PATH: emptyPath });
-    assert.deepEqual(withoutNode.engines, { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "ok" }, eslint: withoutNode.engines.eslint });
+    assert.deepEqual(withoutNode.engines, {
+      oxlint: { status: "ok" },
+      tsc: { status: "ok" },
+      biome: { status: "ok" },
+      eslint: withoutNode.engines.eslint,
+      deno: { status: "disabled" },
+    });
     // Check responses leave versions out; doctor shows each engine resolved through its pnpm package.
     const doctor = spawnSync(BINARY, ["doctor", "--json"], { cwd: project, encoding: "utf8", env: { PATH: emptyPath, SIGNALINT_STATE_DIR: tempDir() } });
     const engines = (JSON.parse(doctor.stdout) as { engines: Record<string, { resolved?: { version?: string } }> }).engines;

@@ -235,6 +235,7 @@ describe("payload matrix: every tool × mode × compact validates against the ad
             tsc: "engine_output_exceeded",
             eslint: "engine_output_invalid",
             biome: "engine_failed",
+            deno: undefined,
           });
           const failure = await call(failing.client, "check_files", { files: ["../escape.ts"] });
           assert.equal(errorOf(failure).code, "invalid_path");

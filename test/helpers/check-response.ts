@@ -9,7 +9,13 @@ import { buildCheckResponse } from "../../src/core/response.ts";
 export const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** oxlint and tsc ran, the others are disabled. */
-export const OK_ENGINES: Engines = { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "disabled" }, eslint: { status: "disabled" } };
+export const OK_ENGINES: Engines = {
+  oxlint: { status: "ok" },
+  tsc: { status: "ok" },
+  biome: { status: "disabled" },
+  eslint: { status: "disabled" },
+  deno: { status: "disabled" },
+};
 
 /** The response of a check that found `rawIssues` (check chk-1 of /p, OK_ENGINES, 10 clusters and 10 remaining at most). */
 export function checkResponse(rawIssues: RawIssue[], overrides: Partial<Parameters<typeof buildCheckResponse>[0]> = {}) {

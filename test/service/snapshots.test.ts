@@ -11,7 +11,13 @@ import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, snapshotFile, SnapshotStore, t
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
-const ENGINES: Engines = { oxlint: { status: "ok" }, tsc: { status: "ok" }, biome: { status: "disabled" }, eslint: { status: "disabled" } };
+const ENGINES: Engines = {
+  oxlint: { status: "ok" },
+  tsc: { status: "ok" },
+  biome: { status: "disabled" },
+  eslint: { status: "disabled" },
+  deno: { status: "disabled" },
+};
 
 function issues(raw: Omit<RawIssue, "engine" | "col" | "fixable" | "severity">[]): SnapshotIssue[] {
   return normalizeIssues(
@@ -135,7 +141,13 @@ it("compare leaves out what both checks did not check, and names it: engines not
   const ingest = {
     scope: ["a.ts", "b.ts"],
     issues: lsp(before),
-    engines: { oxlint: { status: "disabled" }, tsc: { status: "disabled" }, biome: { status: "disabled" }, eslint: { status: "disabled" } } as Engines,
+    engines: {
+      oxlint: { status: "disabled" },
+      tsc: { status: "disabled" },
+      biome: { status: "disabled" },
+      eslint: { status: "disabled" },
+      deno: { status: "disabled" },
+    } as Engines,
     tool: "ingest_diagnostics",
     provider: "ts",
   };
@@ -167,6 +179,29 @@ it("snapshots older than the age bound and files past the disk budget answer che
     assert.equal((reloaded.find(ids[7] as string) as { code?: string }).code, "check_expired", "too old");
     assert.equal((reloaded.find(ids[0] as string) as { code?: string }).code, "check_expired", "its file was dropped for the budget");
     assert.equal(readdirSync(join(dir, "snapshots")).filter((name) => name === snapshotFile(ids[7] as string)).length, 0, "an expired file is deleted");
+  } finally {
+    removeDir(dir);
+  }
+});
+
+it("a snapshot an earlier version persisted (without engines it did not know) reads back with them disabled, and compares", async () => {
+  const dir = tempDir();
+  const runtime = createNodeRuntime({ selfScript: BUNDLE });
+  try {
+    const store = new SnapshotStore(runtime, dir);
+    await store.load();
+    const recorded = await store.record(snapshot(1));
+    // As CheckResponse 1.2's Signalint wrote it: four engines, no deno.
+    const path = join(dir, "snapshots", snapshotFile(recorded.checkId));
+    const file = JSON.parse(readFileSync(path, "utf8")) as { engines: Record<string, unknown> };
+    delete file.engines.deno;
+    writeFileSync(path, JSON.stringify(file));
+    const reloaded = new SnapshotStore(runtime, dir);
+    assert.equal(await reloaded.load(), 0);
+    const old = reloaded.find(recorded.checkId) as { engines: Engines; scope: string[]; issues: SnapshotIssue[] };
+    assert.deepEqual(old.engines, ENGINES);
+    const delta = compareChecks(old, { scope: ["."], issues: old.issues, engines: ENGINES });
+    assert.deepEqual([delta.unchangedCount, delta.notCompared], [1, undefined]);
   } finally {
     removeDir(dir);
   }

@@ -7,7 +7,9 @@ import { coverageNotes } from "../tsc/tsc-selection.ts";
 import { packageEslintConfigs, unsupportedLinters } from "../lint/linter-choice.ts";
 import { eslintAccepts } from "../../engines/eslint.ts";
 import { gitignoredFiles } from "../project/gitignore.ts";
-import { sep } from "node:path";
+import { join, sep } from "node:path";
+import { ENGINES } from "../../engines/registry.ts";
+import { ifMissing } from "../../core/errors.ts";
 
 /** What a check's coverage says: `incomplete` makes a check `error` whatever it found; `unlinted` one that found nothing. */
 export interface CoverageFacts {
@@ -23,8 +25,8 @@ export interface CoverageFacts {
 /** How many files a note names in its sample. */
 const SAMPLE = 5;
 
-/** What a check's coverage walk needs: where to look and what to skip, and whether ESLint is off for want of a root config. */
-export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored" | "toRelative"> & { eslintOffByDefault: boolean };
+/** What a check's coverage walk needs: where to look and what to skip, and the engines off by default (no config switch). */
+export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "paths" | "ignored" | "toRelative"> & { offByDefault: readonly EngineName[] };
 
 /**
  * The coverage notes of a check: what tsc could not type-check (its own notes; when it did not run, the framework
@@ -49,10 +51,15 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     linters.push(name);
     notes.push({ reason: `not linted by ${name}: the project's linter, which Signalint cannot run`, files });
   }
-  const eslintNote = job.eslintOffByDefault ? await packageEslintNote(job, sources) : null;
+  const eslintNote = job.offByDefault.includes("eslint") ? await packageEslintNote(job, sources) : null;
   if (eslintNote) {
     notes.push(eslintNote);
     linters.push("eslint");
+  }
+  // Engines the project configures for itself (its deno.json lints) and Signalint leaves off: informational.
+  for (const engine of job.offByDefault) {
+    const note = await configuredOffNote(job, engine, sources);
+    if (note) notes.push(note);
   }
   const toRelative = (file: string) => job.toRelative(file) ?? file;
   const relative = (note: NotCheckedFiles) => note.files.map(toRelative);
@@ -107,4 +114,26 @@ async function packageEslintNote(job: CoverageInputs, sources: readonly string[]
     reason: `not linted by ESLint: configured in workspace packages (${names}), and Signalint runs ESLint only with a config at the project root`,
     files,
   };
+}
+
+/**
+ * A default-off engine whose config the project has (its adapter's `configuredBy`: deno.json with a `lint` section or
+ * a `deno lint` task): the files under the paths it would lint, and how to turn it on. Informational, as the engine
+ * is off by Signalint's default, never by the project's choice — not a check `error`.
+ */
+async function configuredOffNote(job: CoverageInputs, engine: EngineName, sources: readonly string[]): Promise<NotCheckedFiles | null> {
+  const { configuredBy, linter } = ENGINES[engine];
+  if (!configuredBy || !linter) return null;
+  for (const name of configuredBy.files) {
+    const text = await job.runtime.readText(join(job.root, name)).catch(ifMissing(null));
+    if (text === null) continue;
+    if (!configuredBy.configures(text)) return null;
+    const files = sources.filter((file) => linter.accepts(file));
+    if (!files.length) return null;
+    return {
+      reason: `not linted by ${engine}: ${name} configures it, and Signalint runs it only with "engines": {"${engine}": true} in signalint.config.json`,
+      files,
+    };
+  }
+  return null;
 }

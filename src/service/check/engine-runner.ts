@@ -77,13 +77,14 @@ async function spawnEngine(job: EngineJob, resolved: ResolvedEngine, args: strin
 
 /**
  * Linters never look at the state directory when it is inside the root: the adapter's ignore arguments (its
- * `ignoreArgs`) go before the `--` that precedes the paths.
+ * `ignoreArgs`) go before the `--` that precedes the paths, or last when its argv has none (deno lint).
  */
 function withStateDirIgnored(engine: EngineName, job: EngineJob, args: string[]): string[] {
   const state = relativeToRoot(job.root, job.stateDir);
   const separator = args.indexOf("--");
   const ignoreArgs = ENGINES[engine].linter?.ignoreArgs;
-  if (state === null || state === "." || separator < 0 || !ignoreArgs) return args;
+  if (state === null || state === "." || !ignoreArgs) return args;
+  if (separator < 0) return [...args, ...ignoreArgs(state)];
   return [...args.slice(0, separator), ...ignoreArgs(state), ...args.slice(separator)];
 }
 
@@ -111,7 +112,7 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   return runLinter(engine, job, resolved);
 }
 
-/** A file-local linter (oxlint, Biome, flat-config ESLint) through the result cache. */
+/** A file-local linter (oxlint, Biome, flat-config ESLint, deno lint) through the result cache. */
 async function runLinter(
   engine: EngineName,
   job: CheckJob,
@@ -149,17 +150,21 @@ async function runLinter(
       : {}),
   };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
-    const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), tsgolint ? oxlintTypeAwareEnv(tsgolint) : {}, cwd);
+    const env = { ...linter.env?.(job.cacheDir), ...(tsgolint ? oxlintTypeAwareEnv(tsgolint) : {}) };
+    const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), env, cwd);
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, toRelative);
   });
   // A file-local linter's answer depends on the tree, its version and its configs (as its cache key does); a
   // type-aware one's on types from anywhere, which nothing stamps: never reused.
-  return tsgolint ? outcome : withReuse(outcome);
+  return tsgolint ? outcome : withReuse(outcome, resolved);
 }
 
-/** A linter's successful outcome marked reusable (its files outside the tree are the config inputs the hasher saw). */
-function withReuse(outcome: RunnerOutcome): RunnerOutcome {
-  return "ok" in outcome && outcome.ok ? { ...outcome, reuse: { reads: [] } } : outcome;
+/**
+ * A linter's successful outcome marked reusable (its files outside the tree are the config inputs the hasher saw); an
+ * engine of unknown version is known by its executable (as in the lint cache's identity), which a quiet check stamps.
+ */
+function withReuse(outcome: RunnerOutcome, resolved: ResolvedEngine): RunnerOutcome {
+  return "ok" in outcome && outcome.ok ? { ...outcome, reuse: { reads: resolved.version ? [] : [resolved.path] } } : outcome;
 }
 
 /**
@@ -190,7 +195,7 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
     const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), legacy);
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
-  return withReuse(outcome);
+  return withReuse(outcome, resolved);
 }
 
 /**

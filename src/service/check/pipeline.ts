@@ -1,4 +1,4 @@
-import type { CheckResponse, EngineName, Engines } from "../../core/contracts.ts";
+import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines } from "../../core/contracts.ts";
 import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
@@ -187,7 +187,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
       paths: check.paths,
       ignored: check.ignored,
       toRelative: baseMapper,
-      eslintOffByDefault: check.enabled.eslint !== true && settings.engines.eslint === undefined,
+      offByDefault: ENGINE_NAMES.filter((engine) => check.enabled[engine] !== true && settings.engines[engine] === undefined),
     },
     reports,
   );

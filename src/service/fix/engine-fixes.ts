@@ -65,6 +65,7 @@ type Fixer = (typeof FIXERS)[number];
 const NOT_OFFERED: Record<Exclude<EngineName, Fixer>, string> = {
   oxlint: "oxlint fixes files only in place (no stdin, no dry run): Signalint does not run its fixes",
   tsc: "TypeScript code fixes are not offered yet",
+  deno: "deno lint fixes files only in place (no dry run): Signalint does not run its fixes",
 };
 
 function staleError(stale: Stale): SignalintError {

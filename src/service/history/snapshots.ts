@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
-import type { Cluster, Engines, Snapshot, WorkflowStale } from "../../core/contracts.ts";
+import { ENGINE_NAMES, type Cluster, type Engines, type Snapshot, type WorkflowStale } from "../../core/contracts.ts";
 import { publicWorkflowIssue, type SnapshotIssue, type UncheckedFiles } from "../../core/delta.ts";
 import { FsError, ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -72,6 +72,12 @@ function isStored(value: unknown): value is StoredSnapshot {
   return StoredShape.safeParse(value).success;
 }
 
+/** A snapshot an earlier Signalint recorded names only the engines it knew: the others did not run in that check. */
+function withEveryEngine(snapshot: StoredSnapshot): StoredSnapshot {
+  const known = snapshot.engines as Partial<Engines>;
+  return { ...snapshot, engines: Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, known[engine] ?? { status: "disabled" }])) as Engines };
+}
+
 /**
  * Immutable check snapshots: the last 50 in memory and in `<stateDir>/snapshots/` (one compact JSON file each,
  * written atomically), so a restarted server still compares against its last checks. Corrupt files are skipped.
@@ -136,7 +142,7 @@ export class SnapshotStore {
       if (owner ? await setAsideUnless(this.runtime, path, "file") : !(await isKind(this.runtime, path, "file"))) continue;
       const value = await this.readJson(path);
       if (isStored(value) && snapshotFile(value.checkId) === entry.name) {
-        loaded.push(value);
+        loaded.push(withEveryEngine(value));
         sizes.set(value.checkId, (await this.runtime.stat(path))?.size ?? 0);
       } else {
         // Set aside: not read (and warned about) again at every start.

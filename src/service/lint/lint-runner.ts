@@ -68,7 +68,11 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // And the environment it runs in: a JavaScript config may read any variable (LINT_STRICT), so each shell's answer is
   // kept apart from another's (terminal noise aside: core/environment.ts).
   const environment = environmentFingerprint(runtime.environment(), runtime.sha256);
-  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${resolved.version ?? resolved.path}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}${spec.cwd ? `\0${spec.cwd}` : ""}`;
+  // An engine of unknown version (an executable on PATH outside any package: deno's own install) is known by its file,
+  // so an upgrade in place (`deno upgrade`) is another engine.
+  const entry = resolved.version ? null : await runtime.stat(resolved.path);
+  const engineId = resolved.version ?? `${resolved.path}\0${entry ? `${entry.size}\0${entry.mtimeMs}` : "gone"}`;
+  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${engineId}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}${spec.cwd ? `\0${spec.cwd}` : ""}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

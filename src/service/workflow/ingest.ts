@@ -1,4 +1,4 @@
-import type { Engines } from "../../core/contracts.ts";
+import { ENGINE_NAMES, type Engines } from "../../core/contracts.ts";
 import { clusterIssues } from "../../core/cluster.ts";
 import type { Issue } from "../../core/issues.ts";
 import { loopEventFromIssues } from "../../core/loops.ts";
@@ -22,7 +22,7 @@ export interface IngestResult {
 }
 
 const NOT_RUN = { status: "disabled", message: "not run: these diagnostics were ingested from a language server" } as const;
-const INGEST_ENGINES: Engines = { oxlint: NOT_RUN, tsc: NOT_RUN, biome: NOT_RUN, eslint: NOT_RUN };
+const INGEST_ENGINES = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, NOT_RUN])) as Engines;
 
 /** Map a diagnostic's path to a validated project-relative file, or the reason it is refused. */
 async function resolveFile(service: Checker, path: string): Promise<string> {

@@ -1,0 +1,150 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseJsonc } from "../core/jsonc.ts";
+import type { RawIssue } from "../core/issues.ts";
+import type { SpawnResult } from "../runtime/types.ts";
+import { excerpt, isRecord, parseJsonAfterPreamble, type EngineAdapter, type ParseOutcome, type PathMapper } from "./types.ts";
+
+/** Deno's config files: `deno lint` finds the nearest from its working directory up, as it does for every subcommand. */
+export const DENO_CONFIGS = ["deno.json", "deno.jsonc"];
+
+// What `deno lint` lints (its default extensions); other paths are not passed to it.
+const EXTENSIONS = /\.(c|m)?(j|t)sx?$/;
+
+/** deno lint lints these files (and directories); others are not passed to it. */
+export function denoAccepts(path: string): boolean {
+  return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
+}
+
+/**
+ * deno lint's argv: its JSON reporter; `--permit-no-files` so a path holding nothing it lints is an empty answer, not
+ * "No target files found". No `--` before the paths: deno lint takes what follows one as no files at all and lints
+ * the whole directory (2.9.6); a path never starts with `-` (core/paths.ts refuses one).
+ */
+export function denoArgs(paths: readonly string[]): string[] {
+  return ["lint", "--json", "--permit-no-files", ...paths];
+}
+
+/**
+ * deno lint's environment: DENO_DIR under Signalint's cache directory (deno lint keeps its incremental lint cache, and
+ * downloads lint plugins, there: never the user's own, which another deno may be using), and no update check.
+ */
+export function denoEnv(cacheDir: string): Record<string, string> {
+  return { DENO_DIR: join(cacheDir, "deno"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" };
+}
+
+/** A file URL (`file:///…`, what Deno 2 prints) as a path; any other string as it is. */
+function pathOf(reported: string): string {
+  if (!reported.startsWith("file://")) return reported;
+  try {
+    return fileURLToPath(reported);
+  } catch {
+    // Not a file URL Node can read (another host): kept as printed, so the path mapper leaves it outside the root.
+    return reported;
+  }
+}
+
+/** 1-based line and column of a `range.start` (deno lint: 1-based line, 0-based `col`); null when it is not one. */
+function startOf(range: unknown): { line: number; col: number } | null {
+  const start = isRecord(range) && isRecord(range.start) ? range.start : null;
+  if (!start || !Number.isInteger(start.line) || !Number.isInteger(start.col)) return null;
+  return { line: Math.max(1, start.line as number), col: (start.col as number) + 1 };
+}
+
+// A parse error's message is its kind, the source excerpt, and where: "SyntaxError: Expression expected\n  |\n1 | …\n
+// …\n    at file:///a/b.ts:1:23" (1-based line and column).
+const ERROR_AT = /:(\d+):(\d+)\s*$/;
+
+/** Parse `deno lint --json` output strictly: `diagnostics` (lint findings) and `errors` (files it could not parse). */
+export function parseDenoOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
+  let report: unknown;
+  try {
+    report = parseJsonAfterPreamble(result.stdout, "{");
+  } catch {
+    // Not JSON: deno's failure (a config it cannot read, an unknown flag), reported with its output.
+    const detail = result.stdout.trim() ? result.stdout : result.stderr;
+    return {
+      ok: false,
+      code: result.stdout.trim() ? "engine_output_invalid" : "engine_failed",
+      message: `deno lint failed (exit ${result.exitCode}): ${excerpt(detail, 300)}`,
+    };
+  }
+  if (!isRecord(report) || !Array.isArray(report.diagnostics) || !Array.isArray(report.errors)) {
+    return { ok: false, code: "engine_output_invalid", message: `deno lint JSON has no diagnostics and errors arrays: ${excerpt(result.stdout)}` };
+  }
+  const issues: RawIssue[] = [];
+  for (const diagnostic of report.diagnostics) {
+    const start = isRecord(diagnostic) ? startOf(diagnostic.range) : null;
+    const hint = isRecord(diagnostic) ? diagnostic.hint : undefined;
+    if (
+      !isRecord(diagnostic) ||
+      typeof diagnostic.filename !== "string" ||
+      typeof diagnostic.message !== "string" ||
+      typeof diagnostic.code !== "string" ||
+      !start ||
+      (hint !== undefined && hint !== null && typeof hint !== "string")
+    )
+      return { ok: false, code: "engine_output_invalid", message: `deno lint diagnostic not in its JSON format: ${excerpt(JSON.stringify(diagnostic))}` };
+    const file = toRelative(pathOf(diagnostic.filename));
+    if (file === null) continue;
+    // deno lint has no severities: every finding fails its run. Its JSON says nothing of fixes (deno lint --fix
+    // applies some), so none is claimed fixable.
+    issues.push({ file, ...start, engine: "deno", rule: diagnostic.code || "deno-lint", severity: "error", message: diagnostic.message, fixable: false });
+  }
+  for (const error of report.errors) {
+    if (!isRecord(error) || typeof error.file_path !== "string" || typeof error.message !== "string")
+      return { ok: false, code: "engine_output_invalid", message: `deno lint error not in its JSON format: ${excerpt(JSON.stringify(error))}` };
+    const file = toRelative(pathOf(error.file_path));
+    if (file === null) continue;
+    // A file it could not parse: reported as ESLint reports one (a parse-error issue), at the place its message names,
+    // with its first line (the excerpt after it shows that place).
+    const at = ERROR_AT.exec(error.message);
+    const [line, col] = at ? [Number(at[1]), Number(at[2])] : [1, 1];
+    const message = error.message.split("\n")[0] || error.message;
+    issues.push({ file, line: Math.max(1, line), col: Math.max(1, col), engine: "deno", rule: "parse-error", severity: "error", message, fixable: false });
+  }
+  return { ok: true, issues };
+}
+
+/** A task's command: a string, or `{command}` (Deno 2.1's task objects). */
+function taskCommand(task: unknown): string {
+  if (typeof task === "string") return task;
+  return isRecord(task) && typeof task.command === "string" ? task.command : "";
+}
+
+/**
+ * True when a deno.json(c) text says the project lints with deno: a `lint` section, or a task running `deno lint`.
+ * Text that is not JSON says nothing (deno reports it when it runs).
+ */
+export function denoConfigLints(text: string): boolean {
+  let config: unknown;
+  try {
+    config = parseJsonc(text);
+  } catch {
+    // Not a config deno can read: nothing here says it lints (its own run fails on it).
+    return false;
+  }
+  if (!isRecord(config)) return false;
+  if (config.lint !== undefined) return true;
+  const tasks = isRecord(config.tasks) ? Object.values(config.tasks) : [];
+  return tasks.some((task) => /(^|[\s;&|(])deno\s+lint(\s|$)/.test(taskCommand(task)));
+}
+
+/** deno lint: off unless signalint.config.json turns it on; a project whose deno.json lints gets a note saying how. */
+export const DENO: EngineAdapter = {
+  pkg: "deno",
+  bin: "deno",
+  enabledBy: [],
+  offReason: 'off unless signalint.config.json has "engines": {"deno": true}',
+  configuredBy: { files: DENO_CONFIGS, configures: denoConfigLints },
+  linter: {
+    accepts: denoAccepts,
+    argsFor: denoArgs,
+    parse: parseDenoOutput,
+    env: denoEnv,
+    // Its config (deno.json(c), nested ones in a workspace's members), the ignore file it reads, and package.json (a
+    // workspace's members and the npm packages a lint plugin may come from).
+    configFiles: [...DENO_CONFIGS, ".gitignore", "package.json"],
+    ignoreArgs: (state) => [`--ignore=${state}`],
+  },
+};

@@ -1,0 +1,96 @@
+// deno lint as an engine (issue 32: an engine added behind a flag), on the real Deno (build/fetch-deno.mjs) on PATH.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, readdirSync, readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import { parseDenoOutput } from "../../src/engines/deno.ts";
+import type { CliReport } from "../../src/cli/report.ts";
+import { call, CLEAN_PATH, connect, DENO, REPO, removeDir, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import { messageMatches, rawDeno } from "../raw-engines.ts";
+
+/** Every file under a directory (node_modules left out: the scratch copy links the engines there) with its size and mtime. */
+function tree(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((path) => !path.split("/").includes("node_modules"))
+    .map((path) => {
+      const info = statSync(join(dir, path));
+      return `${path} ${info.isDirectory() ? "dir" : `${info.size} ${info.mtimeMs}`}`;
+    })
+    .sort();
+}
+
+const ON_PATH = { PATH: `${dirname(DENO)}:${CLEAN_PATH}` };
+
+describe("deno lint behind engines.deno", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("on: check reports exactly what deno lint --json reports when run directly, and writes nothing in the project", () => {
+    const project = scratchCopy("deno-app", "deno-on");
+    const cache = tempDir("signalint-cache-");
+    const denoDir = tempDir("deno-dir-");
+    dirs.push(project, cache, denoDir);
+    writeFileSync(join(project, "signalint.config.json"), JSON.stringify({ engines: { deno: true } }));
+    const before = tree(project);
+    const result = runCli(["check", "--format", "json"], { cwd: project, env: { ...ON_PATH, SIGNALINT_CACHE_DIR: cache } });
+    const report = JSON.parse(result.stdout) as CliReport;
+    assert.equal(report.engines.deno.status, "ok", JSON.stringify(report.engines.deno));
+    assert.deepEqual(tree(project), before, "nothing written in the project tree");
+    // Each deno report: its own issues and the ones merged into another engine's (alsoReportedBy).
+    const reports = report.issues.flatMap((issue) =>
+      issue.engine === "deno"
+        ? [issue]
+        : (issue.alsoReportedBy ?? []).filter((other) => other.engine === "deno").map((other) => ({ ...issue, ...other, message: "" })),
+    );
+    const raw = rawDeno(project, DENO, denoDir);
+    assert.equal(raw.length, 2, "the fixture's two findings");
+    const key = (issue: { file: string; line: number; col: number; rule: string }) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`;
+    assert.deepEqual(reports.map(key).sort(), raw.map(key).sort());
+    for (const issue of report.issues.filter((entry) => entry.engine === "deno")) {
+      const same = raw.find((entry) => key(entry) === key(issue));
+      assert.ok(same && messageMatches(issue.message, same.message), `${key(issue)}: ${issue.message}`);
+    }
+    assert.equal(result.status, 1, "errors: exit 1, as deno lint's own");
+    // Its lint cache (DENO_DIR) went to Signalint's cache directory.
+    assert.ok(readdirSync(join(cache)).length > 0);
+  });
+
+  it("check_files answers from the lint cache, and not once the deno on PATH is replaced in place (deno upgrade)", async () => {
+    const project = scratchCopy("deno-app", "deno-cache");
+    const bin = tempDir("deno-bin-");
+    dirs.push(project, bin);
+    copyFileSync(DENO, join(bin, "deno"));
+    writeFileSync(join(project, "signalint.config.json"), JSON.stringify({ engines: { deno: true } }));
+    const session = await connect(project, { PATH: `${bin}:${CLEAN_PATH}` });
+    try {
+      const check = async () => structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/main.ts"] }));
+      const first = await check();
+      assert.deepEqual([first.engines.deno.status, first.totalIssues, first.cache?.deno?.misses], ["ok", 2, 1]);
+      const second = await check();
+      assert.deepEqual([second.totalIssues, second.cache?.deno?.misses], [2, 0], "unchanged: a hit (or a quiet repeat)");
+      // Its version is unknown (no package): the executable's stamp stands for it.
+      utimesSync(join(bin, "deno"), new Date(), new Date(Date.now() + 60_000));
+      const third = await check();
+      assert.deepEqual([third.totalIssues, third.cache?.deno?.hits, third.cache?.deno?.misses], [2, 0, 1], "another deno: linted again");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("the captured output the parser test reads is what this Deno prints for the fixture", () => {
+    const project = scratchCopy("deno-app", "deno-capture");
+    const denoDir = tempDir("deno-dir-");
+    dirs.push(project, denoDir);
+    const live = spawnSync(DENO, ["lint", "--json"], { cwd: project, encoding: "utf8", env: { PATH: CLEAN_PATH, DENO_DIR: denoDir, NO_COLOR: "1" } });
+    const stored = readFileSync(join(REPO, "fixtures", "deno-output", "findings.stdout"), "utf8");
+    assert.equal(live.status, 1, live.stderr);
+    const shape = (stdout: string, root: string) => {
+      const result = { exitCode: 1, signal: null, stdout, stderr: "", timedOut: false, outputExceeded: false, spawnError: null, durationMs: 1 };
+      const outcome = parseDenoOutput(result, (path) => (path.startsWith(`${root}/`) ? relative(root, path) : null));
+      return outcome.ok ? outcome.issues : outcome;
+    };
+    assert.deepEqual(shape(live.stdout, realpathSync(project)), shape(stored, "/tmp/deno-capture/deno-app"));
+  });
+});

@@ -1,0 +1,88 @@
+// deno lint's adapter on output captured from the real binary (Deno 2.9.6, build/fetch-deno.mjs), never written by
+// hand: fixtures/deno-output/ holds what `deno lint --json` printed (see its README.md for the commands), and
+// test/dist/deno-lint.test.ts checks the live binary still prints what these files hold.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { DENO, denoArgs, denoConfigLints, parseDenoOutput } from "../../src/engines/deno.ts";
+import type { SpawnResult } from "../../src/runtime/types.ts";
+import { REPO } from "../helpers.ts";
+
+const OUTPUT = join(REPO, "fixtures", "deno-output");
+
+/** A captured run: its stdout (and stderr) files and exit code. */
+function captured(name: string, exitCode: number): SpawnResult {
+  const read = (ext: string) => readFileSync(join(OUTPUT, `${name}.${ext}`), "utf8");
+  return { exitCode, signal: null, stdout: read("stdout"), stderr: read("stderr"), timedOut: false, outputExceeded: false, spawnError: null, durationMs: 1 };
+}
+
+/** The captured runs linted a copy of fixtures/deno-app at /tmp/deno-capture/deno-app. */
+const toRelative = (reported: string) => {
+  const [, inside] = reported.split("/deno-capture/deno-app/");
+  return inside ?? null;
+};
+
+describe("deno lint's JSON parser on captured output", () => {
+  it("findings: file, 1-based line and column, rule and message of each; every finding an error, none claimed fixable", () => {
+    const outcome = parseDenoOutput(captured("findings", 1), toRelative);
+    assert.ok(outcome.ok);
+    assert.deepEqual(
+      outcome.issues.map(({ file, line, col, rule, severity, fixable }) => ({ file, line, col, rule, severity, fixable })),
+      [
+        { file: "src/main.ts", line: 2, col: 33, rule: "no-explicit-any", severity: "error", fixable: false },
+        { file: "src/main.ts", line: 3, col: 7, rule: "prefer-const", severity: "error", fixable: false },
+      ],
+    );
+    assert.ok(outcome.issues.every((issue) => issue.engine === "deno" && issue.message.length > 0));
+  });
+
+  it("a file it cannot parse is a parse-error issue at the place its message names, the other files' findings kept", () => {
+    const outcome = parseDenoOutput(captured("parse-error", 1), toRelative);
+    assert.ok(outcome.ok);
+    const parse = outcome.issues.filter((issue) => issue.rule === "parse-error");
+    assert.deepEqual(
+      parse.map(({ file, line, col, severity, message }) => ({ file, line, col, severity, message })),
+      [{ file: "src/broken.ts", line: 1, col: 23, severity: "error", message: "SyntaxError: Expression expected" }],
+    );
+    assert.equal(outcome.issues.filter((issue) => issue.rule !== "parse-error").length, 2, "main.ts's two findings");
+  });
+
+  it("nothing found: an empty success; a deno.json it cannot read: deno's failure, never an empty success", () => {
+    assert.deepEqual(parseDenoOutput(captured("clean", 0), toRelative), { ok: true, issues: [] });
+    const bad = parseDenoOutput(captured("bad-config", 1), toRelative);
+    assert.equal(bad.ok, false);
+    assert.ok(!bad.ok && bad.code === "engine_failed" && /deno\.json/.test(bad.message), JSON.stringify(bad));
+  });
+
+  it("malformed output is an engine error", () => {
+    const result = (stdout: string): SpawnResult => ({ ...captured("clean", 0), stdout });
+    for (const bad of [
+      "{}",
+      '{"diagnostics": []}',
+      '{"diagnostics": [{"filename": "a.ts", "message": "m", "code": "c"}], "errors": []}',
+      '{"diagnostics": [{"filename": "a.ts", "range": {"start": {"line": 1, "col": 0}}, "message": "m", "code": "c", "hint": 3}], "errors": []}',
+      '{"diagnostics": [], "errors": [{"message": "no file"}]}',
+    ]) {
+      assert.equal(parseDenoOutput(result(bad), (path) => path).ok, false, bad);
+    }
+  });
+
+  it("argv: JSON, no failure on a path with nothing to lint, no -- (deno lint takes none); its cache outside the tree", () => {
+    assert.deepEqual(denoArgs(["src/a.ts"]), ["lint", "--json", "--permit-no-files", "src/a.ts"]);
+    assert.deepEqual(DENO.linter?.ignoreArgs?.("state"), ["--ignore=state"]);
+    assert.equal(DENO.linter?.env?.("/cache/p").DENO_DIR, join("/cache/p", "deno"));
+    assert.deepEqual(DENO.enabledBy, [], "only signalint.config.json turns it on");
+  });
+
+  it("a deno.json lints when it has a lint section or a task runs deno lint (a string or a task object)", () => {
+    assert.equal(denoConfigLints(readFileSync(join(REPO, "fixtures", "deno-app", "deno.json"), "utf8")), true);
+    assert.equal(denoConfigLints('{ "lint": {} }'), true);
+    assert.equal(denoConfigLints('{ "tasks": { "check": { "command": "deno fmt --check && deno lint src" } } }'), true);
+    assert.equal(denoConfigLints('// jsonc\n{ "tasks": { "ok": "deno task build; deno lint", }, }'), true);
+    // This repository's own deno.json runs Signalint under Deno and lints nothing.
+    assert.equal(denoConfigLints(readFileSync(join(REPO, "deno.json"), "utf8")), false);
+    assert.equal(denoConfigLints('{ "tasks": { "x": "echo deno linting" } }'), false);
+    assert.equal(denoConfigLints("not json"), false);
+  });
+});
