@@ -1,10 +1,10 @@
 // TypeScript's own code fixes for a check's diagnostics, asked of the project's own TypeScript (5.x/6.x) without
 // touching a file: a language service over the program of the tsconfig that lists the file (the project's options,
 // its references read from source as editors do), the asked diagnostic found again by code and place, and
-// `getCodeFixesAtPosition` for its exact span. Fixes are applied one at a time, each on the text the previous one
-// left (a second missing import from a module joins the first one's import), so every asked diagnostic gets the
-// fix TypeScript offers for it then. Combined fixes (`getCombinedCodeFix`) are not used: they fix every diagnostic
-// of their kind in a file, asked or not, and of whichever kind.
+// `getCodeFixesAtPosition` for its exact span. Fixes are applied in rounds, as eslint --fix applies passes: every
+// pending diagnostic asked on one program, the fixes whose edits do not meet applied together, the rest asked again
+// on the text that left (a second missing import from a module joins the first one's import). Combined fixes
+// (`getCombinedCodeFix`) are not used: they fix every diagnostic of their kind in a file, asked or not, of any kind.
 //
 // Which fix is `safe` (applied by default): adding a missing import when TypeScript knows exactly one module for the
 // name, a spelling fix when it is the only name candidate, adding a missing `await`, and removing an unused import or
@@ -237,51 +237,80 @@ function current(item) {
   if (!diagnosticCache.has(file)) diagnosticCache.set(file, diagnosticsOf(item.service, item.path));
   return diagnosticCache.get(file).find((diagnostic) => diagnostic.code === item.code && diagnostic.start === item.at);
 }
+// Each round asks every pending diagnostic of one group (unused declarations after the rest) on the same program and
+// applies the fixes whose edits do not meet, as eslint --fix applies a pass; a fix whose edits meet one taken, or a
+// second import into a file (it joins the first next round), waits for the next round, on the text this one left.
 while (pending.length) {
-  const item = pending.shift();
-  const place = { code: item.code, line: item.line, col: item.col, path: item.path };
-  const diagnostic = current(item);
-  if (!diagnostic) {
-    answer.notFixed.push({ ...place, reason: "TypeScript does not report it here now (a file changed, or an earlier fix of another file)", offered: false });
-    continue;
+  const group = late(pending[0]);
+  const taken = [];
+  const waiting = [];
+  const edited = new Map();
+  const meets = (action) =>
+    action.changes.some((change) =>
+      change.textChanges.some(({ span }) =>
+        (edited.get(key(change.fileName)) || []).some(
+          (other) => span.start <= other.span.start + other.span.length && other.span.start <= span.start + span.length,
+        ),
+      ),
+    );
+  for (const item of pending) {
+    if (late(item) !== group) {
+      waiting.push(item);
+      continue;
+    }
+    const place = { code: item.code, line: item.line, col: item.col, path: item.path };
+    const diagnostic = current(item);
+    if (!diagnostic) {
+      answer.notFixed.push({ ...place, reason: "TypeScript does not report it here now (a file changed, or an earlier fix of another file)", offered: false });
+      continue;
+    }
+    let fixes;
+    try {
+      fixes = item.service
+        .getCodeFixesAtPosition(item.path, diagnostic.start, diagnostic.start + diagnostic.length, [diagnostic.code], formatOf(readText(item.path)), PREFERENCES)
+        .filter(usable);
+    } catch (error) {
+      answer.notFixed.push({ ...place, reason: "TypeScript's code fix failed: " + String((error && error.message) || error).slice(0, 200), offered: false });
+      continue;
+    }
+    const choice = choose(item.service, fixes);
+    if (!choice) {
+      answer.notFixed.push({ ...place, reason: "TypeScript offers no fix for it", offered: false });
+      continue;
+    }
+    if (!request.kinds.includes(choice.kind)) {
+      const reason = "its fix (" + choice.action.description + ") is a " + choice.kind + " one, not among kinds " + request.kinds.join(", ");
+      answer.notFixed.push({ ...place, reason, offered: true });
+      continue;
+    }
+    const importing = choice.action.fixName === "import" && taken.some((other) => other.choice.action.fixName === "import" && other.item.path === item.path);
+    if (importing || meets(choice.action)) {
+      waiting.push(item);
+      continue;
+    }
+    taken.push({ item, place, choice });
+    for (const change of choice.action.changes) edited.set(key(change.fileName), [...(edited.get(key(change.fileName)) || []), ...change.textChanges]);
   }
-  const text = readText(item.path);
-  let fixes;
-  try {
-    fixes = item.service
-      .getCodeFixesAtPosition(item.path, diagnostic.start, diagnostic.start + diagnostic.length, [diagnostic.code], formatOf(text), PREFERENCES)
-      .filter(usable);
-  } catch (error) {
-    answer.notFixed.push({ ...place, reason: "TypeScript's code fix failed: " + String((error && error.message) || error).slice(0, 200), offered: false });
-    continue;
-  }
-  const choice = choose(item.service, fixes);
-  if (!choice) {
-    answer.notFixed.push({ ...place, reason: "TypeScript offers no fix for it", offered: false });
-    continue;
-  }
-  if (!request.kinds.includes(choice.kind)) {
-    const reason = "its fix (" + choice.action.description + ") is a " + choice.kind + " one, not among kinds " + request.kinds.join(", ");
-    answer.notFixed.push({ ...place, reason, offered: true });
-    continue;
-  }
-  const touched = [];
-  for (const change of choice.action.changes) {
-    const file = key(change.fileName);
-    texts.set(file, applyChanges(readText(file), change.textChanges));
+  pending.length = 0;
+  pending.push(...waiting);
+  if (!taken.length) continue;
+  const touched = [...edited.keys()];
+  for (const [file, changes] of edited) {
+    const ordered = [...changes].sort((a, b) => a.span.start - b.span.start);
+    texts.set(file, applyChanges(readText(file), ordered));
     versions.set(file, (versions.get(file) || 0) + 1);
     answer.texts[file] = texts.get(file);
-    touched.push(file);
-    for (const other of pending) if (key(other.path) === file) other.at = moved(other.at, [...change.textChanges].sort((a, b) => a.span.start - b.span.start));
+    for (const other of pending) if (key(other.path) === file) other.at = moved(other.at, ordered);
   }
   diagnosticCache.clear();
-  answer.fixed.push({ ...place, kind: choice.kind, touched });
-  // Diagnostics the edit took away too (a second use of a name just imported): addressed by it.
+  for (const { place, choice } of taken) answer.fixed.push({ ...place, kind: choice.kind, touched: choice.action.changes.map((change) => key(change.fileName)) });
+  // Diagnostics the round's edits took away too (a second use of a name just imported): addressed by them.
+  const kindIn = (file) => (taken.some(({ item, choice }) => key(item.path) === file && choice.kind === "safe") ? "safe" : "suggestion");
   for (let index = pending.length - 1; index >= 0; index--) {
     const other = pending[index];
     if (other.at < 0 || !touched.includes(key(other.path)) || current(other)) continue;
     pending.splice(index, 1);
-    answer.fixed.push({ code: other.code, line: other.line, col: other.col, path: other.path, kind: choice.kind, touched });
+    answer.fixed.push({ code: other.code, line: other.line, col: other.col, path: other.path, kind: kindIn(key(other.path)), touched: [key(other.path)] });
   }
 }
 proc.stdout.write(JSON.stringify(answer));

@@ -14,8 +14,8 @@ const COMPILER = { strict: true, noEmit: true, noUnusedLocals: true, target: "es
 const FILES = {
   "src/math.ts":
     "export function add(a: number, b: number): number {\n  return a + b;\n}\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n",
-  // TS2304: one module exports `add`: its import is the fix.
-  "src/uses-import.ts": "export const three = add(1, 2);\n",
+  // TS2304 twice: one module exports `add` and `sub`: their imports are the fixes, joined in one declaration.
+  "src/uses-import.ts": "export const three = add(1, 2);\nexport const one = sub(2, 1);\n",
   // TS2552: one name is near `mesage`.
   "src/spelling.ts": 'const message = "hi";\nexport const shout = mesage.toUpperCase();\n',
   // TS2339 with "Did you forget to use 'await'?".
@@ -64,7 +64,7 @@ describe("TypeScript's code fixes (TypeScript 5.9)", () => {
       const preview = structured<PreviewResult>(await call(session.client, "preview_diagnostic_fix", { issueIds: asked.map((issue) => issue.issueId) }));
       assertTreeUnchanged(dir, tree);
       const diff = preview.files.map((file) => file.diff).join("");
-      assert.match(diff, /^\+import \{ add \} from "\.\/math";$/m);
+      assert.match(diff, /^\+import \{ add, sub \} from "\.\/math";$/m);
       assert.match(diff, /^\+export const shout = message\.toUpperCase\(\);$/m);
       assert.match(diff, /await load\(\)/);
       assert.match(diff, /^-import \{ add, sub \} from "\.\/math";$/m);

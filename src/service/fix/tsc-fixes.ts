@@ -48,6 +48,8 @@ export async function planTscFixes(
   if (!resolved) return refuseAll(work, issues, "TypeScript is not installed where the project resolves it");
   if (majorVersion(resolved) >= 7) return refuseAll(work, issues, TS7_NOT_FIXED);
   const choice = await choosePrograms(runtime, project.root, { stateDir: project.stateDir, configured: project.settings.typescriptProjects });
+  // The editors' inferred program (no tsconfig at all) has no config to ask a language service of: no process started.
+  if (choice.noTsconfig) return refuseAll(work, issues, "no tsconfig.json: TypeScript's fixes are asked only of the programs of a project's tsconfigs");
   const configs = [...choice.programs.map((program) => program.config), ...choice.reached.map((entry) => entry.config)];
   const asks: TscFixFile[] = files.map((file) => ({
     path: join(project.root, file),
