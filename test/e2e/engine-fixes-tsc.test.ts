@@ -84,7 +84,8 @@ describe("TypeScript's code fixes (TypeScript 5.9)", () => {
   });
 
   it("the same marks from the command line as from a warm program; a suggestion only when asked", async () => {
-    const dir = project("typescript", FILES, false);
+    const effects = "function compute(): number {\n  return 1;\n}\nexport function run(): void {\n  const unused = compute();\n}\n";
+    const dir = project("typescript", { ...FILES, "src/effects.ts": effects }, false);
     dirs.push(dir);
     const session = await connect(dir);
     try {
@@ -99,6 +100,14 @@ describe("TypeScript's code fixes (TypeScript 5.9)", () => {
       assert.ok(other);
       const refused = errorOf(await call(session.client, "preview_diagnostic_fix", { issueIds: [other.issueId] }));
       assert.equal(refused.code, "nothing_to_fix");
+      // Removing a declaration whose initializer runs code (a call) is a suggestion: applied only when asked.
+      const effect = issues.find((issue) => issue.file === "src/effects.ts");
+      assert.ok(effect, JSON.stringify(issues));
+      const kept = errorOf(await call(session.client, "preview_diagnostic_fix", { issueIds: [effect.issueId] }));
+      assert.match(kept.message, /its fix \(Remove unused declaration for: 'unused'\) is a suggestion one, not among kinds safe/);
+      const asked = structured<PreviewResult>(await call(session.client, "preview_diagnostic_fix", { issueIds: [effect.issueId], kinds: ["suggestion"] }));
+      assert.match(asked.files[0]?.diff ?? "", /^- {2}const unused = compute\(\);$/m);
+      assert.deepEqual(asked.files[0]?.fixes, [{ engine: "tsc", kind: "suggestion", issueIds: [effect.issueId] }]);
     } finally {
       await session.close();
     }
