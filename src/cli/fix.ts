@@ -38,7 +38,8 @@ async function runFix(io: CliIo, values: OptionValues<typeof FIX_OPTIONS>, posit
   try {
     const paths = cliPaths(io.runtime, opened.project, positionals);
     const { response, issues } = await opened.api.check({ paths, incremental: false, tool: "cli-fix" });
-    const fixable = issues.filter((issue) => issue.fixable && kinds.includes(issue.fixKind ?? "safe"));
+    // oxlint's issues carry no fix mark (its report has none): oxlint is asked for each, as its own --fix would be.
+    const fixable = issues.filter((issue) => (issue.fixable && kinds.includes(issue.fixKind ?? "safe")) || issue.engine === "oxlint");
     const errors = issues.filter((issue) => issue.severity === "error");
     const incomplete = response.status === "error" ? 1 : 0;
     if (fixable.length === 0) {
@@ -79,10 +80,10 @@ async function runFix(io: CliIo, values: OptionValues<typeof FIX_OPTIONS>, posit
 /** The fix verb, declared once for its parser and its help. */
 export const fixCommand = defineCommand({
   name: "fix",
-  summary: "apply the engines' own fixes (ESLint, Biome) to the paths, checked and rolled back if worse",
+  summary: "apply the engines' own fixes (ESLint, Biome, oxlint, TypeScript) to the paths, checked and rolled back if worse",
   positionals: "[paths…]",
   description:
-    "Check the paths (default: the working directory), then apply the edits ESLint and Biome offer for the issues found " +
+    "Check the paths (default: the working directory), then apply the edits ESLint, Biome, oxlint and TypeScript offer for the issues found " +
     "(safe ones by default), all files or none; the files are checked again and every file is restored when errors rose " +
     "or a fixed issue is still reported. --dry-run prints the diff instead.",
   options: FIX_OPTIONS,

@@ -21,7 +21,10 @@ function cut(text: string): string {
   return text.length <= MAX_SUMMARY ? text : `${text.slice(0, MAX_SUMMARY - 1).trimEnd()}…`;
 }
 
-/** Each engine's fix command (null: it fixes nothing); a new engine without an entry is a compile error. */
+/**
+ * Each engine's fix command (null: it has none of its own — TypeScript's code fixes are Signalint's `fix`); a new
+ * engine without an entry is a compile error.
+ */
 const FIX_COMMANDS: Record<EngineName, string | null> = {
   eslint: "eslint --fix",
   oxlint: "oxlint --fix",
@@ -37,7 +40,7 @@ function ruleAction(issues: readonly Issue[], rule: string): string {
   if (issues.every(autoFixable)) {
     const files = [...new Set(issues.map((issue) => issue.file))];
     const target = files.length <= 4 ? files.join(" ") : `<the ${files.length} files>`;
-    return `Auto-fixable: run \`${FIX_COMMANDS[first.engine] ?? "the engine's fix"} ${target}\`, then re-check.`;
+    return `Auto-fixable: run \`${FIX_COMMANDS[first.engine] ?? "signalint-mcp fix"} ${target}\`, then re-check.`;
   }
   if (rule === "no-unused-vars") {
     return `Remove the ${issues.length} unused declarations (or prefix intentional ones with _); first at ${where}.`;

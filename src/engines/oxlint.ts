@@ -27,6 +27,22 @@ export function oxlintArgs(paths: readonly string[], typeAware = false): string[
   ];
 }
 
+/**
+ * oxlint's argv for fixing files in place (run on private copies, never the user's files): `--fix` for its safe fixes,
+ * `--fix-suggestions` for its suggestions (oxlint 1.x), the project's config given explicitly (a copy has none beside it).
+ */
+export function oxlintFixArgs(files: readonly string[], options: { config: string | null; kind: "safe" | "suggestion" }): string[] {
+  return [
+    options.kind === "safe" ? "--fix" : "--fix-suggestions",
+    ...(options.config ? ["-c", options.config] : []),
+    "--format",
+    "json",
+    "--no-error-on-unmatched-pattern",
+    "--",
+    ...files,
+  ];
+}
+
 /** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */
 export function oxlintTypeAwareEnv(tsgolint: string): Record<string, string> {
   return { OXLINT_TSGOLINT_PATH: tsgolint };
@@ -78,7 +94,8 @@ export function parseOxlintOutput(result: SpawnResult, toRelative: PathMapper): 
       rule: typeof diagnostic.code === "string" && diagnostic.code ? diagnostic.code : "oxlint",
       severity: severityOf(diagnostic.severity),
       message: diagnostic.message,
-      // oxlint's JSON report (1.x, checked on 1.94) says nothing of fixes, so nothing it reports is claimed fixable.
+      // oxlint's JSON report (1.x, checked on 1.94) says nothing of fixes, so nothing it reports is claimed fixable
+      // (preview still runs `oxlint --fix` on copies of the files asked: service/fix/oxlint-fixes.ts).
       fixable: false,
     });
   }

@@ -13,7 +13,7 @@ describe("signalint-mcp fix", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
-  it("writes what eslint --fix writes, exits 1 while errors remain (as eslint --fix); --dry-run prints the diff and writes nothing", async () => {
+  it("writes what eslint --fix then oxlint --fix write, exits 1 while errors remain (as eslint --fix); --dry-run prints the diff and writes nothing", async () => {
     const project = scratchCopy("eslint-flat", "cli-fix");
     dirs.push(project);
     const copy = tempDir("signalint-own-fix-");
@@ -21,6 +21,9 @@ describe("signalint-mcp fix", () => {
     cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
     const own = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--fix", "src"], { cwd: copy, encoding: "utf8" });
     assert.equal(own.status, 1, "errors eslint cannot fix remain");
+    // Then oxlint's own fixes (oxlint runs by default): Signalint gives the text to ESLint, then oxlint.
+    const oxlint = spawnSync(process.execPath, [join(REPO, "node_modules", "oxlint", "bin", "oxlint"), "--fix", "src"], { cwd: copy, encoding: "utf8" });
+    assert.ok(oxlint.status === 0 || oxlint.status === 1, oxlint.stderr);
 
     const before = snapshotTree(project);
     const dry = runCli(["fix", "--dry-run"], { cwd: project });

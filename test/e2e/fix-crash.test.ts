@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
-import { call, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { call, connect, removeDir, REPO, scratchCopy, structured, tempDir } from "../helpers.ts";
 import { pausedApply } from "../helpers/paused-apply.ts";
 
 const FILES = 40;
@@ -85,6 +86,42 @@ it(`SIGKILL at ${STAGES.length} instants of a ${FILES}-file apply: after a resta
     }
   }
   assert.equal(kills, STAGES.length);
+});
+
+it("SIGKILL during an engine fix's apply (ESLint's edits of two files, verified): after a restart both files are original, or both fixed", async () => {
+  const dir = scratchCopy("eslint-flat", "crash-engine");
+  const dirState = tempDir("signalint-state-");
+  const copy = tempDir("signalint-own-fix-");
+  try {
+    writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ engines: { oxlint: false, tsc: false } }));
+    const files = ["src/app.js", "src/util.js"];
+    const read = (root: string) => files.map((file) => readFileSync(join(root, file), "utf8"));
+    const original = read(dir);
+    cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+    spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--fix", "src"], { cwd: copy });
+    const fixed = read(copy);
+    for (const stage of ["journal-written", "temp-1", "committing", "renamed-0", "committed"]) {
+      files.forEach((file, index) => writeFileSync(join(dir, file), original[index] as string));
+      const { pid, preview, applying, closed } = await pausedApply(dir, dirState, stage, { files });
+      assert.deepEqual(
+        preview.files.map((file) => file.file),
+        files,
+      );
+      process.kill(pid, "SIGKILL");
+      await closed;
+      assert.equal(await applying, "killed", `the server was killed at ${stage} before answering`);
+      const restarted = await connect(dir, { SIGNALINT_STATE_DIR: dirState });
+      try {
+        await call(restarted.client, "get_loop_status");
+        const states = read(dir).map((text, index) => (text === original[index] ? "original" : text === fixed[index] ? "fixed" : "torn"));
+        assert.deepEqual([...new Set(states)], [stage === "committed" ? "fixed" : "original"], `killed at ${stage}: ${states.join(",")}`);
+      } finally {
+        await restarted.close();
+      }
+    }
+  } finally {
+    [dir, dirState, copy].forEach(removeDir);
+  }
 });
 
 it("a plan an earlier version wrote (journal/<id>.json, no integrity tag) is set aside, never executed", async () => {

@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse, NormalizedIssue } from "../../src/core/contracts.ts";
-import { call, connect, everyIssue, linkPackage, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, everyIssue, linkPackage, removeDir, REPO, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { writeFiles } from "../helpers/project.ts";
 
 /** Biome 2 (the devDependency) and Biome 1.9 (installed here as the `biome1` alias). */
 const BIOME_VERSIONS = [
@@ -64,4 +65,39 @@ describe("fixable and fixKind: what each engine's own output says", () => {
       await session.close();
     }
   });
+
+  for (const { label, typescript, warm, expected } of [
+    { label: "TypeScript 5.9, warm", typescript: "typescript", warm: true, expected: "safe" },
+    { label: "TypeScript 5.9, command line", typescript: "typescript", warm: false, expected: "safe" },
+    { label: "TypeScript 6, warm", typescript: "typescript6", warm: true, expected: "safe" },
+    { label: "TypeScript 7 (no code fixes offered)", typescript: "typescript7", warm: true, expected: "-" },
+  ]) {
+    it(`tsc, ${label}: marked by code only where TypeScript always gives a safe fix; a repeated answer carries the same marks`, async () => {
+      const project = tempDir("signalint-marks-tsc-");
+      dirs.push(project);
+      writeFiles(project, {
+        "package.json": JSON.stringify({ name: "marks", private: true, type: "module" }),
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { strict: true, noEmit: true, noUnusedLocals: true, noUnusedParameters: true, module: "esnext", target: "es2022" },
+          include: ["src"],
+        }),
+        "signalint.config.json": JSON.stringify({ engines: { oxlint: false }, warmTypeScript: warm }),
+        "src/math.ts": "export const one = 1;\nexport const two = 2;\n",
+        "src/a.ts":
+          'import { one, two } from "./math";\nfunction pair<A, B>(value: number): number {\n  return value;\n}\nexport const three = pair(add(1, 2));\n',
+      });
+      linkPackage(project, "typescript", join(REPO, "node_modules", typescript));
+      const session = await connect(project);
+      try {
+        const first = marks(await everyIssue(session, structured<CheckResponse>(await call(session.client, "check_project"))), "tsc");
+        assert.deepEqual(first, { "src/a.ts:1 TS6192": expected, "src/a.ts:2 TS6205": expected, "src/a.ts:5 TS2304": "-" });
+        const again = structured<CheckResponse>(await call(session.client, "check_project"));
+        assert.deepEqual(marks(await everyIssue(session, again), "tsc"), first);
+        const files = structured<CheckResponse>(await call(session.client, "check_files", { files: ["src/a.ts"] }));
+        assert.deepEqual(marks(await everyIssue(session, files), "tsc"), first);
+      } finally {
+        await session.close();
+      }
+    });
+  }
 });

@@ -7,20 +7,22 @@ import { BUNDLE, call, CLEAN_PATH, DENO, DENO_FLAGS, STATE_HOME_ENV, structured 
 /** What a paused apply leaves to the test: the server's pid, its apply's outcome, and its connection's end. */
 export interface PausedApply {
   pid: number;
+  /** The preview the apply applies (its files' diffs, for an engine fix). */
+  preview: { transactionId: string; files: { file: string; diff?: string }[] };
   /** "answered" when the apply got a result, "killed" when the server died first. */
   applying: Promise<"answered" | "killed">;
   closed: Promise<void>;
 }
 
 /**
- * Start a server on `project` (on Node, or Deno), preview the patches, apply them, and resolve once the journal is
- * paused at `stage`.
+ * Start a server on `project` (on Node, or Deno), preview the patches (or, given preview_diagnostic_fix's arguments,
+ * the engines' fixes they ask), apply them, and resolve once the journal is paused at `stage`.
  */
 export async function pausedApply(
   project: string,
   state: string,
   stage: string,
-  patches: { file: string; originalContent: string; patchedContent: string }[],
+  patches: { file: string; originalContent: string; patchedContent: string }[] | Record<string, unknown>,
   runtime: "node" | "deno" = "node",
 ): Promise<PausedApply> {
   const transport = new StdioClientTransport({
@@ -50,11 +52,13 @@ export async function pausedApply(
   const closed = new Promise<void>((resolve) => {
     client.onclose = () => resolve();
   });
-  const { transactionId } = structured<{ transactionId: string }>(await call(client, "preview_diagnostic_fix", { patches }));
+  const asked = Array.isArray(patches) ? { patches } : patches;
+  const preview = structured<PausedApply["preview"]>(await call(client, "preview_diagnostic_fix", asked));
+  const { transactionId } = preview;
   const applying = call(client, "apply_diagnostic_fix", { transactionId, confirm: true }).then(
     () => "answered" as const,
     () => "killed" as const,
   );
   await paused;
-  return { pid: transport.pid as number, applying, closed };
+  return { pid: transport.pid as number, preview, applying, closed };
 }

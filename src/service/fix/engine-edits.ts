@@ -1,10 +1,15 @@
 // Each engine's own edits of a file's text, asked without touching the file: ESLint through its Node API on the text
-// (engines/eslint-fix.ts), Biome through `lint --write --stdin-file-path` (the text on stdin, the fixed text on stdout).
-// oxlint fixes only files in place and tsc's code fixes are not asked here: what they would fix is said, not done.
-import { join } from "node:path";
+// (engines/eslint-fix.ts), TypeScript's code fixes through a language service on the text (engines/tsc-fix.ts), Biome
+// through `lint --write --stdin-file-path` (the text on stdin, the fixed text on stdout), and oxlint, which fixes only
+// files in place, through `oxlint --fix` on private copies in Signalint's cache directory.
+import { dirname, isAbsolute, join } from "node:path";
 import type { FixKind } from "../../core/contracts.ts";
+import type { RawIssue } from "../../core/issues.ts";
+import { relativeToRoot } from "../../core/paths.ts";
 import { biomeFixArgs } from "../../engines/biome.ts";
 import { ESLINT_FIX_LAUNCHER, parseEslintFixAnswers, type EslintFixFile } from "../../engines/eslint-fix.ts";
+import { oxlintFixArgs, parseOxlintOutput } from "../../engines/oxlint.ts";
+import { parseTscFixAnswer, TSC_FIX_LAUNCHER, type TscFixAnswer, type TscFixFile } from "../../engines/tsc-fix.ts";
 import { writeIfChanged } from "../../engines/tsconfig.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, type ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -35,6 +40,38 @@ export class EngineEditError extends Error {
 /** Fixes asked requests made by this process so far (each names its own request file). */
 let requests = 0;
 
+/**
+ * Run a launcher (engines/eslint-fix.ts, engines/tsc-fix.ts) with the node that runs the engine's package, on a
+ * request file in the cache directory's `dir`: `node <launcher> <package dir> <request>`; its stdout, or an
+ * EngineEditError.
+ */
+async function runLauncher(context: EditContext, resolved: ResolvedEngine, launcher: { text: string; dir: string }, request: unknown): Promise<string> {
+  const name = resolved.engine;
+  // The engine's entry runs through a node (never a native binary): the launcher runs in its place.
+  if (!resolved.packageDir || resolved.prefixArgs.at(-1) !== resolved.path)
+    throw new EngineEditError(`${name} is not run from its own package here (a stand-in or PATH install): its fixes are not asked`);
+  const { runtime, cacheDir } = context;
+  const script = join(cacheDir, launcher.dir, `fix-${runtime.sha256(launcher.text).slice(0, 12)}.cjs`);
+  const requestFile = join(cacheDir, launcher.dir, `fix-request-${runtime.pid}-${++requests}.json`);
+  await runtime.mkdirp(join(cacheDir, launcher.dir));
+  await writeIfChanged(runtime, script, launcher.text);
+  await runtime.writeFileAtomic(requestFile, JSON.stringify(request));
+  try {
+    const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs.slice(0, -1), script, resolved.packageDir, requestFile], {
+      cwd: context.root,
+      timeoutMs: context.timeoutMs,
+      maxOutputBytes: ENGINE_OUTPUT_LIMIT,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0", ...context.env },
+    });
+    if (result.timedOut) throw new EngineEditError(`${name}'s fixes did not complete within ${context.timeoutMs} ms`);
+    if (result.exitCode !== 0) throw new EngineEditError(`${name}'s fixes failed (exit ${result.exitCode}): ${excerpt(result.stderr || result.stdout, 300)}`);
+    return result.stdout;
+  } finally {
+    // Best effort: a request file left in the cache directory is overwritten by the next one.
+    await runtime.removeFile(requestFile).catch(() => {});
+  }
+}
+
 /** ESLint's edits of several files (one process for all), each given as text; writes nothing but its request file. */
 export async function eslintEdits(
   context: EditContext,
@@ -42,29 +79,77 @@ export async function eslintEdits(
   files: readonly EslintFixFile[],
   options: { flat: boolean; flags: readonly string[]; kinds: readonly FixKind[] },
 ): Promise<EngineEdit[]> {
-  // ESLint's entry runs through a node (never a native binary): the launcher runs in its place.
-  if (!resolved.packageDir || resolved.prefixArgs.at(-1) !== resolved.path)
-    throw new EngineEditError("ESLint is not run from its own package here (a stand-in or PATH install): its fixes are not asked");
+  const stdout = await runLauncher(
+    context,
+    resolved,
+    { text: ESLINT_FIX_LAUNCHER, dir: "eslint" },
+    { files, flat: options.flat, flags: options.flags, kinds: options.kinds },
+  );
+  const answers = parseEslintFixAnswers(stdout, files.length);
+  if (!answers) throw new EngineEditError(`eslint's fixes failed: ${excerpt(stdout, 300)}`);
+  return answers;
+}
+
+/**
+ * TypeScript's code fixes (5.x/6.x, the project's own) for diagnostics of files given as text, on the programs of the
+ * configs the check runs (`configs`, absolute), in one process; writes nothing but its request file.
+ */
+export async function tscEdits(
+  context: EditContext,
+  resolved: ResolvedEngine,
+  files: readonly TscFixFile[],
+  options: { configs: readonly string[]; kinds: readonly FixKind[] },
+): Promise<TscFixAnswer> {
+  const request = { root: context.root, configs: options.configs, files, kinds: options.kinds };
+  const stdout = await runLauncher(context, resolved, { text: TSC_FIX_LAUNCHER, dir: "tsc-fix" }, request);
+  const answer = parseTscFixAnswer(stdout);
+  if (!answer) throw new EngineEditError(`TypeScript's code fixes failed: ${excerpt(stdout, 300)}`);
+  return answer;
+}
+
+/** oxlint's answer for one file: its text after `oxlint --fix`, and what oxlint still reports in it. */
+export interface OxlintEdit {
+  file: string;
+  output: string;
+  remaining: RawIssue[];
+}
+
+/**
+ * oxlint's edits of files given as text (`file`: root-relative): each written to a private copy in the cache directory
+ * at its own relative path, `oxlint --fix` (or `--fix-suggestions`) run there with the project's config passed
+ * explicitly (`config`, absolute; null: none), the copies read back and removed. The user's files are never touched.
+ */
+export async function oxlintEdits(
+  context: EditContext,
+  resolved: ResolvedEngine,
+  files: readonly { file: string; text: string }[],
+  options: { config: string | null; kind: FixKind },
+): Promise<OxlintEdit[]> {
   const { runtime, cacheDir } = context;
-  const launcher = join(cacheDir, "eslint", `fix-${runtime.sha256(ESLINT_FIX_LAUNCHER).slice(0, 12)}.cjs`);
-  const request = join(cacheDir, "eslint", `fix-request-${runtime.pid}-${++requests}.json`);
-  await runtime.mkdirp(join(cacheDir, "eslint"));
-  await writeIfChanged(runtime, launcher, ESLINT_FIX_LAUNCHER);
-  await runtime.writeFileAtomic(request, JSON.stringify({ files, flat: options.flat, flags: options.flags, kinds: options.kinds }));
+  const copy = join(cacheDir, "oxlint-fix", `copy-${runtime.pid}-${++requests}`);
   try {
-    const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs.slice(0, -1), launcher, resolved.packageDir, request], {
-      cwd: context.root,
+    for (const { file, text } of files) {
+      await runtime.mkdirp(dirname(join(copy, file)));
+      await runtime.writeFileAtomic(join(copy, file), text);
+    }
+    const args = oxlintFixArgs(
+      files.map(({ file }) => file),
+      options,
+    );
+    const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
+      cwd: copy,
       timeoutMs: context.timeoutMs,
       maxOutputBytes: ENGINE_OUTPUT_LIMIT,
-      env: { NO_COLOR: "1", FORCE_COLOR: "0", ...context.env },
+      env: { NO_COLOR: "1", FORCE_COLOR: "0" },
     });
-    if (result.timedOut) throw new EngineEditError(`eslint's fixes did not complete within ${context.timeoutMs} ms`);
-    const answers = result.exitCode === 0 ? parseEslintFixAnswers(result.stdout, files.length) : null;
-    if (!answers) throw new EngineEditError(`eslint's fixes failed (exit ${result.exitCode}): ${excerpt(result.stderr || result.stdout, 300)}`);
-    return answers;
+    if (result.timedOut) throw new EngineEditError(`oxlint's fixes did not complete within ${context.timeoutMs} ms`);
+    const report = parseOxlintOutput(result, (path) => relativeToRoot(copy, isAbsolute(path) ? path : join(copy, path)));
+    if (!report.ok) throw new EngineEditError(`oxlint's fixes failed (exit ${result.exitCode}): ${report.message}`);
+    const outputs = await Promise.all(files.map(({ file }) => runtime.readText(join(copy, file))));
+    return files.map(({ file }, index) => ({ file, output: outputs[index] as string, remaining: report.issues.filter((issue) => issue.file === file) }));
   } finally {
-    // Best effort: a request file left in the cache directory is overwritten by the next one.
-    await runtime.removeFile(request).catch(() => {});
+    // Best effort: a copy left in the cache directory holds only text Signalint was given.
+    await runtime.removeFile(copy).catch(() => {});
   }
 }
 

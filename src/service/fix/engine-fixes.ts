@@ -1,46 +1,26 @@
 // A fix transaction built from the engines' own edits (issue 35): the asked issues (by id, by cluster, or every
-// issue of some files), each file's text given to ESLint and then Biome in turn (each engine sees the previous one's
-// output, as running their --fix one after the other would), and which asked issues each edit addresses.
+// issue of some files), each file's text given to ESLint, Biome, TypeScript and oxlint in turn (each engine sees the
+// previous one's output, as running their --fix one after the other would), and which asked issues each edit addresses.
 import { join } from "node:path";
 import type { EngineName, FixKind, Stale } from "../../core/contracts.ts";
 import { ifMissing, InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
 import type { Issue } from "../../core/issues.ts";
 import { eslintPlace, type EslintFixFile } from "../../engines/eslint-fix.ts";
 import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
+import { oxlintAccepts } from "../../engines/oxlint.ts";
 import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
-import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
+import type { ResolvedEngine } from "../../engines/types.ts";
 import { eslintLegacy, enabledEngines } from "../check/fan-out.ts";
-import type { CheckStore, StoredCheck } from "../history/check-store.ts";
+import type { StoredCheck } from "../history/check-store.ts";
 import { biomeDirOf, biomeRuns } from "../lint/biome-scope.ts";
 import { eslintLookupFromFile } from "../lint/eslint-scope.ts";
 import { validatePaths } from "../project/project.ts";
-import type { Checker } from "../workflow/checker.ts";
 import { biomeEdits, eslintEdits, EngineEditError, type EditContext } from "./engine-edits.ts";
+import { addFix, type EngineFixRequest, type FileFix, type FixService, type NotFixed, type PlanWork } from "./fix-plan.ts";
+import { planOxlintFixes } from "./oxlint-fixes.ts";
+import { planTscFixes } from "./tsc-fixes.ts";
 
-/** What preview_diagnostic_fix asks the engines for: issues by id, a cluster, or files (and rules); kinds to apply. */
-export interface EngineFixRequest {
-  issueIds?: readonly string[];
-  clusterId?: string;
-  files?: readonly string[];
-  rules?: readonly string[];
-  /** Default ["safe"]: what the engines' own --fix applies. */
-  kinds?: readonly FixKind[];
-  /** The check the ids come from (default: the newest of this session). */
-  checkId?: string;
-}
-
-/** One engine's edits in one file: which of the check's issues they address. */
-export interface FileFix {
-  engine: EngineName;
-  kind: FixKind;
-  issueIds: string[];
-}
-
-/** An asked issue no edit addresses (its id), and why. */
-export interface NotFixed {
-  issue: string;
-  reason: string;
-}
+export type { EngineFixRequest, FileFix, FixService, NotFixed } from "./fix-plan.ts";
 
 /** The engines' edits as whole-file patches, with what each addresses and what was left. */
 export interface EnginePlan {
@@ -52,19 +32,21 @@ export interface EnginePlan {
   addressed: string[];
 }
 
-/** What the planner needs of the service: the checker, the check store, and how JS engines are run. */
-export type FixService = Checker & { readonly store: CheckStore; readonly node: NodeCommand | null };
-
 /** Biome processes run at once for a preview. */
 const BIOME_AT_ONCE = 4;
 
-/** Engines that give edits here, in the order their fixes are applied. */
+/** Engines whose edits follow their issues' fix marks, in the order their fixes are applied (after TypeScript's). */
 const FIXERS = ["eslint", "biome"] as const;
 type Fixer = (typeof FIXERS)[number];
 
-const NOT_OFFERED: Record<Exclude<EngineName, Fixer>, string> = {
-  oxlint: "oxlint fixes files only in place (no stdin, no dry run): Signalint does not run its fixes",
-  tsc: "TypeScript code fixes are not offered yet",
+/**
+ * Engines asked for every issue of theirs, marked or not: their report does not say which have a fix (oxlint), or a
+ * mark says only that one is always given (tsc): the engine's answer decides.
+ */
+const ASKS_ENGINE = new Set<EngineName>(["tsc", "oxlint"]);
+
+/** Why an engine that Signalint asks for no edits offers none (the compiler asks for a reason per new engine). */
+const NOT_OFFERED: Record<Exclude<EngineName, Fixer | "tsc" | "oxlint">, string> = {
   deno: "deno lint fixes files only in place (no dry run): Signalint does not run its fixes",
 };
 
@@ -93,14 +75,15 @@ function selectIssues(check: StoredCheck, request: EngineFixRequest, files: read
   return check.issues.filter((issue) => inFiles.has(issue.file) && (!request.rules || request.rules.includes(issue.rule)));
 }
 
-/** Whether an issue's engine edit is of an asked kind. */
+/** Whether an issue's engine edit is of an asked kind (tsc's and oxlint's: their engine says, when asked). */
 function askedKind(issue: Issue, kinds: readonly FixKind[]): boolean {
-  return issue.fixable && kinds.includes(issue.fixKind ?? "safe");
+  return ASKS_ENGINE.has(issue.engine) || (issue.fixable && kinds.includes(issue.fixKind ?? "safe"));
 }
 
 /** Why an asked issue gets no edit. */
 function whyNot(issue: Issue, kinds: readonly FixKind[]): string {
-  if (issue.engine !== "eslint" && issue.engine !== "biome") return NOT_OFFERED[issue.engine as Exclude<EngineName, Fixer>] ?? `${issue.engine} offers no edit`;
+  if (issue.engine in NOT_OFFERED) return NOT_OFFERED[issue.engine as keyof typeof NOT_OFFERED];
+  if (issue.engine !== "eslint" && issue.engine !== "biome") return `${issue.engine} offers no edit`;
   if (!issue.fixable) return `${issue.engine} offers no edit for it`;
   return `its edit is a ${issue.fixKind ?? "safe"} one, not among kinds ${kinds.join(", ")}`;
 }
@@ -131,8 +114,16 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
   const resolved = new Map<Fixer, ResolvedEngine | null>();
   for (const engine of engines) resolved.set(engine, await resolveEngine(runtime, engine, { start, node: service.node }));
   const originals = await Promise.all(targets.map((file) => runtime.readText(join(project.root, file)).catch(ifMissing(null))));
-  const texts = new Map(targets.map((file, index) => [file, originals[index] ?? null]));
-  const fixes = new Map<string, FileFix[]>(targets.map((file) => [file, []]));
+  const work: PlanWork = {
+    originals: new Map(targets.map((file, index) => [file, originals[index] ?? null])),
+    texts: new Map(targets.map((file, index) => [file, originals[index] ?? null])),
+    fixes: new Map(),
+    notFixed,
+    check,
+    kinds,
+    byFiles,
+  };
+  const { texts } = work;
   const context = (engine: Fixer, env: Record<string, string> = {}): EditContext => ({
     runtime,
     root: project.root,
@@ -186,7 +177,7 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
         for (const kind of kinds) {
           const places = new Set(answer.fixed.filter((fix) => fix.kind === kind).map((fix) => fix.place));
           const ids = fileIssues.filter((issue) => places.has(eslintPlace(issue.rule, issue.line, issue.col))).map((issue) => issue.issueId);
-          if (places.size) fixes.get(file)?.push({ engine: "eslint", kind, issueIds: ids });
+          if (places.size) addFix(work, file, { engine: "eslint", kind, issueIds: ids });
         }
       }
     }
@@ -213,21 +204,33 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
         );
         for (const kind of kinds) {
           const ids = fileIssues.filter((issue) => (issue.fixKind ?? "safe") === kind).map((issue) => issue.issueId);
-          if (ids.length || kind === "safe") fixes.get(file)?.push({ engine: "biome", kind, issueIds: ids });
+          if (ids.length || kind === "safe") addFix(work, file, { engine: "biome", kind, issueIds: ids });
         }
       }
     }
   }
-  const patches = targets.flatMap((file, index) => {
-    const original = originals[index];
-    const patched = texts.get(file);
+  // TypeScript's and oxlint's fixes after the linters' (their issues are found again where those left them).
+  const engineAsked = (engine: EngineName) => ({
+    issues: wanted.filter((issue) => issue.engine === engine),
+    files: targets.filter((file) => engine !== "oxlint" || oxlintAccepts(file)),
+    whole: byFiles && !request.rules,
+  });
+  const byFilesWith = (engine: EngineName) => byFiles && (!request.rules || request.rules.some((rule) => (engine === "tsc") === /^TS\d+$/.test(rule)));
+  if (enabled.tsc === true && (byFilesWith("tsc") || wanted.some((issue) => issue.engine === "tsc"))) await planTscFixes(service, work, engineAsked("tsc"));
+  if (enabled.oxlint === true && (byFilesWith("oxlint") || wanted.some((issue) => issue.engine === "oxlint")))
+    await planOxlintFixes(service, work, engineAsked("oxlint"));
+  const patches = [...work.texts].flatMap(([file, patched]) => {
+    const original = work.originals.get(file);
     return original === null || original === undefined || patched === original || patched == null
       ? []
-      : [{ file, originalContent: original, patchedContent: patched, fixes: fixes.get(file) ?? [] }];
+      : [{ file, originalContent: original, patchedContent: patched, fixes: work.fixes.get(file) ?? [] }];
   });
+  patches.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const addressed = [...new Set(patches.flatMap((patch) => patch.fixes.flatMap((fix) => fix.issueIds)))];
   for (const issue of wanted)
     if (!addressed.includes(issue.issueId) && !notFixed.some((entry) => entry.issue === issue.issueId))
       notFixed.push({ issue: issue.issueId, reason: `${issue.engine} made no edit for it here` });
-  return { patches, notFixed, checkId: check?.checkId ?? null, addressed };
+  // An issue one pass could not fix and a later one did (oxlint's suggestions after its safe fixes) is not left.
+  const left = notFixed.filter((entry) => !addressed.includes(entry.issue));
+  return { patches, notFixed: left, checkId: check?.checkId ?? null, addressed };
 }

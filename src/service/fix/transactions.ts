@@ -121,7 +121,7 @@ export class TransactionStore {
       const why = plan.notFixed.slice(0, 5).map((entry) => `${entry.issue}: ${entry.reason}`);
       throw new SignalintError(
         "nothing_to_fix",
-        `No engine offers an edit here${why.length ? `: ${why.join("; ")}` : ": the files hold nothing ESLint or Biome fixes (oxlint's and TypeScript's own fixes are not offered yet: run `oxlint --fix` yourself)"}.`,
+        `No engine offers an edit here${why.length ? `: ${why.join("; ")}` : ": the files hold nothing ESLint, Biome, oxlint or TypeScript (5.x/6.x) fixes"}.`,
       );
     }
     const held = this.hold(await this.validated(plan.patches), { checkId: plan.checkId, addressed: plan.addressed });

@@ -5,6 +5,7 @@ import { missingGenerated } from "../../engines/generated-configs.ts";
 import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
+import { tscFixMark } from "../../engines/tsc-fix.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
@@ -169,6 +170,15 @@ function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: 
     });
   const failures = failed.map(({ file, outcome }) => ({ file, reason: outcome.ok ? "" : outcome.message }));
   return { ok: true, issues, ...(failures.length ? { failures } : {}) };
+}
+
+/**
+ * TypeScript 5.x/6.x's fix marks (engines/tsc-fix.ts: by code, where it always gives a safe fix), set where its code
+ * fixes can be asked (its package run through node); a warm, command-line or repeated answer passes here alike.
+ */
+function withFixMarks(outcome: ParseOutcome, resolved: ResolvedEngine): ParseOutcome {
+  if (!outcome.ok || overlayCompiler(resolved) === null) return outcome;
+  return { ...outcome, issues: outcome.issues.map((issue) => ({ ...issue, ...tscFixMark(issue) })) };
 }
 
 /**
@@ -358,7 +368,10 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
     const message = ["no program the project checks includes the checked files", ...why].join("; ");
     return { ok: true, issues: [], notChecked, message, reuse: { reads: [] } };
   }
-  const combined = combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig);
+  const combined = withFixMarks(
+    combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig),
+    resolved,
+  );
   if (!combined.ok) return combined;
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
