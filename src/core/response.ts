@@ -37,7 +37,7 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   const incomplete = facts.incomplete?.length ? ` ${incompleteNote(facts.incomplete)}` : "";
   const linters = facts.unlinted?.join(", ");
   const unlinted = linters
-    ? ` The project also lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`
+    ? ` The project also lints with ${linters}, which Signalint did not run (notChecked says why): run ${linters} yourself, or have Signalint run it where notChecked says how, before calling these files clean.`
     : "";
   const failureNote = (failures.length ? ` Engine failures (results incomplete): ${failures.join("; ")}.` : "") + incomplete + unlinted;
   const top = returned[0];
@@ -52,7 +52,7 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
     return `No issues reported, but nothing type-checked these files: ${reasons}.${incomplete} Run the project's own checker on them (or, for TypeScript files no program includes, add their tsconfig to typescript.projects in signalint.config.json).`;
   }
   if (linters)
-    return `No issues reported, but the project lints with ${linters}, which Signalint cannot run: run ${linters} yourself before calling these files clean.`;
+    return `No issues reported, but the project lints with ${linters}, which Signalint did not run (notChecked says why): run ${linters} yourself, or have Signalint run it where notChecked says how, before calling these files clean.`;
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }

@@ -136,7 +136,7 @@ export const DENO: EngineAdapter = {
   bin: "deno",
   enabledBy: [],
   offReason: 'off unless signalint.config.json has "engines": {"deno": true}',
-  configuredBy: { files: DENO_CONFIGS, configures: denoConfigLints },
+  configuredBy: { files: DENO_CONFIGS, configures: denoConfigLints, command: "deno lint" },
   linter: {
     accepts: denoAccepts,
     argsFor: denoArgs,

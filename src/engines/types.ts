@@ -86,9 +86,10 @@ export interface EngineAdapter {
   offReason?: string;
   /**
    * A default-off engine the project may configure for itself: root files (the first found is read) and a test of
-   * their text. While it is off by default, a check notes the files it would lint and how to turn it on (informational).
+   * their text, and the command the project lints with. While it is off by default, a check notes the files it would
+   * lint and how to turn it on, and is never clean (the project's linter did not run).
    */
-  configuredBy?: { files: readonly string[]; configures: (text: string) => boolean };
+  configuredBy?: { files: readonly string[]; configures: (text: string) => boolean; command: string };
   /** File-local linters are driven through the lint room; null: the engine has a runner of its own (tsc). */
   linter: LinterDriver | null;
 }

@@ -195,7 +195,7 @@ describe("clusters and responses", () => {
     // Found on ky (linted by xo): after an export rename, after_edit_check said issues_found where the other steps said error.
     const found = checkResponse([single], { unlinted: ["xo"] }).response;
     assert.equal(found.status, "error");
-    assert.match(found.nextStep ?? "", /^Fix src\/z\.ts:1 \(TS2304\) first.* lints with xo, which Signalint cannot run/);
+    assert.match(found.nextStep ?? "", /^Fix src\/z\.ts:1 \(TS2304\) first.* lints with xo, which Signalint did not run/);
     const nothing = checkResponse([], { unlinted: ["xo"] }).response;
     assert.equal(nothing.status, "error");
     assert.match(nothing.nextStep ?? "", /^No issues reported, but the project lints with xo/);

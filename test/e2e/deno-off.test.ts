@@ -27,8 +27,9 @@ describe("deno lint off by default", () => {
     assert.equal(response.schemaVersion, "1.3");
     assert.deepEqual(response.engines.deno, { status: "disabled" });
     assert.deepEqual(response.notChecked, [{ reason: NOTE, count: 2, sample: ["src/main.ts", "src/shout.ts"] }]);
-    // Informational: deno is off by Signalint's default, so the note alone never makes the check an error.
-    assert.equal(response.status, "clean", JSON.stringify(response));
+    // The project lints with deno and Signalint did not run it: never clean, and the next step says what to do.
+    assert.equal(response.status, "error", JSON.stringify(response));
+    assert.match(response.nextStep ?? "", /lints with deno lint, which Signalint did not run/);
     const text = check(project, "text").stdout;
     assert.match(text, /^- deno did not run: off unless signalint\.config\.json has "engines": \{"deno": true\}$/m);
     assert.match(text, /^Not checked: 2 files not linted by deno: deno\.json configures it/m);

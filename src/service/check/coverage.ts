@@ -56,10 +56,13 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     notes.push(eslintNote);
     linters.push("eslint");
   }
-  // Engines the project configures for itself (its deno.json lints) and Signalint leaves off: informational.
+  // Engines the project lints with (its deno.json lints) and Signalint leaves off by its own default: the project's
+  // linter did not run, so the check is never clean (as with xo) until the config turns the engine on or off.
   for (const engine of job.offByDefault) {
     const note = await configuredOffNote(job, engine, sources);
-    if (note) notes.push(note);
+    if (!note) continue;
+    notes.push(note);
+    linters.push(ENGINES[engine].configuredBy?.command ?? engine);
   }
   const toRelative = (file: string) => job.toRelative(file) ?? file;
   const relative = (note: NotCheckedFiles) => note.files.map(toRelative);
@@ -118,8 +121,9 @@ async function packageEslintNote(job: CoverageInputs, sources: readonly string[]
 
 /**
  * A default-off engine whose config the project has (its adapter's `configuredBy`: deno.json with a `lint` section or
- * a `deno lint` task): the files under the paths it would lint, and how to turn it on. Informational, as the engine
- * is off by Signalint's default, never by the project's choice — not a check `error`.
+ * a `deno lint` task): the files under the paths it would lint, and how to turn it on. The project lints them and
+ * Signalint did not: the check is an `error` (unlinted), whatever it found. `"engines": {"deno": false}` is the user's
+ * choice: no note then (the engine is not off by default).
  */
 async function configuredOffNote(job: CoverageInputs, engine: EngineName, sources: readonly string[]): Promise<NotCheckedFiles | null> {
   const { configuredBy, linter } = ENGINES[engine];
