@@ -146,8 +146,21 @@ export const ElsewhereSchema = z
   .meta({ id: "Elsewhere" });
 export type Elsewhere = Omit<z.infer<typeof ElsewhereSchema>, "issues"> & { issues: CheckIssue[] };
 
+/** Past pendingAfterMs: the named files' answer is complete (every engine, every program holding them), tsc re-checks the rest. */
+export const PendingSchema = z
+  .object({
+    programs: z.number().int().min(1).describe("tsc programs still re-checking the rest"),
+    files: z.number().int().min(0).describe("Other files they hold (may change)"),
+    nextStep: z.string(),
+  })
+  .strict()
+  .meta({ id: "Pending" });
+export type Pending = z.infer<typeof PendingSchema>;
+
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: an engine failed or files went unchecked (engines, notChecked)"),
+  status: z
+    .enum(["clean", "issues_found", "error", "pending"])
+    .describe("error: an engine failed or files went unchecked (engines, notChecked); pending: see pending"),
   checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema),
@@ -166,12 +179,13 @@ const checkCore = {
     .optional(),
   notChecked: z.array(NotCheckedSchema).optional(),
   elsewhere: ElsewhereSchema.optional(),
+  pending: PendingSchema.optional(),
 };
 
-/** CheckResponse, schema 1.2 (a superset of the original 1.1). */
+/** CheckResponse, schema 1.3 (a superset of the original 1.1; 1.3 added status "pending" and `pending`). */
 export const CheckResponseSchema = z
   .object({
-    schemaVersion: z.literal("1.2"),
+    schemaVersion: z.literal("1.3"),
     ...checkCore,
     projectRoot: z.string(),
     totalIssues: z.number().int().min(0),
@@ -190,7 +204,7 @@ export type CheckResponse = Omit<z.infer<typeof CheckResponseSchema>, "remaining
 /** The same response with compact keys and no projectRoot. */
 export const CompactCheckResponseSchema = z
   .object({
-    v: z.literal("1.2"),
+    v: z.literal("1.3"),
     ...checkCore,
     total: z.number().int().min(0),
     remaining: z.array(IssueSchema).optional(),

@@ -6,6 +6,7 @@ import {
   EnginesSchema,
   LoopWarningSchema,
   NotCheckedSchema,
+  PendingSchema,
   type AfterEditDelta,
   type CheckResponse,
 } from "./contracts.ts";
@@ -22,18 +23,19 @@ const postCheckCore = {
   nextStep: z.string().optional(),
   notChecked: z.array(NotCheckedSchema).optional(),
   elsewhere: ElsewhereSchema.optional(),
+  pending: PendingSchema.optional(),
 };
 
 /** The lean check of after_edit_check and apply_diagnostic_fix (their delta rides beside it). */
 export const PostCheckSchema = z
-  .object({ schemaVersion: z.literal("1.2"), ...postCheckCore, totalIssues: z.number().int().min(0) })
+  .object({ schemaVersion: z.literal("1.3"), ...postCheckCore, totalIssues: z.number().int().min(0) })
   .strict()
   .meta({ id: "PostCheck" });
 export type PostCheck = z.infer<typeof PostCheckSchema>;
 
 /** The same in compact keys. */
 export const CompactPostCheckSchema = z
-  .object({ v: z.literal("1.2"), ...postCheckCore, total: z.number().int().min(0) })
+  .object({ v: z.literal("1.3"), ...postCheckCore, total: z.number().int().min(0) })
   .strict()
   .meta({ id: "CompactPostCheck" });
 export type CompactPostCheck = z.infer<typeof CompactPostCheckSchema>;
@@ -59,6 +61,7 @@ export function postCheck(response: CheckResponse, delta: AfterEditDelta | null)
     ...(nextStep ? { nextStep } : {}),
     ...(response.notChecked ? { notChecked: response.notChecked } : {}),
     ...(response.elsewhere ? { elsewhere: response.elsewhere } : {}),
+    ...(response.pending ? { pending: response.pending } : {}),
   };
 }
 

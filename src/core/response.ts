@@ -1,4 +1,15 @@
-import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Elsewhere, Engines, LoopWarning, NotChecked, Snapshot } from "./contracts.ts";
+import type {
+  CheckIssue,
+  CheckResponse,
+  CompactCheckResponse,
+  CompactSnapshot,
+  Elsewhere,
+  Engines,
+  LoopWarning,
+  NotChecked,
+  Pending,
+  Snapshot,
+} from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
 import { checkStatus, incompleteNote } from "./completeness.ts";
@@ -24,6 +35,8 @@ export interface CheckFacts {
   unlinted?: readonly string[];
   /** tsc errors outside the checked files that the change introduced (or, nothing known before, present): never clean. */
   elsewhere?: Elsewhere;
+  /** tsc still re-checks what the change may affect beyond the named files: never clean. */
+  pending?: Pending;
 }
 
 function failedEngines(engines: Engines): string[] {
@@ -80,9 +93,9 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const remaining = ordered.slice(0, facts.maxRemainingIssues);
   const engines = Object.fromEntries(Object.entries(facts.engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
   const omitted = notClustered.length - remaining.length;
-  const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
+  const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep ?? facts.pending?.nextStep;
   return {
-    schemaVersion: "1.2",
+    schemaVersion: "1.3",
     status: checkStatus({ ...facts, issueCount: facts.issues.length }),
     checkId: facts.checkId,
     projectRoot: facts.projectRoot,
@@ -98,6 +111,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
     ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
     ...(facts.notChecked?.length ? { notChecked: facts.notChecked } : {}),
     ...(facts.elsewhere ? { elsewhere: facts.elsewhere } : {}),
+    ...(facts.pending ? { pending: facts.pending } : {}),
   };
 }
 

@@ -34,7 +34,7 @@ describe("CLI", () => {
 
   it("--compact abbreviates the keys of the response format", () => {
     const compact = JSON.parse(runCli(["check", "--format", "response", "--compact"], { cwd: fixture("systemic-ts") }).stdout) as Record<string, unknown>;
-    assert.equal(compact.v, "1.2");
+    assert.equal(compact.v, "1.3");
     assert.equal(compact.total, 12);
     assert.ok(!("schemaVersion" in compact) && !("projectRoot" in compact) && !("totalIssues" in compact));
     const plain = JSON.parse(runCli(["check", "--format", "response"], { cwd: fixture("systemic-ts") }).stdout) as Record<string, unknown>;

@@ -58,7 +58,7 @@ describe("tools over stdio", () => {
 
   it("clusters the systemic error and expands it by clusterId, issueId and prefix", async () => {
     const first = structured<CheckResponse>(await call(session.client, "check_project", { paths: ["."] }));
-    assert.equal(first.schemaVersion, "1.2");
+    assert.equal(first.schemaVersion, "1.3");
     assert.equal(first.totalIssues, 12);
     const top = first.clusters[0];
     assert.ok(top);
