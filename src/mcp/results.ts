@@ -23,6 +23,7 @@ import type { ResultShape } from "./respond.ts";
 function headline(response: CheckResponse, where: string): string {
   const counts = readCheckCounts(response);
   if (response.status === "clean") return "No issues found.";
+  if (response.status === "pending") return "No issues in the named files so far; tsc is still re-checking the other files this change may affect (pending).";
   if (response.status === "issues_found" && counts.total === 0 && response.elsewhere)
     return "No issues in the checked files, but other files of their programs have tsc errors (below).";
   if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
@@ -46,13 +47,19 @@ function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
   return [`Elsewhere: ${plural(count, "tsc error")} in other files, ${what}:`, ...first, ...step];
 }
 
+/** The rest still being re-checked (see core/completeness.ts pendingNote), unless the next step already says it. */
+function pendingLines({ pending, nextStep }: CheckResponse): string[] {
+  return pending && pending.nextStep !== nextStep ? [`Pending: ${pending.nextStep}`] : [];
+}
+
 /** A short human summary of a check. */
 export function summarizeCheck(response: CheckResponse): string {
   const counts = readCheckCounts(response);
   const others = counts.remaining ? ` + ${plural(counts.remaining, "other")}` : "";
   const head = headline(response, ` in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}`);
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
-  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
+  const next = response.nextStep ? [`Next: ${response.nextStep}`] : [];
+  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...pendingLines(response), ...next].join("\n");
 }
 
 /** The summary of a post-check: what it found, the delta, and the lean next step (it names where the issues are). */
@@ -62,6 +69,7 @@ function summarizePostCheck(response: CheckResponse, delta: AfterEditDelta | nul
     headline(response, " in these files"),
     ...failuresOf(response),
     ...elsewhereLines(response),
+    ...pendingLines(response),
     `Delta: ${delta ? summarizeDelta(delta) : "not available."}`,
   ];
   return [...lines, ...(nextStep ? [`Next: ${nextStep}`] : [])].join("\n");
