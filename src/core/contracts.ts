@@ -146,21 +146,15 @@ export const ElsewhereSchema = z
   .meta({ id: "Elsewhere" });
 export type Elsewhere = Omit<z.infer<typeof ElsewhereSchema>, "issues"> & { issues: CheckIssue[] };
 
-/** Past pendingAfterMs: the named files' answer is complete (every engine, every program holding them), tsc re-checks the rest. */
-export const PendingSchema = z
-  .object({
-    programs: z.number().int().min(1).describe("tsc programs still re-checking the rest"),
-    files: z.number().int().min(0).describe("Other files they hold (may change)"),
-    nextStep: z.string(),
-  })
-  .strict()
-  .meta({ id: "Pending" });
+/**
+ * Past pendingAfterMs: the named files' answer is complete (every engine, every program holding them) and `programs`
+ * tsc programs still re-check the rest, `files` other files (at most that many may change; nextStep says what to do).
+ */
+export const PendingSchema = z.object({ programs: z.number().int().min(1), files: z.number().int().min(0) }).strict();
 export type Pending = z.infer<typeof PendingSchema>;
 
 const checkCore = {
-  status: z
-    .enum(["clean", "issues_found", "error", "pending"])
-    .describe("error: an engine failed or files went unchecked (engines, notChecked); pending: see pending"),
+  status: z.enum(["clean", "issues_found", "error", "pending"]).describe("error: an engine failed or files went unchecked (engines, notChecked)"),
   checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema),

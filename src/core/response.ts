@@ -12,7 +12,7 @@ import type {
 } from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
-import { checkStatus, incompleteNote } from "./completeness.ts";
+import { checkStatus, incompleteNote, pendingNote } from "./completeness.ts";
 
 /** Everything needed to shape one check's response. */
 export interface CheckFacts {
@@ -93,7 +93,10 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const remaining = ordered.slice(0, facts.maxRemainingIssues);
   const engines = Object.fromEntries(Object.entries(facts.engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
   const omitted = notClustered.length - remaining.length;
-  const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep ?? facts.pending?.nextStep;
+  const step = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
+  // The rest still re-checking: how to get the complete answer, after whatever else there is to do.
+  const pending = facts.pending && pendingNote(facts.pending.programs, facts.pending.files);
+  const nextStep = pending ? (step ? `${step} ${pending}` : pending) : step;
   return {
     schemaVersion: "1.3",
     status: checkStatus({ ...facts, issueCount: facts.issues.length }),

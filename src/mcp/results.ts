@@ -47,11 +47,6 @@ function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
   return [`Elsewhere: ${plural(count, "tsc error")} in other files, ${what}:`, ...first, ...step];
 }
 
-/** The rest still being re-checked (see core/completeness.ts pendingNote), unless the next step already says it. */
-function pendingLines({ pending, nextStep }: CheckResponse): string[] {
-  return pending && pending.nextStep !== nextStep ? [`Pending: ${pending.nextStep}`] : [];
-}
-
 /** A short human summary of a check. */
 export function summarizeCheck(response: CheckResponse): string {
   const counts = readCheckCounts(response);
@@ -59,7 +54,7 @@ export function summarizeCheck(response: CheckResponse): string {
   const head = headline(response, ` in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}`);
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
   const next = response.nextStep ? [`Next: ${response.nextStep}`] : [];
-  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...pendingLines(response), ...next].join("\n");
+  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...next].join("\n");
 }
 
 /** The summary of a post-check: what it found, the delta, and the lean next step (it names where the issues are). */
@@ -69,7 +64,6 @@ function summarizePostCheck(response: CheckResponse, delta: AfterEditDelta | nul
     headline(response, " in these files"),
     ...failuresOf(response),
     ...elsewhereLines(response),
-    ...pendingLines(response),
     `Delta: ${delta ? summarizeDelta(delta) : "not available."}`,
   ];
   return [...lines, ...(nextStep ? [`Next: ${nextStep}`] : [])].join("\n");

@@ -7,7 +7,6 @@ import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts
 import { loopEventFromIssues } from "../../core/loops.ts";
 import { isWithin } from "../../core/paths.ts";
 import { elsewhereField, type ElsewhereFacts } from "../../core/elsewhere.ts";
-import { pendingNote } from "../../core/completeness.ts";
 import { buildCheckResponse } from "../../core/response.ts";
 import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { NodeCommand } from "../../engines/types.ts";
@@ -262,7 +261,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     incomplete: outcome.coverage.incomplete,
     unlinted: outcome.coverage.unlinted,
     elsewhere: elsewhereField(outcome.elsewhere),
-    ...(outcome.pending ? { pending: { ...outcome.pending, nextStep: pendingNote(outcome.pending.programs, outcome.pending.files) } } : {}),
+    ...(outcome.pending ? { pending: outcome.pending } : {}),
   });
   const elsewhere = outcome.elsewhere ? { elsewhere: outcome.elsewhere } : {};
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...elsewhere, ...(by.session ? { session: by.session } : {}) });
