@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { hookReport } from "../../src/cli/hook-report.ts";
 import type { CheckIssue, CheckResponse, Delta, Pending } from "../../src/core/contracts.ts";
-import { call, connect, linkBin, rawTscKeys, removeDir, REPO, structured } from "../helpers.ts";
+import { spawnSync } from "node:child_process";
+import { BUNDLE, call, CLEAN_PATH, connect, linkBin, rawTscKeys, removeDir, REPO, runCli, STATE_HOME, structured, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 
 // Issue 36 item 2: check_files and after_edit_check answer the named files before the rest of what an edit affects
@@ -121,6 +122,38 @@ describe("the named files first, the rest pending", () => {
       assert.deepEqual(introducedKeys(complete), rawTscKeys(dir, ["tsconfig.json"]));
     } finally {
       await session.close();
+    }
+  });
+
+  it("the editor hook on the project's daemon prints the pending line (exit 1), then the importers' errors (exit 2)", () => {
+    const dir = project(0);
+    const state = tempDir("signalint-state-");
+    dirs.push(dir, state);
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: state };
+    const hook = () =>
+      spawnSync(process.execPath, [BUNDLE, "hook"], {
+        cwd: dir,
+        env: { ...env, SIGNALINT_PREWARM_DELAY_MS: "off" },
+        input: JSON.stringify({ cwd: dir, tool_input: { file_path: join(dir, "src", "hub.ts") } }),
+        encoding: "utf8",
+      });
+    try {
+      const whole = runCli(["check"], { cwd: dir, env });
+      assert.equal(whole.status, 0, whole.stderr);
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED);
+      const first = hook();
+      assert.equal(first.status, 1, first.stderr);
+      assert.match(
+        first.stderr,
+        new RegExp(`${DEPENDENTS} more files may be affected \\(tsc is still re-checking their program\\): run \`signalint-mcp check\``),
+      );
+      const again = hook();
+      assert.equal(again.status, 2, again.stderr);
+      assert.match(again.stderr, /src\/use\d+\.ts:3:\d+ error TS2345/);
+      assert.doesNotMatch(again.stderr, /may be affected/);
+    } finally {
+      const stop = runCli(["daemon", "stop"], { cwd: dir, env });
+      assert.equal(stop.status, 0, stop.stderr);
     }
   });
 });
