@@ -79,8 +79,15 @@ function unknownDependents(engines: Record<EngineName, EngineStatus>): string | 
     : null;
 }
 
+/** tsc answered the edited files and is still re-checking the rest (status pending or a pending field). */
+function pendingLine(response: CheckResponse): string | null {
+  const pending = response.pending;
+  if (!pending) return null;
+  return `${plural(pending.files, "more file")} may be affected (tsc is still re-checking ${pending.programs === 1 ? "their program" : `${pending.programs} programs`}): run \`signalint-mcp check\``;
+}
+
 /** The headline: what the edit leaves, counted. */
-function headline(files: readonly string[], own: number, other: ReturnType<typeof otherErrors>, warnings: number): string {
+function headline(files: readonly string[], own: number, other: ReturnType<typeof otherErrors>, warnings: number, pending = false): string {
   const parts: string[] = [];
   if (own) parts.push(`${plural(own, "error")} in ${files.length > 1 ? "the edited files" : files[0]}`);
   if (other.thisEdit.length) parts.push(`${plural(other.thisEdit.length, "error")} this edit introduced in other files`);
@@ -92,13 +99,15 @@ function headline(files: readonly string[], own: number, other: ReturnType<typeo
         : `${plural(rest, "error")} in other files since the last whole-project check (not fixed yet)`,
     );
   if (warnings) parts.push(plural(warnings, "warning"));
-  return `Signalint after editing ${files.join(", ")}: ${parts.length ? parts.join(", ") : "no errors found"}`;
+  const none = pending ? "no errors in the edited files; the files they may affect are not re-checked yet" : "no errors found";
+  return `Signalint after editing ${files.join(", ")}: ${parts.length ? parts.join(", ") : none}`;
 }
 
 /**
  * The hook's report: errors the edit leaves (in the edited files first, then the ones it introduced elsewhere), what
  * it fixed, warnings, what did not run; at most HOOK_MAX_LINES lines. Exit 2 when the edit leaves errors (or
- * warnings, with failOn "warning"), 1 when the check is incomplete (an engine failed, files went unchecked), else 0.
+ * warnings, with failOn "warning"), 1 when the check is incomplete (an engine failed, files went unchecked, the files
+ * the edit may affect still being re-checked: pending), else 0.
  */
 export function hookReport(facts: HookFacts): HookReport {
   const order = byAsked(facts.files);
@@ -110,7 +119,7 @@ export function hookReport(facts: HookFacts): HookReport {
   // every edit where nothing is remembered between hooks: no daemon).
   const leavesErrors = own.length + (other.unattributed ? other.thisEdit.length : other.count) > 0;
   const incomplete = facts.response.status === "error";
-  const exitCode = leavesErrors || failsOnWarnings ? 2 : incomplete ? 1 : 0;
+  const exitCode = leavesErrors || failsOnWarnings ? 2 : incomplete || facts.response.pending ? 1 : 0;
   // An engine off by the project's choice (its config, or off by default with nothing to say why) is said when the
   // hook has something to report anyway; after every clean edit it would be the same line again and again. Engines
   // that are missing or have nothing to check say so (their message) every time.
@@ -119,14 +128,16 @@ export function hookReport(facts: HookFacts): HookReport {
     Object.entries(facts.response.engines).filter(([, status]) => !(quiet && status.status === "disabled" && !status.message)),
   ) as Record<EngineName, EngineStatus>;
   const notRun = notRunLines({ engines, notChecked: facts.response.notChecked }, facts.switches);
-  const tail = [fixedLine(facts.delta), ...notRun, unknownDependents(facts.response.engines)].filter((line): line is string => line !== null);
+  const tail = [fixedLine(facts.delta), ...notRun, unknownDependents(facts.response.engines), pendingLine(facts.response)].filter(
+    (line): line is string => line !== null,
+  );
   const ranked = [...own, ...other.thisEdit, ...other.since, ...warnings].map(issueLine);
   const hidden = own.length + other.count + warnings.length - ranked.length;
   const room = HOOK_MAX_LINES - 1 - tail.length;
   const shown = ranked.length + (hidden > 0 ? 1 : 0) > room ? ranked.slice(0, Math.max(0, room - 1)) : ranked;
   const more = own.length + other.count + warnings.length - shown.length;
   const lines = [
-    `${headline(facts.files, own.length, other, warnings.length)}${exitCode === 2 ? `: fix ${leavesErrors ? "them" : "the warnings"} (or undo the edit)` : ""}${incomplete ? "; the check is incomplete (below: what did not run or was not checked)" : ""}`,
+    `${headline(facts.files, own.length, other, warnings.length, !!facts.response.pending)}${exitCode === 2 ? `: fix ${leavesErrors ? "them" : "the warnings"} (or undo the edit)` : ""}${incomplete ? "; the check is incomplete (below: what did not run or was not checked)" : ""}`,
     ...shown,
     ...(more > 0 ? [`… and ${more} more: run \`signalint-mcp check\` (--format json lists every issue)`] : []),
     ...tail,

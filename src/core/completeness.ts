@@ -1,4 +1,4 @@
-import type { CheckResponse, Elsewhere, Engines } from "./contracts.ts";
+import type { CheckResponse, Elsewhere, Engines, Pending } from "./contracts.ts";
 
 // The one rule of a clean check: every file it was about was checked by everything the project checks it with.
 // Coverage (service/check/coverage.ts) gathers which files nothing type-checked; these two functions decide what that
@@ -43,18 +43,22 @@ export interface StatusFacts {
   incomplete?: readonly string[];
   /** The project's own linters that could not run on the checked files. */
   unlinted?: readonly string[];
+  /** tsc programs still re-checking the rest of what the change may affect (the named files' answer is complete). */
+  pending?: Pending;
 }
 
 /**
  * A check's status: `error` when an engine failed, none ran, a file it was about went unchecked, or the project's own
  * linter (xo, a package's own ESLint, …) could not run on it — whatever else was found, since what was not checked may
- * hold more; `issues_found` when there are issues (here or, after an edit, elsewhere); else `clean`.
+ * hold more; `issues_found` when there are issues (here or, after an edit, elsewhere); `pending` when there are none
+ * yet but tsc has not finished re-checking the files the change may affect outside the named ones; else `clean`.
  */
 export function checkStatus(facts: StatusFacts): CheckResponse["status"] {
   const statuses = Object.values(facts.engines);
   const failed = statuses.some((status) => status.status === "error") || !statuses.some((status) => status.status === "ok");
   if (failed || facts.incomplete?.length || facts.unlinted?.length) return "error";
-  return facts.issueCount > 0 || facts.elsewhere ? "issues_found" : "clean";
+  if (facts.issueCount > 0 || facts.elsewhere) return "issues_found";
+  return facts.pending ? "pending" : "clean";
 }
 
 /** How many named unchecked files a next step lists by name. */
@@ -65,4 +69,10 @@ export function incompleteNote(files: readonly string[]): string {
   const shown = files.slice(0, NAMED).join(", ");
   const more = files.length > NAMED ? ` and ${files.length - NAMED} more` : "";
   return `Not clean: ${shown}${more} ${files.length === 1 ? "was" : "were"} not checked by every checker the project uses (notChecked says why).`;
+}
+
+/** The pending field's next step: how to get the complete answer. */
+export function pendingNote(programs: number, files: number): string {
+  const what = `${programs === 1 ? "1 tsc program" : `${programs} tsc programs`} (${files === 1 ? "1 more file" : `${files} more files`} this change may affect)`;
+  return `The named files' answer is complete; ${what} ${programs === 1 ? "is" : "are"} still being re-checked. Call the same tool again with the same files for the complete answer: the re-check goes on meanwhile and is never started twice.`;
 }

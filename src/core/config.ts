@@ -36,6 +36,7 @@ export const ConfigFileSchema = z
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
     daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
+    pendingAfterMs: z.number().int().min(0).max(3_600_000).optional(),
     readOnly: z.boolean().optional(),
     typescript: z
       .object({ projects: z.array(z.string().min(1)).optional() })
@@ -61,6 +62,8 @@ export function machineWarmMemoryMB(totalMemoryBytes: number | null): number {
   if (!totalMemoryBytes) return DEFAULT_WARM_MEMORY_MB;
   return Math.max(1024, Math.floor(totalMemoryBytes / 1024 ** 2 / 4));
 }
+/** How long check_files waits for tsc's whole re-check before it answers the named files and leaves the rest pending. */
+export const DEFAULT_PENDING_AFTER_MS = 1500;
 /** How long an oversized result stays readable through artifact_read, by default. */
 export const DEFAULT_ARTIFACT_RETENTION_SECONDS = 3600;
 export const STRUCTURED_MAX_BYTES = { default: 262_144, min: 16_384, max: 16_777_216 };
@@ -86,6 +89,11 @@ export interface Settings {
   daemon: { enabled: boolean; idleMinutes: number; off?: string };
   /** Run oxlint with --type-aware when the project has oxlint-tsgolint installed (default true). */
   oxlintTypeAware: boolean;
+  /**
+   * check_files / after_edit_check (and the hook): after this many ms, answer the named files' complete answer and
+   * leave the rest of what tsc re-checks `pending` (it goes on in the background); default DEFAULT_PENDING_AFTER_MS.
+   */
+  pendingAfterMs: number;
   /** tsconfigs checked besides the ones the project's root config and scripts name (root-relative; typescript.projects). */
   typescriptProjects: string[];
   /**
@@ -219,6 +227,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
       : (config.warmTypeScript ?? true),
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
+    pendingAfterMs: config.pendingAfterMs ?? DEFAULT_PENDING_AFTER_MS,
     readOnly,
     daemon: daemonSettings(config, readEnv),
     typescriptProjects: config.typescript?.projects ?? [],

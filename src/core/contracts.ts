@@ -147,8 +147,15 @@ export const ElsewhereSchema = z
   .meta({ id: "Elsewhere" });
 export type Elsewhere = Omit<z.infer<typeof ElsewhereSchema>, "issues"> & { issues: CheckIssue[] };
 
+/**
+ * Past pendingAfterMs: the named files' answer is complete (every engine, every program holding them) and `programs`
+ * tsc programs still re-check the rest, `files` other files (at most that many may change; nextStep says what to do).
+ */
+export const PendingSchema = z.object({ programs: z.number().int().min(1), files: z.number().int().min(0) }).strict();
+export type Pending = z.infer<typeof PendingSchema>;
+
 const checkCore = {
-  status: z.enum(["clean", "issues_found", "error"]).describe("error: an engine failed or files went unchecked (engines, notChecked)"),
+  status: z.enum(["clean", "issues_found", "error", "pending"]).describe("error: an engine failed or files went unchecked (engines, notChecked)"),
   checkId: z.string(),
   engines: EnginesSchema,
   clusters: z.array(ClusterSchema),
@@ -168,9 +175,10 @@ const checkCore = {
     .optional(),
   notChecked: z.array(NotCheckedSchema).optional(),
   elsewhere: ElsewhereSchema.optional(),
+  pending: PendingSchema.optional(),
 };
 
-/** CheckResponse, schema 1.3 (1.2 plus `engines.deno`; a superset of the original 1.1). */
+/** CheckResponse, schema 1.3 (a superset of the original 1.1; 1.3 added `engines.deno`, status "pending" and `pending`). */
 export const CheckResponseSchema = z
   .object({
     schemaVersion: z.literal("1.3"),

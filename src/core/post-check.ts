@@ -6,6 +6,7 @@ import {
   EnginesSchema,
   LoopWarningSchema,
   NotCheckedSchema,
+  PendingSchema,
   type AfterEditDelta,
   type CheckResponse,
 } from "./contracts.ts";
@@ -22,6 +23,7 @@ const postCheckCore = {
   nextStep: z.string().optional(),
   notChecked: z.array(NotCheckedSchema).optional(),
   elsewhere: ElsewhereSchema.optional(),
+  pending: PendingSchema.optional(),
 };
 
 /** The lean check of after_edit_check and apply_diagnostic_fix (their delta rides beside it). */
@@ -59,6 +61,7 @@ export function postCheck(response: CheckResponse, delta: AfterEditDelta | null)
     ...(nextStep ? { nextStep } : {}),
     ...(response.notChecked ? { notChecked: response.notChecked } : {}),
     ...(response.elsewhere ? { elsewhere: response.elsewhere } : {}),
+    ...(response.pending ? { pending: response.pending } : {}),
   };
 }
 

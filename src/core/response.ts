@@ -1,7 +1,18 @@
-import type { CheckIssue, CheckResponse, CompactCheckResponse, CompactSnapshot, Elsewhere, Engines, LoopWarning, NotChecked, Snapshot } from "./contracts.ts";
+import type {
+  CheckIssue,
+  CheckResponse,
+  CompactCheckResponse,
+  CompactSnapshot,
+  Elsewhere,
+  Engines,
+  LoopWarning,
+  NotChecked,
+  Pending,
+  Snapshot,
+} from "./contracts.ts";
 import type { ClusterGroup } from "./cluster.ts";
 import { publicIssue, type Issue } from "./issues.ts";
-import { checkStatus, incompleteNote } from "./completeness.ts";
+import { checkStatus, incompleteNote, pendingNote } from "./completeness.ts";
 
 /** Everything needed to shape one check's response. */
 export interface CheckFacts {
@@ -24,6 +35,8 @@ export interface CheckFacts {
   unlinted?: readonly string[];
   /** tsc errors outside the checked files that the change introduced (or, nothing known before, present): never clean. */
   elsewhere?: Elsewhere;
+  /** tsc still re-checks what the change may affect beyond the named files: never clean. */
+  pending?: Pending;
 }
 
 function failedEngines(engines: Engines): string[] {
@@ -80,7 +93,10 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
   const remaining = ordered.slice(0, facts.maxRemainingIssues);
   const engines = Object.fromEntries(Object.entries(facts.engines).map(([name, { version: _version, ...status }]) => [name, status])) as Engines;
   const omitted = notClustered.length - remaining.length;
-  const nextStep = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
+  const step = nextStepFor(facts, returned, remaining) ?? facts.elsewhere?.nextStep;
+  // The rest still re-checking: how to get the complete answer, after whatever else there is to do.
+  const pending = facts.pending && pendingNote(facts.pending.programs, facts.pending.files);
+  const nextStep = pending ? (step ? `${step} ${pending}` : pending) : step;
   return {
     schemaVersion: "1.3",
     status: checkStatus({ ...facts, issueCount: facts.issues.length }),
@@ -98,6 +114,7 @@ export function buildCheckResponse(facts: CheckFacts): CheckResponse {
     ...(facts.cache && Object.keys(facts.cache).length ? { cache: facts.cache } : {}),
     ...(facts.notChecked?.length ? { notChecked: facts.notChecked } : {}),
     ...(facts.elsewhere ? { elsewhere: facts.elsewhere } : {}),
+    ...(facts.pending ? { pending: facts.pending } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import type { ResultShape } from "./respond.ts";
 function headline(response: CheckResponse, where: string): string {
   const counts = readCheckCounts(response);
   if (response.status === "clean") return "No issues found.";
+  if (response.status === "pending") return "No issues in the named files so far; tsc is still re-checking the other files this change may affect (pending).";
   if (response.status === "issues_found" && counts.total === 0 && response.elsewhere)
     return "No issues in the checked files, but other files of their programs have tsc errors (below).";
   if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
@@ -52,7 +53,8 @@ export function summarizeCheck(response: CheckResponse): string {
   const others = counts.remaining ? ` + ${plural(counts.remaining, "other")}` : "";
   const head = headline(response, ` in ${plural(response.clusters.length, "cluster")}${others}${counts.omitted ? ` (${counts.omitted} omitted)` : ""}`);
   const top = response.clusters.slice(0, 3).map((cluster) => `[P${cluster.priority}] ${cluster.rootCauseSummary}`);
-  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...(response.nextStep ? [`Next: ${response.nextStep}`] : [])].join("\n");
+  const next = response.nextStep ? [`Next: ${response.nextStep}`] : [];
+  return [head, ...top, ...failuresOf(response), ...elsewhereLines(response), ...next].join("\n");
 }
 
 /** The summary of a post-check: what it found, the delta, and the lean next step (it names where the issues are). */

@@ -12,9 +12,10 @@ import type { TsconfigListing } from "./tsconfig.ts";
 
 /**
  * Bumped whenever a host message changes shape (2: core/framing.ts's frames instead of length-prefixed lines, `v` on
- * every message). A host is started from the installed bundle, which an upgrade can replace under a running server.
+ * every message; 3: a check's named files first, `first` and `pending`). A host is started from the installed bundle,
+ * which an upgrade can replace under a running server.
  */
-export const HOST_PROTOCOL = 2;
+export const HOST_PROTOCOL = 3;
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -56,6 +57,11 @@ export interface HostRequest {
   last?: true;
   /** TypeScript 7: the server looked at the stored answer already and it does not hold (see one-shot-answer.ts). */
   storedLooked?: true;
+  /**
+   * A plain TypeScript 5/6 program: answer these files' diagnostics (absolute paths) before the rest is re-checked; the
+   * reply then says `pending` and the host's next check of the program collects the whole answer. Other kinds ignore it.
+   */
+  first?: string[];
 }
 
 /**
@@ -81,7 +87,8 @@ export type ListingReply = { id: number; ok: true; listing: TsconfigListing | nu
  * it can serve them).
  */
 export type HostReply =
-  | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; rssBytes: number }
+  /** `pending`: only the request's `first` files were checked; this many other files of the program are still to be (at most). */
+  | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; rssBytes: number; pending?: number }
   /** `code`: "protocol_version" when the host speaks another HOST_PROTOCOL (then `unsupported`: the command line answers). */
   | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number; code?: "protocol_version" }
   | ListingReply;
@@ -116,6 +123,7 @@ const RequestSchema: z.ZodType<HostRequest> = z
     prewarm: z.boolean().optional(),
     last: z.literal(true).optional(),
     storedLooked: z.literal(true).optional(),
+    first: z.array(z.string()).optional(),
   })
   .strict();
 
@@ -176,6 +184,7 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
       files: z.array(z.string()),
       covers: z.array(z.string()),
       rssBytes: Rss,
+      pending: z.number().int().nonnegative().optional(),
     })
     .strict(),
   z

@@ -15,8 +15,11 @@ import { loadTs7Api, ts7DiagnosticsToIssues, ts7Identity, WarmTs7Program } from 
 import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
 
-/** One check's answer: issues with absolute file names, the files the program read, the configs a solution built. */
-type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[] };
+/**
+ * One check's answer: issues with absolute file names, the files the program read, the configs a solution built;
+ * `pending`: only the request's named files were checked (see HostRequest.first).
+ */
+type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; pending?: number };
 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
@@ -50,13 +53,16 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
           check: (asked) => {
             const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
             if (stored) return fromDisk(stored);
-            const result = program.check(asked.hint ?? null);
+            const result: ReturnType<WarmTsProgram["checkFirst"]> = asked.first
+              ? program.checkFirst(asked.hint ?? null, asked.first)
+              : program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
             return {
               issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, program.currentProgram()),
               info: result.info,
               files: program.fileNames(),
               covers: [],
+              ...(result.pending !== undefined ? { pending: result.pending } : {}),
             };
           },
           persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
@@ -252,7 +258,8 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
         }
         // A first build's state is written before its answer (a one-shot CLI run may stop the host right after it);
         // an incremental check's after, so the answer does not wait for it.
-        const checked = reply.ok && "info" in reply ? reply : null;
+        // A named-files answer is not the program's: nothing is stored from it, and its check goes on at the next request.
+        const checked = reply.ok && "info" in reply && reply.pending === undefined ? reply : null;
         const first = checked && (checked.info.reuse === "full" || checked.info.reuse === "restored");
         if (checked && first) persist(checked);
         // The whole reply reaches the server before the work that follows (a build after an answer from disk takes

@@ -66,17 +66,18 @@ export interface WarmRequest {
   hint?: ChangeHint | null;
   /** A prewarm's check (see HostRequest.prewarm): nobody reads its answer. */
   prewarm?: boolean;
-  /** See HostRequest.storedLooked. */
+  /** See HostRequest.storedLooked and HostRequest.first (the named files first: a plain TypeScript 5/6 program only). */
   storedLooked?: true;
+  first?: string[];
 }
 
 /**
- * How a warm check went. "unavailable": no warm answer this time (no usable API, the host died or failed, over the
- * memory bound, pool full): the command line answers. "timeout": the host was killed mid-check; "cancelled": the caller's signal aborted it (the host killed when it
- * was working on this check, kept when the check still waited behind another client's).
+ * How a warm check went (`pending`: see HostReply). "unavailable": no warm answer (no usable API, the host died or
+ * failed, over the memory bound, pool full): the command line answers. "timeout": the host was killed mid-check;
+ * "cancelled": the caller's signal aborted it (the host killed when working on it, kept when it still waited its turn).
  */
 export type WarmOutcome =
-  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[] }
+  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number }
   | { status: "unavailable"; reason?: string }
   | { status: "timeout" }
   | { status: "cancelled" };
@@ -114,8 +115,8 @@ export class WarmTsPool {
     private readonly persist: PersistTarget | null = null,
     /** Programs kept at most (see warmCapacity). */
     readonly capacity = DEFAULT_WARM_PROGRAMS,
-    /** The server stops after one check (a one-shot CLI): hosts build nothing after an answer from disk. */
-    private readonly oneShot = false,
+    /** The server stops after one check (a one-shot CLI): hosts build nothing after an answer from disk, nothing is left pending. */
+    readonly oneShot = false,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
     // Never keep the process alive just for this.
@@ -236,6 +237,7 @@ export class WarmTsPool {
       ...(request.prewarm ? { prewarm: true } : {}),
       ...(this.oneShot ? { last: true as const } : {}),
       ...(request.storedLooked ? { storedLooked: true as const } : {}),
+      ...(request.first && request.kind === "project" ? { first: request.first } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
@@ -273,7 +275,8 @@ export class WarmTsPool {
         `the warm TypeScript program for ${configPath} uses ${mb(answer.rssBytes)} MB, over ${mb(request.memoryLimitBytes)} MB: released, tsc runs cold`,
       );
     }
-    return { status: "ok", issues: projectIssues(answer.issues, request.toRelative, request.outside), info: answer.info, files: answer.files };
+    const { id: _id, ok: _ok, covers: _covers, rssBytes: _rss, issues, ...rest } = answer;
+    return { status: "ok", issues: projectIssues(issues, request.toRelative, request.outside), ...rest };
   }
 
   /** A new host for a program, releasing the least recently used idle one beyond the bound; null when all are busy. */
@@ -298,10 +301,7 @@ export class WarmTsPool {
     return host;
   }
 
-  /**
-   * Start a host before any check needs it (the server's start), so the first check does not wait for a process
-   * to load Signalint: the first program that needs a host takes this one.
-   */
+  /** A host started before any check needs it (the server's start): the first program that needs a host takes it. */
   prestart(): void {
     if (this.closed || this.spare) return;
     this.spare = this.spawn();

@@ -11,10 +11,20 @@ import { formatTsconfigDiagnostics, WatchedTsconfig } from "./tsconfig.ts";
 import { diskFiles, WarmBuilder, type WarmCheckInfo } from "./warm-builder.ts";
 import { parseStoredState, PersistedBuildInfo, type PersistTarget, StoredAnswerGate, type StoredState } from "./persisted-state.ts";
 import { hashText, sameStrings } from "./host-questions.ts";
+import { namedDiagnostics } from "./named-first.ts";
 
 type Ts = typeof TS;
 
 const loaded = new Map<string, Ts | null>();
+
+/** A build whose answer is still to be collected: how it reused the last one, and the files it found changed. */
+interface Begun {
+  reuse: "incremental" | "full";
+  restored: boolean;
+  changed: number;
+  /** The options and global diagnostics were empty before any file was checked (see collect). */
+  earlyEmpty: boolean;
+}
 
 /**
  * Identity of the TypeScript package installed at a directory: its location plus the stamps of its package.json and
@@ -60,6 +70,8 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   /** Why the last check could not be served warm (the config cannot be read, or it has references). */
   unserved = "";
   lastUsed = Date.now();
+  /** A named-files answer's build, whose whole answer the next check collects (see checkFirst). */
+  private unfinished: Begun | null = null;
   /** The program's build info on disk (null: not persisted); `stateKey` is the key of the options it was built with. */
   private readonly persisted: PersistedBuildInfo | null;
   private stateKey = "";
@@ -85,6 +97,32 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
   check(hint?: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | null {
+    const begun = this.begin(hint);
+    return !begun || "diagnostics" in begun ? begun : this.finish(begun);
+  }
+
+  /**
+   * The named files first: rebuild as `check` does, then only these files' diagnostics (`pending`: how many other files
+   * are still to be re-checked, at most), leaving the rest for the next check — which finishes this one, or rebuilds on
+   * it when something changed meanwhile. The whole answer when it is as near (nothing to re-check, an early error) and
+   * for a first or full build (every file is checked then, not what an edit affects).
+   */
+  checkFirst(hint: ChangeHint | null, files: readonly string[]): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo; pending?: number } | null {
+    const begun = this.begin(hint);
+    if (!begun || "diagnostics" in begun) return begun;
+    if (begun.reuse !== "incremental" || begun.restored) return this.finish(begun);
+    const program = this.builder?.getProgram();
+    const named = program && namedDiagnostics(this.ts, program, files);
+    if (!named) return this.finish(begun);
+    // The named files are every file to check: the whole answer now (asked once more, the global diagnostics could differ).
+    if (named.pendingFiles === 0) return this.finish({ ...begun, earlyEmpty: true });
+    this.unfinished = { ...begun, earlyEmpty: true };
+    this.forgetUnused();
+    return { diagnostics: named.diagnostics, info: this.infoOf(begun, begun.changed), pending: named.pendingFiles };
+  }
+
+  /** Parse, reconcile and (re)build: the last answer when nothing changed, else what `finish` completes. */
+  private begin(hint?: ChangeHint | null): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } | Begun | null {
     const ts = this.ts;
     this.lastUsed = Date.now();
     const parse = this.config.current(hint);
@@ -92,9 +130,12 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     this.configReads = parse.reads;
     // Unreadable configs, solution-style references and build mode stay with the command line.
     this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : parsed.projectReferences?.length ? "it has references" : "";
+    const unfinished = this.unfinished;
+    this.unfinished = null;
     if (!parsed || this.unserved) return null;
     const { reuse, changed } = this.reconcile(parsed, hint, true);
-    if (reuse === "reused") return this.reused();
+    // A named-files answer left the rest of its check to this one.
+    if (reuse === "reused") return unfinished ?? this.reused();
     // `tsc -p` reports the config file's own parse diagnostics as well as the parser's errors.
     const configDiagnostics = ts.getConfigFileParsingDiagnostics(parsed);
     const options = this.persistedOptions(parsed.options);
@@ -103,14 +144,24 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
       restored = old ? undefined : this.restore(options);
       return ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, options, host, old ?? restored, configDiagnostics, parsed.projectReferences);
     });
+    // After an unfinished check (always incremental), this build re-checks what that one left too: its builder is the old one.
+    return { reuse, restored: !!restored, changed: changed + (unfinished?.changed ?? 0), earlyEmpty: false };
+  }
+
+  /** Re-check what the build affects and collect the whole answer. */
+  private finish(begun: Begun): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } {
     // Built on persisted state: only the files whose content (or whose dependencies' shape) changed are checked.
-    const rechecked = restored ? this.checkAffected() : changed;
-    this.lastDiagnostics = this.collect();
+    const rechecked = begun.restored ? this.checkAffected() : begun.changed;
+    this.lastDiagnostics = this.collect(begun.earlyEmpty);
     this.forgetUnused();
-    const info: WarmCheckInfo = { reuse: restored ? "restored" : reuse, changedFiles: rechecked, programFiles: this.sourceFiles().length };
+    return { diagnostics: this.lastDiagnostics, info: this.infoOf(begun, rechecked) };
+  }
+
+  private infoOf(begun: Begun, rechecked: number): WarmCheckInfo {
+    const info: WarmCheckInfo = { reuse: begun.restored ? "restored" : begun.reuse, changedFiles: rechecked, programFiles: this.sourceFiles().length };
     const notice = this.notice;
     this.notice = undefined;
-    return { diagnostics: this.lastDiagnostics, info: notice ? { ...info, notice } : info };
+    return notice ? { ...info, notice } : info;
   }
 
   /**
@@ -226,15 +277,20 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     return this.builder !== undefined;
   }
 
-  /** The same diagnostics, in the same order of precedence, as tsc's emitFilesAndReportErrors with --noEmit. */
-  private collect(): readonly TS.Diagnostic[] {
+  /**
+   * The same diagnostics, in the same order of precedence, as tsc's emitFilesAndReportErrors with --noEmit.
+   * `earlyEmpty`: the options and global diagnostics were asked before any file was checked (the named files' answer)
+   * and there were none; asked again now, the global ones could hold what checking those files added, which tsc's own
+   * order (global before semantic) never reports.
+   */
+  private collect(earlyEmpty = false): readonly TS.Diagnostic[] {
     const program = this.builder as TS.SemanticDiagnosticsBuilderProgram;
     const options = program.getCompilerOptions();
     const all: TS.Diagnostic[] = [...program.getConfigFileParsingDiagnostics()];
     const configCount = all.length;
     all.push(...program.getSyntacticDiagnostics());
     if (all.length === configCount) {
-      all.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
+      if (!earlyEmpty) all.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
       if (all.length === configCount) all.push(...program.getSemanticDiagnostics());
       if (options.noEmit && (options.declaration || options.composite) && all.length === configCount) {
         all.push(...program.getDeclarationDiagnostics());

@@ -84,11 +84,12 @@ const GEN = [
 ];
 
 /** Build the scratch project: a hub, importers, a shadowable module, a linked workspace package, a node_modules lib. */
-function createProject(typescript: string): string {
+function createProject(typescript: string, pendingAfterMs?: number): string {
   const project = tempDir("signalint-diff-");
   const write = (path: string, text: string) => writeProjectFile(project, path, text);
   write("package.json", '{ "name": "diff-app", "private": true }\n');
-  write("signalint.config.json", '{ "engines": { "oxlint": false, "biome": false, "eslint": false, "tsc": true } }\n');
+  const engines = { oxlint: false, biome: false, eslint: false, tsc: true };
+  write("signalint.config.json", `${JSON.stringify({ engines, ...(pendingAfterMs === undefined ? {} : { pendingAfterMs }) })}\n`);
   write("tsconfig.json", tsconfigText({ strict: true, extra: false, broken: 0 }));
   write("src/hub.ts", HUB[0] as string);
   write("src/users.ts", 'import type { User } from "./hub";\nexport function make(id: number): User {\n  return { id, name: "x" };\n}\n');
@@ -254,8 +255,14 @@ async function held<T>(waiting: Promise<T>): Promise<T> {
   return await waiting.finally(() => clearInterval(hold));
 }
 
-async function differential(typescripts: string[], label: string, seed: number, report: (message: string) => void, restarts = false): Promise<void> {
-  const project = createProject(typescripts[0] as string);
+async function differential(
+  typescripts: string[],
+  label: string,
+  seed: number,
+  report: (message: string) => void,
+  { restarts = false, pendingAfterMs }: { restarts?: boolean; pendingAfterMs?: number } = {},
+): Promise<void> {
+  const project = createProject(typescripts[0] as string, pendingAfterMs);
   // Persisted state of this run only, so a restart reads what this run wrote.
   const cacheBase = tempDir("signalint-diff-cache-");
   const savedCacheDir = process.env.SIGNALINT_CACHE_DIR;
@@ -317,7 +324,7 @@ async function differential(typescripts: string[], label: string, seed: number, 
       const coldRun = coldTsc(project, requested);
       const response = await service.check(requested, requested[0] !== ".");
       if (response.engines.tsc.status !== "ok") assert.fail(`step ${step} (${change}): tsc status ${JSON.stringify(response.engines.tsc)}`);
-      const mode = service.lastTiming?.cache?.tsc?.mode ?? "cli";
+      const mode = `${service.lastTiming?.cache?.tsc?.mode ?? "cli"}${response.pending ? " (pending)" : ""}`;
       modes.set(mode, (modes.get(mode) ?? 0) + 1);
       if (damaged) assert.notEqual(mode, "warm-restored", `step ${step} (${change}): damaged state was trusted`);
       const warm = serviceTscKeys(service, response).sort();
@@ -347,6 +354,11 @@ async function differential(typescripts: string[], label: string, seed: number, 
   assert.ok(warmSteps >= steps / 2, `most answers come from the warm program (${warmSteps} of ${steps + 1})`);
   // Some restart must have answered from persisted state (TypeScript 5/6: built on it or its stored answer; TypeScript
   // 7: its stored answer, when nothing changed).
+  if (pendingAfterMs === 0)
+    assert.ok(
+      [...modes.keys()].some((mode) => mode.endsWith("(pending)")),
+      `some answers were the named files' first`,
+    );
   if (restarts) assert.ok(modes.has("warm-restored"), `a restart answered from persisted state: ${JSON.stringify(Object.fromEntries(modes))}`);
 }
 
@@ -358,16 +370,22 @@ describe(`warm TypeScript equals cold tsc over ${STEPS} random edits`, () => {
     it(`TypeScript 7 (warm tsgo server) (SIGNALINT_DIFF_SEED=${seed})`, async (t) => {
       await differential(["typescript7"], "TypeScript 7", seed + 1, (message) => t.diagnostic(message));
     });
+    // pendingAfterMs 0: every check_files of a warm incremental build answers its named files first (issue 36 item 2).
+    it(`TypeScript 5.9/6.0, the named files first (SIGNALINT_DIFF_SEED=${seed})`, async (t) => {
+      await differential(["typescript", "typescript6"], "TypeScript 5.9/6.0, named files first", seed + 2, (message) => t.diagnostic(message), {
+        pendingAfterMs: 0,
+      });
+    });
   }
 });
 
 describe(`warm TypeScript equals cold tsc across restarts over ${RESTARTS.steps} random steps`, () => {
   for (const seed of RESTARTS.seeds) {
     it(`TypeScript 5.9 and 6.0, persisted state (SIGNALINT_DIFF_RESTART_SEED=${seed})`, async (t) => {
-      await differential(["typescript", "typescript6"], "TypeScript 5.9/6.0 with restarts", seed, (message) => t.diagnostic(message), true);
+      await differential(["typescript", "typescript6"], "TypeScript 5.9/6.0 with restarts", seed, (message) => t.diagnostic(message), { restarts: true });
     });
     it(`TypeScript 7, restarts (SIGNALINT_DIFF_RESTART_SEED=${seed})`, async (t) => {
-      await differential(["typescript7"], "TypeScript 7 with restarts", seed + 1, (message) => t.diagnostic(message), true);
+      await differential(["typescript7"], "TypeScript 7 with restarts", seed + 1, (message) => t.diagnostic(message), { restarts: true });
     });
   }
 });

@@ -21,7 +21,8 @@ export class TscKnowledge {
    * check_project of some paths, which never reported errors outside them, reports none then).
    */
   update(tsc: EngineReport | undefined, scope: Scope, hash: (text: string) => string): ElsewhereFacts | null {
-    if (tsc?.status.status !== "ok") return null;
+    // A pending answer (the named files only) knows nothing of the files elsewhere yet.
+    if (tsc?.status.status !== "ok" || tsc.pending) return null;
     const inProject = tsc.issues.filter((issue) => !scope.ignored(issue.file));
     const inside = (file: string) => scope.paths.some((path) => isWithin(file, path));
     // Program-wide (config) diagnostics are in the check's own issues whatever the paths.

@@ -254,7 +254,8 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
     const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
     // A partial run is never reused: the next check tries the files it could not check again.
     const reuse = "reuse" in outcome && outcome.reuse && status.status === "ok" ? { reuse: outcome.reuse } : {};
-    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked, ...reuse };
+    const pending = "pending" in outcome && outcome.pending ? { pending: outcome.pending } : {};
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked, ...reuse, ...pending };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

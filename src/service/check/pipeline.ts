@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines } from "../../core/contracts.ts";
 import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
@@ -21,7 +22,7 @@ import type { LintJob } from "../lint/lint-runner.ts";
 import { ensureStateDir, readConfigFile, validatePaths, type Project } from "../project/project.ts";
 import type { TsconfigCoverage } from "../tsc/tsc-coverage.ts";
 import { throwIfCancelled, type CheckOptions } from "../job/check-events.ts";
-import type { EngineReport } from "../job/engine-job.ts";
+import type { EngineReport, PendingPrograms } from "../job/engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
 import type { TscKnowledge } from "./elsewhere.ts";
@@ -99,6 +100,8 @@ interface CheckOutcome {
   coverage: EngineResults["coverage"];
   /** check_files: tsc errors outside the files (see TscKnowledge). */
   elsewhere: ElsewhereFacts | null;
+  /** check_files past its time budget: tsc programs still re-checking beyond the named files (see tsc/named-first.ts). */
+  pending: PendingPrograms | undefined;
 }
 
 /** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */
@@ -174,6 +177,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     typescriptProjects: settings.typescriptProjects,
     oxlintTypeAware: settings.oxlintTypeAware,
     eslintLegacy: check.eslintLegacy,
+    // check_files and after_edit_check: the named files first, the rest pending past the budget.
+    namedFirst: check.incremental ? { files: check.paths.map((path) => join(project.root, path)), deadline: check.started + settings.pendingAfterMs } : null,
     toRelative,
     signal: options.signal,
     onEvent: options.onEvent,
@@ -211,7 +216,7 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const elsewhere = rooms.tscKnown.update(tsc, check, hash);
-  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere };
+  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending };
 }
 
 /**
@@ -256,6 +261,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     incomplete: outcome.coverage.incomplete,
     unlinted: outcome.coverage.unlinted,
     elsewhere: elsewhereField(outcome.elsewhere),
+    ...(outcome.pending ? { pending: outcome.pending } : {}),
   });
   const elsewhere = outcome.elsewhere ? { elsewhere: outcome.elsewhere } : {};
   rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...elsewhere, ...(by.session ? { session: by.session } : {}) });
@@ -272,6 +278,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     clusters,
     issues,
     ...(outcome.coverage.unchecked.length ? { unchecked: outcome.coverage.unchecked } : {}),
+    ...(outcome.pending ? { pending: true as const } : {}),
     cache,
     durationMs: elapsed(),
   });

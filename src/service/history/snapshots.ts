@@ -45,6 +45,8 @@ export interface StoredSnapshot {
   unchecked?: UncheckedFiles[];
   cache?: Snapshot["cache"];
   durationMs: number;
+  /** tsc answered the named files only, the rest still re-checking (never a default baseline: see after-edit.ts). */
+  pending?: true;
 }
 
 /** What a caller records; the store adds seq and createdAt. */
@@ -243,6 +245,16 @@ export class SnapshotStore {
 
 /** The public form of a snapshot (get_diagnostic_snapshot); compact keys are the MCP layer's business. */
 export function publicSnapshot(snapshot: StoredSnapshot): Snapshot {
-  const { seq: _seq, observedAtMs: _observed, provider: _provider, session: _session, unchecked: _unchecked, issues, cache, ...rest } = snapshot;
+  const {
+    seq: _seq,
+    observedAtMs: _observed,
+    provider: _provider,
+    session: _session,
+    unchecked: _unchecked,
+    pending: _pending,
+    issues,
+    cache,
+    ...rest
+  } = snapshot;
   return { ...rest, totalIssues: issues.length, issues: issues.map(publicWorkflowIssue), ...(cache && Object.keys(cache).length ? { cache } : {}) };
 }

@@ -27,6 +27,14 @@ export interface EngineReport {
   notChecked?: NotCheckedFiles[];
   /** See Reuse. */
   reuse?: Reuse;
+  /** tsc only: programs that answered the named files and are still re-checking the rest (see tsc/named-first.ts). */
+  pending?: PendingPrograms;
+}
+
+/** tsc programs still re-checking what an edit may affect, and their other files (at most that many may change). */
+export interface PendingPrograms {
+  programs: number;
+  files: number;
 }
 
 /**
@@ -60,4 +68,6 @@ export interface EngineJob {
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
-export type RunnerOutcome = (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[]; reuse?: Reuse }) | EngineStatus;
+export type RunnerOutcome =
+  | (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[]; reuse?: Reuse; pending?: PendingPrograms })
+  | EngineStatus;

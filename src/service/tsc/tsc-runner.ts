@@ -15,7 +15,8 @@ import { choosePrograms, describePrograms, type ProgramChoice } from "./tsc-prog
 import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
 import { majorVersion, resolveEngine, resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
-import type { WarmTsPool } from "../../typescript/warm-pool.ts";
+import type { WarmRequest, WarmTsPool } from "../../typescript/warm-pool.ts";
+import { namedThenWhole, type NamedFirst } from "./named-first.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
@@ -31,6 +32,11 @@ export interface TscJob extends EngineJob {
   warmMemoryMB: number;
   /** Extra tsconfigs the project checks (signalint.config.json typescript.projects, root-relative). */
   typescriptProjects: readonly string[];
+  /**
+   * check_files: warm programs answer these files (absolute) first, and a program whose whole re-check has not ended
+   * by `deadline` (performance.now()) is left `pending`, its re-check going on in its host (see NamedFirst).
+   */
+  namedFirst?: NamedFirst | null;
 }
 
 /** The programs and engine-neutral inputs a check's tsc run needs from its configuration. */
@@ -64,8 +70,8 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-/** A warm answer, a failure to report as the command line's would be (timeout), or null: run the command line. */
-type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[] } | ParseOutcome | null;
+/** A warm answer (`pending`: of the named files only), a failure to report as the command line's would be (timeout), or null: run the command line. */
+type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[]; pending?: number } | ParseOutcome | null;
 
 /** Config files outside the root are reported on the in-root config that extends them (else the checked one). */
 function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
@@ -84,7 +90,7 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const outside = outsideConfigs(job, plan);
-  const outcome = await job.warm.check({
+  const request: WarmRequest = {
     kind: plan.buildMode ? "solution" : "project",
     typescriptDir: packageDir,
     configPath: tsconfig,
@@ -95,7 +101,10 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
     signal: job.signal,
     toRelative: job.toRelative,
     hint: job.changeHint ?? null,
-  });
+  };
+  // A solution, and a one-shot process (nobody would finish its re-check), answer whole.
+  const first = !plan.buildMode && !job.warm.oneShot ? job.namedFirst : null;
+  const outcome = await namedThenWhole(job.warm, request, first);
   if (outcome.status === "cancelled") throw new CheckCancelledError();
   if (outcome.status === "timeout") {
     const seconds = job.timeoutMs / 1000;
@@ -113,7 +122,7 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
   // A full build checked every file (found on Zod: a cold build reported every file a hit).
   const misses = info.reuse === "full" ? info.programFiles : info.changedFiles;
   const cache = { hits: Math.max(0, info.programFiles - misses), misses, mode: `warm-${info.reuse}` };
-  return { issues: outcome.issues, cache, files: outcome.files };
+  return { issues: outcome.issues, cache, files: outcome.files, ...(outcome.pending !== undefined ? { pending: outcome.pending } : {}) };
 }
 
 /**
@@ -210,6 +219,8 @@ interface RunState {
   released: Set<string>;
   /** Set to the inferred program's config and files in a project without any tsconfig. */
   inferred: { config: string; files: Set<string> } | null;
+  /** Warm programs that answered only the named files, and their other files (see NamedFirst). */
+  pending?: { programs: number; files: number };
 }
 
 /**
@@ -245,7 +256,8 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
       });
   // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
   const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
-  const warm = warmable ? await checkWarm(job, warmable, tsconfig, plan, state.released) : null;
+  // The inferred program answers whole (its findings are filtered to its own files).
+  const warm = warmable ? await checkWarm(inferred ? { ...job, namedFirst: null } : job, warmable, tsconfig, plan, state.released) : null;
   if (warm && !("ok" in warm)) {
     const files = warm.files.map((file) => resolve(file));
     for (const file of files) state.programFiles.add(file);
@@ -253,6 +265,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
     state.cache.hits += warm.cache.hits;
     state.cache.misses += warm.cache.misses;
     state.modes.add(warm.cache.mode as string);
+    if (warm.pending !== undefined) state.pending = { programs: (state.pending?.programs ?? 0) + 1, files: (state.pending?.files ?? 0) + warm.pending };
     return { ok: true, issues: own(warm.issues) };
   }
   if (warm) return warm;
@@ -376,7 +389,10 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
-  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, notChecked, ...(message ? { message } : {}), ...reuseOf(state) };
+  const cache = { ...state.cache, mode: [...state.modes].join("+") };
+  // A pending answer is never repeated by a quiet check (no reuse): the next check asks the programs, which finish it.
+  const rest = state.pending ? { pending: state.pending } : reuseOf(state);
+  return { ...combined, cache, notChecked, ...(message ? { message } : {}), ...rest };
 }
 
 /**

@@ -34,7 +34,8 @@ interface Baselines {
  * The default baselines of an after-edit check: for each of the files, the newest earlier engine check that covered
  * it (files an earlier check covered together share it); files none covered are named in the delta's notCompared,
  * and when none was covered there is no baseline. Ingested (LSP) snapshots are never a default baseline: their issues
- * are not the engines'.
+ * are not the engines'; nor is a pending check (its named files' answer, the rest not re-checked yet): the same call
+ * again, which completes it, compares with what that one compared with.
  */
 function defaultBaselines(service: Checker, files: readonly string[], session: string | undefined): Baselines | null {
   let wanted: string[];
@@ -46,7 +47,7 @@ function defaultBaselines(service: Checker, files: readonly string[], session: s
   // A client's session compares with its own checks, never with another session's (two agents on one daemon).
   const checks = service.snapshots
     .all()
-    .filter((snapshot) => snapshot.tool !== "ingest_diagnostics" && (session === undefined || snapshot.session === session));
+    .filter((snapshot) => snapshot.tool !== "ingest_diagnostics" && !snapshot.pending && (session === undefined || snapshot.session === session));
   const covers = (snapshot: StoredSnapshot, file: string) => snapshot.scope.some((entry) => isWithin(file, entry));
   const newestFirst = [...checks].reverse();
   const parts = new Map<StoredSnapshot, string[]>();

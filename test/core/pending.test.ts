@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { pendingNote } from "../../src/core/completeness.ts";
+import { CheckResponseSchema, CompactCheckResponseSchema } from "../../src/core/contracts.ts";
+import type { RawIssue } from "../../src/core/issues.ts";
+import { compactPostCheck, CompactPostCheckSchema, postCheck, PostCheckSchema } from "../../src/core/post-check.ts";
+import { compactCheckResponse } from "../../src/core/response.ts";
+import { checkResponse, OK_ENGINES } from "../helpers/check-response.ts";
+
+const pending = { programs: 2, files: 120 };
+const hubError: RawIssue = { file: "src/hub.ts", line: 4, col: 14, engine: "tsc", rule: "TS2322", severity: "error", message: "no", fixable: false };
+
+/** Issue 36 item 2: a check that answered the named files while tsc re-checks the rest is never clean. */
+describe("a pending check", () => {
+  it("with nothing in the named files is pending, says how to get the rest, and validates in both key styles and the post-check", () => {
+    const { response } = checkResponse([], { pending });
+    assert.equal(response.status, "pending");
+    assert.deepEqual(response.pending, pending);
+    assert.equal(response.nextStep, pendingNote(2, 120));
+    assert.match(response.nextStep ?? "", /2 tsc programs \(120 more files this change may affect\) are still being re-checked/);
+    assert.match(response.nextStep ?? "", /same tool again with the same files/);
+    CheckResponseSchema.parse(response);
+    CompactCheckResponseSchema.parse(compactCheckResponse(response));
+    const lean = postCheck(response, null);
+    assert.deepEqual(lean.pending, pending);
+    PostCheckSchema.parse(lean);
+    CompactPostCheckSchema.parse(compactPostCheck(lean));
+  });
+
+  it("is issues_found when the named files have issues, error when an engine failed, and clean only without pending", () => {
+    const found = checkResponse([hubError], { pending }).response;
+    assert.equal(found.status, "issues_found");
+    assert.match(found.nextStep ?? "", /^Fix src\/hub\.ts:4 \(TS2322\) first.* Call the same tool again/, "what to fix, then how to get the rest");
+    const failed = { ...OK_ENGINES, oxlint: { status: "error" as const, message: "boom" } };
+    assert.equal(checkResponse([], { pending, engines: failed }).response.status, "error");
+    assert.equal(checkResponse([]).response.status, "clean");
+  });
+});

@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { hookReport } from "../../src/cli/hook-report.ts";
+import type { CheckIssue, CheckResponse, Delta, Pending } from "../../src/core/contracts.ts";
+import { spawnSync } from "node:child_process";
+import { BUNDLE, call, CLEAN_PATH, connect, linkBin, rawTscKeys, removeDir, REPO, runCli, STATE_HOME, structured, tempDir } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
+
+// Issue 36 item 2: check_files and after_edit_check answer the named files before the rest of what an edit affects
+// is re-checked. The budget (pendingAfterMs) is 0 here, so the first answer is the named files' whatever the machine's
+// speed; the follow-up call is answered from the re-check the first one left running.
+
+type Check = CheckResponse & { delta?: Delta | { status: string } | null; pending?: Pending };
+
+/** Importers of the hub: each calls it with a number, so retyping its parameter breaks every one. */
+const DEPENDENTS = 40;
+const HUB = "export function hub(x: number): number {\n  return x + 1;\n}\n";
+const RETYPED = "export function hub(x: string): string {\n  return `${x}!`;\n}\n";
+/** The retyped hub with an error of its own. */
+const RETYPED_BROKEN = `${RETYPED}export const broken: number = "no";\n`;
+
+function project(pendingAfterMs: number): string {
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({ name: "named-first", private: true, type: "module" }),
+    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext" }, include: ["src"] }),
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false }, pendingAfterMs }),
+    "src/hub.ts": HUB,
+  };
+  for (let index = 0; index < DEPENDENTS; index++)
+    files[`src/use${index}.ts`] = `import { hub } from "./hub.js";\n\nexport const value${index} = hub(${index});\n`;
+  const dir = projectFrom(files);
+  linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+  return dir;
+}
+
+const keyOf = (issue: Pick<CheckIssue, "file" | "line" | "col" | "rule">) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`;
+
+/** The delta's introduced issues as the project's own tsc names them (the project was clean before the edit). */
+function introducedKeys(check: Check): string[] {
+  const delta = check.delta as Delta;
+  assert.ok(delta && "introduced" in delta, JSON.stringify(check.delta));
+  return delta.introduced.map(keyOf).sort();
+}
+
+describe("the named files first, the rest pending", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("after_edit_check past its budget answers the edited file, pending; the same call again is complete and equals a cold tsc", async () => {
+    const dir = project(0);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      const first = structured<Check>(await call(session.client, "check_project"));
+      assert.equal(first.status, "clean", JSON.stringify(first));
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED_BROKEN);
+      const named = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.equal(named.status, "issues_found", JSON.stringify(named));
+      assert.equal(named.pending?.programs, 1, JSON.stringify(named));
+      assert.equal(named.pending?.files, DEPENDENTS, "every other file of the program may be affected");
+      assert.match(named.nextStep ?? "", /same tool again/);
+      assert.equal(named.elsewhere, undefined, "nothing is said of files not re-checked yet");
+      const hubErrors = rawTscKeys(dir, ["tsconfig.json"]).filter((key) => key.startsWith("src/hub.ts:"));
+      assert.deepEqual(introducedKeys(named), hubErrors, "the edited file's answer is complete");
+      const complete = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.equal(complete.pending, undefined, JSON.stringify(complete));
+      assert.equal(complete.status, "issues_found");
+      const cold = rawTscKeys(dir, ["tsconfig.json"]);
+      assert.equal(cold.length, DEPENDENTS + 1);
+      // Compared with the check before the edit (a pending check is never a baseline): everything the edit broke.
+      assert.deepEqual(introducedKeys(complete), cold);
+      assert.equal(complete.elsewhere?.introduced, DEPENDENTS);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("check_files with nothing wrong in the named file is pending, never clean; the hook says what may be affected; the follow-up reuses the re-check", async () => {
+    const dir = project(0);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED);
+      const named = structured<Check>(await call(session.client, "check_files", { files: ["src/hub.ts"] }));
+      assert.equal(named.status, "pending", JSON.stringify(named));
+      assert.equal(named.totalIssues, 0);
+      assert.equal(named.pending?.files, DEPENDENTS);
+      assert.match(
+        named.nextStep ?? "",
+        /^The named files' answer is complete; 1 tsc program \(40 more files this change may affect\) is still being re-checked/,
+      );
+      const hook = hookReport({ files: ["src/hub.ts"], response: named, issues: [], delta: null, failOn: "error", switches: {} });
+      assert.equal(hook.exitCode, 1, hook.lines.join("\n"));
+      assert.match(hook.lines[0] ?? "", /no errors in the edited files; the files they may affect are not re-checked yet/);
+      assert.ok(
+        hook.lines.some((line) => line.startsWith(`${DEPENDENTS} more files may be affected`) && line.includes("signalint-mcp check")),
+        hook.lines.join("\n"),
+      );
+      const complete = structured<Check>(await call(session.client, "check_files", { files: ["src/hub.ts"] }));
+      assert.equal(complete.status, "issues_found", JSON.stringify(complete));
+      assert.equal(complete.pending, undefined);
+      assert.equal(complete.elsewhere?.introduced, DEPENDENTS);
+      // The program's re-check went on after the first answer; this one asked it only for what it found.
+      assert.equal(complete.cache?.tsc?.mode, "warm-reused", JSON.stringify(complete.cache));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("within its budget, after_edit_check answers whole at once", async () => {
+    const dir = project(600_000);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED_BROKEN);
+      const complete = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.equal(complete.pending, undefined, JSON.stringify(complete));
+      assert.deepEqual(introducedKeys(complete), rawTscKeys(dir, ["tsconfig.json"]));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("the editor hook on the project's daemon prints the pending line (exit 1), then the importers' errors (exit 2)", () => {
+    const dir = project(0);
+    const state = tempDir("signalint-state-");
+    dirs.push(dir, state);
+    const env = { PATH: CLEAN_PATH, HOME: process.env.HOME ?? "", XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: state };
+    const hook = () =>
+      spawnSync(process.execPath, [BUNDLE, "hook"], {
+        cwd: dir,
+        env: { ...env, SIGNALINT_PREWARM_DELAY_MS: "off" },
+        input: JSON.stringify({ cwd: dir, tool_input: { file_path: join(dir, "src", "hub.ts") } }),
+        encoding: "utf8",
+      });
+    try {
+      const whole = runCli(["check"], { cwd: dir, env });
+      assert.equal(whole.status, 0, whole.stderr);
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED);
+      const first = hook();
+      assert.equal(first.status, 1, first.stderr);
+      assert.match(
+        first.stderr,
+        new RegExp(`${DEPENDENTS} more files may be affected \\(tsc is still re-checking their program\\): run \`signalint-mcp check\``),
+      );
+      const again = hook();
+      assert.equal(again.status, 2, again.stderr);
+      assert.match(again.stderr, /src\/use\d+\.ts:3:\d+ error TS2345/);
+      assert.doesNotMatch(again.stderr, /may be affected/);
+    } finally {
+      const stop = runCli(["daemon", "stop"], { cwd: dir, env });
+      assert.equal(stop.status, 0, stop.stderr);
+    }
+  });
+});
