@@ -200,6 +200,8 @@ interface RunState {
   released: Set<string>;
   /** Set to the inferred program's config and files in a project without any tsconfig. */
   inferred: { config: string; files: Set<string> } | null;
+  /** The configs a framework checker (vue-tsc, svelte-check) answered for: their .vue / .svelte files were checked. */
+  checkerAnswered: Set<string>;
 }
 
 /**
@@ -221,6 +223,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
     const parsed = await runSvelteCheck(job, tsconfig, checker, spawn);
     if (parsed.ok) state.listLater.push(tsconfig);
     if (parsed.ok) state.modes.add("svelte-check");
+    if (parsed.ok) state.checkerAnswered.add(tsconfig);
     return parsed;
   }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
@@ -259,6 +262,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   // A solution's programs are the configs its references reach (listed from the coverage listings).
   if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
   state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
+  if (checker) state.checkerAnswered.add(tsconfig);
   return { ok: true, issues: own(parsed.issues) };
 }
 
@@ -325,7 +329,7 @@ function programsMessage(job: TscJob, choice: ProgramChoice, runs: readonly Prog
  * inferred program instead.
  */
 export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn): Promise<RunnerOutcome> {
-  const state: RunState = { cache: { hits: 0, misses: 0 }, modes: new Set(), programFiles: new Set(), listLater: [], released: new Set(), inferred: null };
+  const state: RunState = { cache: { hits: 0, misses: 0 }, modes: new Set(), programFiles: new Set(), listLater: [], released: new Set(), inferred: null, checkerAnswered: new Set() };
   const choice = await chooseFor(job);
   const { sources, framework } = await checkedFiles(job);
   if (choice.noTsconfig) {
@@ -349,17 +353,25 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
-  const ranWith = (tool: "vue-tsc" | "svelte-check") => runs.filter((run) => run.tool === tool && state.modes.has(tool)).map((run) => dirname(run.config));
+  // A framework checker's program covers its files when the checker answered for it; one that gave no answer (a
+  // generated config missing, a failure, a timeout) leaves them unchecked, and says so.
+  const failedRuns = new Set(outcomes.flatMap(([config, outcome]) => (outcome.ok ? [] : [config])));
+  const dirsWith = (tool: "vue-tsc" | "svelte-check", which: (config: string) => boolean) =>
+    runs.filter((run) => run.tool === tool && which(run.config)).map((run) => dirname(run.config));
+  const answered = (config: string) => state.checkerAnswered.has(config);
+  const failedRun = (config: string) => failedRuns.has(config);
   const svelteInstalled =
     framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
-  const notChecked = coverageNotes(notIncluded, framework, { vue: ranWith("vue-tsc"), svelte: ranWith("svelte-check") }, { svelteInstalled });
+  const failed = { vue: dirsWith("vue-tsc", failedRun), svelte: svelteInstalled ? dirsWith("svelte-check", failedRun) : [] };
+  const checked = { vue: dirsWith("vue-tsc", answered), svelte: dirsWith("svelte-check", answered) };
+  const notChecked = coverageNotes(notIncluded, framework, checked, { svelteInstalled, failed });
   if (!runs.length) {
     const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
     const message = ["no program the project checks includes the checked files", ...why].join("; ");
     return { ok: true, issues: [], notChecked, message, reuse: { reads: [] } };
   }
   const combined = combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig);
-  if (!combined.ok) return combined;
+  if (!combined.ok) return { ...combined, notChecked };
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
