@@ -74,7 +74,9 @@ const PARSERS = {
       .map((line) => /^\d+ (\{.*\})$/.exec(line)?.[1])
       .filter(Boolean)
       .map((json) => JSON.parse(json))
-      .map((d) => keyOf("tsc", d.filename.replace(/\\/g, "/"), d.start.line + 1, d.start.character + 1, typeof d.code === "number" ? `TS${d.code}` : d.code || d.source)),
+      .map((d) =>
+        keyOf("tsc", d.filename.replace(/\\/g, "/"), d.start.line + 1, d.start.character + 1, typeof d.code === "number" ? `TS${d.code}` : d.code || d.source),
+      ),
   eslint: (stdout, dir) =>
     JSON.parse(stdout || "[]").flatMap((file) =>
       file.messages.filter((m) => m.ruleId).map((m) => keyOf("eslint", relative(dir, file.filePath), m.line, m.column, m.ruleId)),
@@ -94,7 +96,8 @@ function cold(dir) {
     ms += run.ms;
     if (run.error || run.status === null || run.status > 2) failed.push(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
     // svelte-check exits 1 both with errors and when it could not run: only a COMPLETED line is an answer.
-    else if (parse === "svelte-check" && !/^\d+ COMPLETED /m.test(run.stdout)) failed.push(`${command.join(" ")} did not complete: ${(run.stdout + run.stderr).slice(0, 300)}`);
+    else if (parse === "svelte-check" && !/^\d+ COMPLETED /m.test(run.stdout))
+      failed.push(`${command.join(" ")} did not complete: ${(run.stdout + run.stderr).slice(0, 300)}`);
     keys.push(...PARSERS[parse](run.stdout, cwd));
   }
   return { ms, keys: [...new Set(keys)].sort(), failed: failed.join("; ") || null };

@@ -242,7 +242,8 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
       return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed(), ...(outcome.status === "disabled" ? { reuse: { reads: [] } } : {}) };
     // A failed engine's coverage notes (tsc's: which framework files its failed program would have checked) are kept.
     const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
-    if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed(), ...notChecked };
+    if (!outcome.ok)
+      return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed(), ...notChecked };
     // Files the engine could not check: the check is not clean, but what it did report is kept.
     const message = "message" in outcome && outcome.message ? { message: outcome.message } : {};
     const status: EngineStatus = outcome.failures?.length

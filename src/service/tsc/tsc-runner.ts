@@ -329,7 +329,15 @@ function programsMessage(job: TscJob, choice: ProgramChoice, runs: readonly Prog
  * inferred program instead.
  */
 export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn): Promise<RunnerOutcome> {
-  const state: RunState = { cache: { hits: 0, misses: 0 }, modes: new Set(), programFiles: new Set(), listLater: [], released: new Set(), inferred: null, checkerAnswered: new Set() };
+  const state: RunState = {
+    cache: { hits: 0, misses: 0 },
+    modes: new Set(),
+    programFiles: new Set(),
+    listLater: [],
+    released: new Set(),
+    inferred: null,
+    checkerAnswered: new Set(),
+  };
   const choice = await chooseFor(job);
   const { sources, framework } = await checkedFiles(job);
   if (choice.noTsconfig) {
