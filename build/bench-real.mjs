@@ -23,7 +23,7 @@
 // }
 // `{tmp}` in a command is a private temporary directory (outside the tree); commands run in the copy's root. A step's
 // `tool` overrides the default; `files` are the named files (check_files / after_edit_check compare those files only).
-// `cold[].parse`: "tsc" (`--pretty false` text) or "eslint" (`--format json`).
+// `cold[].parse`: "tsc" (`--pretty false` text), "svelte-check" (`--output machine-verbose`) or "eslint" (`--format json`).
 // A project whose own commands write into its tree (`tsc -b` of a composite solution writes dist/ and build info
 // beside its configs) runs them elsewhere, so the copy Signalint checks stays the repository's tree:
 // `cold[].in: "fresh-copy"` runs that command in a fresh copy of the tree made for it (the copy's node_modules linked),
@@ -66,6 +66,17 @@ function runCommand(dir, args) {
 
 const PARSERS = {
   tsc: (stdout, dir) => tscKeys(stdout, dir),
+  // `svelte-check --output machine-verbose`: one JSON diagnostic a line (0-based positions, paths relative to the
+  // workspace, its cwd here); a TypeScript code as TS<code>, a Svelte or CSS code as it is, engine tsc as Signalint has it.
+  "svelte-check": (stdout) =>
+    stdout
+      .split("\n")
+      .map((line) => /^\d+ (\{.*\})$/.exec(line)?.[1])
+      .filter(Boolean)
+      .map((json) => JSON.parse(json))
+      .map((d) =>
+        keyOf("tsc", d.filename.replace(/\\/g, "/"), d.start.line + 1, d.start.character + 1, typeof d.code === "number" ? `TS${d.code}` : d.code || d.source),
+      ),
   eslint: (stdout, dir) =>
     JSON.parse(stdout || "[]").flatMap((file) =>
       file.messages.filter((m) => m.ruleId).map((m) => keyOf("eslint", relative(dir, file.filePath), m.line, m.column, m.ruleId)),
@@ -84,6 +95,9 @@ function cold(dir) {
     const run = runCommand(cwd, command);
     ms += run.ms;
     if (run.error || run.status === null || run.status > 2) failed.push(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
+    // svelte-check exits 1 both with errors and when it could not run: only a COMPLETED line is an answer.
+    else if (parse === "svelte-check" && !/^\d+ COMPLETED /m.test(run.stdout))
+      failed.push(`${command.join(" ")} did not complete: ${(run.stdout + run.stderr).slice(0, 300)}`);
     keys.push(...PARSERS[parse](run.stdout, cwd));
   }
   return { ms, keys: [...new Set(keys)].sort(), failed: failed.join("; ") || null };

@@ -24,6 +24,7 @@ function freshClone(scripts: Record<string, string>, withSvelteCheck: boolean): 
       "tsconfig.json": JSON.stringify({ extends: "./.svelte-kit/tsconfig.json", compilerOptions: { strict: true } }),
       "src/routes/+page.ts": 'import type { PageLoad } from "./$types";\nexport const load: PageLoad = async ({ fetch }) => ({ ok: (await fetch("/")).ok });\n',
       "src/lib/util.ts": "export const twice = (n: number): number => n * 2;\n",
+      ...(withSvelteCheck ? { "src/routes/+page.svelte": '<script lang="ts">\n  let { data } = $props();\n</script>\n\n<p>{data.ok}</p>\n' } : {}),
     },
     "signalint-kit-",
   );
@@ -59,6 +60,17 @@ describe("generated configs (issue 33, item 3)", () => {
           response.engines.tsc.message,
           "tsconfig.json needs .svelte-kit/tsconfig.json, which is generated and missing: run `npx svelte-kit sync` — the project's `check` script does this first (Signalint never runs it)",
         );
+      }
+      if (withSvelteCheck) {
+        // The project's svelte-check does check the component: what is missing is the generated config (found on
+        // openbrewerydb-sveltekit, whose fresh clone said no script runs svelte-check).
+        const { response } = check(dir, env, ["src/routes/+page.svelte"]);
+        assert.equal(response.status, "error");
+        assert.deepEqual(
+          response.notChecked?.map((note) => note.reason),
+          ["not type-checked: .svelte files (the project's svelte-check run on their program did not answer: engines.tsc says why)"],
+        );
+        assert.match(response.engines.tsc.message ?? "", /run `npx svelte-kit sync`/);
       }
       assertTreeUnchanged(dir, before);
       // Once the project generated it, the program runs.

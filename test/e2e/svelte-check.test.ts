@@ -6,6 +6,7 @@ import type { CheckResponse } from "../../src/core/contracts.ts";
 import { parseSvelteCheckOutput } from "../../src/engines/svelte-check.ts";
 import { svelteCheckArgs } from "../../src/engines/svelte-check.ts";
 import { tscInvocations } from "../../src/engines/tsc-scripts.ts";
+import { coverageNotes } from "../../src/service/tsc/tsc-selection.ts";
 import { CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
@@ -74,6 +75,30 @@ describe("svelte-check as the program's type-checker (issue 33, item 2)", () => 
     ]);
     assert.deepEqual(tscInvocations("svelte-check --no-tsconfig"), []);
     assert.deepEqual(tscInvocations("svelte-check --watch"), []);
+  });
+
+  it("coverage notes: a checker's program that gave no answer is named as such, one that answered covers its files", () => {
+    const notes = coverageNotes(
+      [],
+      ["/p/app/A.svelte", "/p/web/B.vue", "/p/other/C.svelte", "/p/app/inner/D.svelte"],
+      { svelte: ["/p/app/inner"] },
+      {
+        svelteInstalled: true,
+        failed: { svelte: ["/p/app"], vue: ["/p/web"] },
+      },
+    );
+    assert.deepEqual(notes, [
+      {
+        reason:
+          'not type-checked: .svelte files (svelte-check is installed but no package.json script runs it: add one (`"check": "svelte-check --tsconfig ./tsconfig.json"`) and Signalint runs it on that program)',
+        files: ["/p/other/C.svelte"],
+      },
+      {
+        reason: "not type-checked: .svelte files (the project's svelte-check run on their program did not answer: engines.tsc says why)",
+        files: ["/p/app/A.svelte"],
+      },
+      { reason: "not type-checked: .vue files (the project's vue-tsc run on their program did not answer: engines.tsc says why)", files: ["/p/web/B.vue"] },
+    ]);
   });
 
   it("the machine-verbose parser is strict: counts must match, a FAILURE line or a stray line is an error", () => {

@@ -245,13 +245,15 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
     const outcome = await run(engine, job, resolved);
     if ("status" in outcome)
       return { status: { ...outcome, ...version }, issues: [], durationMs: elapsed(), ...(outcome.status === "disabled" ? { reuse: { reads: [] } } : {}) };
-    if (!outcome.ok) return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed() };
+    // A failed engine's coverage notes (tsc's: which framework files its failed program would have checked) are kept.
+    const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
+    if (!outcome.ok)
+      return { status: { status: "error", code: outcome.code, message: outcome.message, ...version }, issues: [], durationMs: elapsed(), ...notChecked };
     // Files the engine could not check: the check is not clean, but what it did report is kept.
     const message = "message" in outcome && outcome.message ? { message: outcome.message } : {};
     const status: EngineStatus = outcome.failures?.length
       ? { status: "error", code: "engine_partial", message: partialMessage(outcome.failures), ...version }
       : { status: "ok", ...message, ...version };
-    const notChecked = "notChecked" in outcome && outcome.notChecked ? { notChecked: outcome.notChecked } : {};
     // A partial run is never reused: the next check tries the files it could not check again.
     const reuse = "reuse" in outcome && outcome.reuse && status.status === "ok" ? { reuse: outcome.reuse } : {};
     const pending = "pending" in outcome && outcome.pending ? { pending: outcome.pending } : {};

@@ -5,7 +5,6 @@ import { missingGenerated } from "../../engines/generated-configs.ts";
 import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
 import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
-import { tscFixMark } from "../../engines/tsc-fix.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
@@ -17,6 +16,7 @@ import { majorVersion, resolveEngine, resolveTypeChecker } from "../../engines/r
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmRequest, WarmTsPool } from "../../typescript/warm-pool.ts";
 import { namedThenWhole, type NamedFirst } from "./named-first.ts";
+import { combine, overlayCompiler, withFixMarks } from "./tsc-outcomes.ts";
 import { ifMissing } from "../../core/errors.ts";
 
 /** A tsc run's inputs: the common job plus tsconfig coverage, the warm pool and the watch's hint. */
@@ -160,46 +160,6 @@ export async function tscApplies(job: TscJob): Promise<boolean> {
   return (await chooseFor(job)).programs.length > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
 }
 
-/**
- * The findings of every tsconfig that answered; a failure of its own only when none did. The configs that failed
- * (a timeout) are named as failures, so tsc is `engine_partial` rather than clean.
- */
-function combine(outcomes: readonly [string, ParseOutcome][], label: (tsconfig: string) => string): ParseOutcome {
-  const failed = outcomes.flatMap(([tsconfig, outcome]) => (outcome.ok ? [] : [{ file: label(tsconfig), outcome }]));
-  if (failed.length && failed.length === outcomes.length) return failed[0]?.outcome as ParseOutcome;
-  // A file in two programs (tsconfig.json and tsconfig.spec.json) gets the same diagnostic from each: one issue.
-  const seen = new Set<string>();
-  const issues = outcomes
-    .flatMap(([, outcome]) => (outcome.ok ? outcome.issues : []))
-    .filter((issue) => {
-      const key = [issue.file, issue.line, issue.col, issue.rule, issue.severity, issue.message].join("\0");
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  const failures = failed.map(({ file, outcome }) => ({ file, reason: outcome.ok ? "" : outcome.message }));
-  return { ok: true, issues, ...(failures.length ? { failures } : {}) };
-}
-
-/**
- * TypeScript 5.x/6.x's fix marks (engines/tsc-fix.ts: by code, where it always gives a safe fix), set where its code
- * fixes can be asked (its package run through node); a warm, command-line or repeated answer passes here alike.
- */
-function withFixMarks(outcome: ParseOutcome, resolved: ResolvedEngine): ParseOutcome {
-  if (!outcome.ok || overlayCompiler(resolved) === null) return outcome;
-  return { ...outcome, issues: outcome.issues.map((issue) => ({ ...issue, ...tscFixMark(issue) })) };
-}
-
-/**
- * The compiler module the output overlay loads (tsconfig.ts): TypeScript 5.x/6.x (JavaScript, with the build API the
- * overlay uses) run through node; null otherwise (TypeScript 7 is native: generated configs serve).
- */
-function overlayCompiler(resolved: ResolvedEngine): string | null {
-  const major = majorVersion(resolved);
-  const throughNode = resolved.prefixArgs.at(-1) === resolved.path;
-  return resolved.packageDir && throughNode && (major === 5 || major === 6) ? join(resolved.packageDir, "lib", "typescript.js") : null;
-}
-
 /** How one config is spawned on the command line: its argv, config name and the type-checker (tsc unless vue-tsc). */
 export type TscSpawn = (
   args: string[],
@@ -221,6 +181,8 @@ interface RunState {
   inferred: { config: string; files: Set<string> } | null;
   /** Warm programs that answered only the named files, and their other files (see NamedFirst). */
   pending?: { programs: number; files: number };
+  /** The configs a framework checker (vue-tsc, svelte-check) answered for: their .vue / .svelte files were checked. */
+  checkerAnswered: Set<string>;
 }
 
 /**
@@ -242,6 +204,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
     const parsed = await runSvelteCheck(job, tsconfig, checker, spawn);
     if (parsed.ok) state.listLater.push(tsconfig);
     if (parsed.ok) state.modes.add("svelte-check");
+    if (parsed.ok) state.checkerAnswered.add(tsconfig);
     return parsed;
   }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
@@ -282,6 +245,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   // A solution's programs are the configs its references reach (listed from the coverage listings).
   if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
   state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
+  if (checker) state.checkerAnswered.add(tsconfig);
   return { ok: true, issues: own(parsed.issues) };
 }
 
@@ -348,7 +312,15 @@ function programsMessage(job: TscJob, choice: ProgramChoice, runs: readonly Prog
  * inferred program instead.
  */
 export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn): Promise<RunnerOutcome> {
-  const state: RunState = { cache: { hits: 0, misses: 0 }, modes: new Set(), programFiles: new Set(), listLater: [], released: new Set(), inferred: null };
+  const state: RunState = {
+    cache: { hits: 0, misses: 0 },
+    modes: new Set(),
+    programFiles: new Set(),
+    listLater: [],
+    released: new Set(),
+    inferred: null,
+    checkerAnswered: new Set(),
+  };
   const choice = await chooseFor(job);
   const { sources, framework } = await checkedFiles(job);
   if (choice.noTsconfig) {
@@ -372,10 +344,18 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
   if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
   const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
-  const ranWith = (tool: "vue-tsc" | "svelte-check") => runs.filter((run) => run.tool === tool && state.modes.has(tool)).map((run) => dirname(run.config));
+  // A framework checker's program covers its files when the checker answered for it; one that gave no answer (a
+  // generated config missing, a failure, a timeout) leaves them unchecked, and says so.
+  const failedRuns = new Set(outcomes.flatMap(([config, outcome]) => (outcome.ok ? [] : [config])));
+  const dirsWith = (tool: "vue-tsc" | "svelte-check", which: (config: string) => boolean) =>
+    runs.filter((run) => run.tool === tool && which(run.config)).map((run) => dirname(run.config));
+  const answered = (config: string) => state.checkerAnswered.has(config);
+  const failedRun = (config: string) => failedRuns.has(config);
   const svelteInstalled =
     framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
-  const notChecked = coverageNotes(notIncluded, framework, { vue: ranWith("vue-tsc"), svelte: ranWith("svelte-check") }, { svelteInstalled });
+  const failed = { vue: dirsWith("vue-tsc", failedRun), svelte: svelteInstalled ? dirsWith("svelte-check", failedRun) : [] };
+  const checked = { vue: dirsWith("vue-tsc", answered), svelte: dirsWith("svelte-check", answered) };
+  const notChecked = coverageNotes(notIncluded, framework, checked, { svelteInstalled, failed });
   if (!runs.length) {
     const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
     const message = ["no program the project checks includes the checked files", ...why].join("; ");
@@ -385,7 +365,7 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
     combine(outcomes, (tsconfig) => job.toRelative(tsconfig) ?? tsconfig),
     resolved,
   );
-  if (!combined.ok) return combined;
+  if (!combined.ok) return { ...combined, notChecked };
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;

@@ -128,29 +128,46 @@ const FRAMEWORK_WHY: Record<string, string> = {
 const SVELTE_CHECK_OFF =
   'svelte-check is installed but no package.json script runs it: add one (`"check": "svelte-check --tsconfig ./tsconfig.json"`) and Signalint runs it on that program';
 
+/** The directories of the programs a framework checker (vue-tsc, svelte-check) covers, per file extension. */
+export interface CheckerDirs {
+  vue?: readonly string[];
+  svelte?: readonly string[];
+}
+
+/**
+ * Said of framework files whose program the project's scripts run with their checker, when that run gave no answer
+ * (a generated config missing in a fresh clone, a failure, a timeout): the script does check them, this check could not.
+ */
+const CHECKER_FAILED = (tool: string) => `the project's ${tool} run on their program did not answer: engines.tsc says why`;
+
 /**
  * The coverage notes of a tsc run: TypeScript files no chosen program includes or imports, and framework files
- * (.vue outside every program vue-tsc ran, .svelte outside every program svelte-check ran, .astro, .mdx).
+ * (.vue outside every program vue-tsc ran, .svelte outside every program svelte-check ran, .astro, .mdx). `failed`:
+ * the programs the checker was to run that gave no answer; their files say so rather than that no script checks them.
  */
 export function coverageNotes(
   outside: readonly string[],
   framework: readonly string[],
-  checkedDirs: { vue?: readonly string[]; svelte?: readonly string[] } = {},
-  options: { svelteInstalled?: boolean } = {},
+  checkedDirs: CheckerDirs = {},
+  options: { svelteInstalled?: boolean; failed?: CheckerDirs } = {},
 ): NotCheckedFiles[] {
   const notes: NotCheckedFiles[] = [];
   const typescript = outside.filter(isTypeScriptFile);
   if (typescript.length) notes.push({ reason: "not type-checked: no tsconfig the project checks includes them", files: typescript });
-  const byExtension = new Map<string, string[]>();
+  const byReason = new Map<string, string[]>();
   for (const file of framework) {
     const extension = file.slice(file.lastIndexOf(".") + 1);
-    const dirs = extension === "vue" ? checkedDirs.vue : extension === "svelte" ? checkedDirs.svelte : undefined;
-    if (dirs?.some((dir) => within(dir, file))) continue;
-    byExtension.set(extension, [...(byExtension.get(extension) ?? []), file]);
+    const of = (dirs: CheckerDirs = {}) => (extension === "vue" ? dirs.vue : extension === "svelte" ? dirs.svelte : undefined);
+    if (of(checkedDirs)?.some((dir) => within(dir, file))) continue;
+    const failed = of(options.failed)?.some((dir) => within(dir, file));
+    const why = failed
+      ? CHECKER_FAILED(extension === "vue" ? "vue-tsc" : "svelte-check")
+      : extension === "svelte" && options.svelteInstalled
+        ? SVELTE_CHECK_OFF
+        : (FRAMEWORK_WHY[extension] ?? "no engine reads them");
+    const reason = `not type-checked: .${extension} files (${why})`;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), file]);
   }
-  for (const [extension, files] of [...byExtension].sort()) {
-    const why = extension === "svelte" && options.svelteInstalled ? SVELTE_CHECK_OFF : (FRAMEWORK_WHY[extension] ?? "no engine reads them");
-    notes.push({ reason: `not type-checked: .${extension} files (${why})`, files });
-  }
+  for (const [reason, files] of [...byReason].sort()) notes.push({ reason, files });
   return notes;
 }
