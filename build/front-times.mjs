@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { INITIALIZE } from "./jsonrpc-stdio.mjs";
+import { launchTimes } from "./jsonrpc-stdio.mjs";
 
 const RUNS = Number(process.argv[2] ?? 10);
 const ROOT = resolve(import.meta.dirname, "..");
@@ -43,33 +43,10 @@ function floor() {
   });
 }
 
-/** ms from spawn to the initialize answer and to the tools/list answer (sent when initialize is answered, as clients do). */
+/** ms from spawn to the initialize answer and to the tools/list answer, with a private state directory. */
 function session(command, args, state, extra = {}) {
-  return new Promise((done, fail) => {
-    const start = performance.now();
-    const env = { ...process.env, SIGNALINT_STATE_DIR: state, SIGNALINT_DAEMON: "0", SIGNALINT_PREWARM_DELAY_MS: "off", ...extra };
-    const child = spawn(command, args, { cwd: CWD, env, stdio: ["pipe", "pipe", "ignore"] });
-    const times = {};
-    let buffer = "";
-    child.stdout.on("data", (chunk) => {
-      buffer += chunk;
-      for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        if (message.id === 1) {
-          times.initialize = performance.now() - start;
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
-        } else if (message.id === 2) {
-          times.toolsList = performance.now() - start;
-          child.stdin.end();
-        }
-      }
-    });
-    child.on("error", fail);
-    child.on("close", () => (times.toolsList ? done(times) : fail(new Error(`${command} gave no tools/list answer`))));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE })}\n`);
-  });
+  const env = { ...process.env, SIGNALINT_STATE_DIR: state, SIGNALINT_DAEMON: "0", SIGNALINT_PREWARM_DELAY_MS: "off", ...extra };
+  return launchTimes(command, args, { cwd: CWD, env });
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -42,3 +42,34 @@ export async function toolsListLine(root, mode, compact) {
   server.stop();
   return line;
 }
+
+/**
+ * ms from spawn to the initialize answer and to the tools/list answer (sent once initialize is answered, as clients
+ * do), over a server's bare stdio; `env` is the whole environment of the server.
+ */
+export function launchTimes(command, args, { cwd, env, init = INITIALIZE }) {
+  return new Promise((done, fail) => {
+    const start = performance.now();
+    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "ignore"] });
+    const times = {};
+    let buffer = "";
+    child.stdout.on("data", (chunk) => {
+      buffer += chunk;
+      for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.id === 1) {
+          times.initialize = performance.now() - start;
+          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
+        } else if (message.id === 2) {
+          times.toolsList = performance.now() - start;
+          child.stdin.end();
+        }
+      }
+    });
+    child.on("error", fail);
+    child.on("close", () => (times.toolsList ? done(times) : fail(new Error(`${command} gave no tools/list answer`))));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: init })}\n`);
+  });
+}

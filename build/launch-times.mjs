@@ -2,10 +2,11 @@
 // A temporary project installs the built bundle as npm lays a devDependency out; each form is started RUNS times and
 // the median is printed: initialize answered, tools/list answered (MCP), and a hook call from spawn to exit.
 // Usage: npm run build && node build/launch-times.mjs [RUNS] [BUNDLE] (BUNDLE: another build's .mjs, to compare)
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { launchTimes } from "./jsonrpc-stdio.mjs";
 
 const RUNS = Number(process.argv[2] ?? 5);
 const REPO = resolve(import.meta.dirname, "..");
@@ -43,31 +44,8 @@ delete env.CI; // the daemon runs as on a developer's machine
 
 /** ms from spawn to the initialize answer and to the tools/list answer. */
 function session(command, args) {
-  return new Promise((done, fail) => {
-    const start = performance.now();
-    const child = spawn(command, args, { cwd: dir, env, stdio: ["pipe", "pipe", "ignore"] });
-    const times = {};
-    let buffer = "";
-    child.stdout.on("data", (chunk) => {
-      buffer += chunk;
-      for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        if (message.id === 1) {
-          times.initialize = performance.now() - start;
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-          child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
-        } else if (message.id === 2) {
-          times.toolsList = performance.now() - start;
-          child.stdin.end();
-        }
-      }
-    });
-    child.on("error", fail);
-    child.on("close", () => (times.toolsList ? done(times) : fail(new Error(`${command} gave no tools/list answer`))));
-    const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "launch-times", version: "1" } };
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: init })}\n`);
-  });
+  const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "launch-times", version: "1" } };
+  return launchTimes(command, args, { cwd: dir, env, init });
 }
 
 /** ms from spawn to exit of one hook call (the daemon warm). */

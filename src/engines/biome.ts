@@ -1,6 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, position, type EngineAdapter, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, jsonReportOf, position, type EngineAdapter, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
 
 /** Biome configuration file names. */
 export const BIOME_CONFIGS = ["biome.json", "biome.jsonc"];
@@ -114,18 +114,9 @@ function readDiagnostic(diagnostic: unknown): BiomeDiagnostic | null {
 
 /** Parse `biome lint --reporter=json` output (Biome 1.x or 2.x) strictly. */
 export function parseBiomeOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
-  let report: unknown;
-  try {
-    report = parseJsonAfterPreamble(result.stdout, "{");
-  } catch {
-    // Not JSON: Biome's failure, reported below with its output.
-    const detail = result.stdout.trim() ? result.stdout : result.stderr;
-    return {
-      ok: false,
-      code: result.stdout.trim() ? "engine_output_invalid" : "engine_failed",
-      message: `biome failed (exit ${result.exitCode}): ${excerpt(detail, 300)}`,
-    };
-  }
+  const read = jsonReportOf(result, "biome");
+  if ("failure" in read) return read.failure;
+  const report = read.report;
   if (!isRecord(report) || !Array.isArray(report.diagnostics)) {
     return { ok: false, code: "engine_output_invalid", message: `biome JSON has no diagnostics array: ${excerpt(result.stdout)}` };
   }

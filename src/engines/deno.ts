@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { parseJsonc } from "../core/jsonc.ts";
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
-import { excerpt, isRecord, parseJsonAfterPreamble, type EngineAdapter, type ParseOutcome, type PathMapper } from "./types.ts";
+import { excerpt, isRecord, jsonReportOf, type EngineAdapter, type ParseOutcome, type PathMapper } from "./types.ts";
 
 /** Deno's config files: `deno lint` finds the nearest from its working directory up, as it does for every subcommand. */
 export const DENO_CONFIGS = ["deno.json", "deno.jsonc"];
@@ -57,18 +57,9 @@ const ERROR_AT = /:(\d+):(\d+)\s*$/;
 
 /** Parse `deno lint --json` output strictly: `diagnostics` (lint findings) and `errors` (files it could not parse). */
 export function parseDenoOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
-  let report: unknown;
-  try {
-    report = parseJsonAfterPreamble(result.stdout, "{");
-  } catch {
-    // Not JSON: deno's failure (a config it cannot read, an unknown flag), reported with its output.
-    const detail = result.stdout.trim() ? result.stdout : result.stderr;
-    return {
-      ok: false,
-      code: result.stdout.trim() ? "engine_output_invalid" : "engine_failed",
-      message: `deno lint failed (exit ${result.exitCode}): ${excerpt(detail, 300)}`,
-    };
-  }
+  const read = jsonReportOf(result, "deno lint");
+  if ("failure" in read) return read.failure;
+  const report = read.report;
   if (!isRecord(report) || !Array.isArray(report.diagnostics) || !Array.isArray(report.errors)) {
     return { ok: false, code: "engine_output_invalid", message: `deno lint JSON has no diagnostics and errors arrays: ${excerpt(result.stdout)}` };
   }

@@ -118,6 +118,26 @@ export function parseJsonAfterPreamble(text: string, opener: "{" | "["): unknown
   }
 }
 
+/**
+ * A linter's JSON report read from its stdout (after any preamble), or the failure to return: output that is not JSON
+ * is the engine's own failure when it printed nothing there (a config it cannot read: its stderr says why), else
+ * output Signalint cannot read. Biome and deno lint report this way.
+ */
+export function jsonReportOf(result: SpawnResult, tool: string): { report: unknown } | { failure: ParseOutcome } {
+  try {
+    return { report: parseJsonAfterPreamble(result.stdout, "{") };
+  } catch {
+    const detail = result.stdout.trim() ? result.stdout : result.stderr;
+    return {
+      failure: {
+        ok: false,
+        code: result.stdout.trim() ? "engine_output_invalid" : "engine_failed",
+        message: `${tool} failed (exit ${result.exitCode}): ${excerpt(detail, 300)}`,
+      },
+    };
+  }
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
