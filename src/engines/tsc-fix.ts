@@ -11,9 +11,9 @@
 // declaration when nothing removed runs (no call, `new`, `await`, assignment or `++` outside a function body). Any
 // other fix TypeScript ranks first is a `suggestion`.
 
-import type { FixKind } from "../core/contracts.ts";
+import { z } from "zod";
+import { FixKindSchema, type FixKind } from "../core/contracts.ts";
 import type { RawIssue } from "../core/issues.ts";
-import { isRecord } from "./types.ts";
 
 /** One diagnostic asked of TypeScript: its code and 1-based place in the text given. */
 export interface TscFixPlace {
@@ -316,20 +316,23 @@ while (pending.length) {
 proc.stdout.write(JSON.stringify(answer));
 `;
 
+/** The launcher's answer as it crosses the process boundary (validated on arrival, as every message Signalint reads back). */
+const PlaceSchema = z.object({ code: z.number(), line: z.number(), col: z.number(), path: z.string() });
+const TscFixAnswerSchema = z.object({
+  texts: z.record(z.string(), z.string()),
+  fixed: z.array(PlaceSchema.extend({ kind: FixKindSchema, touched: z.array(z.string()) })),
+  notFixed: z.array(PlaceSchema.extend({ reason: z.string(), offered: z.boolean() })),
+});
+
 /** The launcher's answer; null when it is not that (it failed). */
 export function parseTscFixAnswer(stdout: string): TscFixAnswer | null {
+  let answer: unknown;
   try {
-    const answer = JSON.parse(stdout) as unknown;
-    if (!isRecord(answer) || !isRecord(answer.texts) || !Array.isArray(answer.fixed) || !Array.isArray(answer.notFixed)) return null;
-    const place = (entry: unknown) =>
-      isRecord(entry) && typeof entry.path === "string" && typeof entry.code === "number" && typeof entry.line === "number" && typeof entry.col === "number";
-    const valid =
-      Object.values(answer.texts).every((text) => typeof text === "string") &&
-      answer.fixed.every((entry) => place(entry) && (entry.kind === "safe" || entry.kind === "suggestion") && Array.isArray(entry.touched)) &&
-      answer.notFixed.every((entry) => place(entry) && typeof entry.reason === "string");
-    return valid ? (answer as unknown as TscFixAnswer) : null;
+    answer = JSON.parse(stdout);
   } catch {
-    // Not JSON: the launcher failed (null says so).
+    // Not JSON: the launcher failed (its stderr is the caller's to report).
     return null;
   }
+  const parsed = TscFixAnswerSchema.safeParse(answer);
+  return parsed.success ? parsed.data : null;
 }

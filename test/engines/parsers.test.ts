@@ -4,6 +4,7 @@ import { parseBiomeOutput } from "../../src/engines/biome.ts";
 import { parseEslintOutput } from "../../src/engines/eslint.ts";
 import { parseOxlintOutput } from "../../src/engines/oxlint.ts";
 import { parseTscOutput } from "../../src/engines/tsc.ts";
+import { parseTscFixAnswer } from "../../src/engines/tsc-fix.ts";
 import type { SpawnResult } from "../../src/runtime/types.ts";
 import { fixture, runCli } from "../helpers.ts";
 
@@ -75,5 +76,30 @@ describe("severity and fixable mapping on real engine output", () => {
     const preferConst = response.remainingIssues.find((issue) => issue.rule === "prefer-const");
     assert.deepEqual([preferConst?.fixable, preferConst?.fixKind, preferConst?.severity], [true, "safe", "warning"]);
     assert.equal(response.clusters.find((cluster) => cluster.ruleIds.includes("no-var"))?.priority, 3, "fixable errors rank 3");
+  });
+});
+
+describe("the TypeScript fix launcher's answer is validated as it arrives", () => {
+  const place = { code: 2304, line: 3, col: 5, path: "/p/src/a.ts" };
+  const answer = {
+    texts: { "/p/src/a.ts": 'import { b } from "./b";\nb();\n' },
+    fixed: [{ ...place, kind: "safe", touched: ["/p/src/a.ts"] }],
+    notFixed: [{ ...place, line: 9, reason: "TypeScript offers no fix for it", offered: false }],
+  };
+
+  it("a whole answer reads back as it was sent", () => {
+    assert.deepEqual(parseTscFixAnswer(JSON.stringify(answer)), answer);
+  });
+
+  it("an answer of another shape, or no JSON at all, is none (the launcher failed)", () => {
+    const { offered: _offered, ...withoutOffered } = answer.notFixed[0] as (typeof answer.notFixed)[number];
+    for (const bad of [
+      { ...answer, notFixed: [withoutOffered] },
+      { ...answer, fixed: [{ ...answer.fixed[0], kind: "unsafe" }] },
+      { ...answer, texts: { "/p/src/a.ts": 1 } },
+      { fixed: [], notFixed: [] },
+    ])
+      assert.equal(parseTscFixAnswer(JSON.stringify(bad)), null, JSON.stringify(bad));
+    assert.equal(parseTscFixAnswer("Error: Cannot find module 'typescript'"), null);
   });
 });
