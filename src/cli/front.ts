@@ -40,6 +40,15 @@ const LOAD_ANYWAY_MS = 500;
 
 /** The `--read-only` flag of a bare server start (no verb, stdin not a terminal; or `serve`), or null for any other command line. */
 function serverStart(): { readOnly: boolean } | null {
+  try {
+    return startOf();
+  } catch {
+    // Deno without --allow-env (NotCapable): no front; run.ts meets the same refusal and says which permission.
+    return null;
+  }
+}
+
+function startOf(): { readOnly: boolean } | null {
   // SIGNALINT_FRONT=0: the SDK server answers everything, once loaded (measurements and tests compare the two).
   if (/^(0|false|no|off)$/i.test(process.env.SIGNALINT_FRONT?.trim() ?? "")) return null;
   const onDeno = "Deno" in globalThis;
