@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { hookReport } from "../../src/cli/hook-report.ts";
@@ -154,6 +154,27 @@ describe("the named files first, the rest pending", () => {
     } finally {
       const stop = runCli(["daemon", "stop"], { cwd: dir, env });
       assert.equal(stop.status, 0, stop.stderr);
+    }
+  });
+  it("apply_diagnostic_fix's verified post-check is whole whatever the budget: a fix that breaks the importers is rolled back", async () => {
+    const dir = project(0);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      // The retyped hub is itself clean: only its importers break, so a named-files-first answer would see nothing.
+      const patches = [{ file: "src/hub.ts", originalContent: HUB, patchedContent: RETYPED }];
+      const { transactionId } = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches }));
+      const applied = structured<{ rolledBack?: boolean; rollback?: { introduced: CheckIssue[] }; check: Check }>(
+        await call(session.client, "apply_diagnostic_fix", { transactionId, confirm: true, verify: true }),
+      );
+      assert.equal(applied.rolledBack, true, JSON.stringify(applied).slice(0, 2000));
+      assert.equal(applied.rollback?.introduced.length, DEPENDENTS, "every importer's error, as a cold tsc reports them");
+      assert.equal(readFileSync(join(dir, "src", "hub.ts"), "utf8"), HUB, "the hub is restored");
+      assert.equal(applied.check.pending, undefined, "the check of the restored files is whole too");
+      assert.equal(applied.check.status, "clean", JSON.stringify(applied.check).slice(0, 2000));
+    } finally {
+      await session.close();
     }
   });
 });

@@ -177,8 +177,11 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     typescriptProjects: settings.typescriptProjects,
     oxlintTypeAware: settings.oxlintTypeAware,
     eslintLegacy: check.eslintLegacy,
-    // check_files and after_edit_check: the named files first, the rest pending past the budget.
-    namedFirst: check.incremental ? { files: check.paths.map((path) => join(project.root, path)), deadline: check.started + settings.pendingAfterMs } : null,
+    // check_files and after_edit_check: the named files first, the rest pending past the budget (unless whole).
+    namedFirst:
+      check.incremental && !options.whole
+        ? { files: check.paths.map((path) => join(project.root, path)), deadline: check.started + settings.pendingAfterMs }
+        : null,
     toRelative,
     signal: options.signal,
     onEvent: options.onEvent,

@@ -228,7 +228,7 @@ export class TransactionStore {
     const named = options.baselineCheckId ?? transaction.engine?.checkId ?? null;
     if (named !== null && !("status" in this.service.snapshots.find(named))) return named;
     const { session, env } = options;
-    return (await this.service.check(files, true, { session, env, tool: "apply_diagnostic_fix" })).checkId;
+    return (await this.service.check(files, true, { session, env, whole: true, tool: "apply_diagnostic_fix" })).checkId;
   }
 
   /**
@@ -258,7 +258,8 @@ export class TransactionStore {
   ): Promise<{ result: AfterEdit | null; postCheckError?: PostCheckError }> {
     try {
       const { baselineCheckId, session, env } = options;
-      const result = await afterEditCheck(this.service, files, { baselineCheckId, session, env, tool: "apply_diagnostic_fix" });
+      // Whole: the verdict (and the agent's delta) needs every error the fix made, not the named files first.
+      const result = await afterEditCheck(this.service, files, { baselineCheckId, session, env, whole: true, tool: "apply_diagnostic_fix" });
       if (!("status" in result)) return { result };
       return { result: null, postCheckError: { code: result.code, message: `The fix was applied; its baseline is gone: ${result.message}` } };
     } catch (error) {

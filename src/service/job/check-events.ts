@@ -19,6 +19,11 @@ export interface CheckOptions {
   session?: string;
   /** The environment of the client that asked (a daemon's client): engines run in it. Absent: this process's own. */
   env?: Readonly<Record<string, string>>;
+  /**
+   * Answer the whole affected set, never the named files first with the rest pending (pendingAfterMs): a verdict
+   * that needs every error the edit made (apply_diagnostic_fix's post-check and its baseline).
+   */
+  whole?: boolean;
 }
 
 /** A check whose request was cancelled: it recorded nothing and has no result. */

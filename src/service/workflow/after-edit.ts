@@ -74,7 +74,7 @@ export async function afterEditCheck(
   if (named && "status" in named) return named;
   const baselines = named ? null : defaultBaselines(service, files, options.session);
   const { signal, onEvent, session, env } = options;
-  const response = await service.check(files, true, { signal, onEvent, session, env, tool: options.tool ?? "after_edit_check" });
+  const response = await service.check(files, true, { signal, onEvent, session, env, whole: options.whole, tool: options.tool ?? "after_edit_check" });
   const current = service.snapshots.find(response.checkId);
   if ("status" in current) return { response, delta: null };
   if (!named && !baselines) {
