@@ -127,6 +127,7 @@ export function jsonReportOf(result: SpawnResult, tool: string): { report: unkno
   try {
     return { report: parseJsonAfterPreamble(result.stdout, "{") };
   } catch {
+    // Not JSON: the engine's failure (or output Signalint cannot read), returned with what it printed.
     const detail = result.stdout.trim() ? result.stdout : result.stderr;
     return {
       failure: {
