@@ -1,8 +1,8 @@
 // What the init tests share (test/e2e/init.test.ts, and test/dist/init-launches.test.ts for Deno and the binary).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { BUNDLE, CLEAN_PATH, linkPackage, removeDir, REPO, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 
@@ -55,7 +55,9 @@ function installSignalint(dir: string): void {
     join(pkg, "package.json"),
     JSON.stringify({ name: "signalint-mcp", version: "0.0.0-test", bin: { "signalint-mcp": "dist/signalint-mcp.mjs" } }),
   );
-  copyFileSync(BUNDLE, join(pkg, "dist", "signalint-mcp.mjs"));
+  // The npm bundle is an entry and the chunks it imports (build/bundle.mjs): the package ships them all.
+  for (const file of readdirSync(dirname(BUNDLE)).filter((name) => /^signalint-mcp.*\.mjs$/.test(name)))
+    copyFileSync(join(dirname(BUNDLE), file), join(pkg, "dist", file));
   chmodSync(join(pkg, "dist", "signalint-mcp.mjs"), 0o755);
   mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync("../signalint-mcp/dist/signalint-mcp.mjs", join(dir, "node_modules", ".bin", "signalint-mcp"));
