@@ -61,7 +61,7 @@ describe("engine resolution", () => {
     const bare = JSON.parse(runCli(["check", "--format", "response"], { cwd: project }).stdout) as CheckResponse;
     assert.deepEqual(
       Object.values(bare.engines).map((engine) => engine.status),
-      ["disabled", "error", "disabled", "disabled"],
+      ["disabled", "error", "disabled", "disabled", "disabled"],
     );
     assert.equal(bare.status, "error", "nothing ran: never 'clean'");
     // The hint uses the project's own package manager, by its lockfile.
