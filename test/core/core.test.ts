@@ -12,7 +12,7 @@ import { normalizePathList, normalizeRelativePath } from "../../src/core/paths.t
 import { checkStatus, incompleteFiles } from "../../src/core/completeness.ts";
 import { compactCheckResponse } from "../../src/core/response.ts";
 import { canonicalRule } from "../../src/core/rules.ts";
-import { checkResponse, hash, OK_ENGINES } from "../helpers/check-response.ts";
+import { checkResponse, enginesWith, hash, OK_ENGINES } from "../helpers/check-response.ts";
 
 const raw = (overrides: Partial<RawIssue>): RawIssue => ({
   file: "src/a.ts",
@@ -219,15 +219,7 @@ describe("clusters and responses", () => {
   it("never calls a check clean when an engine failed or none ran", () => {
     const { response: failed } = checkResponse([], { engines: { ...OK_ENGINES, tsc: { status: "error", message: "boom" } } });
     assert.equal(failed.status, "error");
-    const { response: none } = checkResponse([], {
-      engines: {
-        oxlint: { status: "disabled" },
-        tsc: { status: "disabled" },
-        biome: { status: "disabled" },
-        eslint: { status: "disabled" },
-        deno: { status: "disabled" },
-      },
-    });
+    const { response: none } = checkResponse([], { engines: enginesWith() });
     assert.equal(none.status, "error");
   });
 });

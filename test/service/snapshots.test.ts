@@ -9,15 +9,10 @@ import { normalizeIssues, type RawIssue } from "../../src/core/issues.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { RETAINED_SNAPSHOTS, SNAPSHOT_MAX_AGE_MS, snapshotFile, SnapshotStore, type NewSnapshot } from "../../src/service/history/snapshots.ts";
 import { BUNDLE, removeDir, tempDir } from "../helpers.ts";
+import { enginesWith, OK_ENGINES } from "../helpers/check-response.ts";
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
-const ENGINES: Engines = {
-  oxlint: { status: "ok" },
-  tsc: { status: "ok" },
-  biome: { status: "disabled" },
-  eslint: { status: "disabled" },
-  deno: { status: "disabled" },
-};
+const ENGINES: Engines = OK_ENGINES;
 
 function issues(raw: Omit<RawIssue, "engine" | "col" | "fixable" | "severity">[]): SnapshotIssue[] {
   return normalizeIssues(
@@ -141,13 +136,7 @@ it("compare leaves out what both checks did not check, and names it: engines not
   const ingest = {
     scope: ["a.ts", "b.ts"],
     issues: lsp(before),
-    engines: {
-      oxlint: { status: "disabled" },
-      tsc: { status: "disabled" },
-      biome: { status: "disabled" },
-      eslint: { status: "disabled" },
-      deno: { status: "disabled" },
-    } as Engines,
+    engines: enginesWith(),
     tool: "ingest_diagnostics",
     provider: "ts",
   };
