@@ -16,7 +16,7 @@ import { biomeDirOf, biomeRuns } from "../lint/biome-scope.ts";
 import { eslintLookupFromFile } from "../lint/eslint-scope.ts";
 import { validatePaths } from "../project/project.ts";
 import { biomeEdits, eslintEdits, EngineEditError, type EditContext } from "./engine-edits.ts";
-import { addFix, type EngineFixRequest, type FileFix, type FixService, type NotFixed, type PlanWork } from "./fix-plan.ts";
+import { addFix, type EngineAsk, type EngineFixRequest, type FileFix, type FixService, type NotFixed, type PlanWork } from "./fix-plan.ts";
 import { planOxlintFixes } from "./oxlint-fixes.ts";
 import { planTscFixes } from "./tsc-fixes.ts";
 
@@ -210,7 +210,7 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
     }
   }
   // TypeScript's and oxlint's fixes after the linters' (their issues are found again where those left them).
-  const engineAsked = (engine: EngineName) => ({
+  const engineAsked = (engine: EngineName): EngineAsk => ({
     issues: wanted.filter((issue) => issue.engine === engine),
     files: targets.filter((file) => engine !== "oxlint" || oxlintAccepts(file)),
     whole: byFiles && !request.rules,

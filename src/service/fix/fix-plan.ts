@@ -49,6 +49,14 @@ export interface PlanWork {
   byFiles: boolean;
 }
 
+/** What one engine step of a plan is asked: its issues, the files of the request, and whether every fix in them. */
+export interface EngineAsk {
+  issues: readonly Issue[];
+  files: readonly string[];
+  /** A files request without rules: every fix the engine has in `files`, not only the asked issues'. */
+  whole: boolean;
+}
+
 /** Record one engine's edit of a file as addressing these issues (merged with that engine's earlier edit of that kind). */
 export function addFix(work: PlanWork, file: string, fix: FileFix): void {
   const list = work.fixes.get(file) ?? [];

@@ -11,7 +11,7 @@ import { normalizeMessage } from "../../core/normalize.ts";
 import { majorVersion, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts";
-import { addFix, refuseAll, type FixService, type PlanWork } from "./fix-plan.ts";
+import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
 
 /** The config files oxlint reads beside a file or above it, in its order of preference. */
 const OXLINT_CONFIGS = [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts"];
@@ -41,11 +41,7 @@ function goneAfter(present: readonly Issue[], remaining: readonly RawIssue[]): I
  * oxlint's fixes of the asked oxlint issues (`issues`; `whole`: every fix in `files`), applied to the plan's texts
  * after the engines before it; kinds safe (`--fix`) then suggestion (`--fix-suggestions`, oxlint 1.x).
  */
-export async function planOxlintFixes(
-  service: FixService,
-  work: PlanWork,
-  asked: { issues: readonly Issue[]; files: readonly string[]; whole: boolean },
-): Promise<void> {
+export async function planOxlintFixes(service: FixService, work: PlanWork, asked: EngineAsk): Promise<void> {
   const { runtime, project } = service;
   const files = (asked.whole ? asked.files : [...new Set(asked.issues.map((issue) => issue.file))]).filter((file) => typeof work.texts.get(file) === "string");
   if (!files.length) return;

@@ -9,7 +9,7 @@ import type { TscFixAnswer, TscFixFile, TscFixPlace } from "../../engines/tsc-fi
 import { ifMissing } from "../../core/errors.ts";
 import { choosePrograms } from "../tsc/tsc-programs.ts";
 import { EngineEditError, tscEdits } from "./engine-edits.ts";
-import { addFix, refuseAll, type FixService, type PlanWork } from "./fix-plan.ts";
+import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
 
 /** The files TypeScript's code fixes are asked for (a `.vue` or `.svelte` file's diagnostics come from their checkers). */
 const FIXED_BY_TYPESCRIPT = /\.[cm]?[jt]sx?$/;
@@ -28,11 +28,7 @@ function placeOf(issue: Issue): TscFixPlace {
  * the plan's texts (`whole`: every diagnostic of the files); what TypeScript does not fix is said in notFixed (for a
  * files request, only a fix of another kind).
  */
-export async function planTscFixes(
-  service: FixService,
-  work: PlanWork,
-  asked: { issues: readonly Issue[]; files: readonly string[]; whole: boolean },
-): Promise<void> {
+export async function planTscFixes(service: FixService, work: PlanWork, asked: EngineAsk): Promise<void> {
   const { runtime, project } = service;
   const issues = asked.issues.filter((issue) => FIXED_BY_TYPESCRIPT.test(issue.file));
   refuseAll(
