@@ -19,18 +19,6 @@ import type { CliIo } from "./io.ts";
 import { absoluteLaunch, portableLaunch, type Launch } from "./launch.ts";
 import { UsageError } from "./usage.ts";
 
-/** The project-level file: the config (when missing). State lives outside the tree, so no .gitignore entry is needed. */
-function projectTargets(root: string): Target[] {
-  return [
-    {
-      label: "Signalint config",
-      path: join(root, "signalint.config.json"),
-      change: (current) => (current === null ? { kind: "create", text: "{}\n" } : { kind: "unchanged" }),
-      snippet: "{}\n",
-    },
-  ];
-}
-
 function parseClients(text: string | undefined): Client[] {
   if (text === undefined) return CLIENTS.filter((client) => client !== "windsurf");
   const names = text
@@ -75,7 +63,9 @@ type InitValues = OptionValues<typeof INIT_OPTIONS>;
 function initTargets(runtime: Runtime, launch: Launch, root: string, values: InitValues): Target[] {
   const home = runtime.env("HOME")?.trim() || runtime.env("USERPROFILE")?.trim() || null;
   const all = clientTargets(launch, root, home, { windsurfGlobal: values["windsurf-global"], codexGlobal: values["codex-global"] });
-  const targets = [...projectTargets(root), ...parseClients(values.client).map((client) => all[client])];
+  // No signalint.config.json: nothing is required, and an empty one is a file the project's own tools may read
+  // (zustand's ESLint lints `*.config.*`: `eslint .` failed on it). State lives outside the tree: no .gitignore entry.
+  const targets = parseClients(values.client).map((client) => all[client]);
   if (values.hooks) {
     targets.push({
       label: "Claude Code hook",
@@ -151,10 +141,10 @@ async function runInit(io: CliIo, values: InitValues): Promise<number> {
 /** The init verb, declared once for its parser and its help. */
 export const initCommand = defineCommand({
   name: "init",
-  summary: "write signalint.config.json and MCP client configs",
+  summary: "write the MCP client configs",
   description:
-    "Set a project up for Signalint: signalint.config.json (when missing) and the MCP " +
-    "client configs. The configs are portable by default: they run the project's own installed signalint-mcp with node " +
+    "Set a project up for Signalint: the MCP client configs (no signalint.config.json: nothing is required, and " +
+    "the project's own tools could read one). The configs are portable by default: they run the project's own installed signalint-mcp with node " +
     "when package.json lists it (else npx -y signalint-mcp) and find the project through each client's workspace variable or " +
     "working directory, so they can be committed. Shows every change first; existing files are merged where their " +
     "format allows (our server entry added, comments kept), never silently overwritten.",

@@ -144,8 +144,9 @@ describe("every command in the README, run against a fixture project with the pa
     "npx -y signalint-mcp init --yes": (line) => {
       const result = sh(line);
       assert.equal(result.status, 0, result.stderr);
-      for (const file of [".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".codex/config.toml", ".zed/settings.json", "signalint.config.json"])
+      for (const file of [".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".codex/config.toml", ".zed/settings.json"])
         assert.ok(existsSync(join(project, file)), file);
+      assert.ok(!existsSync(join(project, "signalint.config.json")), "init writes no config the project's tools could read");
     },
     "claude mcp add signalint -- npx -y signalint-mcp": async (line) => {
       const [command = "", ...args] = (line.split(" -- ")[1] ?? "").split(" ");
