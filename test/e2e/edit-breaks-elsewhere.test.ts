@@ -101,6 +101,30 @@ describe("an edit that breaks a file it was not asked about", () => {
     });
   }
 
+  it("an edit that fixes another file's error shown by the last check_project names it resolved (the baseline's own errors elsewhere)", async () => {
+    const dir = project();
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      writeFileSync(join(dir, "src", "a.ts"), RENAMED);
+      const broken = structured<Check & { issues?: CheckIssue[] }>(await call(session.client, "check_project"));
+      assert.equal(broken.status, "issues_found", JSON.stringify(broken));
+      writeFileSync(join(dir, "src", "a.ts"), A);
+      // The default baseline is that check_project: b.ts's error was among its own issues, not in an `elsewhere`.
+      const restored = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/a.ts"] }));
+      assert.equal(restored.status, "clean", JSON.stringify(restored));
+      const delta = restored.delta as Delta;
+      assert.deepEqual(
+        delta.resolved.map((entry) => [entry.file, entry.rule.replace(/\d+$/, "")]),
+        [["src/b.ts", "TS"]],
+        JSON.stringify(delta),
+      );
+      assert.equal(delta.netErrorDelta, -1);
+    } finally {
+      await session.close();
+    }
+  });
+
   it("the editor hook (on the project's daemon) exits 2 naming b.ts after the rename, 0 once it is restored", async () => {
     const dir = project();
     const state = tempDir("signalint-state-");

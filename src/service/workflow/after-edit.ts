@@ -84,11 +84,14 @@ export async function afterEditCheck(
   const used = named ? [named] : (baselines?.parts ?? []).map((part) => part.baseline);
   const now = service.elsewhereOf(response.checkId);
   // Errors elsewhere each baseline showed (introduced then, or there from the start), once each.
+  // A baseline whose scope was wider (a check_project) showed tsc's errors in other files among its own issues.
   const seen = new Set<string>();
+  const outsideNow = (issue: SnapshotIssue) => !current.scope.some((entry) => isWithin(issue.file, entry));
   const earlier = used
     .flatMap((baseline) => {
       const before = service.elsewhereOf(baseline.checkId);
-      return [...(before?.introduced ?? []), ...(before?.unattributed ?? [])];
+      const own = baseline.issues.filter((issue) => issue.engine === "tsc" && issue.severity === "error" && outsideNow(issue));
+      return [...(before?.introduced ?? []), ...(before?.unattributed ?? []), ...own];
     })
     .filter((issue) => {
       const key = `${issue.file}:${issue.line}:${issue.col}:${issue.engine}:${issue.rule}:${issue.message}`;
@@ -97,8 +100,7 @@ export async function afterEditCheck(
   const known = [...used.flatMap((baseline) => baseline.issues), ...earlier];
   // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes.
   // Only outside the checked files: inside them, the comparison with each file's baseline decides.
-  const outsideChecked = (issue: Issue) => !current.scope.some((entry) => isWithin(issue.file, entry));
-  const fixed = now ? unmatched(earlier.filter(outsideChecked), now.outside) : [];
+  const fixed = now ? unmatched(earlier.filter(outsideNow), now.outside) : [];
   // One earlier check covering every file is compared whole (its scope may be wider, as before composition).
   const [only] = baselines?.parts ?? [];
   const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
@@ -117,10 +119,10 @@ function unmatched<T extends SnapshotIssue>(these: readonly T[], others: readonl
  * already show, in its own files or elsewhere (an error an earlier edit caused is not this edit's again), and the
  * errors elsewhere the baseline showed that this edit fixed.
  */
-function withElsewhere(delta: Delta, elsewhere: readonly Issue[], known: readonly SnapshotIssue[], fixed: readonly Issue[]): Delta {
+function withElsewhere(delta: Delta, elsewhere: readonly Issue[], known: readonly SnapshotIssue[], fixed: readonly SnapshotIssue[]): Delta {
   const introduced = unmatched(elsewhere, known);
   if (!introduced.length && !fixed.length) return delta;
-  const errors = (list: readonly Issue[]) => list.filter((issue) => issue.severity === "error").length;
+  const errors = (list: readonly SnapshotIssue[]) => list.filter((issue) => issue.severity === "error").length;
   return {
     ...delta,
     introduced: [...delta.introduced, ...introduced.map(publicWorkflowIssue)],
