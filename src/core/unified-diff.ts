@@ -96,3 +96,36 @@ function hunks(ops: readonly Op[]): string[] {
   }
   return out;
 }
+
+/**
+ * Where each line of `before` is in `after` (1-based), from the same edit script as the diff: a kept line where it
+ * went; a changed line at the same offset in the lines that replaced it (the last of them when fewer); a line removed
+ * with nothing in its place where the next kept line went. An issue found on `before` (the check's text) is looked for
+ * there in a text an earlier engine's fix changed.
+ */
+export function lineMap(before: string, after: string): (line: number) => number {
+  if (before === after) return (line) => line;
+  const a = before.split("\n");
+  const b = after.split("\n");
+  const { start, endA, endB } = commonEnds(a, b);
+  const map = new Uint32Array(a.length + 1);
+  for (let line = 0; line < start; line++) map[line] = line;
+  let i = start;
+  let j = start;
+  const ops = middleOps(a.slice(start, endA), b.slice(start, endB));
+  for (let at = 0; at < ops.length; ) {
+    if ((ops[at] as Op).kind === " ") {
+      map[i++] = j++;
+      at++;
+      continue;
+    }
+    // One run of removed and added lines: the removed ones map onto the added ones, offset by offset.
+    const removedFrom = i;
+    const addedFrom = j;
+    while (at < ops.length && (ops[at] as Op).kind !== " ") (ops[at++] as Op).kind === "-" ? i++ : j++;
+    const added = j - addedFrom;
+    for (let line = removedFrom; line < i; line++) map[line] = added ? addedFrom + Math.min(line - removedFrom, added - 1) : addedFrom;
+  }
+  for (let line = endA; line < a.length; line++) map[line] = line - endA + endB;
+  return (line) => (line >= 1 && line <= a.length ? (map[line - 1] as number) + 1 : line);
+}

@@ -22,7 +22,7 @@ export interface TscFixPlace {
   col: number;
 }
 
-/** One file to fix: its absolute path, its text, and the diagnostics asked (null: every diagnostic of the file). */
+/** One file to fix: its absolute path, its text, and the diagnostics asked (null: every diagnostic; empty: only read). */
 export interface TscFixFile {
   path: string;
   text: string;
@@ -33,6 +33,8 @@ export interface TscFixFile {
 export interface TscFixAnswer {
   /** Absolute path → the file's text after the fixes (files other than the asked ones included). */
   texts: Record<string, string>;
+  /** Absolute path → the text a fix was applied to, for each changed file the request did not give (read from disk once). */
+  bases: Record<string, string>;
   /** Fixed (or gone after another fix), by the asked file's path and the place in its original text. */
   fixed: (TscFixPlace & { path: string; kind: FixKind; touched: string[] })[];
   notFixed: (TscFixPlace & { path: string; reason: string; offered: boolean })[];
@@ -68,7 +70,13 @@ const key = (file) => path.resolve(file);
 // The working texts: the asked files as given, then every file a fix changed.
 const texts = new Map(request.files.map((file) => [key(file.path), file.text]));
 const versions = new Map();
-const readText = (file) => (texts.has(key(file)) ? texts.get(key(file)) : sys.readFile(file));
+// A file not given is read from disk once: every later read, and the fix applied to it, see that one text (its base).
+const disk = new Map();
+const readText = (file) => {
+  if (texts.has(key(file))) return texts.get(key(file));
+  if (!disk.has(key(file))) disk.set(key(file), sys.readFile(file));
+  return disk.get(key(file));
+};
 const inside = (file) => {
   const rel = path.relative(request.root, file);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) && !rel.split(path.sep).includes("node_modules");
@@ -204,10 +212,12 @@ const placeOf = (text, position) => {
   const before = text.slice(0, position).split("\\n");
   return { line: before.length, col: before[before.length - 1].length + 1 };
 };
-const answer = { texts: {}, fixed: [], notFixed: [] };
+const answer = { texts: {}, bases: {}, fixed: [], notFixed: [] };
 // Pending diagnostics of every asked file: where each was in the original text and is in the working text now.
 const pending = [];
 for (const file of request.files) {
+  // A file given only as the text to read (an earlier engine's output): nothing asked of it.
+  if (file.asked && file.asked.length === 0) continue;
   const config = configOf(file.path);
   if (!config) {
     for (const place of file.asked || []) answer.notFixed.push({ ...place, path: file.path, reason: "no tsconfig the project checks lists this file", offered: false });
@@ -297,6 +307,7 @@ while (pending.length) {
   const touched = [...edited.keys()];
   for (const [file, changes] of edited) {
     const ordered = [...changes].sort((a, b) => a.span.start - b.span.start);
+    if (!texts.has(file)) answer.bases[file] = readText(file);
     texts.set(file, applyChanges(readText(file), ordered));
     versions.set(file, (versions.get(file) || 0) + 1);
     answer.texts[file] = texts.get(file);
@@ -320,6 +331,7 @@ proc.stdout.write(JSON.stringify(answer));
 const PlaceSchema = z.object({ code: z.number(), line: z.number(), col: z.number(), path: z.string() });
 const TscFixAnswerSchema = z.object({
   texts: z.record(z.string(), z.string()),
+  bases: z.record(z.string(), z.string()),
   fixed: z.array(PlaceSchema.extend({ kind: FixKindSchema, touched: z.array(z.string()) })),
   notFixed: z.array(PlaceSchema.extend({ reason: z.string(), offered: z.boolean() })),
 });

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { it } from "node:test";
+import { describe, it } from "node:test";
 import { countLineChanges } from "../../src/core/line-diff.ts";
-import { unifiedDiff } from "../../src/core/unified-diff.ts";
+import { lineMap, unifiedDiff } from "../../src/core/unified-diff.ts";
 import { tempDir } from "../helpers.ts";
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`);
@@ -44,4 +44,18 @@ it("unified diffs equal git's, and the line counts agree with them", () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe("lineMap: where a line of the check's text is after an earlier engine's fix", () => {
+  it("kept lines follow removed and added ones; a changed line maps onto its replacement", () => {
+    const before = "\n\n\nimport a;\nconst x = 1;\nvar y = 2;\nuse(x, y);\n";
+    const after = "import a;\nconst x = 1;\nlet y = 2;\n\nuse(x, y);\n";
+    const map = lineMap(before, after);
+    assert.deepEqual([4, 5, 6, 7].map(map), [1, 2, 3, 5]);
+    assert.equal(map(1), 1, "a removed blank line: where the next kept line went");
+  });
+
+  it("equal texts map every line to itself", () => {
+    assert.deepEqual([1, 2, 3].map(lineMap("a\nb\nc\n", "a\nb\nc\n")), [1, 2, 3]);
+  });
 });

@@ -138,6 +138,44 @@ describe("TypeScript's code fixes (TypeScript 5.9)", () => {
     assert.equal(readFileSync(join(dir, "src", "label.ts"), "utf8"), original);
   });
 
+  it("after ESLint's fixes: TypeScript's issues are found where the linter moved them, and a file both fix keeps both edits", async () => {
+    const dir = project("typescript", {
+      "src/math.ts": FILES["src/math.ts"],
+      // ESLint's fix removes the three leading blank lines of both files: every line below moves up by three.
+      "src/box.ts": "\n\n\nexport class Box {\n  size = 1;\n}\n",
+      // TS2339 (`grow` is not on Box: TypeScript's fix declares it in box.ts, a suggestion) and TS2304 (`add`: an import).
+      // …and TS2322, which TypeScript has no fix for: in a files request, not news in notFixed.
+      "src/use.ts":
+        '\n\n\nimport { Box } from "./box";\nexport const grown: number = new Box().grow();\nexport const three = add(1, 2);\nexport const count: number = "one";\n',
+      "eslint.config.js": `export default [{ files: ["**/*.ts"], languageOptions: { parser: (await import("typescript-eslint")).parser }, rules: { "no-multiple-empty-lines": ["error", { max: 1, maxBOF: 0 }] } }];\n`,
+    });
+    dirs.push(dir);
+    for (const pkg of ["eslint", "typescript-eslint"]) linkPackage(dir, pkg, join(REPO, "node_modules", pkg));
+    const session = await connect(dir);
+    try {
+      const check = structured<CheckResponse>(await call(session.client, "check_project"));
+      const issues = await everyIssue(session, check);
+      const ids = (rule: string) => issues.filter((issue) => issue.rule === rule).map((issue) => issue.issueId);
+      assert.equal(ids("no-multiple-empty-lines").length, 2, JSON.stringify(issues));
+      assert.deepEqual([ids("TS2339").length, ids("TS2304").length, ids("TS2322").length], [1, 1, 1], JSON.stringify(issues));
+      const preview = structured<PreviewResult>(
+        await call(session.client, "preview_diagnostic_fix", { files: ["src/use.ts", "src/box.ts"], kinds: ["safe", "suggestion"] }),
+      );
+      assert.ok(!(preview.notFixed ?? []).some((entry) => ids("TS2322").includes(entry.issue)), JSON.stringify(preview.notFixed));
+      await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: true, verify: false });
+      const use = readFileSync(join(dir, "src", "use.ts"), "utf8");
+      const box = readFileSync(join(dir, "src", "box.ts"), "utf8");
+      assert.ok(!use.startsWith("\n") && !box.startsWith("\n"), `ESLint's fix kept in both files: ${JSON.stringify([use, box])}`);
+      assert.match(use, /import \{ add \} from "\.\/math"/, "the import asked on line 6 of the check's text, now line 3");
+      assert.match(box, /grow\(/, "TypeScript's declaration of grow in box.ts, on top of ESLint's fix of box.ts");
+      const addressed = new Set(preview.files.flatMap((file) => (file.fixes ?? []).flatMap((fix) => fix.issueIds)));
+      for (const id of [...ids("TS2339"), ...ids("TS2304")])
+        assert.ok(addressed.has(id), `${id} addressed: ${JSON.stringify(preview.files.map((file) => file.fixes))}`);
+    } finally {
+      await session.close();
+    }
+  });
+
   it("TypeScript 7: no fix, and notFixed says why", async () => {
     const dir = project("typescript7", { "src/uses-import.ts": FILES["src/uses-import.ts"], "src/math.ts": FILES["src/math.ts"] });
     dirs.push(dir);

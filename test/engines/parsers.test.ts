@@ -83,6 +83,7 @@ describe("the TypeScript fix launcher's answer is validated as it arrives", () =
   const place = { code: 2304, line: 3, col: 5, path: "/p/src/a.ts" };
   const answer = {
     texts: { "/p/src/a.ts": 'import { b } from "./b";\nb();\n' },
+    bases: {},
     fixed: [{ ...place, kind: "safe", touched: ["/p/src/a.ts"] }],
     notFixed: [{ ...place, line: 9, reason: "TypeScript offers no fix for it", offered: false }],
   };

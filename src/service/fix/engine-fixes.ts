@@ -227,7 +227,10 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
   });
   patches.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const addressed = [...new Set(patches.flatMap((patch) => patch.fixes.flatMap((fix) => fix.issueIds)))];
-  for (const issue of wanted)
+  // Of a files request, TypeScript's and oxlint's issues were asked only to learn which have a fix (their marks do not
+  // say): one with none is not news (a type error), as the whole file's unmarked issues are not.
+  const news = (issue: Issue) => !(byFiles && ASKS_ENGINE.has(issue.engine) && !issue.fixable);
+  for (const issue of wanted.filter(news))
     if (!addressed.includes(issue.issueId) && !notFixed.some((entry) => entry.issue === issue.issueId))
       notFixed.push({ issue: issue.issueId, reason: `${issue.engine} made no edit for it here` });
   // An issue one pass could not fix and a later one did (oxlint's suggestions after its safe fixes) is not left.

@@ -1,9 +1,11 @@
 // TypeScript's code fixes in a fix plan (issue 35): every asked tsc issue — marked or not, since a mark says only that
 // TypeScript always fixes its code — given to the project's own TypeScript 5.x/6.x (engines/tsc-fix.ts), on the
-// programs of the configs the check runs. It runs first of the engines: the issues' places are those of the check's text.
+// programs of the configs the check runs. It runs after ESLint and Biome, on their output: every file of the plan goes
+// to TypeScript as the plan holds it, and each asked issue's line is mapped from the check's text to that output.
 import { join } from "node:path";
 import type { Issue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
+import { lineMap } from "../../core/unified-diff.ts";
 import { majorVersion, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { TscFixAnswer, TscFixFile, TscFixPlace } from "../../engines/tsc-fix.ts";
 import { ifMissing } from "../../core/errors.ts";
@@ -47,11 +49,23 @@ export async function planTscFixes(service: FixService, work: PlanWork, asked: E
   // The editors' inferred program (no tsconfig at all) has no config to ask a language service of: no process started.
   if (choice.noTsconfig) return refuseAll(work, issues, "no tsconfig.json: TypeScript's fixes are asked only of the programs of a project's tsconfigs");
   const configs = [...choice.programs.map((program) => program.config), ...choice.reached.map((entry) => entry.config)];
-  const asks: TscFixFile[] = files.map((file) => ({
-    path: join(project.root, file),
-    text: work.texts.get(file) as string,
-    asked: asked.whole ? null : issues.filter((issue) => issue.file === file).map(placeOf),
-  }));
+  // The asked places in the plan's text (a linter's fix may have moved lines), and the issue each one is.
+  const byPlace = new Map<string, Issue>();
+  const asks: TscFixFile[] = files.map((file) => {
+    const text = work.texts.get(file) as string;
+    const original = work.originals.get(file);
+    const moved = typeof original === "string" ? lineMap(original, text) : (line: number) => line;
+    const places = issues
+      .filter((issue) => issue.file === file)
+      .map((issue) => {
+        const place = { ...placeOf(issue), line: moved(issue.line) };
+        byPlace.set(placeKey(join(project.root, file), place), issue);
+        return place;
+      });
+    return { path: join(project.root, file), text, asked: asked.whole ? null : places };
+  });
+  // Every other file the plan holds (an earlier engine's output) is what TypeScript reads and may fix further.
+  for (const [file, text] of work.texts) if (typeof text === "string" && !files.includes(file)) asks.push({ path: join(project.root, file), text, asked: [] });
   let answer: TscFixAnswer;
   try {
     const context = { runtime, root: project.root, cacheDir: project.cacheDir, timeoutMs: project.settings.timeoutsMs.tsc };
@@ -60,34 +74,39 @@ export async function planTscFixes(service: FixService, work: PlanWork, asked: E
     if (!(error instanceof EngineEditError)) throw error;
     return refuseAll(work, issues, error.message);
   }
-  await takeAnswer(service, work, answer);
+  takeAnswer(service, work, answer, asks, byPlace);
 }
 
-/** The launcher's texts into the plan (a file only another fix reached joins it), each fix's issues by id. */
-async function takeAnswer(service: FixService, work: PlanWork, answer: TscFixAnswer): Promise<void> {
-  const { runtime, project } = service;
-  const relative = (path: string) => relativeToRoot(project.root, path);
+/** How an asked place is named in `byPlace`. */
+const placeKey = (path: string, place: TscFixPlace) => `${path}\0${place.code}\0${place.line}\0${place.col}`;
+
+/**
+ * The launcher's texts into the plan, each fix's issues by id. Only files it was given or that a fix it reports
+ * touched, inside the root and outside node_modules, are taken (its process ran the project's own code); a file only a
+ * fix reached joins with the text the fix was applied to as its original, so a later edit on disk is drift at apply.
+ */
+function takeAnswer(service: FixService, work: PlanWork, answer: TscFixAnswer, asks: readonly TscFixFile[], byPlace: ReadonlyMap<string, Issue>): void {
+  const { project } = service;
+  const relative = (path: string) => {
+    const file = relativeToRoot(project.root, path);
+    return file === null || file.split("/").includes("node_modules") ? null : file;
+  };
+  const allowed = new Set([...asks.map((ask) => ask.path), ...answer.fixed.flatMap((entry) => entry.touched)]);
   for (const [path, text] of Object.entries(answer.texts)) {
     const file = relative(path);
-    if (file === null) continue;
-    if (!work.originals.has(file)) work.originals.set(file, await runtime.readText(path).catch(ifMissing(null)));
+    const base = work.texts.has(file ?? "") ? undefined : answer.bases[path];
+    if (file === null || !allowed.has(path) || (!work.texts.has(file) && base === undefined)) continue;
+    if (!work.originals.has(file)) work.originals.set(file, base ?? null);
     work.texts.set(file, text);
   }
-  const issueAt = (entry: TscFixPlace & { path: string }) =>
-    work.check?.issues.find(
-      (issue) =>
-        issue.engine === "tsc" &&
-        issue.file === relative(entry.path) &&
-        issue.rule === `TS${entry.code}` &&
-        issue.line === entry.line &&
-        issue.col === entry.col,
-    );
+  const issueAt = (entry: TscFixPlace & { path: string }) => byPlace.get(placeKey(entry.path, entry));
   for (const entry of answer.fixed) {
     const issue = issueAt(entry);
     for (const touched of entry.touched) {
       const file = relative(touched);
-      if (file === null) continue;
-      addFix(work, file, { engine: "tsc", kind: entry.kind, issueIds: issue && issue.file === file ? [issue.issueId] : [] });
+      if (file === null || !work.texts.has(file)) continue;
+      // The edit addresses its issue whichever file it is in (a member declared in the class another file uses).
+      addFix(work, file, { engine: "tsc", kind: entry.kind, issueIds: issue ? [issue.issueId] : [] });
     }
   }
   for (const entry of answer.notFixed) {
