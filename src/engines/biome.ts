@@ -39,6 +39,16 @@ export function biomeFixArgs(path: string, options: { unsafe: boolean; only: rea
   return ["lint", "--write", ...(options.unsafe ? ["--unsafe"] : []), ...only, "--colors=off", `--stdin-file-path=${path}`];
 }
 
+/**
+ * biome's argv for its own fixes of files in place (`paths`: relative to where it runs, each prefixed `./` so none reads
+ * as a switch): as biomeFixArgs, with its JSON report on stdout, which says it ran. Signalint runs it only on private
+ * copies (service/fix/biome-overlay.ts).
+ */
+export function biomeFixFilesArgs(paths: readonly string[], options: { unsafe: boolean; only: readonly string[] | null }): string[] {
+  const only = (options.only ?? []).map((rule) => `--only=${rule.replace(/^lint\//, "")}`);
+  return ["lint", "--write", ...(options.unsafe ? ["--unsafe"] : []), ...only, "--colors=off", "--reporter=json", ...paths.map((path) => `./${path}`)];
+}
+
 /** One Biome diagnostic, read from either reporter shape. */
 interface BiomeDiagnostic {
   message: string;

@@ -363,6 +363,7 @@ export function createDenoRuntime(): Runtime {
       fsCall<void>(() => Deno.remove(path, { recursive: true })).catch((error: unknown) => {
         if (!(error instanceof FsError && error.kind === "not_found")) throw error;
       }),
+    symlink: (target, path) => fsCall(() => Deno.symlink(target, path)),
     mkdirp: (path) => fsCall(() => Deno.mkdir(path, { recursive: true })),
     touch: (path) =>
       fsCall(async () => {

@@ -314,6 +314,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     },
     rename: (from, to) => fsCall(fs.rename(from, to)),
     removeFile: (path) => fsCall(fs.rm(path, { force: true, recursive: true })),
+    symlink: (target, path) => fsCall(fs.symlink(target, path)),
     touch: async (path) => {
       const now = new Date();
       await fsCall(fs.utimes(path, now, now));

@@ -196,6 +196,8 @@ export interface Runtime {
   copyMode(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   removeFile(path: string): Promise<void>;
+  /** A symbolic link at `path` to `target` (absolute); throws FsError where links cannot be made (Windows without the right). */
+  symlink(target: string, path: string): Promise<void>;
   /** Set a file's access and modification time to now (LRU bookkeeping). */
   touch(path: string): Promise<void>;
   mkdirp(path: string): Promise<void>;

@@ -15,6 +15,7 @@ import type { StoredCheck } from "../history/check-store.ts";
 import { biomeDirOf, biomeRuns } from "../lint/biome-scope.ts";
 import { eslintLookupFromFile } from "../lint/eslint-scope.ts";
 import { validatePaths } from "../project/project.ts";
+import { biomeEditsInOverlay } from "./biome-overlay.ts";
 import { biomeEdits, eslintEdits, EngineEditError, type EditContext } from "./engine-edits.ts";
 import { addFix, type EngineAsk, type EngineFixRequest, type FileFix, type FixService, type NotFixed, type PlanWork } from "./fix-plan.ts";
 import { planOxlintFixes } from "./oxlint-fixes.ts";
@@ -185,19 +186,35 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       if (!kinds.includes("safe"))
         throw new EngineEditError("Biome applies its unsafe fixes only with its safe ones (--write --unsafe): ask kinds safe and suggestion");
       const runs = await biomeRuns(runtime, project.root);
-      // One process per file (Biome reads one text on stdin), a few at once.
-      for (let at = 0; at < files.length; at += BIOME_AT_ONCE) await Promise.all(files.slice(at, at + BIOME_AT_ONCE).map(fixOne));
-      async function fixOne(file: string): Promise<void> {
+      const unsafe = kinds.includes("suggestion");
+      // One Biome run per directory it runs from and rule set, on an overlay of the project (biome-overlay.ts).
+      const groups = new Map<string, { cwd: string; only: string[] | null; files: string[] }>();
+      for (const file of files) {
         const only = byFiles ? rulesFor("biome") : restricted(file);
-        const before = texts.get(file) as string;
         // From the directory the check ran Biome in (a package's lint script): the same config as the check's.
         const cwd = biomeDirOf(runs, project.root, file);
-        const edit = await biomeEdits({ ...context("biome"), root: cwd }, biome, join(project.root, file), before, {
-          unsafe: kinds.includes("suggestion"),
-          only,
+        const key = JSON.stringify([cwd, only]);
+        groups.set(key, { cwd, only, files: [...(groups.get(key)?.files ?? []), file] });
+      }
+      for (const group of groups.values()) {
+        const given = new Map(group.files.map((file) => [file, texts.get(file) as string]));
+        const fixed = await biomeEditsInOverlay(context("biome"), biome, { root: project.root, cwd: group.cwd }, given, { unsafe, only: group.only });
+        if (fixed) for (const file of group.files) take(file, group.only, fixed.get(file) as string);
+        // No links here: one process per file (Biome reads one text on stdin), a few at once.
+        else
+          for (let at = 0; at < group.files.length; at += BIOME_AT_ONCE)
+            await Promise.all(group.files.slice(at, at + BIOME_AT_ONCE).map((file) => fixOne(file, group)));
+      }
+      async function fixOne(file: string, group: { cwd: string; only: string[] | null }): Promise<void> {
+        const edit = await biomeEdits({ ...context("biome"), root: group.cwd }, biome, join(project.root, file), texts.get(file) as string, {
+          unsafe,
+          only: group.only,
         });
-        if (edit.output === before) return;
-        texts.set(file, edit.output);
+        take(file, group.only, edit.output);
+      }
+      function take(file: string, only: string[] | null, output: string): void {
+        if (output === texts.get(file)) return;
+        texts.set(file, output);
         // Biome says only the text: the issues it addresses are the asked ones of its fixable kinds in this file.
         const fileIssues = (check?.issues ?? []).filter(
           (issue) => issue.file === file && issue.engine === "biome" && askedKind(issue, kinds) && (!only || only.includes(issue.rule)),
