@@ -24,6 +24,7 @@ const BENCHES = QUICK
       ["Warm from disk", { BENCH_RESTART: "1", BENCH_FILES: "200", BENCH_TS: "5", BENCH_RUNS: "1", BENCH_THINK_MS: "2000" }, "bench-latency.mjs"],
       ["Sessions share one daemon", { BENCH_PROJECTS: "200", BENCH_RUNS: "1" }, "bench-sessions.mjs"],
       ["The agent fix loop", {}, "bench-workflow.mjs"],
+      ["Engine fixes", { BENCH_FILES: "200", BENCH_RUNS: "1" }, "bench-fix.mjs"],
     ]
   : [
       ["check_project vs. the engines run directly", { BENCH_RUNS: "5" }, "bench-check.mjs"],
@@ -34,6 +35,7 @@ const BENCHES = QUICK
       ["Warm from disk", { BENCH_RESTART: "1", BENCH_TS: "5,7", BENCH_RUNS: "3" }, "bench-latency.mjs"],
       ["Sessions share one daemon", { BENCH_PROJECTS: "1000,refs", BENCH_RUNS: "3" }, "bench-sessions.mjs"],
       ["The agent fix loop", {}, "bench-workflow.mjs"],
+      ["Engine fixes", { BENCH_RUNS: "3" }, "bench-fix.mjs"],
     ];
 
 const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout.trim();

@@ -8,6 +8,7 @@
 /** Suites that take minutes each (random differentials against cold runs, every tsc path, the cause corpus). */
 export const SLOW = [
   "e2e/warm-differential.test.mjs",
+  "e2e/warm-shapes.test.mjs",
   "e2e/warm-solution.test.mjs",
   "e2e/warm-solution-restart.test.mjs",
   "e2e/truth-paths.test.mjs",
