@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { DENO, denoArgs, denoConfigLints, parseDenoOutput } from "../../src/engines/deno.ts";
+import { DENO, denoArgs, denoConfigLints, denoConfigReferences, parseDenoOutput } from "../../src/engines/deno.ts";
 import type { SpawnResult } from "../../src/runtime/types.ts";
 import { REPO } from "../helpers.ts";
 
@@ -70,7 +70,8 @@ describe("deno lint's JSON parser on captured output", () => {
 
   it("argv: JSON, no failure on a path with nothing to lint, no -- (deno lint takes none); its cache outside the tree", () => {
     assert.deepEqual(denoArgs(["src/a.ts"]), ["lint", "--json", "--permit-no-files", "src/a.ts"]);
-    assert.deepEqual(DENO.linter?.ignoreArgs?.("state"), ["--ignore=state"]);
+    assert.deepEqual(denoArgs(["."]), ["lint", "--json", "--permit-no-files"], "the root: no path, so lint.include holds");
+    assert.equal(DENO.linter?.ignoreArgs, null, "--ignore would replace deno.json's excludes");
     assert.equal(DENO.linter?.env?.("/cache/p").DENO_DIR, join("/cache/p", "deno"));
     assert.deepEqual(DENO.enabledBy, [], "only signalint.config.json turns it on");
   });
@@ -84,5 +85,26 @@ describe("deno lint's JSON parser on captured output", () => {
     assert.equal(denoConfigLints(readFileSync(join(REPO, "deno.json"), "utf8")), false);
     assert.equal(denoConfigLints('{ "tasks": { "x": "echo deno linting" } }'), false);
     assert.equal(denoConfigLints("not json"), false);
+  });
+
+  it("what a deno.json names that changes deno lint's answer: local lint plugins (through its imports), import map, lockfile", () => {
+    const config = `// jsonc
+    {
+      "imports": { "ban": "./plugins/ban.ts", "rules/": "./rules/", "std/": "jsr:@std/path@1/" },
+      "importMap": "./import_map.json",
+      "lock": { "path": "./locks/deno.lock", "frozen": true },
+      "lint": { "plugins": ["ban", "rules/one.ts", "std/x.ts", "npm:some-plugin", "/abs/p.ts", "file:///abs/q.ts"] },
+    }`;
+    assert.deepEqual(denoConfigReferences(config), [
+      "./plugins/ban.ts",
+      "./rules/one.ts",
+      "/abs/p.ts",
+      "file:///abs/q.ts",
+      "./import_map.json",
+      "./locks/deno.lock",
+    ]);
+    assert.deepEqual(denoConfigReferences('{ "lock": "other.lock", "importMap": "https://x/map.json" }'), []);
+    assert.deepEqual(denoConfigReferences("not json"), []);
+    assert.equal(DENO.linter?.configFiles.includes("deno.lock"), true, "the lockfile beside a config");
   });
 });
