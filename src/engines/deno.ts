@@ -163,6 +163,26 @@ export function denoConfigReferences(text: string): string[] {
   return named.filter((entry): entry is string => typeof entry === "string" && denoLocal(entry));
 }
 
+/** Every module specifier a JS/TS text imports or re-exports (static or dynamic with a literal). */
+export function denoImportSpecifiers(text: string): string[] {
+  const found = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'\n]+)["']/g);
+  return [...new Set([...found].map(([, specifier = ""]) => specifier))];
+}
+
+/**
+ * What deno writes beside a config (deno.json(c) parsed) when deno lint loads its lint plugins (deno 2.9.6): with
+ * `"nodeModulesDir": "auto"`, node_modules/ (the npm packages the project declares) and its lockfile; when the plugins
+ * reach npm, jsr or remote modules (`remote`), its lockfile (rewritten whenever it lacks an entry: deno lint has no
+ * `--no-lock` nor `--frozen`) and vendor/ with `"vendor": true`. `"lock": false` writes no lockfile.
+ */
+export function denoTreeWrites(config: unknown, remote: boolean): string[] {
+  if (!isRecord(config)) return [];
+  const lock = isRecord(config.lock) ? config.lock.path : config.lock;
+  const lockfile = lock === false ? [] : [typeof lock === "string" ? lock : "deno.lock"];
+  const modules = config.nodeModulesDir === "auto" || config.nodeModulesDir === true;
+  return [...(remote || modules ? lockfile : []), ...(modules ? ["node_modules/"] : []), ...(remote && config.vendor === true ? ["vendor/"] : [])];
+}
+
 /** deno lint: off unless signalint.config.json turns it on; a project whose deno.json lints gets a note saying how. */
 export const DENO: EngineAdapter = {
   pkg: "deno",

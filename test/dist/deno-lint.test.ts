@@ -184,6 +184,27 @@ describe("deno lint behind engines.deno", () => {
     assert.deepEqual(third, cold(), "the edit of a module the plugin imports");
   });
 
+  it("a lint plugin reaching npm: deno lint is not run (it would write deno.lock into the project), and says why", () => {
+    const project = scratchCopy("deno-app", "deno-plugin-npm");
+    const cache = tempDir("signalint-cache-");
+    dirs.push(project, cache);
+    writeFileSync(join(project, "signalint.config.json"), JSON.stringify({ engines: { deno: true } }));
+    const config = JSON.parse(readFileSync(join(project, "deno.json"), "utf8")) as { lint: Record<string, unknown> };
+    const withPlugin = { ...config, imports: { "is-number": "npm:is-number@7.0.0" }, lint: { ...config.lint, plugins: ["./plugin.ts"] } };
+    writeFileSync(join(project, "deno.json"), JSON.stringify(withPlugin));
+    // Through the config's imports: a bare name deno resolves from npm.
+    writeFileSync(
+      join(project, "plugin.ts"),
+      'import isNumber from "is-number";\nexport default { name: "n", rules: {} } satisfies Deno.lint.Plugin;\nisNumber(1);\n',
+    );
+    const before = tree(project);
+    const result = runCli(["check", "--format", "json"], { cwd: project, env: { ...ON_PATH, SIGNALINT_CACHE_DIR: cache } });
+    const refused = (JSON.parse(result.stdout) as CliReport).engines.deno;
+    assert.equal(refused.status, "error");
+    assert.match(refused.message ?? "", /deno lint not run: .*plugin.* imports npm:is-number@7\.0\.0.* deno\.lock/);
+    assert.deepEqual(tree(project), before, "nothing written in the project tree");
+  });
+
   it("the captured output the parser test reads is what this Deno prints for the fixture", () => {
     const project = scratchCopy("deno-app", "deno-capture");
     const denoDir = tempDir("deno-dir-");
