@@ -19,10 +19,11 @@ export function denoAccepts(path: string): boolean {
 /**
  * deno lint's argv: its JSON reporter; `--permit-no-files` so a path holding nothing it lints is an empty answer, not
  * "No target files found". No `--` before the paths: deno lint takes what follows one as no files at all and lints
- * the whole directory (2.9.6); a path never starts with `-` (core/paths.ts refuses one).
+ * the whole directory (2.9.6); a path never starts with `-` (core/paths.ts refuses one). The whole root is no path at
+ * all, the project's own `deno lint`: a path given replaces deno.json's `lint.include` (`deno lint .` lints every file).
  */
 export function denoArgs(paths: readonly string[]): string[] {
-  return ["lint", "--json", "--permit-no-files", ...paths];
+  return ["lint", "--json", "--permit-no-files", ...(paths.includes(".") ? [] : paths)];
 }
 
 /**
@@ -121,6 +122,67 @@ export function denoConfigLints(text: string): boolean {
   return tasks.some((task) => /(^|[\s;&|(])deno\s+lint(\s|$)/.test(taskCommand(task)));
 }
 
+/** A specifier deno reads from the disk: relative, absolute or a `file:` URL (not `npm:`, `jsr:`, `https:`, a bare name). */
+export function denoLocal(specifier: string): boolean {
+  return /^(\.{1,2}\/|\/|file:)/.test(specifier);
+}
+
+/** A specifier through a config's `imports` (an exact key, else the longest `prefix/` key), as deno resolves it. */
+export function denoMapped(specifier: string, imports: Record<string, unknown>): string {
+  const exact = imports[specifier];
+  if (typeof exact === "string") return exact;
+  const prefix = Object.keys(imports)
+    .filter((key) => key.endsWith("/") && specifier.startsWith(key) && typeof imports[key] === "string")
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix === undefined ? specifier : `${imports[prefix] as string}${specifier.slice(prefix.length)}`;
+}
+
+/** A deno config's `lint.plugins`, each through its `imports`. */
+export function denoPlugins(config: unknown): string[] {
+  if (!isRecord(config) || !isRecord(config.lint) || !Array.isArray(config.lint.plugins)) return [];
+  const imports = isRecord(config.imports) ? config.imports : {};
+  return config.lint.plugins.filter((plugin): plugin is string => typeof plugin === "string").map((plugin) => denoMapped(plugin, imports));
+}
+
+/**
+ * The files on disk a deno.json(c) names that change deno lint's answer besides itself, as written there (relative to
+ * it, absolute or `file:` URLs): its local lint plugins (whose own relative imports the config inputs follow), its
+ * `importMap` and a lockfile it names (`lock`: a path or `{path}`; the default deno.lock beside it is a config file).
+ */
+export function denoConfigReferences(text: string): string[] {
+  let config: unknown;
+  try {
+    config = parseJsonc(text);
+  } catch {
+    // Not a config deno can read: it names nothing (deno's own run fails on it).
+    return [];
+  }
+  if (!isRecord(config)) return [];
+  const lock = isRecord(config.lock) ? config.lock.path : config.lock;
+  const named = [...denoPlugins(config), config.importMap, lock];
+  return named.filter((entry): entry is string => typeof entry === "string" && denoLocal(entry));
+}
+
+/** Every module specifier a JS/TS text imports or re-exports (static or dynamic with a literal). */
+export function denoImportSpecifiers(text: string): string[] {
+  const found = text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'\n]+)["']/g);
+  return [...new Set([...found].map(([, specifier = ""]) => specifier))];
+}
+
+/**
+ * What deno writes beside a config (deno.json(c) parsed) when deno lint loads its lint plugins (deno 2.9.6): with
+ * `"nodeModulesDir": "auto"`, node_modules/ (the npm packages the project declares) and its lockfile; when the plugins
+ * reach npm, jsr or remote modules (`remote`), its lockfile (rewritten whenever it lacks an entry: deno lint has no
+ * `--no-lock` nor `--frozen`) and vendor/ with `"vendor": true`. `"lock": false` writes no lockfile.
+ */
+export function denoTreeWrites(config: unknown, remote: boolean): string[] {
+  if (!isRecord(config)) return [];
+  const lock = isRecord(config.lock) ? config.lock.path : config.lock;
+  const lockfile = lock === false ? [] : [typeof lock === "string" ? lock : "deno.lock"];
+  const modules = config.nodeModulesDir === "auto" || config.nodeModulesDir === true;
+  return [...(remote || modules ? lockfile : []), ...(modules ? ["node_modules/"] : []), ...(remote && config.vendor === true ? ["vendor/"] : [])];
+}
+
 /** deno lint: off unless signalint.config.json turns it on; a project whose deno.json lints gets a note saying how. */
 export const DENO: EngineAdapter = {
   pkg: "deno",
@@ -133,9 +195,14 @@ export const DENO: EngineAdapter = {
     argsFor: denoArgs,
     parse: parseDenoOutput,
     env: denoEnv,
-    // Its config (deno.json(c), nested ones in a workspace's members), the ignore file it reads, and package.json (a
-    // workspace's members and the npm packages a lint plugin may come from).
-    configFiles: [...DENO_CONFIGS, ".gitignore", "package.json"],
-    ignoreArgs: (state) => [`--ignore=${state}`],
+    // Its config (deno.json(c), nested ones in a workspace's members; what they name: denoConfigReferences), the
+    // lockfile beside it (the versions of a lint plugin's npm and jsr imports), the ignore file it reads, and
+    // package.json (a workspace's members and the npm packages a lint plugin may come from).
+    configFiles: [...DENO_CONFIGS, "deno.lock", ".gitignore", "package.json"],
+    // No `--ignore`: on the command line it replaces deno.json's `exclude` and `lint.exclude` on a run over the whole
+    // root (`deno lint`, `deno lint .`; 2.9.6), so the project's excluded files would be linted. deno lint lints only the JS/TS family, and nothing
+    // Signalint writes in a state directory inside the root has one of those extensions (.jsonl, .snapshot,
+    // .artifact, .orig, records and markers).
+    ignoreArgs: null,
   },
 };

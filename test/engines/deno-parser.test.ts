@@ -2,12 +2,23 @@
 // hand: fixtures/deno-output/ holds what `deno lint --json` printed (see its README.md for the commands), and
 // test/dist/deno-lint.test.ts checks the live binary still prints what these files hold.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
-import { DENO, denoArgs, denoConfigLints, parseDenoOutput } from "../../src/engines/deno.ts";
+import { after, describe, it } from "node:test";
+import {
+  DENO,
+  denoArgs,
+  denoConfigLints,
+  denoConfigReferences,
+  denoImportSpecifiers,
+  denoMapped,
+  denoTreeWrites,
+  parseDenoOutput,
+} from "../../src/engines/deno.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { denoTreeWritesReason } from "../../src/service/lint/deno-writes.ts";
 import type { SpawnResult } from "../../src/runtime/types.ts";
-import { REPO } from "../helpers.ts";
+import { removeDir, REPO, tempDir } from "../helpers.ts";
 
 const OUTPUT = join(REPO, "fixtures", "deno-output");
 
@@ -70,7 +81,8 @@ describe("deno lint's JSON parser on captured output", () => {
 
   it("argv: JSON, no failure on a path with nothing to lint, no -- (deno lint takes none); its cache outside the tree", () => {
     assert.deepEqual(denoArgs(["src/a.ts"]), ["lint", "--json", "--permit-no-files", "src/a.ts"]);
-    assert.deepEqual(DENO.linter?.ignoreArgs?.("state"), ["--ignore=state"]);
+    assert.deepEqual(denoArgs(["."]), ["lint", "--json", "--permit-no-files"], "the root: no path, so lint.include holds");
+    assert.equal(DENO.linter?.ignoreArgs, null, "--ignore would replace deno.json's excludes");
     assert.equal(DENO.linter?.env?.("/cache/p").DENO_DIR, join("/cache/p", "deno"));
     assert.deepEqual(DENO.enabledBy, [], "only signalint.config.json turns it on");
   });
@@ -84,5 +96,81 @@ describe("deno lint's JSON parser on captured output", () => {
     assert.equal(denoConfigLints(readFileSync(join(REPO, "deno.json"), "utf8")), false);
     assert.equal(denoConfigLints('{ "tasks": { "x": "echo deno linting" } }'), false);
     assert.equal(denoConfigLints("not json"), false);
+  });
+
+  it("what a deno.json names that changes deno lint's answer: local lint plugins (through its imports), import map, lockfile", () => {
+    const config = `// jsonc
+    {
+      "imports": { "ban": "./plugins/ban.ts", "rules/": "./rules/", "std/": "jsr:@std/path@1/" },
+      "importMap": "./import_map.json",
+      "lock": { "path": "./locks/deno.lock", "frozen": true },
+      "lint": { "plugins": ["ban", "rules/one.ts", "std/x.ts", "npm:some-plugin", "/abs/p.ts", "file:///abs/q.ts"] },
+    }`;
+    assert.deepEqual(denoConfigReferences(config), [
+      "./plugins/ban.ts",
+      "./rules/one.ts",
+      "/abs/p.ts",
+      "file:///abs/q.ts",
+      "./import_map.json",
+      "./locks/deno.lock",
+    ]);
+    assert.deepEqual(denoConfigReferences('{ "lock": "other.lock", "importMap": "https://x/map.json" }'), []);
+    assert.deepEqual(denoConfigReferences("not json"), []);
+    assert.equal(DENO.linter?.configFiles.includes("deno.lock"), true, "the lockfile beside a config");
+  });
+
+  it("a module's specifiers, and what deno writes when its lint plugins load", () => {
+    const text = 'import a from "./a.ts";\nexport { b } from "../b.ts";\nimport "npm:c@1";\nconst d = await import("jsr:@x/d");\nimport type { E } from "e";\n';
+    assert.deepEqual(denoImportSpecifiers(text), ["./a.ts", "../b.ts", "npm:c@1", "jsr:@x/d", "e"]);
+    assert.equal(denoMapped("std/path.ts", { "std/": "jsr:@std/", std: "./x.ts" }), "jsr:@std/path.ts");
+    assert.equal(denoMapped("std", { "std/": "jsr:@std/", std: "./x.ts" }), "./x.ts");
+    assert.deepEqual(denoTreeWrites({}, false), [], "local plugins: nothing");
+    assert.deepEqual(denoTreeWrites({}, true), ["deno.lock"]);
+    assert.deepEqual(denoTreeWrites({ lock: false, vendor: true }, true), ["vendor/"]);
+    assert.deepEqual(denoTreeWrites({ lock: "./my.lock", nodeModulesDir: "auto" }, false), ["./my.lock", "node_modules/"]);
+    assert.deepEqual(denoTreeWrites({ nodeModulesDir: "manual" }, false), []);
+  });
+});
+
+describe("whether deno lint would write into the project tree (its lint plugins)", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+  const runtime = createNodeRuntime();
+
+  /** A project of these files under a temp root (each parent directory made). */
+  function project(files: Record<string, string>): string {
+    const root = tempDir("deno-writes-");
+    dirs.push(root);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, ".."), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  }
+
+  it("local plugins importing local modules and node: built-ins: it runs; one reaching npm through a module: not", async () => {
+    const local = { "p/ban.ts": 'import { n } from "./names.ts";\nimport "node:path";\nexport default n;\n', "p/names.ts": "export const n = 1;\n" };
+    assert.equal(await denoTreeWritesReason(runtime, project({ "deno.json": '{ "lint": { "plugins": ["./p/ban.ts"] } }', ...local })), null);
+    const remote = project({
+      "deno.json": '{ "imports": { "n": "npm:n@1" }, "lint": { "plugins": ["./p/ban.ts"] } }',
+      ...local,
+      "p/names.ts": 'import "n";\nexport const n = 1;\n',
+    });
+    assert.match((await denoTreeWritesReason(runtime, remote)) ?? "", /imports npm:n@1\b.*deno\.lock/);
+    writeFileSync(join(remote, "deno.json"), '{ "imports": { "n": "npm:n@1" }, "lock": false, "lint": { "plugins": ["./p/ban.ts"] } }');
+    assert.equal(await denoTreeWritesReason(runtime, remote), null, '"lock": false: nothing written');
+  });
+
+  it("a workspace member's plugin (the lockfile and node_modules are the root's), and no plugins at all", async () => {
+    const root = project({
+      "deno.jsonc": '// ws\n{ "workspace": ["./packages/*"], "nodeModulesDir": "auto" }',
+      "packages/a/deno.json": '{ "lint": { "plugins": ["./ban.ts"] } }',
+      "packages/a/ban.ts": "export default {};\n",
+    });
+    assert.match((await denoTreeWritesReason(runtime, root)) ?? "", /packages\/a\/deno\.json .*deno\.lock, node_modules\/ .*nodeModulesDir/);
+    const member = (await denoTreeWritesReason(runtime, join(root, "packages", "a"))) ?? "";
+    assert.match(member, /of deno\.json .*node_modules\/ beside .*deno\.jsonc/, "a member as the root: the workspace root's node_modules/");
+    assert.equal(await denoTreeWritesReason(runtime, project({ "deno.json": '{ "nodeModulesDir": "auto", "lint": {} }' })), null);
+    assert.equal(await denoTreeWritesReason(runtime, project({ "src/a.ts": "" })), null, "no deno config");
   });
 });

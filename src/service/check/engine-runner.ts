@@ -21,6 +21,7 @@ import {
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
 import { withEslintScope } from "../lint/eslint-scope.ts";
 import { withBiomeScope } from "../lint/biome-scope.ts";
+import { denoTreeWritesReason } from "../lint/deno-writes.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
@@ -109,6 +110,9 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
     );
   // Biome runs from each package directory whose lint script runs it (`biome check src`), with that package's config.
   if (engine === "biome") return withBiomeScope(job, (scoped, cwd) => runLinter(engine, scoped, resolved, null, cwd));
+  // deno lint only where it writes nothing into the project (its lint plugins: lint/deno-writes.ts).
+  const writes = engine === "deno" ? await denoTreeWritesReason(job.runtime, job.root) : null;
+  if (writes) return { ok: false, code: "engine_failed", message: writes };
   return runLinter(engine, job, resolved);
 }
 

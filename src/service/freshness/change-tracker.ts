@@ -6,8 +6,9 @@
 // - A file's content (the lint cache's per-file keys): a content hash, re-read when size or mtime changed or the watch
 //   named the file (content-hasher.ts).
 // - A linter's configuration: the hashes of its adapter's `configFiles` in every directory from the file up to the
-//   filesystem root, the root's lockfiles, .git/info/exclude and what those extend or import (config-inputs.ts); with
-//   the engine's version, its argv and the environment's fingerprint they make the lint cache's key
+//   filesystem root, the root's lockfiles, .git/info/exclude and what those extend, import or name (a deno.json's
+//   local lint plugins, import map and lockfile) (config-inputs.ts); with the engine's version, its argv and the
+//   environment's fingerprint they make the lint cache's key
 //   (lint/lint-runner.ts `runCachedLinter`, which composes it; lint/lint-cache.ts stores by it).
 // - A tsconfig and the files it lists: the listing is kept while the size and mtime of the config and of the configs it
 //   extends by relative path are equal (tsconfig-stamp.ts); a file it does not name is listed again once per check

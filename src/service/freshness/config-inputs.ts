@@ -1,6 +1,7 @@
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseJsonc } from "../../core/jsonc.ts";
+import { DENO_CONFIGS, denoConfigReferences } from "../../engines/deno.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ContentHasher } from "./content-hasher.ts";
 import { ifMissing } from "../../core/errors.ts";
@@ -10,24 +11,29 @@ const GIT_EXCLUDE = join(".git", "info", "exclude");
 /** Lockfiles: a plugin or engine upgrade changes results even when no config file does. */
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"];
 
+/** A specifier as a path: relative to `here`, absolute, or a `file:` URL (none when Node cannot read the URL). */
+function pathOf(here: string, specifier: string): string[] {
+  if (!specifier.startsWith("file:")) return [resolve(here, specifier)];
+  try {
+    return [fileURLToPath(specifier)];
+  } catch {
+    // Not a file URL Node can read: the config's own import fails the same way when the linter loads it.
+    return [];
+  }
+}
+
 /**
- * Files a config pulls in: JSON `extends` (string or array) and the relative, absolute and `file:` URL imports of JS
- * configs (bare package names are keyed by the package's version elsewhere).
+ * Files a config pulls in: JSON `extends` (string or array), the relative, absolute and `file:` URL imports of JS
+ * configs (bare package names are keyed by the package's version elsewhere), and what a deno.json(c) names (its
+ * local lint plugins, import map and lockfile: engines/deno.ts).
  */
 function referencedFiles(path: string, text: string): string[] {
   const here = dirname(path);
-  if (/\.(c|m)?[jt]s$/.test(path)) {
-    const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["']((?:\.{1,2}\/|\/|file:\/\/)[^"']+)["']/g)];
-    return specifiers.flatMap(([, specifier = ""]) => {
-      if (!specifier.startsWith("file://")) return [resolve(here, specifier)];
-      try {
-        return [fileURLToPath(specifier)];
-      } catch {
-        // Not a file URL Node can read: the config's own import fails the same way when the linter loads it.
-        return [];
-      }
-    });
+  if (/\.(c|m)?[jt]sx?$/.test(path)) {
+    const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|require\s*\(\s*)["']((?:\.{1,2}\/|\/|file:\/\/)[^"']+)["']/g)];
+    return specifiers.flatMap(([, specifier = ""]) => pathOf(here, specifier));
   }
+  if (DENO_CONFIGS.includes(basename(path))) return denoConfigReferences(text).flatMap((specifier) => pathOf(here, specifier));
   let parsed: unknown;
   try {
     parsed = parseJsonc(text);

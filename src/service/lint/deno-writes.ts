@@ -1,0 +1,138 @@
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ifMissing } from "../../core/errors.ts";
+import { parseJsonc } from "../../core/jsonc.ts";
+import { relativeToRoot } from "../../core/paths.ts";
+import { DENO_CONFIGS, denoImportSpecifiers, denoLocal, denoMapped, denoPlugins, denoTreeWrites } from "../../engines/deno.ts";
+import { isRecord } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+
+/** Plugin modules read at most: a graph larger than this is not followed further, and counts as reaching a remote one. */
+const MAX_MODULES = 500;
+
+/** A deno config found on disk: where, and its parsed text (null: unreadable, deno fails on it itself). */
+interface DenoConfig {
+  path: string;
+  config: unknown;
+}
+
+/** The first deno.json/deno.jsonc in `dir` (deno.json first, as deno looks), parsed; null when there is none. */
+async function configIn(runtime: Runtime, dir: string): Promise<DenoConfig | null> {
+  for (const name of DENO_CONFIGS) {
+    const path = join(dir, name);
+    const text = await runtime.readText(path).catch(ifMissing(null));
+    if (text === null) continue;
+    try {
+      return { path, config: parseJsonc(text) };
+    } catch {
+      // A config deno cannot parse: its run fails before it loads anything, so it writes nothing.
+      return { path, config: null };
+    }
+  }
+  return null;
+}
+
+/** The nearest deno config from `start` up; null when there is none. */
+async function nearestConfig(runtime: Runtime, start: string): Promise<DenoConfig | null> {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const found = await configIn(runtime, dir);
+    if (found || dirname(dir) === dir) return found;
+  }
+}
+
+const workspaceOf = (found: DenoConfig): unknown[] | null => (isRecord(found.config) && Array.isArray(found.config.workspace) ? found.config.workspace : null);
+
+/** The first config with a `workspace` above a (member's) config; null when there is none. */
+async function workspaceRootAbove(runtime: Runtime, member: DenoConfig): Promise<DenoConfig | null> {
+  for (let dir = dirname(dirname(member.path)); ; dir = dirname(dir)) {
+    const found = dir === dirname(member.path) ? null : await configIn(runtime, dir);
+    if (found && workspaceOf(found)) return found;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * The configs a `deno lint` run from the root reads: the nearest from the root up and its workspace members'; and the
+ * one that owns the lockfile, node_modules/ and vendor/ (the workspace root above a member, else the nearest).
+ */
+async function configsInEffect(runtime: Runtime, root: string): Promise<{ configs: DenoConfig[]; owner: DenoConfig } | string> {
+  const nearest = await nearestConfig(runtime, root);
+  if (!nearest) return { configs: [], owner: { path: root, config: null } };
+  const owner = (await workspaceRootAbove(runtime, nearest)) ?? nearest;
+  const configs = [nearest];
+  const base = dirname(nearest.path);
+  for (const member of workspaceOf(nearest) ?? []) {
+    if (typeof member !== "string") continue;
+    const dirs = member.endsWith("/*")
+      ? (await runtime.readDir(resolve(base, member.slice(0, -2))).catch(ifMissing([])))
+          .filter((entry) => entry.isDirectory)
+          .map((entry) => resolve(base, member.slice(0, -2), entry.name))
+      : /[*?{}[\]!]/.test(member)
+        ? null
+        : [resolve(base, member)];
+    if (dirs === null) return `its workspace member pattern ${member} is not one Signalint reads`;
+    for (const dir of dirs) {
+      const config = await configIn(runtime, dir);
+      if (config) configs.push(config);
+    }
+  }
+  return { configs, owner };
+}
+
+/** A local specifier as a path, from the module (or config) at `from`; null for a file URL Node cannot read. */
+function localPath(from: string, specifier: string): string | null {
+  if (!specifier.startsWith("file:")) return resolve(dirname(from), specifier);
+  try {
+    return fileURLToPath(specifier);
+  } catch {
+    // Not a file URL Node can read: deno cannot load it either, and fails without resolving anything.
+    return null;
+  }
+}
+
+/**
+ * The first specifier, from a config's lint plugins and what their local modules import (through its `imports`), that
+ * deno resolves from a registry or the network: `npm:`, `jsr:`, `https:`, a bare name; `node:` built-ins are not.
+ */
+async function remoteImport(runtime: Runtime, config: DenoConfig): Promise<string | null> {
+  const imports = isRecord(config.config) && isRecord(config.config.imports) ? config.config.imports : {};
+  const queue = denoPlugins(config.config).map((specifier) => ({ from: config.path, specifier }));
+  const seen = new Set<string>();
+  while (queue.length) {
+    const { from, specifier } = queue.shift() as { from: string; specifier: string };
+    if (specifier.startsWith("node:")) continue;
+    if (!denoLocal(specifier)) return specifier;
+    const path = localPath(from, specifier);
+    if (path === null || seen.has(path)) continue;
+    if (seen.size >= MAX_MODULES) return `${specifier} (past ${MAX_MODULES} modules)`;
+    seen.add(path);
+    // A module that is not there: deno fails to load the plugin before it resolves anything.
+    const text = await runtime.readText(path).catch(ifMissing(""));
+    for (const found of denoImportSpecifiers(text)) queue.push({ from: path, specifier: denoMapped(found, imports) });
+  }
+  return null;
+}
+
+/**
+ * Why `deno lint` would write into the project tree (null: it would not). Loading lint plugins makes deno install the
+ * project's npm packages into node_modules/ when its config says `"nodeModulesDir": "auto"`, and write its lockfile
+ * when a plugin reaches npm, jsr or remote modules; deno lint has no switch against either, so such a run is not made.
+ * A lockfile already up to date would be left as it is, but whether it is, only deno's resolution can tell.
+ */
+export async function denoTreeWritesReason(runtime: Runtime, root: string): Promise<string | null> {
+  const found = await configsInEffect(runtime, root);
+  if (typeof found === "string") return `deno lint not run: ${found} (a member's lint plugins could make deno write into the project tree)`;
+  const { configs, owner } = found;
+  for (const config of configs) {
+    if (denoPlugins(config.config).length === 0) continue;
+    const remote = await remoteImport(runtime, config);
+    const writes = denoTreeWrites(owner.config, remote !== null);
+    if (writes.length === 0) continue;
+    const [where, beside] = [config.path, owner.path].map((path) => relativeToRoot(root, path) ?? path);
+    const written = `deno write ${writes.join(", ")} beside ${beside}`;
+    return remote === null
+      ? `deno lint not run: loading the lint plugins of ${where} makes ${written} ("nodeModulesDir": "auto")`
+      : `deno lint not run: a lint plugin of ${where} imports ${remote}, and resolving it makes ${written} (deno lint has no --no-lock)`;
+  }
+  return null;
+}
