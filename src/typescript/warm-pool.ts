@@ -240,6 +240,7 @@ export class WarmTsPool {
       ...(request.first && request.kind === "project" ? { first: request.first } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
+    if (this.closed) return { status: "unavailable" }; // closed meanwhile (a re-check ran on): the pool killed it, nothing failed
     if (reply.status === "died") {
       this.forget(key, host);
       this.failed(key, reply.reason ? `${reply.reason} (${configPath})` : `the warm TypeScript host for ${configPath} exited`);
