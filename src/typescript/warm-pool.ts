@@ -328,8 +328,7 @@ export class WarmTsPool {
     const host = this.spare;
     this.spareLeft = true;
     if (!host || signal?.aborted) return null;
-    // A listing is short and changes nothing: a cancel answers the caller at once and leaves the host (and the compiler
-    // it loaded for the next program) alive; its reply is dropped.
+    // A listing is short and changes nothing: a cancel answers at once, the host (and its compiler) lives; the reply is dropped.
     let stop = () => {};
     const cancelled = new Promise<null>((resolve) => {
       stop = () => resolve(null);
