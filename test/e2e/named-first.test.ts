@@ -219,8 +219,7 @@ describe("the named files first, the rest pending", () => {
       const pending = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
       assert.ok(pending.pending, JSON.stringify(pending));
       writeFileSync(join(dir, "src", "hub.ts"), RETYPED);
-      const ask = async () =>
-        structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"], baselineCheckId: pending.checkId }));
+      const ask = async () => structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"], baselineCheckId: pending.checkId }));
       // The first answer may be pending again (the edit reaches every importer); the same call again is complete.
       const first = await ask();
       const complete = first.pending ? await ask() : first;

@@ -20,7 +20,10 @@ function withHub(body: (facts: { root: string; ts: typeof TS; program: WarmTsPro
   try {
     const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
     assert.ok(ts);
-    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", ...options }, include: ["*.ts"] }));
+    writeFileSync(
+      join(root, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", ...options }, include: ["*.ts"] }),
+    );
     writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(root, "hub.ts"), HUB);
     for (let index = 0; index < USERS; index++)
