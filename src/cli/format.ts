@@ -14,6 +14,11 @@ export function summaryLine(report: CliReport): string {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   // Issues outside the checked paths were counted (filteredOutLine): the checked ones have none.
   if (report.status === "clean") return report.filteredOutCount > 0 ? `No issues in the checked paths${shard}.` : `No issues found${shard}.`;
+  if (report.status === "pending" && report.pending && report.errorCount + report.warningCount === 0) {
+    const { programs, files } = report.pending;
+    const what = `${plural(programs, "tsc program")} (${plural(files, "more file")} a change may affect) ${programs === 1 ? "is" : "are"}`;
+    return `No issues in the checked paths yet: ${what} still being re-checked, so the check is incomplete; run it again for the complete answer.`;
+  }
   if (report.elsewhere && report.errorCount + report.warningCount === 0 && !failed.length && report.status !== "error")
     return `No issues in the checked paths${shard}, but other files of their programs have tsc errors (above).`;
   if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0) {

@@ -1,4 +1,4 @@
-import type { CheckResponse, Elsewhere, EngineName, EngineStatus, NotChecked, Severity } from "../core/contracts.ts";
+import type { CheckResponse, Elsewhere, EngineName, EngineStatus, NotChecked, Pending, Severity } from "../core/contracts.ts";
 import type { Issue } from "../core/issues.ts";
 import { ENGINES } from "../engines/registry.ts";
 
@@ -39,6 +39,8 @@ export interface CliReport {
   notChecked?: NotChecked[];
   /** A check of some paths: tsc errors in other files since the last check of the whole project (absent when none). */
   elsewhere?: Elsewhere;
+  /** tsc answered the checked files and is still re-checking the rest of what a change may affect (status pending). */
+  pending?: Pending;
   engines: Record<EngineName, EngineStatus>;
   clusters: { clusterId: string; priority: number; summary: string; issueCount: number }[];
   issues: CliIssue[];
@@ -74,6 +76,7 @@ export function buildCliReport(
     filteredOutCount: response.filteredOutIssueCount ?? 0,
     ...(response.notChecked ? { notChecked: response.notChecked } : {}),
     ...(response.elsewhere ? { elsewhere: response.elsewhere } : {}),
+    ...(response.pending ? { pending: response.pending } : {}),
     engines: response.engines,
     clusters: response.clusters.map((cluster) => ({
       clusterId: cluster.clusterId,
@@ -118,13 +121,15 @@ export function notRunLines(
 }
 
 /**
- * Exit code as ESLint's: 1 when there are errors, when warnings exceed `maxWarnings` (-1: no limit), or when an engine
- * failed (an incomplete check is never a pass); else 0. Usage and configuration errors exit 2 elsewhere.
+ * Exit code as ESLint's: 1 when there are errors, when warnings exceed `maxWarnings` (-1: no limit), or when the check
+ * is incomplete (an engine failed, files went unchecked, tsc still re-checks what a change may affect: never a pass);
+ * else 0. Usage and configuration errors exit 2 elsewhere.
  */
 export function exitCode(report: CliReport, maxWarnings: number): number {
   // status error with no failed engine: nothing type-checked the checked files (notChecked).
   // Errors elsewhere a change introduced (core/elsewhere.ts): the checked paths are fine, the project is not.
   if (report.errorCount > 0 || failedEngines(report).length > 0 || report.status === "error" || report.elsewhere?.introduced) return 1;
+  if (report.status === "pending") return 1;
   return maxWarnings >= 0 && report.warningCount > maxWarnings ? 1 : 0;
 }
 

@@ -1,4 +1,4 @@
-import type { CheckResponse, Elsewhere, Engines, Pending } from "./contracts.ts";
+import type { CheckResponse, Elsewhere, Engines, NotCompared, Pending } from "./contracts.ts";
 
 // The one rule of a clean check: every file it was about was checked by everything the project checks it with.
 // Coverage (service/check/coverage.ts) gathers which files nothing type-checked; these two functions decide what that
@@ -75,4 +75,14 @@ export function incompleteNote(files: readonly string[]): string {
 export function pendingNote(programs: number, files: number): string {
   const what = `${programs === 1 ? "1 tsc program" : `${programs} tsc programs`} (${files === 1 ? "1 more file" : `${files} more files`} this change may affect)`;
   return `The named files' answer is complete; ${what} ${programs === 1 ? "is" : "are"} still being re-checked. Call the same tool again with the same files for the complete answer: the re-check goes on meanwhile and is never started twice.`;
+}
+
+/** A pending check's delta covers the named files only: the note that says the rest is not compared yet. */
+export function pendingNotCompared(pending: Pending): NotCompared {
+  const files = pending.files === 1 ? "1 more file" : `${pending.files} more files`;
+  return {
+    reason: "not_checked",
+    engine: "tsc",
+    message: `tsc is still re-checking ${files} this change may affect (pending): their issues are not compared yet; call again with the same files for the complete delta`,
+  };
 }

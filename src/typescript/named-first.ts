@@ -13,24 +13,20 @@ export interface NamedAnswer {
 }
 
 /**
- * The named files' diagnostics as `tsc --noEmit -p` will report them, or null when the whole answer is as near (then
- * the caller collects it): a config, syntax, options or global error means tsc reports no semantic diagnostics at all,
- * a program that also reports declaration diagnostics adds them only when no file has a semantic one, which a part
+ * The named files' diagnostics as `tsc --noEmit -p` will report them (with the config file's own, which tsc reports
+ * beside every other: its emitFilesAndReportErrors counts past them), or null when the whole answer is as near (then
+ * the caller collects it): a syntax, options or global error means tsc reports no semantic diagnostics at all, a
+ * program that also reports declaration diagnostics adds them only when no file has a semantic one, which a part
  * cannot tell, and a program that holds none of the files (by their names here) has no part of theirs to give first.
  */
 export function namedDiagnostics(ts: Ts, program: TS.Program, files: readonly string[]): NamedAnswer | null {
   const options = program.getCompilerOptions();
   if (options.noEmit && (options.declaration || options.composite)) return null;
-  const early = [
-    ...program.getConfigFileParsingDiagnostics(),
-    ...program.getSyntacticDiagnostics(),
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-  ];
+  const early = [...program.getSyntacticDiagnostics(), ...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
   if (early.length) return null;
   const named = [...new Set(files.flatMap((file) => program.getSourceFile(file) ?? []))];
   if (!named.length) return null;
-  const diagnostics = named.flatMap((sourceFile) => program.getSemanticDiagnostics(sourceFile));
+  const diagnostics = [...program.getConfigFileParsingDiagnostics(), ...named.flatMap((sourceFile) => program.getSemanticDiagnostics(sourceFile))];
   const others = program.getSourceFiles().filter((sourceFile) => !sourceFile.isDeclarationFile && !named.includes(sourceFile)).length;
   return { diagnostics: ts.sortAndDeduplicateDiagnostics(diagnostics), pendingFiles: others };
 }

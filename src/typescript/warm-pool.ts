@@ -240,6 +240,7 @@ export class WarmTsPool {
       ...(request.first && request.kind === "project" ? { first: request.first } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
+    if (this.closed) return { status: "unavailable" }; // closed meanwhile (a re-check ran on): the pool killed it, nothing failed
     if (reply.status === "died") {
       this.forget(key, host);
       this.failed(key, reply.reason ? `${reply.reason} (${configPath})` : `the warm TypeScript host for ${configPath} exited`);
@@ -327,8 +328,7 @@ export class WarmTsPool {
     const host = this.spare;
     this.spareLeft = true;
     if (!host || signal?.aborted) return null;
-    // A listing is short and changes nothing: a cancel answers the caller at once and leaves the host (and the compiler
-    // it loaded for the next program) alive; its reply is dropped.
+    // A listing is short and changes nothing: a cancel answers at once, the host (and its compiler) lives; the reply is dropped.
     let stop = () => {};
     const cancelled = new Promise<null>((resolve) => {
       stop = () => resolve(null);

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { summaryLine } from "../../src/cli/format.ts";
+import { buildCliReport, exitCode } from "../../src/cli/report.ts";
 import { pendingNote } from "../../src/core/completeness.ts";
 import { CheckResponseSchema, CompactCheckResponseSchema } from "../../src/core/contracts.ts";
 import type { RawIssue } from "../../src/core/issues.ts";
@@ -34,5 +36,14 @@ describe("a pending check", () => {
     const failed = { ...OK_ENGINES, oxlint: { status: "error" as const, message: "boom" } };
     assert.equal(checkResponse([], { pending, engines: failed }).response.status, "error");
     assert.equal(checkResponse([]).response.status, "clean");
+  });
+  it("is incomplete to the CLI: exit 1 and a summary that says what is still being re-checked, never a pass", () => {
+    const { response } = checkResponse([], { pending });
+    const report = buildCliReport(response, [], { version: "0.0.0", projectRoot: "/p", shard: null });
+    assert.equal(report.status, "pending");
+    assert.deepEqual(report.pending, pending);
+    assert.equal(exitCode(report, -1), 1);
+    assert.match(summaryLine(report), /^No issues in the checked paths yet: 2 tsc programs \(120 more files .*\) are still being re-checked/);
+    assert.equal(exitCode(buildCliReport(checkResponse([]).response, [], { version: "0.0.0", projectRoot: "/p", shard: null }), -1), 0);
   });
 });

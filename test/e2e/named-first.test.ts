@@ -21,10 +21,10 @@ const RETYPED = "export function hub(x: string): string {\n  return `${x}!`;\n}\
 /** The retyped hub with an error of its own. */
 const RETYPED_BROKEN = `${RETYPED}export const broken: number = "no";\n`;
 
-function project(pendingAfterMs: number): string {
+function project(pendingAfterMs: number, options: Record<string, unknown> = {}): string {
   const files: Record<string, string> = {
     "package.json": JSON.stringify({ name: "named-first", private: true, type: "module" }),
-    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext" }, include: ["src"] }),
+    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", ...options }, include: ["src"] }),
     "signalint.config.json": JSON.stringify({ engines: { oxlint: false }, pendingAfterMs }),
     "src/hub.ts": HUB,
   };
@@ -64,6 +64,12 @@ describe("the named files first, the rest pending", () => {
       assert.equal(named.elsewhere, undefined, "nothing is said of files not re-checked yet");
       const hubErrors = rawTscKeys(dir, ["tsconfig.json"]).filter((key) => key.startsWith("src/hub.ts:"));
       assert.deepEqual(introducedKeys(named), hubErrors, "the edited file's answer is complete");
+      // The delta covers the named files only: it says so, so "+1" is never read as the edit's whole effect.
+      const left = (named.delta as Delta).notCompared ?? [];
+      assert.ok(
+        left.some((note) => note.reason === "not_checked" && note.engine === "tsc" && /40 more files .*not compared yet/.test(note.message)),
+        JSON.stringify(left),
+      );
       const complete = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
       assert.equal(complete.pending, undefined, JSON.stringify(complete));
       assert.equal(complete.status, "issues_found");
@@ -71,6 +77,7 @@ describe("the named files first, the rest pending", () => {
       assert.equal(cold.length, DEPENDENTS + 1);
       // Compared with the check before the edit (a pending check is never a baseline): everything the edit broke.
       assert.deepEqual(introducedKeys(complete), cold);
+      assert.equal((complete.delta as Delta).notCompared, undefined, "the complete delta leaves nothing out");
       assert.equal(complete.elsewhere?.introduced, DEPENDENTS);
     } finally {
       await session.close();
@@ -173,6 +180,108 @@ describe("the named files first, the rest pending", () => {
       assert.equal(readFileSync(join(dir, "src", "hub.ts"), "utf8"), HUB, "the hub is restored");
       assert.equal(applied.check.pending, undefined, "the check of the restored files is whole too");
       assert.equal(applied.check.status, "clean", JSON.stringify(applied.check).slice(0, 2000));
+    } finally {
+      await session.close();
+    }
+  });
+  it("a pending check named as a verified fix's baseline is replaced by a whole one: a good fix of the hub is kept though its importers broke before it", async () => {
+    const dir = project(0);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED_BROKEN);
+      const pending = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.ok(pending.pending, JSON.stringify(pending));
+      // The fix removes the hub's own error; the importers' errors came with the retype, before this baseline.
+      const patches = [{ file: "src/hub.ts", originalContent: RETYPED_BROKEN, patchedContent: RETYPED }];
+      const { transactionId } = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches }));
+      const applied = structured<{ rolledBack?: boolean; check: Check; delta: Delta }>(
+        await call(session.client, "apply_diagnostic_fix", { transactionId, confirm: true, verify: true, baselineCheckId: pending.checkId }),
+      );
+      assert.equal(applied.rolledBack, undefined, JSON.stringify(applied).slice(0, 2000));
+      assert.equal(readFileSync(join(dir, "src", "hub.ts"), "utf8"), RETYPED, "the fix is kept");
+      assert.deepEqual(applied.delta.introduced, [], "nothing the fix did is new");
+      assert.deepEqual(applied.delta.resolved.map(keyOf), ["src/hub.ts:4:14 TS2322"]);
+      assert.equal(applied.check.elsewhere?.introduced, DEPENDENTS, "the importers' errors are still said");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("after_edit_check against a named pending baseline compares what it covered and says the rest was not compared", async () => {
+    const dir = project(0);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED_BROKEN);
+      const pending = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.ok(pending.pending, JSON.stringify(pending));
+      writeFileSync(join(dir, "src", "hub.ts"), RETYPED);
+      const ask = async () => structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"], baselineCheckId: pending.checkId }));
+      // The first answer may be pending again (the edit reaches every importer); the same call again is complete.
+      const first = await ask();
+      const complete = first.pending ? await ask() : first;
+      assert.equal(complete.pending, undefined, JSON.stringify(complete));
+      const delta = complete.delta as Delta;
+      assert.deepEqual(delta.introduced, [], "the importers' errors are not blamed on this edit: the baseline never re-checked them");
+      assert.deepEqual(delta.resolved.map(keyOf), ["src/hub.ts:4:14 TS2322"]);
+      assert.ok(
+        delta.notCompared?.some((note) => note.reason === "outside_baseline" && note.message.includes(pending.checkId)),
+        JSON.stringify(delta.notCompared),
+      );
+      assert.equal(complete.elsewhere?.introduced, DEPENDENTS, "the errors elsewhere are still reported");
+    } finally {
+      await session.close();
+    }
+  });
+  it("an engine fix previewed from a pending check is verified against a whole one: removing the hub's unused constant is kept", async () => {
+    const dir = project(0, { noUnusedLocals: true });
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      writeFileSync(join(dir, "src", "hub.ts"), `${RETYPED}const spare = 1;\n`);
+      const pending = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.ok(pending.pending, JSON.stringify(pending));
+      const snapshot = structured<{ issues: CheckIssue[] }>(await call(session.client, "get_diagnostic_snapshot", { checkId: pending.checkId }));
+      const unused = snapshot.issues.find((issue) => issue.rule === "TS6133");
+      assert.ok(unused, JSON.stringify(snapshot.issues));
+      const preview = structured<{ transactionId: string }>(
+        await call(session.client, "preview_diagnostic_fix", { issueIds: [unused.issueId], checkId: pending.checkId }),
+      );
+      // Verified by default (an engine fix); the importers' errors came with the retype, before the fix.
+      const applied = structured<{ rolledBack?: boolean; delta: Delta }>(
+        await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: true }),
+      );
+      assert.equal(applied.rolledBack, undefined, JSON.stringify(applied).slice(0, 2000));
+      assert.equal(readFileSync(join(dir, "src", "hub.ts"), "utf8"), RETYPED, "the fix is kept");
+      assert.deepEqual(applied.delta.introduced, []);
+      assert.deepEqual(applied.delta.resolved.map(keyOf), ["src/hub.ts:4:7 TS6133"]);
+    } finally {
+      await session.close();
+    }
+  });
+  it("a fix verified against a named pending baseline that breaks the importers is rolled back: the verdict rests on a whole check", async () => {
+    const dir = project(0);
+    dirs.push(dir);
+    const session = await connect(dir);
+    try {
+      assert.equal(structured<Check>(await call(session.client, "check_project")).status, "clean");
+      const broken = `${HUB}export const broken: number = "no";\n`;
+      writeFileSync(join(dir, "src", "hub.ts"), broken);
+      const pending = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/hub.ts"] }));
+      assert.ok(pending.pending, JSON.stringify(pending));
+      // It removes the hub's own error and retypes it: every importer breaks, which the pending check never looked at.
+      const patches = [{ file: "src/hub.ts", originalContent: broken, patchedContent: RETYPED }];
+      const { transactionId } = structured<{ transactionId: string }>(await call(session.client, "preview_diagnostic_fix", { patches }));
+      const applied = structured<{ rolledBack?: boolean; rollback?: { introduced: CheckIssue[] } }>(
+        await call(session.client, "apply_diagnostic_fix", { transactionId, confirm: true, verify: true, baselineCheckId: pending.checkId }),
+      );
+      assert.equal(applied.rolledBack, true, JSON.stringify(applied).slice(0, 2000));
+      assert.equal(applied.rollback?.introduced.length, DEPENDENTS);
+      assert.equal(readFileSync(join(dir, "src", "hub.ts"), "utf8"), broken, "the hub is restored");
     } finally {
       await session.close();
     }

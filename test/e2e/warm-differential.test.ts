@@ -327,13 +327,26 @@ async function differential(
       const mode = `${service.lastTiming?.cache?.tsc?.mode ?? "cli"}${response.pending ? " (pending)" : ""}`;
       modes.set(mode, (modes.get(mode) ?? 0) + 1);
       if (damaged) assert.notEqual(mode, "warm-restored", `step ${step} (${change}): damaged state was trusted`);
-      const warm = serviceTscKeys(service, response).sort();
-      const covers = (issue: string) => requested[0] === "." || requested.some((file) => issue.startsWith(`${file}:`)) || /^[^:]*\.json:/.test(issue);
-      const cold = (await coldRun).filter(covers).sort();
-      if (JSON.stringify(warm) !== JSON.stringify(cold)) {
+      const covers = (paths: readonly string[]) => (issue: string) =>
+        paths[0] === "." || paths.some((file) => issue.startsWith(`${file}:`)) || /^[^:]*\.json:/.test(issue);
+      const same = async (answer: typeof response, paths: readonly string[], how: string) => {
+        const warm = serviceTscKeys(service, answer).sort();
+        const cold = (await coldRun).filter(covers(paths)).sort();
+        if (JSON.stringify(warm) === JSON.stringify(cold)) return;
         assert.fail(
-          `${label} seed ${seed} step ${step}: after "${change}", ${requested[0] === "." ? "check_project" : `check_files ${requested.join(" ")}`} (${mode}) answered\n  ${warm.join("\n  ") || "(no tsc issues)"}\nbut cold tsc reports\n  ${cold.join("\n  ") || "(no issues)"}`,
+          `${label} seed ${seed} step ${step}: after "${change}", ${paths[0] === "." ? "check_project" : `check_files ${paths.join(" ")}`} (${how}) answered\n  ${warm.join("\n  ") || "(no tsc issues)"}\nbut cold tsc reports\n  ${cold.join("\n  ") || "(no issues)"}`,
         );
+      };
+      await same(response, requested, mode);
+      if (response.pending) {
+        // The same call again is complete, answered from the re-check the pending one left running; and that re-check
+        // is the whole program's: a check of the whole project right after equals the whole cold run.
+        const again = await service.check(requested, true);
+        if (again.pending) assert.fail(`step ${step} (${change}): the same call again was pending too: ${JSON.stringify(again.pending)}`);
+        await same(again, requested, `the follow-up of a pending answer, ${again.cache?.tsc?.mode}`);
+        const whole = await service.check(["."], false);
+        await same(whole, ["."], `check_project after a pending answer, ${whole.cache?.tsc?.mode}`);
+        modes.set("follow-up", (modes.get("follow-up") ?? 0) + 1);
       }
       await held(service.warmSettled());
     }

@@ -10,6 +10,7 @@ import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { CheckEvent } from "../../src/service/job/check-events.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
+import { WarmTsPool } from "../../src/typescript/warm-pool.ts";
 import { BUNDLE, call, connect, REPO, removeDir, serviceIssues, structured, tempDir } from "../helpers.ts";
 import { warmHosts } from "../helpers/processes.ts";
 
@@ -266,5 +267,35 @@ describe("warm TypeScript hosts", { skip: process.platform !== "linux" && "finds
     } finally {
       await session.close();
     }
+  });
+  it("closing the pool while a named-files answer's re-check runs says nothing of a host that exited", async () => {
+    const dir = generated(40);
+    projects.push(dir);
+    const warnings: string[] = [];
+    const pool = new WarmTsPool(createNodeRuntime({ selfScript: BUNDLE }), dir, (message) => warnings.push(message));
+    const hub = join(dir, "src", "hub.ts");
+    const request = {
+      kind: "project" as const,
+      typescriptDir: join(REPO, "node_modules", "typescript"),
+      configPath: join(dir, "tsconfig.json"),
+      configFile: "tsconfig.json",
+      timeoutMs: 120_000,
+      memoryLimitBytes: 2048 * 1024 ** 2,
+      toRelative: (path: string) => (path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : null),
+    };
+    try {
+      assert.equal((await pool.check(request)).status, "ok");
+      writeFileSync(hub, "export interface Shape {\n  id: string;\n}\n");
+      const named = await pool.check({ ...request, first: [hub] });
+      assert.equal(named.status === "ok" && named.pending, 40, JSON.stringify(named).slice(0, 500));
+      // The whole re-check is sent to the host at once; the pool closes before the host can answer it.
+      const rest = pool.check(request);
+      pool.close();
+      assert.deepEqual(await rest, { status: "unavailable" });
+      assert.deepEqual(warnings, [], "the pool was closed: no host of it failed");
+    } finally {
+      pool.close();
+    }
+    await hostsGone();
   });
 });

@@ -15,12 +15,15 @@ const HUB = "export function hub(x: number): number {\n  return x + 1;\n}\n";
 const RETYPED = `export function hub(x: string): string {\n  return x;\n}\nexport const own: number = "hub";\n`;
 
 /** A program over a hub and its importers, the project's TypeScript loaded as a warm host loads it. */
-function withHub(body: (facts: { root: string; ts: typeof TS; program: WarmTsProgram; hub: string }) => void): void {
+function withHub(body: (facts: { root: string; ts: typeof TS; program: WarmTsProgram; hub: string }) => void, options: Record<string, unknown> = {}): void {
   const root = tempDir("signalint-named-first-");
   try {
     const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
     assert.ok(ts);
-    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext" }, include: ["*.ts"] }));
+    writeFileSync(
+      join(root, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", ...options }, include: ["*.ts"] }),
+    );
     writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(root, "hub.ts"), HUB);
     for (let index = 0; index < USERS; index++)
@@ -99,5 +102,27 @@ describe("a warm program's named files first", () => {
       assert.deepEqual(keys(ts, root, syntax?.diagnostics ?? []), cold(root));
       assert.equal(program.checkFirst(null, [hub])?.info.reuse, "reused", "nothing changed since: the last answer");
     });
+  });
+  it("a config diagnostic tsc reports beside the semantic ones (an unknown option) still lets the named files come first, with it", () => {
+    withHub(
+      ({ root, ts, program, hub }) => {
+        const before = keys(ts, root, program.check(null)?.diagnostics ?? []);
+        assert.deepEqual(before, cold(root));
+        assert.deepEqual(
+          before.map((key) => key.replace(/:.*? /, " ")),
+          ["tsconfig.json TS5023"],
+        );
+        writeFileSync(hub, RETYPED);
+        const named = program.checkFirst(null, [hub]);
+        assert.equal(named?.pending, USERS, "tsc checks every file despite it: so does the named part");
+        const whole = cold(root);
+        assert.deepEqual(
+          keys(ts, root, named?.diagnostics ?? []),
+          whole.filter((key) => key.startsWith("hub.ts:") || key.startsWith("tsconfig.json:")),
+        );
+        assert.deepEqual(keys(ts, root, program.check(null)?.diagnostics ?? []), whole);
+      },
+      { notAnOption: true },
+    );
   });
 });

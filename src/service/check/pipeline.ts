@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines } from "../../core/contracts.ts";
+import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines, type Pending } from "../../core/contracts.ts";
 import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
@@ -22,7 +22,7 @@ import type { LintJob } from "../lint/lint-runner.ts";
 import { ensureStateDir, readConfigFile, validatePaths, type Project } from "../project/project.ts";
 import type { TsconfigCoverage } from "../tsc/tsc-coverage.ts";
 import { throwIfCancelled, type CheckOptions } from "../job/check-events.ts";
-import type { EngineReport, PendingPrograms } from "../job/engine-job.ts";
+import type { EngineReport } from "../job/engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
 import type { TscKnowledge } from "./elsewhere.ts";
@@ -101,7 +101,7 @@ interface CheckOutcome {
   /** check_files: tsc errors outside the files (see TscKnowledge). */
   elsewhere: ElsewhereFacts | null;
   /** check_files past its time budget: tsc programs still re-checking beyond the named files (see tsc/named-first.ts). */
-  pending: PendingPrograms | undefined;
+  pending: Pending | undefined;
 }
 
 /** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */

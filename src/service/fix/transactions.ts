@@ -218,7 +218,8 @@ export class TransactionStore {
 
   /**
    * The check a verified apply compares with: the one named, else the check the engine fix's issues came from, else
-   * a check of the files made now, before anything is written.
+   * a check of the files made now, before anything is written. Never a pending check (its named files' answer, the
+   * rest not re-checked): errors it never saw elsewhere would look introduced by the fix, and a good fix be undone.
    */
   private async verifyBaseline(
     transaction: Transaction,
@@ -226,7 +227,8 @@ export class TransactionStore {
     options: { baselineCheckId?: string; session?: string; env?: Readonly<Record<string, string>> },
   ): Promise<string> {
     const named = options.baselineCheckId ?? transaction.engine?.checkId ?? null;
-    if (named !== null && !("status" in this.service.snapshots.find(named))) return named;
+    const found = named === null ? null : this.service.snapshots.find(named);
+    if (named !== null && found && !("status" in found) && !found.pending) return named;
     const { session, env } = options;
     return (await this.service.check(files, true, { session, env, whole: true, tool: "apply_diagnostic_fix" })).checkId;
   }

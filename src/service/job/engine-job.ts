@@ -1,4 +1,4 @@
-import type { EngineStatus } from "../../core/contracts.ts";
+import type { EngineStatus, Pending } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import type { NodeCommand, ParseOutcome, PathMapper } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
@@ -28,13 +28,7 @@ export interface EngineReport {
   /** See Reuse. */
   reuse?: Reuse;
   /** tsc only: programs that answered the named files and are still re-checking the rest (see tsc/named-first.ts). */
-  pending?: PendingPrograms;
-}
-
-/** tsc programs still re-checking what an edit may affect, and their other files (at most that many may change). */
-export interface PendingPrograms {
-  programs: number;
-  files: number;
+  pending?: Pending;
 }
 
 /**
@@ -69,5 +63,5 @@ export interface EngineJob {
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
 export type RunnerOutcome =
-  | (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[]; reuse?: Reuse; pending?: PendingPrograms })
+  | (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[]; reuse?: Reuse; pending?: Pending })
   | EngineStatus;

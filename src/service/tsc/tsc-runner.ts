@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { Pending } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
 import { missingGenerated } from "../../engines/generated-configs.ts";
@@ -180,7 +181,7 @@ interface RunState {
   /** Set to the inferred program's config and files in a project without any tsconfig. */
   inferred: { config: string; files: Set<string> } | null;
   /** Warm programs that answered only the named files, and their other files (see NamedFirst). */
-  pending?: { programs: number; files: number };
+  pending?: Pending;
   /** The configs a framework checker (vue-tsc, svelte-check) answered for: their .vue / .svelte files were checked. */
   checkerAnswered: Set<string>;
 }

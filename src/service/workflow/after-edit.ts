@@ -1,4 +1,5 @@
-import type { AfterEditDelta, CheckResponse, Compare, Delta, WorkflowStale } from "../../core/contracts.ts";
+import type { AfterEditDelta, CheckResponse, Compare, Delta, NotCompared, WorkflowStale } from "../../core/contracts.ts";
+import { pendingNotCompared } from "../../core/completeness.ts";
 import { compareChecks, matchIssues, publicWorkflowIssue, type SnapshotIssue } from "../../core/delta.ts";
 import type { Issue } from "../../core/issues.ts";
 import { isWithin, normalizePathList } from "../../core/paths.ts";
@@ -105,7 +106,36 @@ export async function afterEditCheck(
   const [only] = baselines?.parts ?? [];
   const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
   const delta = whole ? compareChecks(whole, current) : composeDeltas(baselines?.parts ?? [], current, baselines?.uncovered ?? []);
-  return { response, delta: withElsewhere(delta, now?.introduced ?? [], known, fixed) };
+  // A named baseline that was pending checked only its own files: errors elsewhere cannot be told new or old against it.
+  const comparable = named?.pending ? splitByScope(now?.introduced ?? [], named.scope) : { inside: now?.introduced ?? [], outside: [] };
+  const notes = [
+    ...(named?.pending ? [pendingBaselineNote(named, comparable.outside)] : []),
+    ...(response.pending ? [pendingNotCompared(response.pending)] : []),
+  ];
+  return { response, delta: withNotes(withElsewhere(delta, comparable.inside, known, fixed), notes) };
+}
+
+/** Issues inside a scope and the rest. */
+function splitByScope(issues: readonly Issue[], scope: readonly string[]): { inside: Issue[]; outside: Issue[] } {
+  const inScope = (issue: Issue) => scope.some((entry) => isWithin(issue.file, entry));
+  return { inside: issues.filter(inScope), outside: issues.filter((issue) => !inScope(issue)) };
+}
+
+/** What a pending named baseline leaves uncompared: tsc's errors outside the files it answered. */
+function pendingBaselineNote(baseline: StoredSnapshot, uncompared: readonly Issue[]): NotCompared {
+  const files = [...new Set(uncompared.map((issue) => issue.file))].sort();
+  const now = uncompared.length ? ` (${uncompared.length} now, in ${files.length === 1 ? "1 file" : `${files.length} files`}: see elsewhere)` : "";
+  return {
+    reason: "outside_baseline",
+    ...(files.length ? { paths: files } : {}),
+    message: `The baseline ${baseline.checkId} answered its named files only (it was pending): tsc errors outside ${baseline.scope.join(", ")} are not compared with it${now}`,
+  };
+}
+
+/** The delta with more notCompared notes (each once). */
+function withNotes(delta: Delta, notes: readonly NotCompared[]): Delta {
+  if (!notes.length) return delta;
+  return { ...delta, notCompared: [...(delta.notCompared ?? []), ...notes] };
 }
 
 /** The issues of `these` that `others` lacks (matched as compare does). */
