@@ -1,18 +1,47 @@
 // The test tiers, in one place (build/run-tests.mjs runs them; test/core/tiers.test.ts checks they leave nothing out).
-// - quick: the unit tests (seconds; no engines, binaries, Deno or e2e).
-// - main (`npm test`, the contributor loop): every test but test/dist and the SLOW suites.
-// - dist (`npm run test:dist`, CI): test/dist (binary, Deno, install lines, action) and the SLOW suites, with long
-//   random runs (SIGNALINT_LONG_RUNS=1: more edits, other fixed seeds).
-// CI (.ci/run) runs all three tiers; main and dist together hold every test file exactly once.
+// - quick (`npm run test:quick`, ~15 s): the unit tests (no engines, binaries, Deno or e2e).
+// - main (`npm test`, the contributor loop, ~10 min on an idle 2-core machine): every test but test/dist and the SLOW
+//   suites: the core contracts and each tool's, verb's and engine's end-to-end tests on small projects.
+// - dist (`npm run test:dist`, CI, ~25 min): test/dist (binary, Deno, install lines, action) and the SLOW suites, with
+//   long random runs (SIGNALINT_LONG_RUNS=1: more edits, other fixed seeds).
+// CI (.ci/run) runs all three tiers; main and dist together hold every test file exactly once. The figures are sums of
+// the last CI's per-test durations (node:test, concurrency 2); a suite that takes more than ~20 s and proves a property
+// over many cases (random edits, every path, crash instants, real-project layouts, version matrices) goes here.
 
-/** Suites that take minutes each (random differentials against cold runs, every tsc path, the cause corpus). */
+/** Suites that take half a minute to minutes each; each line says what it runs over (seconds: last CI's sum). */
 export const SLOW = [
-  "e2e/warm-differential.test.mjs",
-  "e2e/warm-shapes.test.mjs",
-  "e2e/warm-solution.test.mjs",
-  "e2e/warm-solution-restart.test.mjs",
-  "e2e/truth-paths.test.mjs",
-  "service/cause-corpus.test.mjs",
+  // Random differentials against cold runs, every tsc path, the cause corpus.
+  "e2e/warm-differential.test.mjs", // 367 s: warm tsc = cold tsc over random edits and restarts
+  "e2e/warm-shapes.test.mjs", // new: heavy generic types and a file in two programs, warm = cold over random edits
+  "e2e/warm-solution.test.mjs", // 363 s: warm tsc -b = cold tsc -b over random edits and restarts
+  "e2e/warm-solution-restart.test.mjs", // 135 s
+  "e2e/truth-paths.test.mjs", // 228 s: every tsc path = the project's own tsc
+  "service/cause-corpus.test.mjs", // 138 s
+  "e2e/edit-breaks-elsewhere-paths.test.mjs", // 232 s: an edit breaking an importer, on every TypeScript path
+  "e2e/warm-resolution.test.mjs", // 36 s: module-resolution changes, TypeScript 5.9 and 7
+  // Crash and race properties: SIGKILL at every journal stage, a CLI check and a hook at each paused stage.
+  "e2e/fix-crash.test.mjs", // 98 s
+  "daemon/apply-race.test.mjs", // 42 s
+  "service/journal-trust.test.mjs", // 42 s
+  "daemon/identity.test.mjs", // 39 s
+  // Real-project layouts: the programs and linters a project's scripts, workspaces and frameworks run.
+  "e2e/programs.test.mjs", // 208 s
+  "e2e/programs-scope.test.mjs", // 53 s
+  "e2e/workspace-scripts.test.mjs", // 61 s
+  "e2e/angular-programs.test.mjs", // 62 s
+  "e2e/svelte-check.test.mjs", // 96 s
+  "e2e/eslint-typed.test.mjs", // 69 s
+  "e2e/lint-scope.test.mjs", // 27 s
+  "e2e/shards.test.mjs", // 82 s: every shard count's union = the unsharded check
+  // Warm hosts' lifecycle (kills, timeouts, memory), prewarm, quiet checks over workspaces.
+  "e2e/warm-host.test.mjs", // 80 s
+  "e2e/prewarm.test.mjs", // 79 s
+  "e2e/quiet.test.mjs", // 92 s
+  // Matrices: every tool × mode × compact, engine versions, each engine's fix marks, oxlint's type-aware plugin.
+  "e2e/payload-matrix.test.mjs", // 42 s
+  "engines/fix-marks.test.mjs", // 47 s
+  "engines/biome-versions.test.mjs", // 19 s
+  "engines/type-aware.test.mjs", // 22 s
 ];
 const QUICK = ["core/", "runtime/", "service/change-tracker.test.mjs", "service/snapshots.test.mjs", "engines/parsers.test.mjs"];
 const MAIN_DIRS = ["core/", "daemon/", "e2e/", "engines/", "runtime/", "service/"];

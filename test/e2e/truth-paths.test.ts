@@ -4,8 +4,8 @@
 // ever written into the project tree.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
@@ -43,8 +43,40 @@ function project(files: Files, version: string, options: { warm: boolean; outsid
   return root;
 }
 
+/**
+ * What tsc reads of a project's parent: every file's text and every link's target, signalint.config.json left out
+ * (the one file the warm and command-line cases of a project differ in, and no file tsc reads).
+ */
+function treeKey(parent: string): string {
+  const entries: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const stat = lstatSync(path);
+      if (stat.isSymbolicLink()) entries.push(`${relative(parent, path)} -> ${readlinkSync(path)}`);
+      else if (stat.isDirectory()) walk(path);
+      else if (relative(parent, path) !== join("app", "signalint.config.json")) entries.push(`${relative(parent, path)}\n${readFileSync(path, "utf8")}`);
+    }
+  };
+  walk(parent);
+  return entries.join("\n\0");
+}
+
+/** The raw runs made so far, by tree and arguments: a project checked warm and on the command line has one reference. */
+const rawRuns = new Map<string, string[]>();
+
 /** The raw tsc on a pristine copy of the project (same parent layout): `file:line:col rule message` per diagnostic. */
 function rawTsc(root: string, args: string[]): string[] {
+  const key = `${args.join(" ")}\n${treeKey(dirname(root))}`;
+  const known = rawRuns.get(key);
+  if (known) return [...known];
+  const keys = rawTscRun(root, args);
+  rawRuns.set(key, keys);
+  return [...keys];
+}
+
+/** One raw run: rawTsc's, when no earlier case ran tsc with these arguments on the same tree. */
+function rawTscRun(root: string, args: string[]): string[] {
   const copy = join(tempDir("signalint-pristine-"), "app");
   dirs.push(dirname(copy));
   cpSync(dirname(root), dirname(copy), { recursive: true, verbatimSymlinks: true });
