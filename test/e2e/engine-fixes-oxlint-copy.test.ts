@@ -140,4 +140,36 @@ describe("oxlint's fixes on a copy follow the config's overrides and ignorePatte
       await session.close();
     }
   });
+
+  it("a config above the project root (a repository's, the root a package): its overrides apply on the copy as oxlint applies them from the root", async () => {
+    const top = tempDir("signalint-oxcopy-top-");
+    dirs.push(top);
+    const source = "var a = 1;\nexport { a };\n";
+    writeFiles(top, {
+      ".oxlintrc.json": JSON.stringify({ rules: { "no-var": "error" }, overrides: [{ files: ["app/legacy/**"], rules: { "no-var": "off" } }] }),
+      "app/package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+      "app/signalint.config.json": ENGINES,
+      "app/legacy/a.js": source,
+      "app/src/b.js": source,
+    });
+    const project = join(top, "app");
+    linkPackage(project, "oxlint", join(REPO, "node_modules", "oxlint"));
+    const files = ["legacy/a.js", "src/b.js"];
+    const copy = tempDir("signalint-own-fix-");
+    dirs.push(copy);
+    cpSync(top, copy, { recursive: true, verbatimSymlinks: true });
+    const own = spawnSync(process.execPath, [OXLINT, "--fix", ...files], { cwd: join(copy, "app"), encoding: "utf8" });
+    assert.ok(own.status !== null && own.status <= 1, own.stderr);
+    const expected = Object.fromEntries(files.map((file) => [file, readFileSync(join(copy, "app", file), "utf8")]));
+    assert.deepEqual(expected, { "legacy/a.js": source, "src/b.js": source.replace("var", "const") });
+    const session = await connect(project);
+    try {
+      structured<CheckResponse>(await call(session.client, "check_project"));
+      const preview = structured<PreviewResult>(await call(session.client, "preview_diagnostic_fix", { files }));
+      await call(session.client, "apply_diagnostic_fix", { transactionId: preview.transactionId, confirm: true, verify: false });
+      assert.deepEqual(Object.fromEntries(files.map((file) => [file, readFileSync(join(project, file), "utf8")])), expected);
+    } finally {
+      await session.close();
+    }
+  });
 });

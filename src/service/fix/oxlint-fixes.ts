@@ -15,8 +15,11 @@ import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts
 import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
 import { oxlintConfigOf, planOxlintCopy, type OxlintCopyPlan } from "./oxlint-copy.ts";
 
-/** Why an asked issue the copy's baseline run did not show gets no fix. */
-const UNSEEN = "oxlint does not report it on a private copy of the asked files (its rule reads other files or types): Signalint cannot ask oxlint for its fix";
+/** Why an asked issue the copy's baseline run did not show gets no fix (`edited`: an earlier engine changed the file). */
+function unseenReason(edited: boolean): string {
+  const why = edited ? "an earlier edit may have removed it, or its rule reads other files or types" : "its rule reads other files or types";
+  return `oxlint does not report it on a private copy of the asked files (${why}): no oxlint fix is credited with it`;
+}
 
 /** Pairs of `a` and `b` with the same rule and normalized message, one-to-one, each of `a` with the nearest line left. */
 function pairUp<A extends { rule: string; line: number }, B extends { rule: string; line: number }>(
@@ -125,7 +128,7 @@ async function fixGroup(
     const { seen, gone } = goneAfter(before, edit);
     // A files request asks oxlint's issues only to learn which have a fix: one the copy cannot show is not news.
     const unseen = run.asked.filter((issue) => issue.file === edit.file && before.includes(issue) && !seen.includes(issue));
-    if (!work.byFiles) refuseAll(work, unseen, UNSEEN);
+    if (!work.byFiles) refuseAll(work, unseen, unseenReason(work.originals.get(edit.file) !== work.texts.get(edit.file)));
     if (edit.output === work.texts.get(edit.file)) continue;
     const unasked = run.whole ? [] : gone.filter((issue) => !run.asked.includes(issue));
     if (unasked.length) {
