@@ -13,7 +13,9 @@ const FIX_OPTIONS = {
   kinds: {
     type: "string",
     value: "KINDS",
-    help: "the engine edits to apply, comma-separated: safe (what the engines' own --fix applies; the default), suggestion",
+    help:
+      "the engine edits to apply, comma-separated: safe (what the engines' own --fix applies; the default), suggestion (ESLint's " +
+      "suggestions, Biome's unsafe fixes (only together with safe), oxlint's --fix-suggestions)",
   },
   "dry-run": { type: "boolean", help: "print the unified diff of the fixes and write nothing" },
   root: ROOT_OPTION,
@@ -27,9 +29,10 @@ function fixKinds(values: OptionValues<typeof FIX_OPTIONS>): FixKind[] {
 }
 
 /**
- * `signalint-mcp fix`: check the paths, then apply every fixable issue's engine edit (the transaction
- * preview_diagnostic_fix builds, applied with verify). Exit codes as `eslint --fix`: 0 when no error remains, 1 when
- * errors remain (or the fix was rolled back, or the check was incomplete), 2 usage or configuration error.
+ * `signalint-mcp fix`: check the paths, then preview_diagnostic_fix's transaction for the issues found whose engine
+ * marks an edit of the asked kinds (ESLint, Biome, TypeScript's TS6192/TS6205) and every oxlint issue (unmarked: oxlint
+ * decides), applied with verify. Exit codes as `eslint --fix`: 0 when no error remains, 1 when errors remain (or the
+ * fix was rolled back, or the check was incomplete), 2 usage or configuration error.
  */
 async function runFix(io: CliIo, values: OptionValues<typeof FIX_OPTIONS>, positionals: string[]): Promise<number> {
   const kinds = fixKinds(values);
@@ -80,12 +83,16 @@ async function runFix(io: CliIo, values: OptionValues<typeof FIX_OPTIONS>, posit
 /** The fix verb, declared once for its parser and its help. */
 export const fixCommand = defineCommand({
   name: "fix",
-  summary: "apply the engines' own fixes (ESLint, Biome, oxlint, TypeScript) to the paths, checked and rolled back if worse",
+  summary: "apply the engines' own fixes to the paths (ESLint, Biome, oxlint; TypeScript's marked ones), rolled back if worse",
   positionals: "[paths…]",
   description:
-    "Check the paths (default: the working directory), then apply the edits ESLint, Biome, oxlint and TypeScript offer for the issues found " +
-    "(safe ones by default), all files or none; the files are checked again and every file is restored when errors rose " +
-    "or a fixed issue is still reported. --dry-run prints the diff instead.",
+    "Check the paths (default: the working directory), then ask the engines for their edits of the issues found, of the asked kinds: " +
+    "ESLint's and Biome's for the issues they mark fixable, oxlint's for every oxlint issue (its report says nothing of fixes: " +
+    "oxlint --fix on a private copy decides), TypeScript's only for the issues it marks fixable (TS6192, an import whose bindings " +
+    "are all unused; TS6205, unused type parameters; its other code fixes, such as a missing import, are offered by the MCP tool " +
+    "preview_diagnostic_fix); deno lint's are never applied. The edits apply as one transaction, all files or none; the files " +
+    "are checked again and every file is restored when errors rose or a fixed issue is still reported. Each issue asked that no " +
+    "edit addresses is named on stderr, with why. --dry-run prints the unified diff instead and writes nothing.",
   options: FIX_OPTIONS,
   notes: "Exit codes (as eslint --fix): 0 no error remains; 1 errors remain, the fix was rolled back, or the check was incomplete; 2 usage error.",
   run: (io, values, positionals) => runFix(io, values, positionals),

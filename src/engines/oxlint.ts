@@ -29,18 +29,12 @@ export function oxlintArgs(paths: readonly string[], typeAware = false): string[
 
 /**
  * oxlint's argv for fixing files in place (run on private copies, never the user's files): `--fix` for its safe fixes,
- * `--fix-suggestions` for its suggestions (oxlint 1.x), the project's config given explicitly (a copy has none beside it).
+ * `--fix-suggestions` for its suggestions (oxlint 1.x), no fix flag (`kind` null) for the copy's own baseline; the
+ * config given explicitly (`-c`: no nested or upward lookup on a copy).
  */
-export function oxlintFixArgs(files: readonly string[], options: { config: string | null; kind: "safe" | "suggestion" }): string[] {
-  return [
-    options.kind === "safe" ? "--fix" : "--fix-suggestions",
-    ...(options.config ? ["-c", options.config] : []),
-    "--format",
-    "json",
-    "--no-error-on-unmatched-pattern",
-    "--",
-    ...files,
-  ];
+export function oxlintFixArgs(files: readonly string[], options: { config: string; kind: "safe" | "suggestion" | null }): string[] {
+  const flag = options.kind === "safe" ? ["--fix"] : options.kind === "suggestion" ? ["--fix-suggestions"] : [];
+  return [...flag, "-c", options.config, "--format", "json", "--no-error-on-unmatched-pattern", "--", ...files];
 }
 
 /** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */

@@ -3,7 +3,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { linkPackage, removeDir, REPO, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { writeFiles } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 const FILES = ["src/app.js", "src/util.js"];
@@ -38,5 +39,23 @@ describe("signalint-mcp fix", () => {
 
     const usage = runCli(["fix", "--kinds", "risky"], { cwd: project });
     assert.equal(usage.status, 2);
+  });
+
+  it("asks TypeScript only for the issues it marks fixable (TS6192), as its help says: a misspelling TypeScript would fix is left", () => {
+    const project = tempDir("signalint-cli-fix-ts-");
+    dirs.push(project);
+    writeFiles(project, {
+      "package.json": JSON.stringify({ name: "cli-fix-ts", private: true, type: "module" }),
+      "signalint.config.json": JSON.stringify({ engines: { oxlint: false, tsc: true, eslint: false, biome: false } }),
+      "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, noUnusedLocals: true, module: "nodenext" }, include: ["src"] }),
+      "src/b.ts": "export const x = 1;\nexport const y = 2;\n",
+      "src/a.ts": 'import { x, y } from "./b.js";\nexport const n = Math.flor(1.5);\n',
+    });
+    linkPackage(project, "typescript", join(REPO, "node_modules", "typescript"));
+    const fixed = runCli(["fix"], { cwd: project });
+    assert.equal(fixed.status, 1, fixed.stderr + fixed.stdout);
+    assert.match(fixed.stdout, /^Fixed 1 issue\(s\) in 1 file\(s\): src\/a\.ts/);
+    assert.equal(readFileSync(join(project, "src/a.ts"), "utf8"), "export const n = Math.flor(1.5);\n");
+    assert.doesNotMatch(fixed.stderr, /not fixed/);
   });
 });

@@ -1,7 +1,7 @@
 // Each engine's own edits of a file's text, asked without touching the file: ESLint through its Node API on the text
 // (engines/eslint-fix.ts), TypeScript's code fixes through a language service on the text (engines/tsc-fix.ts), Biome
 // through `lint --write --stdin-file-path` (the text on stdin, the fixed text on stdout), and oxlint, which fixes only
-// files in place, through `oxlint --fix` on private copies in Signalint's cache directory.
+// files in place, through `oxlint --fix` on private copies in Signalint's cache directory (a baseline run first).
 import { dirname, isAbsolute, join } from "node:path";
 import type { FixKind } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
@@ -13,6 +13,7 @@ import { parseTscFixAnswer, TSC_FIX_LAUNCHER, type TscFixAnswer, type TscFixFile
 import { writeIfChanged } from "../../engines/tsconfig.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, type ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import type { OxlintCopyPlan } from "./oxlint-copy.ts";
 
 /** Where and how the engines run: the directory they run from, Signalint's cache directory for the launcher, the timeout. */
 export interface EditContext {
@@ -107,48 +108,66 @@ export async function tscEdits(
   return answer;
 }
 
-/** oxlint's answer for one file: its text after `oxlint --fix`, and what oxlint still reports in it. */
+/** oxlint's answer for one file: what it reported on the copy before its fix, its text after, what it still reports. */
 export interface OxlintEdit {
   file: string;
+  /** What oxlint reports in the copy's file before fixing (the same run without a fix flag). */
+  before: RawIssue[];
   output: string;
   remaining: RawIssue[];
 }
 
 /**
  * oxlint's edits of files given as text (`file`: root-relative): each written to a private copy in the cache directory
- * at its own relative path, `oxlint --fix` (or `--fix-suggestions`) run there with the project's config passed
- * explicitly (`config`, absolute; null: none), the copies read back and removed. The user's files are never touched.
+ * at its own place (`layout`: the config and what it reads mirrored at theirs, service/fix/oxlint-copy.ts), oxlint run
+ * there twice with the config passed explicitly, as the copy's own baseline and then with `--fix` (or
+ * `--fix-suggestions`); the copies read back and removed. The user's files are never touched.
  */
 export async function oxlintEdits(
   context: EditContext,
   resolved: ResolvedEngine,
   files: readonly { file: string; text: string }[],
-  options: { config: string | null; kind: FixKind },
+  options: { layout: OxlintCopyPlan; kind: FixKind },
 ): Promise<OxlintEdit[]> {
   const { runtime, cacheDir } = context;
+  const { layout } = options;
   const copy = join(cacheDir, "oxlint-fix", `copy-${runtime.pid}-${++requests}`);
-  try {
-    for (const { file, text } of files) {
-      await runtime.mkdirp(dirname(join(copy, file)));
-      await runtime.writeFileAtomic(join(copy, file), text);
-    }
+  const cwd = join(copy, layout.cwd);
+  const write = async (path: string, text: string) => {
+    await runtime.mkdirp(dirname(path));
+    await runtime.writeFileAtomic(path, text);
+  };
+  const run = async (kind: FixKind | null) => {
     const args = oxlintFixArgs(
       files.map(({ file }) => file),
-      options,
+      { config: join(copy, layout.config), kind },
     );
     const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
-      cwd: copy,
+      cwd,
       timeoutMs: context.timeoutMs,
       maxOutputBytes: ENGINE_OUTPUT_LIMIT,
       env: { NO_COLOR: "1", FORCE_COLOR: "0" },
     });
     if (result.timedOut) throw new EngineEditError(`oxlint's fixes did not complete within ${context.timeoutMs} ms`);
-    const report = parseOxlintOutput(result, (path) => relativeToRoot(copy, isAbsolute(path) ? path : join(copy, path)));
+    const report = parseOxlintOutput(result, (path) => relativeToRoot(cwd, isAbsolute(path) ? path : join(cwd, path)));
     if (!report.ok) throw new EngineEditError(`oxlint's fixes failed (exit ${result.exitCode}): ${report.message}`);
-    const outputs = await Promise.all(files.map(({ file }) => runtime.readText(join(copy, file))));
-    return files.map(({ file }, index) => ({ file, output: outputs[index] as string, remaining: report.issues.filter((issue) => issue.file === file) }));
+    return report.issues;
+  };
+  try {
+    for (const { path, text } of layout.extra) await write(join(copy, path), text);
+    for (const { file, text } of files) await write(join(cwd, file), text);
+    // The copy's own baseline: what oxlint sees there (a rule that reads other files or types may see nothing).
+    const before = await run(null);
+    const remaining = await run(options.kind);
+    const outputs = await Promise.all(files.map(({ file }) => runtime.readText(join(cwd, file))));
+    return files.map(({ file }, index) => ({
+      file,
+      before: before.filter((issue) => issue.file === file),
+      output: outputs[index] as string,
+      remaining: remaining.filter((issue) => issue.file === file),
+    }));
   } finally {
-    // Best effort: a copy left in the cache directory holds only text Signalint was given.
+    // Best effort: a copy left in the cache directory holds only text Signalint was given and the project's configs.
     await runtime.removeFile(copy).catch(() => {});
   }
 }

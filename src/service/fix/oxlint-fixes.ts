@@ -1,10 +1,11 @@
 // oxlint's fixes in a fix plan (issue 35). oxlint fixes only files in place, so it runs `--fix` (its safe fixes) or
 // `--fix-suggestions` on private copies of the files in Signalint's cache directory, with the config that applies
-// to each file passed explicitly (`-c`: the nearest oxlint config from the file up to the root, as oxlint itself
-// picks a nested one). Its JSON report says nothing of fixes, so its issues are never marked fixable; which ones a
-// fix addressed is read from what oxlint still reports after it. oxlint fixes a whole file (every rule): for issues
-// asked by id or cluster, a file whose fix would also change issues not asked is left as it is, and said.
-import { dirname, join } from "node:path";
+// to each file (its nearest oxlint config, as oxlint itself picks a nested one) mirrored into the copy at its place
+// (oxlint-copy.ts) and passed explicitly (`-c`). Its JSON report says nothing of fixes, so its issues are never marked
+// fixable; which ones a fix addressed is read from two runs on the copy: what oxlint reported there before its fix and
+// no longer after. A check's issue the copy never showed (a rule that reads other files or types) is never credited.
+// oxlint fixes a whole file (every rule): for issues asked by id or cluster, a file whose fix would also change issues
+// not asked is left as it is, and said.
 import type { FixKind } from "../../core/contracts.ts";
 import type { Issue, RawIssue } from "../../core/issues.ts";
 import { normalizeMessage } from "../../core/normalize.ts";
@@ -12,29 +13,44 @@ import { majorVersion, resolutionStart, resolveEngine } from "../../engines/reso
 import type { ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts";
 import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
+import { oxlintConfigOf, planOxlintCopy, type OxlintCopyPlan } from "./oxlint-copy.ts";
 
-/** The config files oxlint reads beside a file or above it, in its order of preference. */
-const OXLINT_CONFIGS = [".oxlintrc.json", ".oxlintrc.jsonc", "oxlint.config.ts"];
-
-/** The nearest oxlint config from the file's directory up to the root (null: none, oxlint's defaults). */
-async function configOf(service: FixService, file: string): Promise<string | null> {
-  const { runtime, project } = service;
-  for (let dir = dirname(join(project.root, file)); ; dir = dirname(dir)) {
-    for (const name of OXLINT_CONFIGS) if ((await runtime.stat(join(dir, name)))?.isFile) return join(dir, name);
-    if (dir === project.root || dirname(dir) === dir) return null;
-  }
+/** Why an asked issue the copy's baseline run did not show gets no fix (`edited`: an earlier engine changed the file). */
+function unseenReason(edited: boolean): string {
+  const why = edited ? "an earlier edit may have removed it, or its rule reads other files or types" : "its rule reads other files or types";
+  return `oxlint does not report it on a private copy of the asked files (${why}): no oxlint fix is credited with it`;
 }
 
-/** The issues of `present` that oxlint no longer reports (`remaining`): one-to-one by rule and message, nearest line. */
-function goneAfter(present: readonly Issue[], remaining: readonly RawIssue[]): Issue[] {
-  const left = new Set(present);
-  for (const report of remaining) {
-    const message = normalizeMessage(report.message);
-    const same = [...left].filter((issue) => issue.rule === report.rule && issue.message === message);
-    const nearest = same.sort((a, b) => Math.abs(a.line - report.line) - Math.abs(b.line - report.line))[0];
-    if (nearest) left.delete(nearest);
+/** Pairs of `a` and `b` with the same rule and normalized message, one-to-one, each of `a` with the nearest line left. */
+function pairUp<A extends { rule: string; line: number }, B extends { rule: string; line: number }>(
+  a: readonly A[],
+  b: readonly B[],
+  messageOf: { a: (item: A) => string; b: (item: B) => string },
+): Map<A, B> {
+  const left = new Set(b);
+  const pairs = new Map<A, B>();
+  for (const item of a) {
+    const same = [...left].filter((other) => other.rule === item.rule && messageOf.b(other) === messageOf.a(item));
+    const nearest = same.sort((x, y) => Math.abs(x.line - item.line) - Math.abs(y.line - item.line))[0];
+    if (nearest) {
+      left.delete(nearest);
+      pairs.set(item, nearest);
+    }
   }
-  return [...left];
+  return pairs;
+}
+
+/**
+ * Of the check's issues `present` in a file, those the copy showed before the fix (`seen`) and of them those oxlint no
+ * longer reports after it (`gone`).
+ */
+function goneAfter(present: readonly Issue[], edit: OxlintEdit): { seen: Issue[]; gone: Issue[] } {
+  const raw = (issue: RawIssue) => normalizeMessage(issue.message);
+  const shown = pairUp(present, edit.before, { a: (issue) => issue.message, b: raw });
+  const stays = pairUp(edit.remaining, edit.before, { a: raw, b: raw });
+  const kept = new Set(stays.values());
+  const seen = [...shown.keys()];
+  return { seen, gone: seen.filter((issue) => !kept.has(shown.get(issue) as RawIssue)) };
 }
 
 /**
@@ -49,8 +65,21 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
   if (!resolved) return refuseAll(work, asked.issues, "oxlint is not installed where the project resolves it");
   const groups = new Map<string | null, string[]>();
   for (const file of files) {
-    const config = await configOf(service, file);
+    const config = await oxlintConfigOf(runtime, project.root, file);
     groups.set(config, [...(groups.get(config) ?? []), file]);
+  }
+  const layouts = new Map<string | null, OxlintCopyPlan>();
+  for (const [config, group] of groups) {
+    const layout = await planOxlintCopy(runtime, project.root, config);
+    if (!("refused" in layout)) layouts.set(config, layout);
+    else {
+      refuseAll(
+        work,
+        asked.issues.filter((issue) => group.includes(issue.file)),
+        layout.refused,
+      );
+      groups.delete(config);
+    }
   }
   // What oxlint reported in each file and has not been fixed yet.
   const present = new Map(files.map((file) => [file, work.check?.issues.filter((issue) => issue.file === file && issue.engine === "oxlint") ?? []]));
@@ -59,7 +88,10 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
       refuseAll(work, asked.issues, `oxlint ${resolved.version ?? ""} has no --fix-suggestions (oxlint 1.x has)`);
       continue;
     }
-    for (const [config, group] of groups) await fixGroup(service, work, { resolved, config, group, kind, present, asked: asked.issues, whole: asked.whole });
+    for (const [config, group] of groups) {
+      const layout = layouts.get(config) as OxlintCopyPlan;
+      await fixGroup(service, work, { resolved, layout, group, kind, present, asked: asked.issues, whole: asked.whole });
+    }
   }
 }
 
@@ -69,7 +101,7 @@ async function fixGroup(
   work: PlanWork,
   run: {
     resolved: ResolvedEngine;
-    config: string | null;
+    layout: OxlintCopyPlan;
     group: string[];
     kind: FixKind;
     present: Map<string, Issue[]>;
@@ -82,7 +114,7 @@ async function fixGroup(
   const texts = run.group.map((file) => ({ file, text: work.texts.get(file) as string }));
   let edits: OxlintEdit[];
   try {
-    edits = await oxlintEdits(context, run.resolved, texts, { config: run.config, kind: run.kind });
+    edits = await oxlintEdits(context, run.resolved, texts, { layout: run.layout, kind: run.kind });
   } catch (error) {
     if (!(error instanceof EngineEditError)) throw error;
     return refuseAll(
@@ -92,9 +124,12 @@ async function fixGroup(
     );
   }
   for (const edit of edits) {
-    if (edit.output === work.texts.get(edit.file)) continue;
     const before = run.present.get(edit.file) ?? [];
-    const gone = goneAfter(before, edit.remaining);
+    const { seen, gone } = goneAfter(before, edit);
+    // A files request asks oxlint's issues only to learn which have a fix: one the copy cannot show is not news.
+    const unseen = run.asked.filter((issue) => issue.file === edit.file && before.includes(issue) && !seen.includes(issue));
+    if (!work.byFiles) refuseAll(work, unseen, unseenReason(work.originals.get(edit.file) !== work.texts.get(edit.file)));
+    if (edit.output === work.texts.get(edit.file)) continue;
     const unasked = run.whole ? [] : gone.filter((issue) => !run.asked.includes(issue));
     if (unasked.length) {
       const reason = `oxlint fixes a whole file: its fix of ${edit.file} would also change ${unasked.length} issue(s) not asked; ask by files`;
