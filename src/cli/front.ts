@@ -7,6 +7,7 @@ import { resolveServerSettings, type ServerConfigKeys, serverConfigKeys, type Se
 import { embeddedCatalog, initializeResult, toolListResult, type ToolCatalog } from "../mcp/tool-answers.ts";
 import { CONFIG_FILE, findRoot } from "../service/project/project-root.ts";
 import { type ClientPipes, watchClientPipes } from "./client-pipes.ts";
+import { classifyLine } from "./front-requests.ts";
 
 // The stdio front: the first thing a server start loads (src/main.ts). It answers `initialize` and `tools/list` from
 // the catalog the build prepared while the rest of Signalint (zod, the SDK, the service: most of the bundle's
@@ -79,30 +80,6 @@ async function frontSettings(readOnly: boolean): Promise<ServerSettings | null> 
   return keys === null ? null : resolveServerSettings(keys, env, { readOnly });
 }
 
-type Message = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Record<string, unknown> };
-type Answerable = Message & { method: "initialize" | "tools/list" };
-
-/** A request the front may answer: initialize or tools/list, shaped as the SDK's schemas require (else the SDK answers it). */
-function answerable(line: string): Answerable | null {
-  if (line.length > 65_536 || !/"(initialize|tools\/list)"/.test(line)) return null;
-  let message: unknown;
-  try {
-    message = JSON.parse(line);
-  } catch {
-    return null; // the SDK answers the parse error
-  }
-  if (typeof message !== "object" || message === null) return null;
-  const { jsonrpc, id, method, params } = message as Message;
-  if (jsonrpc !== "2.0" || !(typeof id === "string" || Number.isSafeInteger(id))) return null;
-  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) return null;
-  if (method === "tools/list" && (params?.cursor === undefined || typeof params.cursor === "string")) return message as Answerable;
-  const client = params?.clientInfo as Record<string, unknown> | undefined;
-  const capabilities = params?.capabilities;
-  const shaped = typeof params?.protocolVersion === "string" && typeof capabilities === "object" && capabilities !== null && !Array.isArray(capabilities);
-  if (method === "initialize" && shaped && typeof client?.name === "string" && typeof client?.version === "string") return message as Answerable;
-  return null;
-}
-
 /**
  * Start the front when this process is a server start and the build embedded a catalog; null otherwise. `load` is
  * called once, when the server is wanted: tools/list answered, a request the front does not answer, the client gone,
@@ -127,7 +104,8 @@ export function openStdioFront(load: () => void): StdioFront | null {
     load();
   };
   const take = (line: string) => {
-    const message = settings ? answerable(line) : null;
+    const classified = settings ? classifyLine(line) : null;
+    const message = classified?.kind === "answer" ? classified.request : null;
     if (!message || !settings) {
       queue.push(line);
       return loadOnce();
