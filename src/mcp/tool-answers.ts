@@ -30,6 +30,11 @@ declare const __signalintToolCatalog: string | undefined;
 
 let embedded: ToolCatalog | null | undefined;
 
+/** Whether the build embedded a catalog (nothing is parsed). */
+export function hasEmbeddedCatalog(): boolean {
+  return typeof __signalintToolCatalog === "string";
+}
+
 /** The catalog the build embedded, or null in a build without one (the tests' in-process servers compute it live). */
 export function embeddedCatalog(): ToolCatalog | null {
   embedded ??= typeof __signalintToolCatalog === "string" ? (JSON.parse(__signalintToolCatalog) as ToolCatalog) : null;

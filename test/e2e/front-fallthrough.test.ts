@@ -55,3 +55,49 @@ describe("the stdio front leaves to the SDK what the SDK refuses", () => {
     removeDir(project);
   });
 });
+
+describe("the stdio front's queue and replays", () => {
+  it("a notification waits in the queue without loading the server: tools/list does (SIGNALINT_FRONT=debug says why)", async () => {
+    const project = tempDir("signalint-front-notify-");
+    writeFileSync(join(project, "package.json"), "{}");
+    const server = rawServer(project, { SIGNALINT_FRONT: "debug" });
+    const initialized = server.answer(1);
+    server.send({ id: 1, method: "initialize", params });
+    await initialized;
+    // As clients do: the notification on its own, then tools/list once it is written.
+    server.send({ method: "notifications/initialized" });
+    const listed = server.answer(2);
+    server.send({ id: 2, method: "tools/list" });
+    await listed;
+    const pinged = server.answer(3);
+    server.send({ id: 3, method: "ping" });
+    await pinged;
+    server.end();
+    const { code, stderr } = await server.exited;
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /signalint front: [\d.]+ ms: answered initialize \(id 1\)/);
+    assert.doesNotMatch(stderr, /loading the server: a line it does not answer/, "the notification loaded the server");
+    assert.equal(stderr.match(/loading the server/g)?.length, 1, stderr);
+    removeDir(project);
+  });
+
+  it("a client's request whose id a fixed replay id would have is answered (replay ids are random per process)", async () => {
+    const project = tempDir("signalint-front-ids-");
+    writeFileSync(join(project, "package.json"), "{}");
+    const server = rawServer(project, { SIGNALINT_FRONT: "debug" });
+    const ids = ["signalint-front-1", "signalint-front-2", 1, 2];
+    const answers = ids.map((id) => server.answer(id));
+    // The pings reach the SDK's server before the replays of the two requests the front answers after them.
+    server.send({ id: ids[0], method: "ping" }, { id: ids[1], method: "ping" }, { id: 1, method: "initialize", params }, { id: 2, method: "tools/list" });
+    const [first, second, init, list] = (await Promise.all(answers)).map((line) => JSON.parse(line) as Message & { error?: unknown });
+    server.end();
+    const { code, stderr } = await server.exited;
+    assert.equal(code, 0, stderr);
+    assert.deepEqual([first?.result, second?.result], [{}, {}]);
+    assert.equal(init?.result?.protocolVersion, "2025-06-18");
+    assert.ok(Array.isArray(list?.result?.tools));
+    assert.match(stderr, /answered initialize \(id 1\)/);
+    assert.doesNotMatch(stderr, /differs from the server's/);
+    removeDir(project);
+  });
+});

@@ -51,8 +51,11 @@ describe("the stdio front (initialize and tools/list before the rest of Signalin
       const project = tempDir("signalint-front-");
       writeFileSync(join(project, "package.json"), "{}");
       if (config) writeFileSync(join(project, "signalint.config.json"), config);
-      for (const front of ["1", "0"]) {
+      for (const front of ["debug", "0"]) {
         const run = await start(project, requested, { ...env, SIGNALINT_FRONT: front }, args);
+        // Who answered: the front says so on stderr when asked (debug); with it off, nothing is said.
+        if (front === "debug") assert.match(run.stderr, /answered initialize \(id 1\)[^]*answered tools\/list \(id 2\)/);
+        else assert.doesNotMatch(run.stderr, /signalint front:/);
         assert.equal(run.init, JSON.stringify({ result: await sdkInitialize(settings.readOnly, requested), jsonrpc: "2.0", id: 1 }), `front ${front}`);
         assert.equal(run.list, JSON.stringify({ result: liveToolList(settings), jsonrpc: "2.0", id: 2 }), `front ${front}`);
         assert.match(run.ping, /pong/);
