@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import process from "node:process";
 import { PassThrough, type Readable } from "node:stream";
 import type { ServerSettings } from "../core/server-settings.ts";
-import { embeddedCatalog, hasEmbeddedCatalog, initializeResult, toolListResult, type ToolCatalog } from "../mcp/tool-answers.ts";
+import { embeddedCatalog, initializeJson, type ToolCatalog, toolListJson } from "../mcp/tool-answers.ts";
 import { type ClientPipes, watchClientPipes } from "./client-pipes.ts";
 import { classifyLine, type FrontRequest } from "./front-requests.ts";
 import { frontSettings, serverStart } from "./front-settings.ts";
@@ -41,9 +41,11 @@ const LOAD_ANYWAY_MS = 500;
  */
 export function openStdioFront(load: () => void): StdioFront | null {
   const start = serverStart();
-  if (!start || !hasEmbeddedCatalog()) return null;
-  // SIGNALINT_FRONT=debug: what the front answered and why it loaded the server, with ms since the process started.
-  const trace = start.debug ? (event: string) => void process.stderr.write(`signalint front: ${performance.now().toFixed(1)} ms: ${event}\n`) : () => {};
+  const catalog = start && embeddedCatalog();
+  if (!start || !catalog) return null;
+  // SIGNALINT_FRONT=debug: what the front answered and why it loaded the server, with ms since the process started
+  // and the process's CPU time so far (a measure a loaded machine inflates less).
+  const trace = start.debug ? (event: string) => void process.stderr.write(`signalint front: ${elapsed()}: ${event}\n`) : () => {};
   const pipes = watchClientPipes();
   const replays = new Map<string, FrontReplay>();
   // Random per process: a client's own id can never be taken for a replay's (its reply would be dropped).
@@ -63,9 +65,7 @@ export function openStdioFront(load: () => void): StdioFront | null {
     load();
   };
   const answer = (request: FrontRequest, known: ServerSettings) => {
-    const catalog = embeddedCatalog() as ToolCatalog;
-    const result = request.method === "initialize" ? initializeResult(catalog, known.readOnly, request.params?.protocolVersion) : listResult(catalog, known);
-    const json = JSON.stringify(result);
+    const json = request.method === "initialize" ? initializeJson(catalog, known.readOnly, request.params?.protocolVersion) : listJson(catalog, known);
     pipes.stdout.write(`{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}\n`);
     trace(`answered ${request.method} (id ${JSON.stringify(request.id)})`);
     const id = `${replayPrefix}${++replayed}`;
@@ -113,6 +113,12 @@ export function openStdioFront(load: () => void): StdioFront | null {
   };
 }
 
+/** ms since the process started, and its CPU time (user + system) where the runtime tells it. */
+function elapsed(): string {
+  const cpu = typeof process.cpuUsage === "function" ? process.cpuUsage() : null;
+  return `${performance.now().toFixed(1)} ms${cpu ? ` (cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms)` : ""}`;
+}
+
 /** Newline-delimited lines, split as bytes: a character across two chunks stays whole; `rest` is what follows the last newline. */
 function lineSplitter(): { push: (chunk: Buffer | string) => string[]; rest: () => Buffer } {
   let partial = Buffer.alloc(0);
@@ -130,9 +136,9 @@ function lineSplitter(): { push: (chunk: Buffer | string) => string[]; rest: () 
   };
 }
 
-/** tools/list's result, computed once per process. */
-let listed: { tools: unknown[] } | undefined;
-function listResult(catalog: ToolCatalog, settings: ServerSettings): { tools: unknown[] } {
-  listed ??= toolListResult(catalog.tools, settings);
+/** tools/list's answer, joined once per process. */
+let listed: string | undefined;
+function listJson(catalog: ToolCatalog, settings: ServerSettings): string {
+  listed ??= toolListJson(catalog.tools, settings);
   return listed;
 }

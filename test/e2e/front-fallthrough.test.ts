@@ -75,7 +75,7 @@ describe("the stdio front's queue and replays", () => {
     server.end();
     const { code, stderr } = await server.exited;
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /signalint front: [\d.]+ ms: answered initialize \(id 1\)/);
+    assert.match(stderr, /signalint front: [\d.]+ ms[^:]*: answered initialize \(id 1\)/);
     assert.doesNotMatch(stderr, /loading the server: a line it does not answer/, "the notification loaded the server");
     assert.equal(stderr.match(/loading the server/g)?.length, 1, stderr);
     removeDir(project);
