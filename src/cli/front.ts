@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import process from "node:process";
 import { PassThrough, type Readable } from "node:stream";
 import type { ServerSettings } from "../core/server-settings.ts";
@@ -48,8 +47,9 @@ export function openStdioFront(load: () => void): StdioFront | null {
   const trace = start.debug ? (event: string) => void process.stderr.write(`signalint front: ${elapsed()}: ${event}\n`) : () => {};
   const pipes = watchClientPipes();
   const replays = new Map<string, FrontReplay>();
-  // Random per process: a client's own id can never be taken for a replay's (its reply would be dropped).
-  const replayPrefix = `signalint-front-${randomBytes(9).toString("base64url")}-`;
+  // Random per process: a client's own id can never be taken for a replay's (its reply would be dropped). Math.random
+  // (seeded from the OS per process, never seen by the client) where node:crypto would add its modules to every start.
+  const replayPrefix = `signalint-front-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}-`;
   let replayed = 0;
   const queue: string[] = [];
   let settings: ServerSettings | null | undefined;
