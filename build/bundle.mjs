@@ -40,7 +40,9 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-common.define = { __signalintToolCatalog: JSON.stringify(catalog) }; // a JS string literal holding the JSON
+// An object literal (esbuild takes JSON as a define's value): its strings are JSON pieces the front joins into its
+// answers, so nothing is parsed at a start.
+common.define = { __signalintToolCatalog: catalog };
 
 // npm's bundle: the entry (src/main.ts: the stdio front and the few modules it needs) and, beside it, the chunks the
 // front loads when it hands over (run.ts: zod, the SDK, everything else); a start compiles only the entry before it

@@ -29,10 +29,6 @@ export async function serve(io: CliIo, options: { readOnly?: boolean; front?: St
   const server = createMcpServer({ api: deferredApi(pending), projectRoot, settings, log });
   const { front } = options;
   const client = front?.pipes ?? watchClientPipes();
-  const answered = front?.answeredWith();
-  if (answered && (["payloadMode", "compact", "readOnly"] as const).some((key) => answered[key] !== settings[key])) {
-    log(`signalint: the stdio front answered tools/list for settings ${JSON.stringify(answered)} the server does not have (please report)\n`);
-  }
   // The argument guard sees raw request lines, where a `__proto__` key is still visible (see mcp/argument-guard.ts).
   const transport = new StdioServerTransport((front ? front.handOff() : client.stdin).pipe(argumentGuard()), client.stdout);
   await server.connect(front ? replayingTransport(transport, front.replays, log) : transport);

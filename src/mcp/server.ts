@@ -7,7 +7,7 @@ import { VERSION } from "../version.ts";
 import { REFUSED_KEY_META, refusedArguments } from "./argument-guard.ts";
 import { toJsonSchema } from "./json-schema.ts";
 import { toErrorResult } from "./respond.ts";
-import { type CatalogTool, embeddedCatalog, toolListResult } from "./tool-answers.ts";
+import { type CatalogTool, catalogTool, embeddedCatalog, toolListJson } from "./tool-answers.ts";
 import type { ToolContext, ToolDefinition } from "./tool.ts";
 import { checkFilesTool, checkProjectTool } from "./tools/check.ts";
 import { issueDetailTool } from "./tools/detail.ts";
@@ -67,18 +67,12 @@ export function listEntry(tool: ToolDefinition, context: Pick<ToolContext, "mode
 
 /** A tool's catalog entry (mcp/tool-answers.ts): its tools/list entry with both output schemas, computed from its zod schemas. */
 export function catalogEntry(tool: ToolDefinition): CatalogTool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: toJsonSchema(tool.input, "input") as Tool["inputSchema"],
-    outputSchema: {
-      full: toJsonSchema(tool.output(false), "output") as NonNullable<Tool["outputSchema"]>,
-      compact: toJsonSchema(tool.output(true), "output") as NonNullable<Tool["outputSchema"]>,
-    },
-    annotations: tool.annotations,
-    writes: WRITING_TOOLS.has(tool.name),
-  };
+  const outputSchema = (compact: boolean) => JSON.stringify(toJsonSchema(tool.output(compact), "output"));
+  return catalogTool(
+    listEntry(tool, { mode: "text", compact: false }),
+    { full: outputSchema(false), compact: outputSchema(true) },
+    WRITING_TOOLS.has(tool.name),
+  );
 }
 
 /**
@@ -145,7 +139,10 @@ export function createMcpServer(front: McpFront): Server {
   // at the first tools/list in a build without one.
   let tools: { tools: Tool[] } | undefined;
   const heartbeat = front.settings.progressHeartbeatMs;
-  server.setRequestHandler(ListToolsRequestSchema, async () => (tools ??= toolListResult(embeddedCatalog()?.tools ?? TOOLS.map(catalogEntry), front.settings)));
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    async () => (tools ??= JSON.parse(toolListJson(embeddedCatalog()?.tools ?? TOOLS.map(catalogEntry), front.settings)) as { tools: Tool[] }),
+  );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // notifications/cancelled aborts extra.signal: the check kills its engines and throws, and the SDK sends nothing.
     const token = request.params._meta?.progressToken;

@@ -2,7 +2,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import { catalogEntry, sdkServer, TOOLS } from "./server.ts";
-import type { ToolCatalog } from "./tool-answers.ts";
+import { jsonAfterKey, type ToolCatalog } from "./tool-answers.ts";
 
 /**
  * The catalog build/bundle.mjs embeds (mcp/tool-answers.ts): every tool's schemas from its zod contracts, and
@@ -11,7 +11,7 @@ import type { ToolCatalog } from "./tool-answers.ts";
 export async function prepareToolCatalog(): Promise<ToolCatalog> {
   return {
     protocol: { latest: LATEST_PROTOCOL_VERSION, supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
-    initialize: { writing: await initializeRest(false), readOnly: await initializeRest(true) },
+    initialize: { writing: jsonAfterKey(JSON.stringify(await initializeRest(false))), readOnly: jsonAfterKey(JSON.stringify(await initializeRest(true))) },
     tools: TOOLS.map(catalogEntry),
   };
 }

@@ -1,56 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { ServerSettings } from "../../src/core/server-settings.ts";
-import { BUNDLE, CLEAN_PATH, call, connect, removeDir, scratchCopy, STATE_HOME, structured, tempDir } from "../helpers.ts";
-import { liveToolList, sdkInitialize } from "./front-answers.ts";
-
-type Message = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> };
-
-/**
- * The bundle on raw stdio: `send` writes lines; `answer(id)` resolves with the raw response line of that id;
- * `exited` with the exit code and stderr. A line-level view, so a test sees the bytes a client reads.
- */
-function rawServer(cwd: string, env: Record<string, string> = {}, args: string[] = []) {
-  const state = tempDir("signalint-front-state-");
-  const child = spawn(process.execPath, [BUNDLE, ...args], {
-    cwd,
-    env: {
-      PATH: CLEAN_PATH,
-      HOME: process.env.HOME ?? "",
-      XDG_STATE_HOME: STATE_HOME,
-      SIGNALINT_DAEMON: "0",
-      SIGNALINT_STATE_DIR: state,
-      SIGNALINT_PREWARM_DELAY_MS: "off",
-      ...env,
-    },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  const waiters = new Map<unknown, (line: string) => void>();
-  let buffer = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      lines.push(line);
-      waiters.get((JSON.parse(line) as Message).id)?.(line);
-    }
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stderr })));
-  return {
-    lines,
-    send: (...messages: object[]) => child.stdin.write(messages.map((message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`).join("")),
-    answer: (id: unknown) => new Promise<string>((resolve) => waiters.set(id, resolve)),
-    end: () => child.stdin.end(),
-    exited: exited.finally(() => removeDir(state)),
-  };
-}
+import { call, connect, removeDir, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { liveToolList, type Message, rawServer, sdkInitialize } from "./front-answers.ts";
 
 const initialize = (protocolVersion: string) => ({
   id: 1,
@@ -97,8 +51,11 @@ describe("the stdio front (initialize and tools/list before the rest of Signalin
       const project = tempDir("signalint-front-");
       writeFileSync(join(project, "package.json"), "{}");
       if (config) writeFileSync(join(project, "signalint.config.json"), config);
-      for (const front of ["1", "0"]) {
+      for (const front of ["debug", "0"]) {
         const run = await start(project, requested, { ...env, SIGNALINT_FRONT: front }, args);
+        // Who answered: the front says so on stderr when asked (debug); with it off, nothing is said.
+        if (front === "debug") assert.match(run.stderr, /answered initialize \(id 1\)[^]*answered tools\/list \(id 2\)/);
+        else assert.doesNotMatch(run.stderr, /signalint front:/);
         assert.equal(run.init, JSON.stringify({ result: await sdkInitialize(settings.readOnly, requested), jsonrpc: "2.0", id: 1 }), `front ${front}`);
         assert.equal(run.list, JSON.stringify({ result: liveToolList(settings), jsonrpc: "2.0", id: 2 }), `front ${front}`);
         assert.match(run.ping, /pong/);

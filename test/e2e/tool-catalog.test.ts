@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { PAYLOAD_MODES } from "../../src/core/config.ts";
-import { initializeResult, toolListResult } from "../../src/mcp/tool-answers.ts";
+import { initializeJson, toolListJson } from "../../src/mcp/tool-answers.ts";
 import { prepareToolCatalog } from "../../src/mcp/tool-catalog.ts";
 import { liveToolList, sdkInitialize } from "./front-answers.ts";
 
@@ -13,7 +13,7 @@ describe("the tool catalog the build embeds", () => {
       for (const compact of [false, true])
         for (const readOnly of [false, true]) {
           const settings = { payloadMode, compact, readOnly };
-          assert.equal(JSON.stringify(toolListResult(catalog.tools, settings)), JSON.stringify(liveToolList(settings)), JSON.stringify(settings));
+          assert.equal(toolListJson(catalog.tools, settings), JSON.stringify(liveToolList(settings)), JSON.stringify(settings));
         }
   });
 
@@ -22,7 +22,7 @@ describe("the tool catalog the build embeds", () => {
     for (const readOnly of [false, true])
       for (const requested of [...SUPPORTED_PROTOCOL_VERSIONS, "1999-01-01"]) {
         const expected = await sdkInitialize(readOnly, requested);
-        assert.equal(JSON.stringify(initializeResult(catalog, readOnly, requested)), JSON.stringify(expected), `${readOnly} ${requested}`);
+        assert.equal(initializeJson(catalog, readOnly, requested), JSON.stringify(expected), `${readOnly} ${requested}`);
       }
   });
 });
