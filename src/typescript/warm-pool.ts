@@ -66,9 +66,10 @@ export interface WarmRequest {
   hint?: ChangeHint | null;
   /** A prewarm's check (see HostRequest.prewarm): nobody reads its answer. */
   prewarm?: boolean;
-  /** See HostRequest.storedLooked and HostRequest.first (the named files first: a plain TypeScript 5/6 program only). */
+  /** See HostRequest's storedLooked, first and dependentsOf (the last two: a plain TypeScript 5/6 program only). */
   storedLooked?: true;
   first?: string[];
+  dependentsOf?: string[];
 }
 
 /**
@@ -77,7 +78,7 @@ export interface WarmRequest {
  * "cancelled": the caller's signal aborted it (the host killed when working on it, kept when it still waited its turn).
  */
 export type WarmOutcome =
-  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number }
+  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number; dependents?: string[] }
   | { status: "unavailable"; reason?: string }
   | { status: "timeout" }
   | { status: "cancelled" };
@@ -237,7 +238,7 @@ export class WarmTsPool {
       ...(request.prewarm ? { prewarm: true } : {}),
       ...(this.oneShot ? { last: true as const } : {}),
       ...(request.storedLooked ? { storedLooked: true as const } : {}),
-      ...(request.first && request.kind === "project" ? { first: request.first } : {}),
+      ...(request.kind === "project" ? { first: request.first, dependentsOf: request.dependentsOf } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (reply.status === "died") {
