@@ -120,8 +120,7 @@ export class WarmTsPool {
     readonly oneShot = false,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
-    // Never keep the process alive just for this.
-    (this.timer as { unref?: () => void }).unref?.();
+    (this.timer as { unref?: () => void }).unref?.(); // never keeps the process alive just for this
   }
 
   /** Check one program in its host (started, and the program built, when there is none yet). */

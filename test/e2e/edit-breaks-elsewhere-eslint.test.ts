@@ -72,7 +72,10 @@ describe("an edit that creates a typed-lint error in a file that imports it", ()
       assert.equal(files.elsewhere?.introduced, 1, JSON.stringify(files));
       assert.deepEqual(keys(files.elsewhere?.issues ?? []), [FLOATING]);
       // The complete answer (the named file's issues and those elsewhere) equals a cold eslint over those files.
-      assert.deepEqual(keys([...(files.remainingIssues ?? []), ...(files.elsewhere?.issues ?? [])]), rawEslintKeys(dir, ["src/dep.ts", "src/hub.ts", "src/use.ts"]));
+      assert.deepEqual(
+        keys([...(files.remainingIssues ?? []), ...(files.elsewhere?.issues ?? [])]),
+        rawEslintKeys(dir, ["src/dep.ts", "src/hub.ts", "src/use.ts"]),
+      );
       const edited = structured<Check>(await call(session.client, "after_edit_check", { files: ["src/dep.ts"], baselineCheckId: first.checkId }));
       assert.equal(edited.status, "issues_found", JSON.stringify(edited));
       assert.deepEqual(keys((edited.delta as Delta).introduced as CheckIssue[]), [FLOATING], JSON.stringify(edited.delta));

@@ -275,7 +275,8 @@ function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: R
     const done = await mapBounded(
       runs.map((run, slot) => ({ ...run, slot })),
       tscSlots(job),
-      async (run) => [run.config, await runOne(job, resolved, { ...run, spawn, state }).finally(() => dependentsUnknown(job, run.config))] as [string, ParseOutcome],
+      async (run) =>
+        [run.config, await runOne(job, resolved, { ...run, spawn, state }).finally(() => dependentsUnknown(job, run.config))] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };

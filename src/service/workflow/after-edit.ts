@@ -102,7 +102,12 @@ export async function afterEditCheck(
   // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes; ESLint's
   // only in the files it linted now (the ones importing the checked files: see LintedDependents).
   // Only outside the checked files: inside them, the comparison with each file's baseline decides.
-  const fixed = now ? unmatched(earlier.filter((issue) => outsideNow(issue) && answersFor(now, issue)), now.outside) : [];
+  const fixed = now
+    ? unmatched(
+        earlier.filter((issue) => outsideNow(issue) && answersFor(now, issue)),
+        now.outside,
+      )
+    : [];
   // One earlier check covering every file is compared whole (its scope may be wider, as before composition).
   const [only] = baselines?.parts ?? [];
   const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
