@@ -10,12 +10,14 @@ import { loadTypeScript, WarmTsProgram } from "../../src/typescript/warm-program
 import { REPO, removeDir, tempDir } from "../helpers.ts";
 
 /** A program of `files` (name → text), checked once; the names of `dependentsOf(named)`, relative. */
-function dependentsIn(files: Record<string, string>, named: string[]): string[] | null {
+function dependentsIn(files: Record<string, string>, named: string[], module: "nodenext" | "esnext" = "nodenext"): string[] | null {
   const root = tempDir("signalint-dependents-");
   try {
     const ts = loadTypeScript(join(REPO, "node_modules", "typescript"));
     assert.ok(ts);
-    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext" }, include: ["*.ts"] }));
+    // Under module nodenext every file is a module: a global script needs another module kind (esnext, bundler).
+    const resolution = module === "esnext" ? { moduleResolution: "bundler" } : {};
+    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module, ...resolution }, include: ["*.ts"] }));
     writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
     const program = new WarmTsProgram(ts, join(root, "tsconfig.json"));
@@ -51,8 +53,8 @@ describe("the files that import an edit's files", () => {
 
   it("a global script reaches every file; a file the program does not hold has none", () => {
     const files = { "globals.ts": "declare const VERSION: string;\n", "a.ts": "export const a = VERSION;\n", "b.ts": "export const b = 1;\n" };
-    assert.deepEqual(dependentsIn(files, ["globals.ts"]), ["a.ts", "b.ts"]);
-    assert.equal(dependentsIn(files, ["missing.ts"]), null);
+    assert.deepEqual(dependentsIn(files, ["globals.ts"], "esnext"), ["a.ts", "b.ts"]);
+    assert.equal(dependentsIn(files, ["missing.ts"], "esnext"), null);
   });
 
   it("one check waits for every program that runs, merges them nearest first, and knows nothing once one cannot tell", async () => {
