@@ -37,6 +37,7 @@ export const ConfigFileSchema = z
     daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
     pendingAfterMs: z.number().int().min(0).max(3_600_000).optional(),
+    typedLintDependents: z.number().int().min(0).max(100_000).optional(),
     readOnly: z.boolean().optional(),
     typescript: z
       .object({ projects: z.array(z.string().min(1)).optional() })
@@ -64,6 +65,8 @@ export function machineWarmMemoryMB(totalMemoryBytes: number | null): number {
 }
 /** How long check_files waits for tsc's whole re-check before it answers the named files and leaves the rest pending. */
 export const DEFAULT_PENDING_AFTER_MS = 1500;
+/** Files importing the named ones that an edit's check lints with ESLint's typed rules, at most (typedLintDependents). */
+export const DEFAULT_TYPED_LINT_DEPENDENTS = 50;
 /** How long an oversized result stays readable through artifact_read, by default. */
 export const DEFAULT_ARTIFACT_RETENTION_SECONDS = 3600;
 export const STRUCTURED_MAX_BYTES = { default: 262_144, min: 16_384, max: 16_777_216 };
@@ -94,6 +97,11 @@ export interface Settings {
    * leave the rest of what tsc re-checks `pending` (it goes on in the background); default DEFAULT_PENDING_AFTER_MS.
    */
   pendingAfterMs: number;
+  /**
+   * check_files / after_edit_check with ESLint's typed rules: at most this many files that import the named ones are
+   * linted with them (nearest first); the rest are a note (default DEFAULT_TYPED_LINT_DEPENDENTS).
+   */
+  typedLintDependents: number;
   /** tsconfigs checked besides the ones the project's root config and scripts name (root-relative; typescript.projects). */
   typescriptProjects: string[];
   /**
@@ -228,6 +236,7 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
     pendingAfterMs: config.pendingAfterMs ?? DEFAULT_PENDING_AFTER_MS,
+    typedLintDependents: config.typedLintDependents ?? DEFAULT_TYPED_LINT_DEPENDENTS,
     readOnly,
     daemon: daemonSettings(config, readEnv),
     typescriptProjects: config.typescript?.projects ?? [],

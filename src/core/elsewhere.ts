@@ -17,6 +17,17 @@ export interface ElsewhereFacts {
   unattributed: Issue[];
   /** Every tsc error outside the files (a later after-edit check tells from it which earlier ones are fixed). */
   outside: Issue[];
+  /**
+   * What `outside` answers for: tsc's errors in every file of its programs (`tsc`), ESLint's in `lintedFiles` (the files
+   * importing the named ones, linted with its typed rules). Absent: tsc's alone.
+   */
+  covers?: { tsc: boolean; lintedFiles: string[] };
+}
+
+/** Whether `facts` answers for an error of this engine in this file (its absence there means it is gone). */
+export function answersFor(facts: ElsewhereFacts, issue: { engine: string; file: string }): boolean {
+  if (issue.engine === "tsc") return facts.covers?.tsc ?? true;
+  return issue.engine === "eslint" && (facts.covers?.lintedFiles.includes(issue.file) ?? false);
 }
 
 /**
@@ -38,9 +49,11 @@ export function elsewhereField(facts: ElsewhereFacts | null): Elsewhere | undefi
   if (!listed.length) return undefined;
   const files = [...new Set(listed.map((issue) => issue.file))];
   const where = `${plural(files.length, "other file")} (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
+  // tsc's errors are in these files' programs; ESLint's in the files importing them, linted with its typed rules.
+  const engines = [...new Set(listed.map((issue) => issue.engine))].join(" and ");
   const nextStep = introduced.length
-    ? `This change (or another since the last check_project, else the first check_files) broke ${where}: ${plural(introduced.length, "tsc error")} there that were not there before. Fix them (or undo the change), then run check_project or check_files on those files.`
-    : `tsc reports ${plural(unattributed.length, "error")} in ${where} of these files' programs, and no earlier check tells whether this change caused them: run check_project to see them all (later checks compare with this one).`;
+    ? `This change (or another since the last check_project, else the first check_files) broke ${where}: ${plural(introduced.length, `${engines} error`)} there that were not there before. Fix them (or undo the change), then run check_project or check_files on those files.`
+    : `${engines} ${engines.includes(" and ") ? "report" : "reports"} ${plural(unattributed.length, "error")} in ${where} of these files' programs or importers, and no earlier check tells whether this change caused them: run check_project to see them all (later checks compare with this one).`;
   return {
     introduced: introduced.length,
     ...(introduced.length ? {} : { unattributed: unattributed.length }),

@@ -25,7 +25,7 @@ function headline(response: CheckResponse, where: string): string {
   if (response.status === "clean") return "No issues found.";
   if (response.status === "pending") return "No issues in the named files so far; tsc is still re-checking the other files this change may affect (pending).";
   if (response.status === "issues_found" && counts.total === 0 && response.elsewhere)
-    return "No issues in the checked files, but other files of their programs have tsc errors (below).";
+    return `No issues in the checked files, but other files of their programs have ${elsewhereEngines(response)} errors (below).`;
   if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
   return `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${plural(counts.total, "issue")} found${where}.`;
 }
@@ -44,7 +44,12 @@ function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
   const first = elsewhere.issues.map((issue) => `  ${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
   // A check with nothing else to do already says it as its nextStep.
   const step = elsewhere.nextStep === nextStep ? [] : [`Elsewhere next: ${elsewhere.nextStep}`];
-  return [`Elsewhere: ${plural(count, "tsc error")} in other files, ${what}:`, ...first, ...step];
+  return [`Elsewhere: ${plural(count, `${elsewhereEngines({ elsewhere })} error`)} in other files, ${what}:`, ...first, ...step];
+}
+
+/** The engines of the errors listed elsewhere: tsc's (the programs' other files), ESLint's (typed rules in importers). */
+function elsewhereEngines({ elsewhere }: Pick<CheckResponse, "elsewhere">): string {
+  return [...new Set(elsewhere?.issues.map((issue) => issue.engine))].join(" and ") || "tsc";
 }
 
 /** A short human summary of a check. */

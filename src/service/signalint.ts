@@ -7,7 +7,7 @@ import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
 import type { ElsewhereFacts } from "../core/elsewhere.ts";
 import type { CheckOptions } from "./job/check-events.ts";
-import { TscKnowledge } from "./check/elsewhere.ts";
+import { LintKnowledge, TscKnowledge } from "./check/elsewhere.ts";
 import { runCheck, type CheckRooms, type CheckTiming } from "./check/pipeline.ts";
 import { recoverJournals } from "./fix/journal-recovery.ts";
 import { TransactionStore } from "./fix/transactions.ts";
@@ -93,6 +93,7 @@ export class SignalintService implements Checker {
       snapshots: this.snapshots,
       quiet: new QuietIndex(runtime, project.root, project.stateDir),
       tscKnown: new TscKnowledge(),
+      lintKnown: new LintKnowledge(),
       nextCheckId: () => `chk-${runtime.sha256(`${Date.now()}:${++sequence}:${Math.random()}`).slice(0, 12)}`,
     };
   }

@@ -12,10 +12,11 @@ import type { TsconfigListing } from "./tsconfig.ts";
 
 /**
  * Bumped whenever a host message changes shape (2: core/framing.ts's frames instead of length-prefixed lines, `v` on
- * every message; 3: a check's named files first, `first` and `pending`). A host is started from the installed bundle,
+ * every message; 3: a check's named files first, `first` and `pending`; 4: the files that import the named ones,
+ * `dependentsOf` and `dependents`). A host is started from the installed bundle,
  * which an upgrade can replace under a running server.
  */
-export const HOST_PROTOCOL = 3;
+export const HOST_PROTOCOL = 4;
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -62,6 +63,11 @@ export interface HostRequest {
    * reply then says `pending` and the host's next check of the program collects the whole answer. Other kinds ignore it.
    */
   first?: string[];
+  /**
+   * A plain TypeScript 5/6 program: also say which of its files import these (absolute paths), directly or through
+   * others (see dependents.ts): ESLint's typed rules lint them too. Other kinds ignore it (the reply then has none).
+   */
+  dependentsOf?: string[];
 }
 
 /**
@@ -88,7 +94,18 @@ export type ListingReply = { id: number; ok: true; listing: TsconfigListing | nu
  */
 export type HostReply =
   /** `pending`: only the request's `first` files were checked; this many other files of the program are still to be (at most). */
-  | { id: number; ok: true; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; rssBytes: number; pending?: number }
+  /** `dependents`: the request's `dependentsOf` answered (absent: not asked, or the program could not tell). */
+  | {
+      id: number;
+      ok: true;
+      issues: RawIssue[];
+      info: WarmCheckInfo;
+      files: string[];
+      covers: string[];
+      rssBytes: number;
+      pending?: number;
+      dependents?: string[];
+    }
   /** `code`: "protocol_version" when the host speaks another HOST_PROTOCOL (then `unsupported`: the command line answers). */
   | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number; code?: "protocol_version" }
   | ListingReply;
@@ -124,6 +141,7 @@ const RequestSchema: z.ZodType<HostRequest> = z
     last: z.literal(true).optional(),
     storedLooked: z.literal(true).optional(),
     first: z.array(z.string()).optional(),
+    dependentsOf: z.array(z.string()).optional(),
   })
   .strict();
 
@@ -185,6 +203,7 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
       covers: z.array(z.string()),
       rssBytes: Rss,
       pending: z.number().int().nonnegative().optional(),
+      dependents: z.array(z.string()).optional(),
     })
     .strict(),
   z

@@ -11,6 +11,7 @@ import { loadTs7CauseModules, ts7CauseReader, type Ts7CauseModules, type Ts7Proj
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
+import { dependentsOf } from "./dependents.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, ts7Identity, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
@@ -19,7 +20,7 @@ import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
  * One check's answer: issues with absolute file names, the files the program read, the configs a solution built;
  * `pending`: only the request's named files were checked (see HostRequest.first).
  */
-type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; pending?: number };
+type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; pending?: number; dependents?: string[] };
 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
@@ -57,12 +58,16 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
               ? program.checkFirst(asked.hint ?? null, asked.first)
               : program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
+            const current = program.currentProgram();
+            // The files whose types the named ones reach (none when the program does not hold them).
+            const dependents = asked.dependentsOf && current ? (dependentsOf(ts, current, asked.dependentsOf) ?? []) : undefined;
             return {
-              issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, program.currentProgram()),
+              issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, current),
               info: result.info,
               files: program.fileNames(),
               covers: [],
               ...(result.pending !== undefined ? { pending: result.pending } : {}),
+              ...(dependents ? { dependents } : {}),
             };
           },
           persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),

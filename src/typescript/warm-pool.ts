@@ -66,9 +66,10 @@ export interface WarmRequest {
   hint?: ChangeHint | null;
   /** A prewarm's check (see HostRequest.prewarm): nobody reads its answer. */
   prewarm?: boolean;
-  /** See HostRequest.storedLooked and HostRequest.first (the named files first: a plain TypeScript 5/6 program only). */
+  /** See HostRequest's storedLooked, first and dependentsOf (the last two: a plain TypeScript 5/6 program only). */
   storedLooked?: true;
   first?: string[];
+  dependentsOf?: string[];
 }
 
 /**
@@ -77,7 +78,7 @@ export interface WarmRequest {
  * "cancelled": the caller's signal aborted it (the host killed when working on it, kept when it still waited its turn).
  */
 export type WarmOutcome =
-  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number }
+  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number; dependents?: string[] }
   | { status: "unavailable"; reason?: string }
   | { status: "timeout" }
   | { status: "cancelled" };
@@ -119,8 +120,7 @@ export class WarmTsPool {
     readonly oneShot = false,
   ) {
     this.timer = setInterval(() => this.releaseIdle(), 60_000);
-    // Never keep the process alive just for this.
-    (this.timer as { unref?: () => void }).unref?.();
+    (this.timer as { unref?: () => void }).unref?.(); // never keeps the process alive just for this
   }
 
   /** Check one program in its host (started, and the program built, when there is none yet). */
@@ -237,7 +237,7 @@ export class WarmTsPool {
       ...(request.prewarm ? { prewarm: true } : {}),
       ...(this.oneShot ? { last: true as const } : {}),
       ...(request.storedLooked ? { storedLooked: true as const } : {}),
-      ...(request.first && request.kind === "project" ? { first: request.first } : {}),
+      ...(request.kind === "project" ? { first: request.first, dependentsOf: request.dependentsOf } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (this.closed) return { status: "unavailable" }; // closed meanwhile (a re-check ran on): the pool killed it, nothing failed

@@ -35,6 +35,64 @@ export class TscKnowledge {
   }
 }
 
+/**
+ * The ESLint issues known of each file, for the files an edit's check lints because they import the named ones (see
+ * LintedDependents): a check_project of the whole project whose ESLint ran (status ok) replaces them all; a file no
+ * such check showed is known from the first check that linted it (its errors then unattributed, as TscKnowledge's
+ * when nothing is known). A check of some paths never replaces what is known of a file.
+ */
+export class LintKnowledge {
+  private readonly known = new Map<string, Issue[]>();
+  /** A whole-project check ran: a file it does not name had no issues. */
+  private whole = false;
+
+  /** For an edit's check: ESLint's errors in the files it linted besides the named ones that the known set lacks. */
+  update(eslint: EngineReport | undefined, scope: Scope, hash: (text: string) => string): ElsewhereFacts | null {
+    if (eslint?.status.status !== "ok") return null;
+    if (!scope.incremental && scope.paths.includes(".")) {
+      this.known.clear();
+      this.whole = true;
+      for (const issue of normalizeIssues(eslint.issues, hash)) this.known.set(issue.file, [...(this.known.get(issue.file) ?? []), issue]);
+      return null;
+    }
+    const linted = (eslint.dependents?.files ?? []).filter((file) => !scope.ignored(file));
+    if (!scope.incremental || !linted.length) return null;
+    const files = new Set(linted);
+    const outside = normalizeIssues(
+      eslint.issues.filter((issue) => files.has(issue.file)),
+      hash,
+    );
+    const isKnown = (file: string) => this.whole || this.known.has(file);
+    const known = linted.filter(isKnown).flatMap((file) => this.known.get(file) ?? []);
+    const facts = errorsElsewhere(
+      known,
+      outside.filter((issue) => isKnown(issue.file)),
+    );
+    const unattributed = errorsElsewhere(
+      null,
+      outside.filter((issue) => !isKnown(issue.file)),
+    ).unattributed;
+    for (const file of linted.filter((entry) => !isKnown(entry)))
+      this.known.set(
+        file,
+        outside.filter((issue) => issue.file === file),
+      );
+    return { ...facts, unattributed, outside: [...facts.outside, ...unattributed], covers: { tsc: false, lintedFiles: linted } };
+  }
+}
+
+/** Both engines' errors elsewhere as one (null when neither knows anything): what `outside` covers, said in `covers`. */
+export function mergeElsewhere(tsc: ElsewhereFacts | null, eslint: ElsewhereFacts | null): ElsewhereFacts | null {
+  if (!eslint) return tsc;
+  if (!tsc) return eslint;
+  return {
+    introduced: [...tsc.introduced, ...eslint.introduced],
+    unattributed: [...tsc.unattributed, ...eslint.unattributed],
+    outside: [...tsc.outside, ...eslint.outside],
+    covers: { tsc: true, lintedFiles: eslint.covers?.lintedFiles ?? [] },
+  };
+}
+
 /** What of a check decides which tsc issues lie elsewhere. */
 export interface Scope {
   paths: readonly string[];

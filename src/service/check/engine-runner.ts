@@ -4,7 +4,7 @@ import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import { biomeArgs, biomeMaxDiagnostics } from "../../engines/biome.ts";
 import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
-import { eslintTypeInformation } from "../lint/typed-eslint.ts";
+import { dependentsToLint, eslintTypeInformation } from "../lint/typed-eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
 import { ENGINES } from "../../engines/registry.ts";
 import { addDevCommand, installHint, majorVersion, yarnPnp } from "../../engines/resolve.ts";
@@ -150,6 +150,7 @@ async function runLinter(
       ? {
           typeInformation: (files: readonly string[]) =>
             eslintTypeInformation(job, resolved, { flat: true, flags: eslintFlag ? [eslintFlag] : [], env: {} }, files),
+          dependents: (named: readonly string[]) => dependentsToLint(job, linter.accepts, named),
         }
       : {}),
   };
@@ -194,6 +195,7 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
     argsFor: (paths) => eslintLegacyArgs(paths, ext),
     lintsUnasked: accepts,
     typeInformation: (files) => eslintTypeInformation(job, resolved, { flat: false, flags: [], env: legacy }, files),
+    dependents: (named) => dependentsToLint(job, accepts, named),
   };
   const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
     const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), legacy);
@@ -233,7 +235,10 @@ export function partialMessage(failures: readonly FileFailure[]): string {
 
 /** Resolve and run one engine; every failure becomes data in its status, never an exception. */
 export async function runEngine(engine: EngineName, job: CheckJob): Promise<EngineReport> {
-  const report = await resolveAndRun(engine, job);
+  // Whatever tsc's programs did not report by its end is not known (ESLint waits on it: see CheckDependents).
+  const report = await resolveAndRun(engine, job).finally(() => {
+    if (engine === "tsc") job.dependents?.close("tsc did not answer for every program holding the checked files");
+  });
   job.onEvent?.({ kind: "engine-finished", engine, status: report.status.status, issues: report.issues.length });
   return report;
 }
@@ -261,7 +266,9 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
     // A partial run is never reused: the next check tries the files it could not check again.
     const reuse = "reuse" in outcome && outcome.reuse && status.status === "ok" ? { reuse: outcome.reuse } : {};
     const pending = "pending" in outcome && outcome.pending ? { pending: outcome.pending } : {};
-    return { status, issues: outcome.issues, durationMs: elapsed(), ...(outcome.cache ? { cache: outcome.cache } : {}), ...notChecked, ...reuse, ...pending };
+    const dependents = "dependents" in outcome && outcome.dependents ? { dependents: outcome.dependents } : {};
+    const cache = outcome.cache ? { cache: outcome.cache } : {};
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...cache, ...notChecked, ...reuse, ...pending, ...dependents };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

@@ -25,7 +25,9 @@ import { throwIfCancelled, type CheckOptions } from "../job/check-events.ts";
 import type { EngineReport } from "../job/engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
-import type { TscKnowledge } from "./elsewhere.ts";
+import { mergeElsewhere, type LintKnowledge, type TscKnowledge } from "./elsewhere.ts";
+import { CheckDependents } from "../job/dependents.ts";
+import { dependentsNotes } from "./dependents-notes.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
 import { environmentFingerprint } from "../../core/environment.ts";
 import { engineIdentity, quietKey, repeatedReports, resolveEnabled, reusableReads, type ResolvedEngines } from "./quiet-check.ts";
@@ -47,6 +49,8 @@ export interface CheckRooms {
   quiet: QuietIndex<EngineResults>;
   /** The latest whole-program tsc issues, which check_files compares errors outside its files with. */
   tscKnown: TscKnowledge;
+  /** The ESLint issues known per file, which an edit's check compares its importers' findings with (typed rules). */
+  lintKnown: LintKnowledge;
   /** A new id for every check (never derived from content alone). */
   nextCheckId: () => string;
   /**
@@ -157,6 +161,9 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     if (relative === null && !isConfigDiagnosticFile(reported)) outsideRoot++;
     return relative;
   };
+  // An edit's check: tsc's programs say which files import the named ones, and ESLint's typed rules lint them too.
+  const dependents = check.incremental ? new CheckDependents(check.paths.map((path) => join(project.root, path))) : null;
+  if (check.enabled.tsc !== true) dependents?.close("tsc is off, and only its warm programs know which files import the checked ones");
   const reports = await runEngines(check.enabled, (engine) => ({
     runtime,
     resolved: check.resolved[engine] ?? null,
@@ -185,6 +192,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     toRelative,
     signal: options.signal,
     onEvent: options.onEvent,
+    dependents,
+    typedLintDependents: settings.typedLintDependents,
   }));
   throwIfCancelled(options.signal);
   const coverage = await checkCoverage(
@@ -199,6 +208,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     },
     reports,
   );
+  const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
+  coverage.notChecked.push(...dependentsNotes(eslint?.dependents, check.paths, settings.typedLintDependents));
   return { reports, outsideRoot, coverage };
 }
 
@@ -218,7 +229,8 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
   const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
-  const elsewhere = rooms.tscKnown.update(tsc, check, hash);
+  const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
+  const elsewhere = mergeElsewhere(rooms.tscKnown.update(tsc, check, hash), rooms.lintKnown.update(eslint, check, hash));
   return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending };
 }
 

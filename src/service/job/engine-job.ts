@@ -3,6 +3,7 @@ import type { RawIssue } from "../../core/issues.ts";
 import type { NodeCommand, ParseOutcome, PathMapper } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { CheckEvent } from "./check-events.ts";
+import type { CheckDependents } from "./dependents.ts";
 
 /** Cache use of one engine in one check: inputs reused vs. re-examined (tsc also says how). */
 export interface EngineCache {
@@ -29,6 +30,19 @@ export interface EngineReport {
   reuse?: Reuse;
   /** tsc only: programs that answered the named files and are still re-checking the rest (see tsc/named-first.ts). */
   pending?: Pending;
+  /** ESLint with typed rules in an edit's check: the files importing the named ones it linted too (see LintedDependents). */
+  dependents?: LintedDependents;
+}
+
+/**
+ * The files that import a check's named files, which ESLint's typed rules lint too (their issues are in the report's,
+ * outside the check's paths): `files` linted (root-relative), `more` not linted (over typedLintDependents), or
+ * `unknown`: why they cannot be known (no warm program tells), then none are linted.
+ */
+export interface LintedDependents {
+  files: string[];
+  more: string[];
+  unknown?: string;
 }
 
 /**
@@ -59,9 +73,18 @@ export interface EngineJob {
   /** The check's cancellation: aborting kills the engine's process tree. */
   signal?: AbortSignal;
   onEvent?: (event: CheckEvent) => void;
+  /** An edit's check (check_files): what tsc's programs say of the files importing the named ones (see CheckDependents). */
+  dependents?: CheckDependents | null;
 }
 
 /** A runner's result: issues (with cache use), a parse failure, or a status such as "disabled". */
 export type RunnerOutcome =
-  | (ParseOutcome & { cache?: EngineCache; message?: string; notChecked?: NotCheckedFiles[]; reuse?: Reuse; pending?: Pending })
+  | (ParseOutcome & {
+      cache?: EngineCache;
+      message?: string;
+      notChecked?: NotCheckedFiles[];
+      reuse?: Reuse;
+      pending?: Pending;
+      dependents?: LintedDependents;
+    })
   | EngineStatus;

@@ -184,7 +184,7 @@ export async function eslintLookupFromFile(job: Pick<EngineJob, "runtime" | "roo
  * whole checked paths when there is no such scope. Files left out are one coverage note — informational only: the
  * project does not lint them either, so they never make a check `error`.
  */
-export async function withEslintScope<J extends EngineJob & { eslintLegacy?: boolean }>(
+export async function withEslintScope<J extends EngineJob & { eslintLegacy?: boolean; lintScope?: string[] }>(
   job: J,
   run: (scoped: J, ext: string[], configLookupFromFile: boolean) => Promise<RunnerOutcome>,
 ): Promise<RunnerOutcome> {
@@ -194,7 +194,8 @@ export async function withEslintScope<J extends EngineJob & { eslintLegacy?: boo
     return run({ ...job, paths: [...new Set([...job.paths, ...(await nestedLegacyConfigDirs(job))])] }, [], false);
   const fromFile = await lookupFromFile(job, scope);
   if (scope === null || scope === "unscripted") return run(job, [], fromFile);
-  const outcome = await run({ ...job, paths: scopedPaths(job.paths, scope) }, scope.ext, fromFile);
+  // The files an edit's check lints besides the named ones (their importers) stay inside the same paths.
+  const outcome = await run({ ...job, paths: scopedPaths(job.paths, scope), lintScope: scope.paths }, scope.ext, fromFile);
   if (!("ok" in outcome) || !outcome.ok) return outcome;
   const left = outsideScope((await checkedFiles(job)).sources, scope, job.root).filter((file) => eslintAccepts(file));
   return left.length ? { ...outcome, notChecked: [{ reason: OUTSIDE_LINT_SCRIPTS, files: left }] } : outcome;

@@ -5,11 +5,11 @@ import type { RawIssue } from "../../core/issues.ts";
 import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import { configInputsHash, outerInputsHash } from "../freshness/config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
+import type { EngineJob, LintedDependents, RunnerOutcome } from "../job/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { listFiles } from "../project/project-files.ts";
-import { TYPED_MARK } from "./typed-eslint.ts";
+import { TYPED_MARK, type DependentsJob } from "./typed-eslint.ts";
 
 /** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
 export interface LinterSpec extends LinterDriver {
@@ -22,12 +22,17 @@ export interface LinterSpec extends LinterDriver {
    * changes another's findings.
    */
   typeInformation?: (files: readonly string[]) => Promise<boolean[] | null>;
+  /**
+   * An edit's check with typed rules: the files importing the named ones (root-relative) to lint in the same run, since
+   * their findings read the named files' types (see typed-eslint.ts dependentsToLint); null outside such a check.
+   */
+  dependents?: (named: readonly string[]) => Promise<LintedDependents | null>;
   /** The directory the linter runs in when not the root (Biome from a package's directory): part of a result's identity. */
   cwd?: string;
 }
 
 /** A linter run's inputs: the common job plus the result cache and oxlint's type-aware switch. */
-export interface LintJob extends EngineJob {
+export interface LintJob extends DependentsJob {
   cache: { hasher: ContentHasher; results: LintCache };
   /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
   oxlintTypeAware: boolean;
@@ -100,7 +105,13 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   };
   const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } });
   if (kinds.every((kind) => kind.isFile)) {
-    if (await typed(paths.map((path) => join(root, path)))) return uncached();
+    if (await typed(paths.map((path) => join(root, path)))) {
+      // Typed rules: the files importing the named ones are linted in the same run (their findings read these types).
+      const dependents = (await spec.dependents?.(paths)) ?? null;
+      if (!dependents?.files.length) return { ...(await uncached()), ...(dependents ? { dependents } : {}) };
+      const outcome = await spawn(spec.argsFor([...paths, ...dependents.files]));
+      return outcome.ok ? { ...outcome, cache: { hits: 0, misses: paths.length }, dependents } : outcome;
+    }
     const keys = new Map<string, string>();
     const issues: RawIssue[] = [];
     const misses: string[] = [];

@@ -6,7 +6,9 @@ import type { RawIssue } from "../../core/issues.ts";
 import { ESLINT_TYPES_LAUNCHER, parseTypedAnswers } from "../../engines/eslint-types.ts";
 import { writeIfChanged } from "../../engines/tsconfig.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
-import type { EngineJob } from "../job/engine-job.ts";
+import type { EngineJob, LintedDependents } from "../job/engine-job.ts";
+import { isWithin } from "../../core/paths.ts";
+import { DEFAULT_TYPED_LINT_DEPENDENTS } from "../../core/config.ts";
 
 /** Questions asked by this process so far (each names its own request file). */
 let requests = 0;
@@ -48,3 +50,29 @@ export async function eslintTypeInformation(job: EngineJob, resolved: ResolvedEn
 
 /** How a file's answer is kept in the result cache: an untyped file is an empty entry, a typed one this one issue. */
 export const TYPED_MARK: RawIssue = { file: "", line: 1, col: 1, engine: "eslint", rule: "type-information", severity: "warning", message: "", fixable: false };
+
+/** What an edit's ESLint run needs to pick the files importing the named ones it lints too. */
+export interface DependentsJob extends EngineJob {
+  /** At most this many are linted (signalint.config.json typedLintDependents). */
+  typedLintDependents?: number;
+  /** The paths the project's lint scripts lint (root-relative; absent: the whole project), see lint/eslint-scope.ts. */
+  lintScope?: string[];
+}
+
+/**
+ * The files importing `named` (root-relative) that ESLint lints with them, nearest first: inside the project and its
+ * lint scripts' paths, not ignored, of a kind ESLint lints (`accepts`), at most typedLintDependents; the rest are
+ * `more`. Waits for tsc's programs to say (their first answers). Null outside an edit's check.
+ */
+export async function dependentsToLint(job: DependentsJob, accepts: (path: string) => boolean, named: readonly string[]): Promise<LintedDependents | null> {
+  if (!job.dependents) return null;
+  const answer = await job.dependents.answer;
+  if ("unknown" in answer) return { files: [], more: [], unknown: answer.unknown };
+  const asked = new Set(named);
+  const inScope = (path: string) => !job.lintScope || job.lintScope.some((allowed) => isWithin(path, allowed));
+  const files = answer.files
+    .flatMap((file) => job.toRelative(file) ?? [])
+    .filter((path) => !asked.has(path) && !path.split("/").includes("node_modules") && !job.ignored(path) && accepts(path) && inScope(path));
+  const budget = job.typedLintDependents ?? DEFAULT_TYPED_LINT_DEPENDENTS;
+  return { files: files.slice(0, budget), more: files.slice(budget) };
+}

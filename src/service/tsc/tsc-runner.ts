@@ -16,7 +16,7 @@ import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
 import { majorVersion, resolveEngine, resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmRequest, WarmTsPool } from "../../typescript/warm-pool.ts";
-import { namedThenWhole, type NamedFirst } from "./named-first.ts";
+import { dependentsSeen, dependentsUnknown, namedThenWhole, type NamedFirst } from "./named-first.ts";
 import { combine, overlayCompiler, withFixMarks } from "./tsc-outcomes.ts";
 import { ifMissing } from "../../core/errors.ts";
 
@@ -102,10 +102,12 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
     signal: job.signal,
     toRelative: job.toRelative,
     hint: job.changeHint ?? null,
+    ...(job.dependents ? { dependentsOf: [...job.dependents.named] } : {}),
   };
   // A solution, and a one-shot process (nobody would finish its re-check), answer whole.
   const first = !plan.buildMode && !job.warm.oneShot ? job.namedFirst : null;
-  const outcome = await namedThenWhole(job.warm, request, first);
+  // The files importing the named ones come with the program's first answer (a plain TypeScript 5/6 program's only).
+  const outcome = await namedThenWhole(job.warm, request, first, (answer) => dependentsSeen(job, tsconfig, answer, plan.buildMode));
   if (outcome.status === "cancelled") throw new CheckCancelledError();
   if (outcome.status === "timeout") {
     const seconds = job.timeoutMs / 1000;
@@ -270,10 +272,12 @@ async function programCompiler(job: TscJob, root: ResolvedEngine, tsconfig: stri
 function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
   const runAll = async (runs: readonly ProgramRun[]) => {
+    job.dependents?.expect(runs.map((run) => run.config));
     const done = await mapBounded(
       runs.map((run, slot) => ({ ...run, slot })),
       tscSlots(job),
-      async (run) => [run.config, await runOne(job, resolved, { ...run, spawn, state })] as [string, ParseOutcome],
+      async (run) =>
+        [run.config, await runOne(job, resolved, { ...run, spawn, state }).finally(() => dependentsUnknown(job, run.config))] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };

@@ -8,6 +8,7 @@ import { insideRoot } from "../project/project.ts";
 import type { Checker } from "./checker.ts";
 import type { StoredSnapshot } from "../history/snapshots.ts";
 import { composeDeltas } from "../../core/composed-delta.ts";
+import { answersFor } from "../../core/elsewhere.ts";
 
 /** compare_diagnostics: introduced / resolved / unchanged between two snapshots, or the stale answer for either id. */
 export function compareSnapshots(service: Checker, baselineCheckId: string, currentCheckId: string): Compare | WorkflowStale {
@@ -91,7 +92,7 @@ export async function afterEditCheck(
   const earlier = used
     .flatMap((baseline) => {
       const before = service.elsewhereOf(baseline.checkId);
-      const own = baseline.issues.filter((issue) => issue.engine === "tsc" && issue.severity === "error" && outsideNow(issue));
+      const own = baseline.issues.filter((issue) => (issue.engine === "tsc" || issue.engine === "eslint") && issue.severity === "error" && outsideNow(issue));
       return [...(before?.introduced ?? []), ...(before?.unattributed ?? []), ...own];
     })
     .filter((issue) => {
@@ -99,9 +100,15 @@ export async function afterEditCheck(
       return !seen.has(key) && Boolean(seen.add(key));
     });
   const known = [...used.flatMap((baseline) => baseline.issues), ...earlier];
-  // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes.
+  // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes; ESLint's
+  // only in the files it linted now (the ones importing the checked files: see LintedDependents).
   // Only outside the checked files: inside them, the comparison with each file's baseline decides.
-  const fixed = now ? unmatched(earlier.filter(outsideNow), now.outside) : [];
+  const fixed = now
+    ? unmatched(
+        earlier.filter((issue) => outsideNow(issue) && answersFor(now, issue)),
+        now.outside,
+      )
+    : [];
   // One earlier check covering every file is compared whole (its scope may be wider, as before composition).
   const [only] = baselines?.parts ?? [];
   const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
