@@ -81,9 +81,12 @@ const PATHS = ["/users/:id/posts/:postId", "/users/:uid/posts/:postId", "/users/
 const ROUTES = (path: string) =>
   'import { route } from "./router";\nimport type { User } from "./models";\nimport { label } from "./util";\n' +
   `export const show = route("${path}", (params) => params.id + params.postId);\n` +
-  "export function describe(user: User): string {\n  return `${label(user.name)} <${user.email ?? \"none\"}> ${user.tags.join(\",\")}`;\n}\n";
+  'export function describe(user: User): string {\n  return `${label(user.name)} <${user.email ?? "none"}> ${user.tags.join(",")}`;\n}\n';
 
-const UTIL = ["export function label(text: string): string {\n  return text.trim();\n}\n", "export function title(text: string): string {\n  return text.trim();\n}\n"];
+const UTIL = [
+  "export function label(text: string): string {\n  return text.trim();\n}\n",
+  "export function title(text: string): string {\n  return text.trim();\n}\n",
+];
 
 const SPECS = [
   'import { User } from "../src/models";\nexport const parsed: number = User.parse({}).id;\n',
@@ -94,7 +97,16 @@ const SPECS = [
 
 function createProject(): string {
   const project = tempDir("signalint-shapes-");
-  const compilerOptions = { strict: true, noEmit: true, target: "ES2022", lib: ["ES2022"], module: "ESNext", moduleResolution: "bundler", skipLibCheck: true, types: [] };
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: "ES2022",
+    lib: ["ES2022"],
+    module: "ESNext",
+    moduleResolution: "bundler",
+    skipLibCheck: true,
+    types: [],
+  };
   writeFiles(project, {
     "package.json": JSON.stringify({ name: "shapes", private: true, scripts: { typecheck: "tsc -p tsconfig.json && tsc -p tsconfig.spec.json" } }),
     "signalint.config.json": JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true } }),
@@ -208,7 +220,9 @@ describe(`heavy generic types and a file in two programs: warm equals cold over 
           );
           await opened.warmSettled();
         }
-        t.diagnostic(`seed ${seed}: ${STEPS} edits, 0 mismatches, ${broken} steps with errors (${specBroken} in test/, only tsconfig.spec.json's); answers by mode ${JSON.stringify(Object.fromEntries(modes))}`);
+        t.diagnostic(
+          `seed ${seed}: ${STEPS} edits, 0 mismatches, ${broken} steps with errors (${specBroken} in test/, only tsconfig.spec.json's); answers by mode ${JSON.stringify(Object.fromEntries(modes))}`,
+        );
         // The property is about warm answers: most must come from the warm programs, and some edits must break things.
         const warmSteps = [...modes].filter(([mode]) => mode.startsWith("warm")).reduce((sum, [, count]) => sum + count, 0);
         assert.ok(warmSteps >= STEPS / 2, `most answers come from the warm programs: ${JSON.stringify(Object.fromEntries(modes))}`);
