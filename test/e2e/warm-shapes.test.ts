@@ -18,7 +18,7 @@ import { random, randomRuns } from "../helpers/random.ts";
 
 const { seeds: SEEDS, steps: STEPS } = randomRuns("SHAPES", {
   short: { seeds: [36], steps: 12 },
-  long: { seeds: [3605], steps: 30 },
+  long: { seeds: [3605], steps: 16 },
 });
 
 const SCHEMA = [
