@@ -84,10 +84,10 @@ export function rawTsc(root: string, options: { build?: boolean; tscBin?: string
 }
 
 /** oxlint as a user runs it; `tsgolint`: with --type-aware and that oxlint-tsgolint executable. */
-export function rawOxlint(root: string, options: { tsgolint?: string } = {}): RawDiagnostic[] {
+export function rawOxlint(root: string, options: { tsgolint?: string; bin?: string } = {}): RawDiagnostic[] {
   const typeAware = options.tsgolint ? ["--type-aware"] : [];
   const env: Record<string, string> = options.tsgolint ? { OXLINT_TSGOLINT_PATH: options.tsgolint } : {};
-  const report = JSON.parse(run("oxlint", ["--format", "json", ...typeAware, "--ignore-pattern", "**/node_modules/**", "."], root, env)) as {
+  const report = JSON.parse(run(options.bin ?? "oxlint", ["--format", "json", ...typeAware, "--ignore-pattern", "**/node_modules/**", "."], root, env)) as {
     diagnostics: { filename: string; code: string; message: string; labels?: { span: { line: number } }[] }[];
   };
   return report.diagnostics.map((d) => ({ engine: "oxlint", file: d.filename, line: d.labels?.[0]?.span.line ?? 1, rule: d.code, message: d.message }));

@@ -13,11 +13,11 @@ export function biomeAccepts(path: string): boolean {
 }
 
 /**
- * biome's argv after the entry point (the diagnostics' advices say which have a fix, see fixMarkOf); `maxDiagnostics` as
- * its version takes it (see biomeMaxDiagnostics).
+ * biome's argv after the entry point (the diagnostics' advices say which have a fix, see fixMarkOf); `--max-diagnostics`
+ * as its version takes it (see biomeMaxDiagnostics).
  */
-export function biomeArgs(paths: readonly string[], maxDiagnostics = "none"): string[] {
-  return ["lint", "--reporter=json", `--max-diagnostics=${maxDiagnostics}`, "--no-errors-on-unmatched", "--colors=off", ...paths];
+export function biomeArgs(paths: readonly string[], version: string | null): string[] {
+  return ["lint", "--reporter=json", `--max-diagnostics=${biomeMaxDiagnostics(version)}`, "--no-errors-on-unmatched", "--colors=off", ...paths];
 }
 
 /**

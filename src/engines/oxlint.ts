@@ -1,4 +1,5 @@
 import type { RawIssue } from "../core/issues.ts";
+import { compareVersions } from "../core/semver.ts";
 import type { SpawnResult } from "../runtime/types.ts";
 import { excerpt, isRecord, parseJsonAfterPreamble, position, type EngineAdapter, type FileFailure, type ParseOutcome, type PathMapper } from "./types.ts";
 
@@ -12,19 +13,19 @@ export function oxlintAccepts(path: string): boolean {
   return path === "." || !/\.[^/]+$/.test(path) || EXTENSIONS.test(path);
 }
 
+/**
+ * oxlint 1.60 made a path that matches no file an error and added `--no-error-on-unmatched-pattern` for it; before, an
+ * unmatched path was no error and the switch was refused ("is not expected in this context"). Unknown version: the
+ * switch (the current behaviour).
+ */
+function unmatchedSwitch(version: string | null): string[] {
+  return version === null || compareVersions(version, "1.60.0") >= 0 ? ["--no-error-on-unmatched-pattern"] : [];
+}
+
 /** oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint). */
-export function oxlintArgs(paths: readonly string[], typeAware = false): string[] {
+export function oxlintArgs(paths: readonly string[], version: string | null, typeAware = false): string[] {
   // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
-  return [
-    "--format",
-    "json",
-    ...(typeAware ? ["--type-aware"] : []),
-    "--no-error-on-unmatched-pattern",
-    "--ignore-pattern",
-    "**/node_modules/**",
-    "--",
-    ...paths,
-  ];
+  return ["--format", "json", ...(typeAware ? ["--type-aware"] : []), ...unmatchedSwitch(version), "--ignore-pattern", "**/node_modules/**", "--", ...paths];
 }
 
 /**
@@ -32,9 +33,9 @@ export function oxlintArgs(paths: readonly string[], typeAware = false): string[
  * `--fix-suggestions` for its suggestions (oxlint 1.x), no fix flag (`kind` null) for the copy's own baseline; the
  * config given explicitly (`-c`: no nested or upward lookup on a copy).
  */
-export function oxlintFixArgs(files: readonly string[], options: { config: string; kind: "safe" | "suggestion" | null }): string[] {
+export function oxlintFixArgs(files: readonly string[], options: { config: string; kind: "safe" | "suggestion" | null; version: string | null }): string[] {
   const flag = options.kind === "safe" ? ["--fix"] : options.kind === "suggestion" ? ["--fix-suggestions"] : [];
-  return [...flag, "-c", options.config, "--format", "json", "--no-error-on-unmatched-pattern", "--", ...files];
+  return [...flag, "-c", options.config, "--format", "json", ...unmatchedSwitch(options.version), "--", ...files];
 }
 
 /** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */

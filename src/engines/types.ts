@@ -52,7 +52,8 @@ export interface LinterDriver {
   tracks?: (path: string) => boolean;
   /** The tracked files it lints without a config naming them (ESLint: the JS/TS family); default: every tracked file. */
   lintsUnasked?: (path: string) => boolean;
-  argsFor: (paths: readonly string[]) => string[];
+  /** Its argv for these paths, for the version that runs (`version`: the resolved package's; null when unknown). */
+  argsFor: (paths: readonly string[], version: string | null) => string[];
   parse: (result: SpawnResult, toRelative: PathMapper) => ParseOutcome;
   /**
    * Config files it reads, looked for in every directory from a linted file up to the root (nested configs) and above

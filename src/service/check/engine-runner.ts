@@ -2,7 +2,6 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import type { EngineName, EngineStatus } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import { relativeToRoot } from "../../core/paths.ts";
-import { biomeArgs, biomeMaxDiagnostics } from "../../engines/biome.ts";
 import { eslintConfigLookupFlag, eslintLegacyAccepts, eslintLegacyArgs } from "../../engines/eslint.ts";
 import { dependentsToLint, eslintTypeInformation } from "../lint/typed-eslint.ts";
 import { oxlintArgs, oxlintTypeAwareEnv } from "../../engines/oxlint.ts";
@@ -130,15 +129,10 @@ async function runLinter(
   const toRelative = cwd === job.root ? job.toRelative : (reported: string) => job.toRelative(isAbsolute(reported) ? reported : resolve(cwd, reported));
   const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
-  // Biome before 1.9 takes no `--max-diagnostics=none`.
+  // The adapter's argv for the version that runs; oxlint's type-aware rules and ESLint's config-lookup flag are this job's.
+  const version = resolved.version ?? null;
   const engineArgs = (paths: readonly string[]) =>
-    engine === "biome"
-      ? biomeArgs(paths, biomeMaxDiagnostics(resolved.version))
-      : tsgolint
-        ? oxlintArgs(paths, true)
-        : eslintFlag
-          ? ["--flag", eslintFlag, ...linter.argsFor(paths)]
-          : linter.argsFor(paths);
+    tsgolint ? oxlintArgs(paths, version, true) : eslintFlag ? ["--flag", eslintFlag, ...linter.argsFor(paths, version)] : linter.argsFor(paths, version);
   const spec: LinterSpec = {
     engine,
     ...linter,

@@ -140,7 +140,7 @@ export async function oxlintEdits(
   const run = async (kind: FixKind | null) => {
     const args = oxlintFixArgs(
       files.map(({ file }) => file),
-      { config: join(copy, layout.config), kind },
+      { config: join(copy, layout.config), kind, version: resolved.version ?? null },
     );
     const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
       cwd,

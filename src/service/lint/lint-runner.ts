@@ -12,8 +12,10 @@ import { listFiles } from "../project/project-files.ts";
 import { TYPED_MARK, type DependentsJob } from "./typed-eslint.ts";
 
 /** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
-export interface LinterSpec extends LinterDriver {
+export interface LinterSpec extends Omit<LinterDriver, "argsFor"> {
   engine: EngineName;
+  /** The argv for these paths, the version and this run's options already applied. */
+  argsFor: (paths: readonly string[]) => string[];
   /** False when a file's findings depend on other files (oxlint --type-aware): results are then never cached. */
   fileLocal?: boolean;
   /**
