@@ -18,27 +18,32 @@ export interface ElsewhereFacts {
   /** Every tsc error outside the files (a later after-edit check tells from it which earlier ones are fixed). */
   outside: Issue[];
   /**
-   * What `outside` answers for: tsc's errors in every file of its programs (`tsc`), ESLint's in `lintedFiles` (the files
-   * importing the named ones, linted with its typed rules). Absent: tsc's alone.
+   * What `outside` answers for, file by file (its absence of an error there means the error is gone): tsc's errors in
+   * `tscFiles`, the files of the programs this check ran (warm programs name them; a command-line run names none, and
+   * a check of some files runs only the programs holding them), ESLint's in `lintedFiles` (the files importing the
+   * named ones, linted with its typed rules).
    */
-  covers?: { tsc: boolean; lintedFiles: string[] };
+  covers: { tscFiles: ReadonlySet<string>; lintedFiles: readonly string[] };
 }
+
+/** Nothing answered for: no error elsewhere can be told gone. */
+export const COVERS_NOTHING: ElsewhereFacts["covers"] = { tscFiles: new Set(), lintedFiles: [] };
 
 /** Whether `facts` answers for an error of this engine in this file (its absence there means it is gone). */
 export function answersFor(facts: ElsewhereFacts, issue: { engine: string; file: string }): boolean {
-  if (issue.engine === "tsc") return facts.covers?.tsc ?? true;
-  return issue.engine === "eslint" && (facts.covers?.lintedFiles.includes(issue.file) ?? false);
+  if (issue.engine === "tsc") return facts.covers.tscFiles.has(issue.file);
+  return issue.engine === "eslint" && facts.covers.lintedFiles.includes(issue.file);
 }
 
 /**
  * The errors of `outside` (tsc issues outside the checked files) that `known` (the last check_project's tsc issues,
  * null when none is known yet) does not have: introduced; with nothing known, every error is unattributed.
  */
-export function errorsElsewhere(known: readonly Issue[] | null, outside: readonly Issue[]): ElsewhereFacts {
+export function errorsElsewhere(known: readonly Issue[] | null, outside: readonly Issue[], covers = COVERS_NOTHING): ElsewhereFacts {
   const errors = outside.filter((issue) => issue.severity === "error");
-  if (!known) return { introduced: [], unattributed: errors, outside: errors };
+  if (!known) return { introduced: [], unattributed: errors, outside: errors, covers };
   const { usedAfter } = matchIssues(known, errors);
-  return { introduced: errors.filter((_, index) => !usedAfter.has(index)), unattributed: [], outside: errors };
+  return { introduced: errors.filter((_, index) => !usedAfter.has(index)), unattributed: [], outside: errors, covers };
 }
 
 /** The response's `elsewhere` field, or undefined when nothing is to be said (then the check may be clean). */

@@ -125,6 +125,36 @@ describe("an edit that breaks a file it was not asked about", () => {
     }
   });
 
+  it("an error in a program the check did not run, or in a config, is never called resolved by an edit elsewhere", async () => {
+    // Two packages, each its own program (both run by the typecheck script); y's error and the config's stay.
+    const compilerOptions = { strict: true, noEmit: true, module: "nodenext", types: ["missing-types"] };
+    const dir = projectFrom({
+      "package.json": JSON.stringify({ name: "two-programs", private: true, type: "module", scripts: { typecheck: "tsc -p x && tsc -p y" } }),
+      "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+      "x/tsconfig.json": JSON.stringify({ compilerOptions, include: ["src"] }),
+      "x/src/a.ts": A,
+      "y/tsconfig.json": JSON.stringify({ compilerOptions, include: ["src"] }),
+      "y/src/c.ts": "export const broken: number = 'not a number';\n",
+    });
+    dirs.push(dir);
+    linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+    const session = await connect(dir);
+    try {
+      const first = structured<Check & { issues?: CheckIssue[] }>(await call(session.client, "check_project"));
+      assert.equal(first.status, "issues_found", JSON.stringify(first));
+      writeFileSync(join(dir, "x", "src", "a.ts"), `${A}export const more = 1;\n`);
+      const edited = structured<Check>(await call(session.client, "after_edit_check", { files: ["x/src/a.ts"], baselineCheckId: first.checkId }));
+      const delta = edited.delta as Delta;
+      assert.deepEqual(delta.resolved, [], JSON.stringify(delta));
+      assert.equal(delta.netErrorDelta, 0);
+      // Both are still there, as a cold tsc of each program says.
+      const again = structured<Check & { issues?: CheckIssue[] }>(await call(session.client, "check_project"));
+      assert.equal(again.status, "issues_found");
+    } finally {
+      await session.close();
+    }
+  });
+
   it("the editor hook (on the project's daemon) exits 2 naming b.ts after the rename, 0 once it is restored", async () => {
     const dir = project();
     const state = tempDir("signalint-state-");

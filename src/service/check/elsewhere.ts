@@ -1,6 +1,7 @@
 import { errorsElsewhere, type ElsewhereFacts } from "../../core/elsewhere.ts";
 import { normalizeIssues, type Issue } from "../../core/issues.ts";
 import { isWithin } from "../../core/paths.ts";
+import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { EngineReport } from "../job/engine-job.ts";
 
 /**
@@ -20,7 +21,7 @@ export class TscKnowledge {
    * and so does any check when nothing is known yet (a check_files' errors elsewhere were reported as unattributed; a
    * check_project of some paths, which never reported errors outside them, reports none then).
    */
-  update(tsc: EngineReport | undefined, scope: Scope, hash: (text: string) => string): ElsewhereFacts | null {
+  update(tsc: EngineReport | undefined, scope: Scope, hash: (text: string) => string, toRelative: (path: string) => string | null): ElsewhereFacts | null {
     // A pending answer (the named files only) knows nothing of the files elsewhere yet.
     if (tsc?.status.status !== "ok" || tsc.pending) return null;
     const inProject = tsc.issues.filter((issue) => !scope.ignored(issue.file));
@@ -31,7 +32,11 @@ export class TscKnowledge {
     const known = this.issues;
     if (whole || !known) this.issues = normalizeIssues(inProject, hash);
     if (whole || (!scope.incremental && !known)) return null;
-    return errorsElsewhere(known, normalizeIssues(outside, hash));
+    // The files its programs held (warm programs name every file they read): only there can an error be told gone.
+    // Not their configs: a config's diagnostics are program-wide, never among the errors elsewhere, so their absence
+    // there says nothing.
+    const tscFiles = new Set((tsc.reuse?.reads ?? []).flatMap((path) => toRelative(path) ?? []).filter((file) => !isConfigDiagnosticFile(file)));
+    return errorsElsewhere(known, normalizeIssues(outside, hash), { tscFiles, lintedFiles: [] });
   }
 }
 
@@ -77,7 +82,7 @@ export class LintKnowledge {
         file,
         outside.filter((issue) => issue.file === file),
       );
-    return { ...facts, unattributed, outside: [...facts.outside, ...unattributed], covers: { tsc: false, lintedFiles: linted } };
+    return { ...facts, unattributed, outside: [...facts.outside, ...unattributed], covers: { tscFiles: new Set(), lintedFiles: linted } };
   }
 }
 
@@ -89,7 +94,7 @@ export function mergeElsewhere(tsc: ElsewhereFacts | null, eslint: ElsewhereFact
     introduced: [...tsc.introduced, ...eslint.introduced],
     unattributed: [...tsc.unattributed, ...eslint.unattributed],
     outside: [...tsc.outside, ...eslint.outside],
-    covers: { tsc: true, lintedFiles: eslint.covers?.lintedFiles ?? [] },
+    covers: { tscFiles: tsc.covers.tscFiles, lintedFiles: eslint.covers.lintedFiles },
   };
 }
 

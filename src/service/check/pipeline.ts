@@ -230,7 +230,8 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
-  const elsewhere = mergeElsewhere(rooms.tscKnown.update(tsc, check, hash), rooms.lintKnown.update(eslint, check, hash));
+  const toRelative = pathMapper(rooms.project.root, rooms.project.realRoot);
+  const elsewhere = mergeElsewhere(rooms.tscKnown.update(tsc, check, hash, toRelative), rooms.lintKnown.update(eslint, check, hash));
   return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending };
 }
 
