@@ -10,7 +10,7 @@ import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import type { PreviewResult } from "../../src/core/fix-contracts.ts";
 import { call, connect, linkPackage, removeDir, REPO, structured, tempDir } from "../helpers.ts";
-import { projectFrom } from "../helpers/project.ts";
+import { projectFrom, writeFiles } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 const BIOME = join(REPO, "node_modules", "@biomejs", "biome");
@@ -80,5 +80,80 @@ describe("Biome's fixes through an overlay of the project", () => {
             .filter((path) => /(^|\/)overlay-[^/]+$/.test(path))
         : [];
     assert.deepEqual(overlays(cacheHome), []);
+  });
+
+  /** `biome lint --write` of `args` from `dir` (relative to a fresh copy of `root`), and the copy's text of `files` after. */
+  function fixedByBiome(root: string, dir: string, args: string[], files: readonly string[]): Record<string, string> {
+    const copy = tempDir("signalint-biome-own-");
+    dirs.push(copy);
+    cpSync(root, copy, { recursive: true, verbatimSymlinks: true });
+    const own = spawnSync(join(BIOME, "bin", "biome"), ["lint", "--write", ...args], { cwd: join(copy, dir), encoding: "utf8" });
+    assert.ok(own.status !== null && own.status <= 1, own.stderr);
+    return Object.fromEntries(files.map((file) => [file, readFileSync(join(copy, file), "utf8")]));
+  }
+
+  /** The texts a preview of `files` makes (the project's text where it changes nothing); the tree untouched by it. */
+  async function previewedTexts(project: string, files: readonly string[]): Promise<Record<string, string>> {
+    const session = await connect(project);
+    try {
+      structured<CheckResponse>(await call(session.client, "check_project"));
+      const before = snapshotTree(project);
+      const preview = structured<PreviewResult>(await call(session.client, "preview_diagnostic_fix", { files }));
+      assertTreeUnchanged(project, before);
+      const post = (file: string) => {
+        const diff = preview.files.find((entry) => entry.file === file)?.diff;
+        const text = readFileSync(join(project, file), "utf8");
+        // These files change one line: the diff's `+` line replaces its `-` line.
+        const removed = diff?.split("\n").find((line) => line.startsWith("-") && !line.startsWith("---"));
+        const added = diff?.split("\n").find((line) => line.startsWith("+") && !line.startsWith("+++"));
+        return removed !== undefined && added !== undefined ? text.replace(removed.slice(1), added.slice(1)) : text;
+      };
+      return Object.fromEntries(files.map((file) => [file, post(file)]));
+    } finally {
+      await session.close();
+    }
+  }
+
+  it("a package script that lints ../shared: Biome runs from the package in the overlay, never in the project", async () => {
+    const biomeJson = { formatter: { enabled: false }, assist: { enabled: false }, linter: { enabled: true, rules: { recommended: true } } };
+    const files = ["packages/app/a.js", "packages/shared/x.js"];
+    const project = projectFrom(
+      {
+        "package.json": JSON.stringify({ name: "overlay-ws", private: true, type: "module", workspaces: ["packages/*"] }),
+        "biome.json": JSON.stringify(biomeJson),
+        "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+        "packages/app/package.json": JSON.stringify({ name: "app", private: true, scripts: { lint: "biome lint . ../shared" } }),
+        "packages/shared/package.json": JSON.stringify({ name: "shared", private: true }),
+        ...Object.fromEntries(files.map((file) => [file, CAST])),
+      },
+      "signalint-biome-overlay-ws-",
+    );
+    dirs.push(project);
+    linkPackage(project, "@biomejs/biome", BIOME);
+    const expected = fixedByBiome(project, "packages/app", [".", "../shared"], files);
+    assert.notEqual(expected["packages/shared/x.js"], CAST, "the package's script fixes the shared file");
+    assert.deepEqual(await previewedTexts(project, files), expected);
+    // The shared file asked alone: no asked file lies in packages/app, where Biome runs (its directory is still real).
+    const shared = ["packages/shared/x.js"];
+    assert.deepEqual(await previewedTexts(project, shared), { "packages/shared/x.js": expected["packages/shared/x.js"] });
+  });
+
+  it("a Biome config above the project root (a package of a Biome monorepo): the fixes its rules allow, as Biome run in the package", async () => {
+    const monorepo = tempDir("signalint-biome-above-");
+    dirs.push(monorepo);
+    const off = { linter: { enabled: true, rules: { recommended: true, complexity: { noExtraBooleanCast: "off" } } } };
+    const project = join(monorepo, "packages", "app");
+    writeFiles(monorepo, {
+      "biome.json": JSON.stringify({ root: true, formatter: { enabled: false }, assist: { enabled: false }, ...off }),
+      "packages/app/package.json": JSON.stringify({ name: "app", private: true, type: "module", scripts: { lint: "biome lint ." } }),
+      "packages/app/biome.json": JSON.stringify({ root: false, extends: "//" }),
+      "packages/app/signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+      "packages/app/src/a.js": `let a = 1;\nexport const b = a;\n${CAST}`,
+    });
+    linkPackage(project, "@biomejs/biome", BIOME);
+    const fixed = fixedByBiome(monorepo, "packages/app", ["."], ["packages/app/src/a.js"])["packages/app/src/a.js"] ?? "";
+    assert.match(fixed, /^const a = 1;$/m, "Biome fixes useConst here");
+    assert.match(fixed, /!!\(x\)/, "and the root's config turns noExtraBooleanCast off");
+    assert.deepEqual(await previewedTexts(project, ["src/a.js"]), { "src/a.js": fixed });
   });
 });

@@ -5,15 +5,16 @@
 // symbolic link to the project's own — so Biome sees what it sees in the project (its configs and their `extends`,
 // ignore files, node_modules, the other sources its project rules scan) at the same relative paths. Biome writes only
 // the files it is given, and it is given only the overlay's real files; the overlay is removed after (its links are
-// removed, never followed). Where links cannot be made (Windows without the right), the caller falls back to stdin.
-import { join, relative } from "node:path";
+// removed, never followed). The directory Biome runs in is a real one of the overlay too (a package script may lint
+// `../shared`), and every directory and file is checked to resolve inside the overlay before Biome runs: a link met on
+// the way (a case-insensitive file system) would otherwise lead a write into the project. Where links cannot be made
+// (Windows without the right), or a Biome config lies above the root or extends a path, the caller asks on stdin.
+import { dirname, isAbsolute, join, relative } from "node:path";
+import { parseJsonc } from "../../core/jsonc.ts";
 import { FsError } from "../../core/errors.ts";
 import { biomeFixFilesArgs } from "../../engines/biome.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, isRecord, jsonReportOf, type ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, type EditContext } from "./engine-edits.ts";
-
-/** Overlays made by this process so far (each names its own directory). */
-let overlays = 0;
 
 /** The parent of a root-relative POSIX path ("" for a top-level entry). */
 function parentOf(file: string): string {
@@ -21,28 +22,73 @@ function parentOf(file: string): string {
   return at < 0 ? "" : file.slice(0, at);
 }
 
+/** Biome's config files, in every directory from the one it runs in up to the file system's root. */
+const BIOME_CONFIGS = ["biome.json", "biome.jsonc"];
+
 /**
- * Build the overlay of `root` at `overlay` for `texts` (root-relative POSIX path → text): false when a link could not
- * be made (nothing to fix through it then; the caller removes the overlay).
+ * Whether Biome finds in the overlay the configs it finds in the project: not when one lies above the root (the overlay,
+ * in the cache directory, has nothing above it), nor when a config on the way extends a path (`./base.json`,
+ * `../base.json`: resolved from where the link is or where it points, which Signalint does not assume) — then the
+ * caller asks Biome on stdin, from the project itself.
  */
-async function buildOverlay(context: EditContext, root: string, overlay: string, texts: ReadonlyMap<string, string>): Promise<boolean> {
+async function configsCarryOver(context: EditContext, root: string, dirs: Iterable<string>): Promise<boolean> {
   const { runtime } = context;
-  const dirs = new Set<string>([""]);
-  for (const file of texts.keys()) for (let dir = parentOf(file); dir !== ""; dir = parentOf(dir)) dirs.add(dir);
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    for (const name of BIOME_CONFIGS) if ((await runtime.stat(join(dir, name))) !== null) return false;
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of dirs)
+    for (const name of BIOME_CONFIGS) {
+      const path = join(root, dir, name);
+      const info = await runtime.stat(path);
+      if (!info) continue;
+      // A config is read only when it is a plain, small file; anything else is not reasoned about.
+      if (!info.isFile || info.size > MAX_CONFIG_BYTES) return false;
+      let config: unknown;
+      try {
+        config = parseJsonc(await runtime.readText(path));
+      } catch {
+        // A config that does not parse: Biome's own answer on stdin says what it makes of it.
+        return false;
+      }
+      const extended = isRecord(config) ? config.extends : undefined;
+      const entries = typeof extended === "string" ? [extended] : Array.isArray(extended) ? extended : [];
+      if (entries.some((entry) => typeof entry !== "string" || /^[./\\]/.test(entry) || isAbsolute(entry))) return false;
+    }
+  return true;
+}
+
+/** The largest Biome config read to decide whether the overlay may stand for the project. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Build the overlay of `root` at `overlay` for `texts` (root-relative POSIX path → text), its directories `dirs`:
+ * false when it cannot stand for the project (a link cannot be made, or a directory of it resolves elsewhere — a link
+ * met on the way, as a case-insensitive file system makes of `SRC` beside a link `src`): nothing is written through
+ * it then, and the caller removes it. Every directory is checked before any file is written, every file after.
+ */
+async function buildOverlay(
+  context: EditContext,
+  root: string,
+  overlay: string,
+  dirs: ReadonlySet<string>,
+  texts: ReadonlyMap<string, string>,
+): Promise<boolean> {
+  const { runtime } = context;
   for (const dir of [...dirs].sort()) {
     await runtime.mkdirp(join(overlay, dir));
     for (const entry of await runtime.readDir(join(root, dir))) {
       const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
       if (dirs.has(path) || texts.has(path)) continue;
-      try {
-        await runtime.symlink(join(root, path), join(overlay, path));
-      } catch (error) {
-        if (error instanceof FsError && (error.kind === "permission_denied" || error.kind === "other")) return false;
-        throw error;
-      }
+      await runtime.symlink(join(root, path), join(overlay, path));
     }
   }
+  const real = await runtime.realPath(overlay);
+  if (real === null) return false;
+  const inside = async (path: string) => (await runtime.realPath(join(overlay, path))) === join(real, path);
+  for (const dir of dirs) if (!(await inside(dir))) return false;
   for (const [file, text] of texts) await runtime.writeFileAtomic(join(overlay, file), text);
+  for (const file of texts.keys()) if (!(await inside(file))) return false;
   return true;
 }
 
@@ -59,10 +105,23 @@ export async function biomeEditsInOverlay(
   options: { unsafe: boolean; only: readonly string[] | null },
 ): Promise<Map<string, string> | null> {
   const { runtime, cacheDir } = context;
-  const overlay = join(cacheDir, "biome-fix", `overlay-${runtime.pid}-${++overlays}`);
+  // A name of its own each time: an overlay a killed process left (with its links) is never built into.
+  const overlay = join(cacheDir, "biome-fix", `overlay-${runtime.randomHex(8)}`);
+  const cwdDir = relative(where.root, where.cwd).split("\\").join("/");
+  const dirs = new Set<string>([""]);
+  for (const path of [...texts.keys(), `${cwdDir}/.`]) for (let dir = parentOf(path); dir !== "" && dir !== "."; dir = parentOf(dir)) dirs.add(dir);
   try {
-    if (!(await buildOverlay(context, where.root, overlay, texts))) return null;
-    const cwd = join(overlay, relative(where.root, where.cwd));
+    try {
+      if (!(await configsCarryOver(context, where.root, dirs))) return null;
+      if ((await runtime.lstat(overlay)) !== null) return null;
+      if (!(await buildOverlay(context, where.root, overlay, dirs, texts))) return null;
+    } catch (error) {
+      // Links refused (Windows without the right), an entry gone or changed while it was built, a config that cannot be
+      // read or parsed: stdin then.
+      if (error instanceof FsError) return null;
+      throw error;
+    }
+    const cwd = join(overlay, cwdDir);
     const paths = [...texts.keys()].map((file) => relative(cwd, join(overlay, file)).split("\\").join("/"));
     const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs, ...biomeFixFilesArgs(paths, options)], {
       cwd,
