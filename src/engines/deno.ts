@@ -147,7 +147,8 @@ export function denoPlugins(config: unknown): string[] {
 /**
  * The files on disk a deno.json(c) names that change deno lint's answer besides itself, as written there (relative to
  * it, absolute or `file:` URLs): its local lint plugins (whose own relative imports the config inputs follow), its
- * `importMap` and a lockfile it names (`lock`: a path or `{path}`; the default deno.lock beside it is a config file).
+ * `importMap`, a lockfile it names (`lock`: a path or `{path}`; the default deno.lock beside it is a config file), and the
+ * local files its `imports` map to (a plugin may import one by its mapped name).
  */
 export function denoConfigReferences(text: string): string[] {
   let config: unknown;
@@ -159,8 +160,11 @@ export function denoConfigReferences(text: string): string[] {
   }
   if (!isRecord(config)) return [];
   const lock = isRecord(config.lock) ? config.lock.path : config.lock;
-  const named = [...denoPlugins(config), config.importMap, lock];
-  return named.filter((entry): entry is string => typeof entry === "string" && denoLocal(entry));
+  // A plugin's module imports a mapped specifier (`#names`) as well as a relative one: every local file `imports` maps
+  // to (not a `prefix/` directory) may be one the plugins load.
+  const mapped = isRecord(config.imports) ? Object.values(config.imports).filter((entry) => typeof entry === "string" && !entry.endsWith("/")) : [];
+  const named = [...denoPlugins(config), config.importMap, lock, ...mapped];
+  return [...new Set(named.filter((entry): entry is string => typeof entry === "string" && denoLocal(entry)))];
 }
 
 /** Every module specifier a JS/TS text imports or re-exports (static or dynamic with a literal). */

@@ -115,6 +115,11 @@ describe("deno lint's JSON parser on captured output", () => {
       "./locks/deno.lock",
     ]);
     assert.deepEqual(denoConfigReferences('{ "lock": "other.lock", "importMap": "https://x/map.json" }'), []);
+    assert.deepEqual(
+      denoConfigReferences('{ "imports": { "#names": "./plugins/names.ts" }, "lint": { "plugins": ["./plugins/ban.ts"] } }'),
+      ["./plugins/ban.ts", "./plugins/names.ts"],
+      "a module a plugin imports through the config's imports",
+    );
     assert.deepEqual(denoConfigReferences("not json"), []);
     assert.equal(DENO.linter?.configFiles.includes("deno.lock"), true, "the lockfile beside a config");
   });
@@ -150,15 +155,15 @@ describe("whether deno lint would write into the project tree (its lint plugins)
 
   it("local plugins importing local modules and node: built-ins: it runs; one reaching npm through a module: not", async () => {
     const local = { "p/ban.ts": 'import { n } from "./names.ts";\nimport "node:path";\nexport default n;\n', "p/names.ts": "export const n = 1;\n" };
-    assert.equal(await denoTreeWritesReason(runtime, project({ "deno.json": '{ "lint": { "plugins": ["./p/ban.ts"] } }', ...local })), null);
+    assert.equal(await denoTreeWritesReason(runtime, project({ "deno.json": '{ "lint": { "plugins": ["./p/ban.ts"] } }', ...local }), ["."]), null);
     const remote = project({
       "deno.json": '{ "imports": { "n": "npm:n@1" }, "lint": { "plugins": ["./p/ban.ts"] } }',
       ...local,
       "p/names.ts": 'import "n";\nexport const n = 1;\n',
     });
-    assert.match((await denoTreeWritesReason(runtime, remote)) ?? "", /imports npm:n@1\b.*deno\.lock/);
+    assert.match((await denoTreeWritesReason(runtime, remote, ["."])) ?? "", /imports npm:n@1\b.*deno\.lock/);
     writeFileSync(join(remote, "deno.json"), '{ "imports": { "n": "npm:n@1" }, "lock": false, "lint": { "plugins": ["./p/ban.ts"] } }');
-    assert.equal(await denoTreeWritesReason(runtime, remote), null, '"lock": false: nothing written');
+    assert.equal(await denoTreeWritesReason(runtime, remote, ["."]), null, '"lock": false: nothing written');
   });
 
   it("a workspace member's plugin (the lockfile and node_modules are the root's), and no plugins at all", async () => {
@@ -167,10 +172,24 @@ describe("whether deno lint would write into the project tree (its lint plugins)
       "packages/a/deno.json": '{ "lint": { "plugins": ["./ban.ts"] } }',
       "packages/a/ban.ts": "export default {};\n",
     });
-    assert.match((await denoTreeWritesReason(runtime, root)) ?? "", /packages\/a\/deno\.json .*deno\.lock, node_modules\/ .*nodeModulesDir/);
-    const member = (await denoTreeWritesReason(runtime, join(root, "packages", "a"))) ?? "";
+    assert.match((await denoTreeWritesReason(runtime, root, ["."])) ?? "", /packages\/a\/deno\.json .*deno\.lock, node_modules\/ .*nodeModulesDir/);
+    const member = (await denoTreeWritesReason(runtime, join(root, "packages", "a"), ["."])) ?? "";
     assert.match(member, /of deno\.json .*node_modules\/ beside .*deno\.jsonc/, "a member as the root: the workspace root's node_modules/");
-    assert.equal(await denoTreeWritesReason(runtime, project({ "deno.json": '{ "nodeModulesDir": "auto", "lint": {} }' })), null);
-    assert.equal(await denoTreeWritesReason(runtime, project({ "src/a.ts": "" })), null, "no deno config");
+    assert.equal(await denoTreeWritesReason(runtime, project({ "deno.json": '{ "nodeModulesDir": "auto", "lint": {} }' }), ["."]), null);
+    assert.equal(await denoTreeWritesReason(runtime, project({ "src/a.ts": "" }), ["."]), null, "no deno config");
+  });
+
+  it("a plugin module reached through the config's imports (resolved from the config), a nested config of a named file, a plugin that is no regular file", async () => {
+    const mapped = project({
+      "deno.json": '{ "imports": { "#names": "./plugins/names.ts" }, "lint": { "plugins": ["./plugins/ban.ts"] } }',
+      "plugins/ban.ts": 'import { n } from "#names";\nexport default n;\n',
+      "plugins/names.ts": 'import "npm:n@1";\nexport const n = 1;\n',
+    });
+    assert.match((await denoTreeWritesReason(runtime, mapped, ["."])) ?? "", /imports npm:n@1\b.*deno\.lock/);
+    const nested = project({ "deno.json": "{}", "sub/deno.json": '{ "lint": { "plugins": ["npm:p@1"] } }', "sub/m.ts": "" });
+    assert.equal(await denoTreeWritesReason(runtime, nested, ["."]), null, "the whole root: the nested config is no member's");
+    assert.match((await denoTreeWritesReason(runtime, nested, ["sub/m.ts"])) ?? "", /sub\/deno\.json imports npm:p@1/);
+    const endless = project({ "deno.json": '{ "lint": { "plugins": ["/dev/zero"] } }' });
+    assert.match((await denoTreeWritesReason(runtime, endless, ["."])) ?? "", /\/dev\/zero .*not a regular file/);
   });
 });

@@ -110,7 +110,7 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   // Biome runs from each package directory whose lint script runs it (`biome check src`), with that package's config.
   if (engine === "biome") return withBiomeScope(job, (scoped, cwd) => runLinter(engine, scoped, resolved, null, cwd));
   // deno lint only where it writes nothing into the project (its lint plugins: lint/deno-writes.ts).
-  const writes = engine === "deno" ? await denoTreeWritesReason(job.runtime, job.root) : null;
+  const writes = engine === "deno" ? await denoTreeWritesReason(job.runtime, job.root, job.paths) : null;
   if (writes) return { ok: false, code: "engine_failed", message: writes };
   return runLinter(engine, job, resolved);
 }

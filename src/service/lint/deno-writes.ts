@@ -10,18 +10,35 @@ import type { Runtime } from "../../runtime/types.ts";
 /** Plugin modules read at most: a graph larger than this is not followed further, and counts as reaching a remote one. */
 const MAX_MODULES = 500;
 
+/** The largest config or plugin module read: anything larger, or not a regular file (a FIFO, /dev/zero), is not read. */
+const MAX_READ_BYTES = 1024 * 1024;
+
+/**
+ * A file the tree names, read only when it is a regular file of at most MAX_READ_BYTES: its text, null when it is not
+ * there, `unread` when it is something else (a repository can name or link /dev/zero, which would never end).
+ */
+async function readBounded(runtime: Runtime, path: string): Promise<string | null | "unread"> {
+  if ((await runtime.stat(path)) === null) return null;
+  // Read through readFiles, which reads only what it finds (again) a regular file of that size.
+  const [read] = await runtime.readFiles([path], (_, info) => info.isFile && info.size <= MAX_READ_BYTES);
+  return read?.text ?? "unread";
+}
+
 /** A deno config found on disk: where, and its parsed text (null: unreadable, deno fails on it itself). */
 interface DenoConfig {
   path: string;
   config: unknown;
+  /** Not read (not a regular file, or too large): nothing is known of what it makes deno load. */
+  unread?: true;
 }
 
 /** The first deno.json/deno.jsonc in `dir` (deno.json first, as deno looks), parsed; null when there is none. */
 async function configIn(runtime: Runtime, dir: string): Promise<DenoConfig | null> {
   for (const name of DENO_CONFIGS) {
     const path = join(dir, name);
-    const text = await runtime.readText(path).catch(ifMissing(null));
+    const text = await readBounded(runtime, path);
     if (text === null) continue;
+    if (text === "unread") return { path, config: null, unread: true };
     try {
       return { path, config: parseJsonc(text) };
     } catch {
@@ -107,8 +124,13 @@ async function remoteImport(runtime: Runtime, config: DenoConfig): Promise<strin
     if (seen.size >= MAX_MODULES) return `${specifier} (past ${MAX_MODULES} modules)`;
     seen.add(path);
     // A module that is not there: deno fails to load the plugin before it resolves anything.
-    const text = await runtime.readText(path).catch(ifMissing(""));
-    for (const found of denoImportSpecifiers(text)) queue.push({ from: path, specifier: denoMapped(found, imports) });
+    const text = await readBounded(runtime, path);
+    if (text === "unread") return `${specifier} (not a regular file of at most ${MAX_READ_BYTES} bytes: not read)`;
+    // A mapped specifier resolves from the config's directory, as deno resolves `imports`; a plain one from the module's.
+    for (const found of denoImportSpecifiers(text ?? "")) {
+      const mapped = denoMapped(found, imports);
+      queue.push({ from: mapped === found ? path : config.path, specifier: mapped });
+    }
   }
   return null;
 }
@@ -119,10 +141,19 @@ async function remoteImport(runtime: Runtime, config: DenoConfig): Promise<strin
  * when a plugin reaches npm, jsr or remote modules; deno lint has no switch against either, so such a run is not made.
  * A lockfile already up to date would be left as it is, but whether it is, only deno's resolution can tell.
  */
-export async function denoTreeWritesReason(runtime: Runtime, root: string): Promise<string | null> {
+export async function denoTreeWritesReason(runtime: Runtime, root: string, paths: readonly string[]): Promise<string | null> {
   const found = await configsInEffect(runtime, root);
   if (typeof found === "string") return `deno lint not run: ${found} (a member's lint plugins could make deno write into the project tree)`;
-  const { configs, owner } = found;
+  const { owner } = found;
+  // A named file is linted with the nearest config above it (a nested deno.json that is no workspace member too).
+  const configs = [...found.configs];
+  for (const path of paths.filter((entry) => entry !== ".")) {
+    const nearest = await nearestConfig(runtime, dirname(resolve(root, path)));
+    if (nearest && !configs.some((config) => config.path === nearest.path)) configs.push(nearest);
+  }
+  const unread = configs.find((config) => config.unread);
+  if (unread)
+    return `deno lint not run: ${relativeToRoot(root, unread.path) ?? unread.path} is not a regular file of at most ${MAX_READ_BYTES} bytes, so what it makes deno load is not known`;
   for (const config of configs) {
     if (denoPlugins(config.config).length === 0) continue;
     const remote = await remoteImport(runtime, config);
