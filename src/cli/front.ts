@@ -64,18 +64,28 @@ export function openStdioFront(load: () => void): StdioFront | null {
     trace(`loading the server: ${reason}`);
     load();
   };
-  const answer = (request: FrontRequest, known: ServerSettings) => {
+  const answer = (request: FrontRequest, known: ServerSettings, line: string) => {
+    const id = `${replayPrefix}${replayed + 1}`;
+    let replay: string;
+    try {
+      replay = JSON.stringify({ ...request, id });
+    } catch {
+      // A request JSON.parse read and JSON.stringify cannot write (a `_meta` nested thousands deep overflows the
+      // stack): the SDK's server answers it, as it answers any line the front leaves.
+      queue.push(line);
+      return loadOnce("a request it cannot replay");
+    }
     const json = request.method === "initialize" ? initializeJson(catalog, known.readOnly, request.params?.protocolVersion) : listJson(catalog, known);
     pipes.stdout.write(`{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(request.id)}}\n`);
     trace(`answered ${request.method} (id ${JSON.stringify(request.id)})`);
-    const id = `${replayPrefix}${++replayed}`;
+    replayed++;
     replays.set(id, { method: request.method, result: json });
-    queue.push(JSON.stringify({ ...request, id }));
+    queue.push(replay);
     if (request.method === "tools/list") loadOnce("tools/list answered");
   };
   const take = (line: string, known: ServerSettings) => {
     const classified = classifyLine(line);
-    if (classified.kind === "answer") return answer(classified.request, known);
+    if (classified.kind === "answer") return answer(classified.request, known, line);
     queue.push(line);
     if (classified.kind === "other") loadOnce("a line it does not answer");
   };

@@ -56,6 +56,23 @@ describe("the stdio front leaves to the SDK what the SDK refuses", () => {
   });
 });
 
+describe("the stdio front never dies on a line the server answers", () => {
+  it("a tools/list whose _meta nests 5,000 deep (JSON.parse reads it, JSON.stringify overflows): the server's own reply, on as off", async () => {
+    const project = tempDir("signalint-front-deep-");
+    writeFileSync(join(project, "package.json"), "{}");
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const lines = [
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params }),
+      `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"deep":${deep}}}}`,
+    ];
+    const on = await replies(project, "1", lines);
+    const off = await replies(project, "0", lines);
+    assert.deepEqual([...on.byId.keys()].sort(), [...off.byId.keys()].sort());
+    for (const [id, line] of off.byId) assert.equal(on.byId.get(id), line, `id ${String(id)}`);
+    removeDir(project);
+  });
+});
+
 describe("the stdio front's queue and replays", () => {
   it("a notification waits in the queue without loading the server: tools/list does (SIGNALINT_FRONT=debug says why)", async () => {
     const project = tempDir("signalint-front-notify-");
