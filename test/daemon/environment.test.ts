@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { readDaemonRecord } from "../../src/daemon/record.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { CLEAN_PATH, linkBin, REPO, removeDir, runCli, scratchCopy, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, linkBin, linkPackage, REPO, removeDir, runCli, scratchCopy, structured, tempDir } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
 
 const runtime = createNodeRuntime();
 const ESLINT = join(REPO, "node_modules", "eslint", "bin", "eslint.js");
@@ -89,5 +90,55 @@ describe("each client's own environment", () => {
     assert.deepEqual(issues(first.stdout), issues(own.stdout), first.stderr);
     assert.deepEqual(issues(other.stdout), issues(own.stdout), other.stderr);
     assert.doesNotMatch(other.stderr, /no daemon/);
+  });
+
+  it("what one shell's check_project showed of a file's typed-lint errors is not another shell's known set", async () => {
+    // ESLint's typed rules lint the files importing an edited one; the config turns no-console on in the strict shell.
+    const project = projectFrom(
+      {
+        "package.json": '{ "name": "env-known", "private": true, "type": "module", "scripts": { "lint": "eslint ." } }\n',
+        "eslint.config.mjs": [
+          'import tseslint from "typescript-eslint";',
+          "export default tseslint.config({",
+          '  files: ["**/*.ts"],',
+          "  extends: [tseslint.configs.base],",
+          "  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },",
+          '  rules: { "@typescript-eslint/no-floating-promises": "error", "no-console": process.env.LINT_STRICT ? "error" : "off" },',
+          "});",
+          "",
+        ].join("\n"),
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+          include: ["src"],
+        }),
+        "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+        "src/dep.ts": "export function ping(): void {}\n",
+        "src/use.ts": 'import { ping } from "./dep";\nexport function run(): void {\n  ping();\n  console.log("ran");\n}\n',
+      },
+      "signalint-env-known-",
+    );
+    const state = tempDir("signalint-state-");
+    dirs.push(project, state);
+    states.push(state);
+    for (const pkg of ["eslint", "typescript-eslint"]) linkPackage(project, pkg, join(REPO, "node_modules", pkg));
+    linkBin(project, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+    const shared = { SIGNALINT_DAEMON: "1", SIGNALINT_STATE_DIR: state };
+    const plain = await connect(project, shared);
+    const strict = await connect(project, { ...shared, LINT_STRICT: "1" });
+    try {
+      // The plain shell's whole check: use.ts has no error there.
+      const whole = structured<{ status: string }>(await call(plain.client, "check_project"));
+      assert.equal(whole.status, "clean", JSON.stringify(whole));
+      // An edit of dep.ts; the strict shell's check of it lints use.ts, whose no-console error this edit did not make.
+      writeFileSync(join(project, "src", "dep.ts"), "export function ping(): void {\n  return;\n}\n");
+      const files = structured<{ elsewhere?: { introduced: number; unattributed?: number } }>(
+        await call(strict.client, "check_files", { files: ["src/dep.ts"] }),
+      );
+      assert.equal(files.elsewhere?.introduced, 0, JSON.stringify(files.elsewhere));
+      assert.equal(files.elsewhere?.unattributed, 1, JSON.stringify(files.elsewhere));
+    } finally {
+      await plain.close();
+      await strict.close();
+    }
   });
 });

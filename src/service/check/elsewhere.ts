@@ -44,20 +44,23 @@ export class TscKnowledge {
  * The ESLint issues known of each file, for the files an edit's check lints because they import the named ones (see
  * LintedDependents): a check_project of the whole project whose ESLint ran (status ok) replaces them all; a file no
  * such check showed is known from the first check that linted it (its errors then unattributed, as TscKnowledge's
- * when nothing is known). A check of some paths never replaces what is known of a file.
+ * when nothing is known). A check of some paths never replaces what is known of a file. Kept per environment (`env`,
+ * its fingerprint): a JavaScript config may read any variable, so one daemon client's answers are never another's
+ * known set (the lint cache keeps them apart the same way).
  */
 export class LintKnowledge {
-  private readonly known = new Map<string, Issue[]>();
-  /** A whole-project check ran: a file it does not name had no issues. */
-  private whole = false;
+  private readonly byEnvironment = new Map<string, { known: Map<string, Issue[]>; whole: boolean }>();
 
   /** For an edit's check: ESLint's errors in the files it linted besides the named ones that the known set lacks. */
-  update(eslint: EngineReport | undefined, scope: Scope, hash: (text: string) => string): ElsewhereFacts | null {
+  update(eslint: EngineReport | undefined, scope: Scope, hash: (text: string) => string, env: string): ElsewhereFacts | null {
     if (eslint?.status.status !== "ok") return null;
+    let state = this.byEnvironment.get(env);
+    if (!state) this.byEnvironment.set(env, (state = { known: new Map(), whole: false }));
+    const { known: knownByFile } = state;
     if (!scope.incremental && scope.paths.includes(".")) {
-      this.known.clear();
-      this.whole = true;
-      for (const issue of normalizeIssues(eslint.issues, hash)) this.known.set(issue.file, [...(this.known.get(issue.file) ?? []), issue]);
+      knownByFile.clear();
+      state.whole = true;
+      for (const issue of normalizeIssues(eslint.issues, hash)) knownByFile.set(issue.file, [...(knownByFile.get(issue.file) ?? []), issue]);
       return null;
     }
     const linted = (eslint.dependents?.files ?? []).filter((file) => !scope.ignored(file));
@@ -67,8 +70,9 @@ export class LintKnowledge {
       eslint.issues.filter((issue) => files.has(issue.file)),
       hash,
     );
-    const isKnown = (file: string) => this.whole || this.known.has(file);
-    const known = linted.filter(isKnown).flatMap((file) => this.known.get(file) ?? []);
+    const whole = state.whole;
+    const isKnown = (file: string) => whole || knownByFile.has(file);
+    const known = linted.filter(isKnown).flatMap((file) => knownByFile.get(file) ?? []);
     const facts = errorsElsewhere(
       known,
       outside.filter((issue) => isKnown(issue.file)),
@@ -78,7 +82,7 @@ export class LintKnowledge {
       outside.filter((issue) => !isKnown(issue.file)),
     ).unattributed;
     for (const file of linted.filter((entry) => !isKnown(entry)))
-      this.known.set(
+      knownByFile.set(
         file,
         outside.filter((issue) => issue.file === file),
       );

@@ -231,7 +231,10 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
   const toRelative = pathMapper(rooms.project.root, rooms.project.realRoot);
-  const elsewhere = mergeElsewhere(rooms.tscKnown.update(tsc, check, hash, toRelative), rooms.lintKnown.update(eslint, check, hash));
+  const elsewhere = mergeElsewhere(
+    rooms.tscKnown.update(tsc, check, hash, toRelative),
+    rooms.lintKnown.update(eslint, check, hash, environmentFingerprint(rooms.runtime.environment(), hash)),
+  );
   return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending };
 }
 
