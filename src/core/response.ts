@@ -33,6 +33,11 @@ export interface CheckFacts {
   incomplete?: readonly string[];
   /** The project's own linters that could not run on the checked files (xo, …): such a check is never clean either. */
   unlinted?: readonly string[];
+  /**
+   * ESLint's typed rules did not lint (all) the files importing the checked ones (why, as its notChecked note says): a
+   * clean answer's next step says the edit's effect there is not known.
+   */
+  importersUnlinted?: string;
   /** tsc errors outside the checked files that the change introduced (or, nothing known before, present): never clean. */
   elsewhere?: Elsewhere;
   /** tsc still re-checks what the change may affect beyond the named files: never clean. */
@@ -69,6 +74,8 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }
+  if (facts.importersUnlinted)
+    return `No issues in these files; what the edit did to the files importing them is not known to ESLint's typed rules (${facts.importersUnlinted}) before calling it safe.`;
   // Clean: nothing to do, so nothing to say (filteredOutIssueCount tells about issues elsewhere).
   return undefined;
 }

@@ -17,6 +17,7 @@ type Check = {
   remainingIssues?: CheckIssue[];
   elsewhere?: Elsewhere;
   notChecked?: NotChecked[];
+  nextStep?: string;
   delta?: Delta | { status: string } | null;
 };
 
@@ -125,6 +126,9 @@ describe("an edit that creates a typed-lint error in a file that imports it", ()
       const note = files.notChecked?.find((entry) => /import/.test(entry.reason) && /ESLint/.test(entry.reason));
       assert.ok(note, JSON.stringify(files));
       assert.deepEqual(note.sample, ["src/dep.ts"]);
+      // A clean answer says it too, where an agent reads first: its next step.
+      assert.equal(files.status, "clean", JSON.stringify(files));
+      assert.match(files.nextStep ?? "", /files importing them is not known to ESLint's typed rules/, JSON.stringify(files));
     } finally {
       await session.close();
     }

@@ -20,6 +20,8 @@ export interface CoverageFacts {
   unlinted: string[];
   /** The files (root-relative) tsc, ESLint and Biome left unchecked: a delta compares none of their issues there. */
   unchecked: UncheckedFiles[];
+  /** ESLint's typed rules did not lint (all) the files importing an edit's named files: why (dependents-notes.ts). */
+  importersUnlinted?: string;
 }
 
 /** How many files a note names in its sample. */

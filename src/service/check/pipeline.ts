@@ -209,7 +209,9 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     reports,
   );
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
-  coverage.notChecked.push(...dependentsNotes(eslint?.dependents, check.paths, settings.typedLintDependents));
+  const importers = dependentsNotes(eslint?.dependents, check.paths, settings.typedLintDependents);
+  coverage.notChecked.push(...importers);
+  if (importers[0]) coverage.importersUnlinted = importers[0].reason;
   return { reports, outsideRoot, coverage };
 }
 
@@ -279,6 +281,7 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     notChecked: outcome.coverage.notChecked,
     incomplete: outcome.coverage.incomplete,
     unlinted: outcome.coverage.unlinted,
+    ...(outcome.coverage.importersUnlinted ? { importersUnlinted: outcome.coverage.importersUnlinted } : {}),
     elsewhere: elsewhereField(outcome.elsewhere),
     ...(outcome.pending ? { pending: outcome.pending } : {}),
   });
