@@ -1,14 +1,8 @@
 import type { EngineName } from "../core/contracts.ts";
-import {
-  failedEngines,
-  notRunLines,
-  type CliIssue,
-  type CliReport,
-} from "./report.ts";
+import { failedEngines, notRunLines, type CliIssue, type CliReport } from "./report.ts";
 
 /** Cluster advice that names MCP tools is for agents; the CLI does not print it. */
-const MCP_ONLY =
-  /\b(get_issue_detail|check_files|check_project|after_edit_check|artifact_read)\b/;
+const MCP_ONLY = /\b(get_issue_detail|check_files|check_project|after_edit_check|artifact_read)\b/;
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -17,45 +11,23 @@ function plural(count: number, word: string): string {
 /** The closing line of the text format (no MCP hints: the CLI's reader is a person or CI, not an agent). */
 export function summaryLine(report: CliReport): string {
   const failed = failedEngines(report);
-  const shard = report.shard
-    ? ` (shard ${report.shard.index}/${report.shard.count})`
-    : "";
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   // Issues outside the checked paths were counted (filteredOutLine): the checked ones have none.
-  if (report.status === "clean")
-    return report.filteredOutCount > 0
-      ? `No issues in the checked paths${shard}.`
-      : `No issues found${shard}.`;
-  if (
-    report.status === "pending" &&
-    report.pending &&
-    report.errorCount + report.warningCount === 0
-  ) {
+  if (report.status === "clean") return report.filteredOutCount > 0 ? `No issues in the checked paths${shard}.` : `No issues found${shard}.`;
+  if (report.status === "pending" && report.pending && report.errorCount + report.warningCount === 0) {
     const { programs, files } = report.pending;
     const what = `${plural(programs, "tsc program")} (${plural(files, "more file")} a change may affect) ${programs === 1 ? "is" : "are"}`;
     return `No issues in the checked paths yet: ${what} still being re-checked, so the check is incomplete; run it again for the complete answer.`;
   }
-  if (
-    report.elsewhere &&
-    report.errorCount + report.warningCount === 0 &&
-    !failed.length &&
-    report.status !== "error"
-  )
+  if (report.elsewhere && report.errorCount + report.warningCount === 0 && !failed.length && report.status !== "error")
     return `No issues in the checked paths${shard}, but other files of their programs have tsc errors (above).`;
-  if (
-    report.status === "error" &&
-    !failed.length &&
-    report.errorCount + report.warningCount === 0
-  ) {
-    if (!Object.values(report.engines).some((status) => status.status === "ok"))
-      return `Not checked: no engine ran${shard}.`;
+  if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0) {
+    if (!Object.values(report.engines).some((status) => status.status === "ok")) return `Not checked: no engine ran${shard}.`;
     return `Not checked${shard}: the files above were not checked by every checker the project uses.`;
   }
   const counts = `${plural(report.errorCount + report.warningCount, "problem")} (${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")})${shard}`;
-  if (failed.length)
-    return `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.`;
-  return report.status === "error"
-    ? `Check incomplete: the files above were not checked by every checker the project uses; ${counts}.`
-    : `${counts}.`;
+  if (failed.length) return `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.`;
+  return report.status === "error" ? `Check incomplete: the files above were not checked by every checker the project uses; ${counts}.` : `${counts}.`;
 }
 
 /**
@@ -74,28 +46,14 @@ export function filteredOutLine(count: number): string {
 function elsewhereLines({ elsewhere }: CliReport): string[] {
   if (!elsewhere) return [];
   const count = elsewhere.introduced || (elsewhere.unattributed ?? 0);
-  const what = elsewhere.introduced
-    ? "not there at the last check of the whole project"
-    : "not known to be this change's";
+  const what = elsewhere.introduced ? "not there at the last check of the whole project" : "not known to be this change's";
   const first = elsewhere.issues.map(
-    (issue) =>
-      `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [${issue.engine}]`,
+    (issue) => `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [${issue.engine}]`,
   );
-  const more =
-    count > elsewhere.issues.length
-      ? [
-          `  … ${count - elsewhere.issues.length} more: check the whole project to see them`,
-        ]
-      : [];
+  const more = count > elsewhere.issues.length ? [`  … ${count - elsewhere.issues.length} more: check the whole project to see them`] : [];
   // tsc's errors in the programs' other files; ESLint's, when its typed rules linted the files importing these.
-  const engines =
-    [...new Set(elsewhere.issues.map((issue) => issue.engine))].join(" and ") ||
-    "tsc";
-  return [
-    `Elsewhere: ${plural(count, `${engines} error`)} in other files of these files' programs, ${what}:`,
-    ...first,
-    ...more,
-  ];
+  const engines = [...new Set(elsewhere.issues.map((issue) => issue.engine))].join(" and ") || "tsc";
+  return [`Elsewhere: ${plural(count, `${engines} error`)} in other files of these files' programs, ${what}:`, ...first, ...more];
 }
 
 /** `check --format text`: every issue, grouped by cluster, then what did not run (one line per engine, and why) and the summary. */
@@ -108,36 +66,19 @@ export function formatText(
   const line = (issue: CliIssue) =>
     `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [${[issue.engine, ...(issue.alsoReportedBy ?? []).map((other) => other.engine)].join("+")}]`;
   for (const cluster of report.clusters) {
-    lines.push(
-      `${cluster.clusterId} [P${cluster.priority}] ${cluster.summary}`,
-    );
+    lines.push(`${cluster.clusterId} [P${cluster.priority}] ${cluster.summary}`);
     const action = suggestedActions.get(cluster.clusterId);
     if (action && !MCP_ONLY.test(action)) lines.push(`  → ${action}`);
-    lines.push(
-      ...report.issues
-        .filter((issue) => issue.clusterId === cluster.clusterId)
-        .map(line),
-    );
+    lines.push(...report.issues.filter((issue) => issue.clusterId === cluster.clusterId).map(line));
   }
-  const clustered = new Set(
-    report.clusters.map((cluster) => cluster.clusterId),
-  );
-  const rest = report.issues.filter(
-    (issue) => issue.clusterId === null || !clustered.has(issue.clusterId),
-  );
-  if (rest.length)
-    lines.push(
-      report.clusters.length ? "Other issues:" : "Issues:",
-      ...rest.map(line),
-    );
+  const clustered = new Set(report.clusters.map((cluster) => cluster.clusterId));
+  const rest = report.issues.filter((issue) => issue.clusterId === null || !clustered.has(issue.clusterId));
+  if (rest.length) lines.push(report.clusters.length ? "Other issues:" : "Issues:", ...rest.map(line));
   // What did not run (failed, missing, off) and why: a check is never silently narrower than it looks.
   lines.push(...notRunLines(report, switches));
   lines.push(...elsewhereLines(report));
   // The tsc errors listed under Elsewhere are among the counted ones: "not listed" counts only the rest.
-  const unlisted =
-    report.filteredOutCount -
-    (report.elsewhere?.issues.filter((issue) => issue.engine === "tsc")
-      .length ?? 0);
+  const unlisted = report.filteredOutCount - (report.elsewhere?.issues.filter((issue) => issue.engine === "tsc").length ?? 0);
   if (unlisted > 0) lines.push(filteredOutLine(unlisted));
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
@@ -161,9 +102,7 @@ export function formatGithub(report: CliReport, prefix = ""): string {
       `::${issue.severity} file=${escapeProperty(`${prefix}${issue.file}`)},line=${issue.line},col=${issue.col},title=${escapeProperty(`${issue.engine} ${issue.rule}`)}::${escapeData(issue.message)}`,
   );
   for (const [engine, status] of failedEngines(report)) {
-    lines.push(
-      `::error title=${escapeProperty(`signalint ${engine}`)}::${escapeData(status.message ?? "failed")}`,
-    );
+    lines.push(`::error title=${escapeProperty(`signalint ${engine}`)}::${escapeData(status.message ?? "failed")}`);
   }
   return lines.length ? `${lines.join("\n")}\n` : "";
 }

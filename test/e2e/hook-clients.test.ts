@@ -3,21 +3,10 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import {
-  BUNDLE,
-  CLEAN_PATH,
-  linkBin,
-  linkPackage,
-  removeDir,
-  REPO,
-  runCli,
-  STATE_HOME,
-  tempDir,
-} from "../helpers.ts";
+import { BUNDLE, CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, runCli, STATE_HOME, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 
-const A =
-  "export function mergePath(a: string, b: string): string {\n  return `${a}/${b}`;\n}\n";
+const A = "export function mergePath(a: string, b: string): string {\n  return `${a}/${b}`;\n}\n";
 const RENAMED = A.replace("mergePath", "joinPath");
 /** How many files import a.ts besides main.ts: the rename breaks them all, more than the hook's 20 lines can list. */
 const DEPENDENTS = 24;
@@ -25,29 +14,14 @@ const DEPENDENTS = 24;
 /** a.ts, imported by main.ts and DEPENDENTS more files; log.js for a warning; tsc and oxlint installed. */
 function project(): string {
   const files: Record<string, string> = {
-    "package.json": JSON.stringify({
-      name: "hook-clients",
-      private: true,
-      type: "module",
-    }),
-    "tsconfig.json": JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        module: "nodenext",
-        allowJs: true,
-      },
-      include: ["src"],
-    }),
+    "package.json": JSON.stringify({ name: "hook-clients", private: true, type: "module" }),
+    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", allowJs: true }, include: ["src"] }),
     "src/a.ts": A,
-    "src/main.ts":
-      'import { mergePath } from "./a.js";\n\nexport const where = mergePath("x", "y");\n',
-    "src/log.js":
-      "export function log(message) {\n  console.log(message);\n}\n",
+    "src/main.ts": 'import { mergePath } from "./a.js";\n\nexport const where = mergePath("x", "y");\n',
+    "src/log.js": "export function log(message) {\n  console.log(message);\n}\n",
   };
   for (let index = 0; index < DEPENDENTS; index++)
-    files[`src/use${index}.ts`] =
-      `import { mergePath } from "./a.js";\n\nexport const p${index} = mergePath("a", "${index}");\n`;
+    files[`src/use${index}.ts`] = `import { mergePath } from "./a.js";\n\nexport const p${index} = mergePath("a", "${index}");\n`;
   const dir = projectFrom(files, "signalint-hook-clients-");
   linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
   linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
@@ -65,12 +39,7 @@ const INPUTS = {
     tool_input: { file_path: file, old_string: "x", new_string: "y" },
     tool_response: { success: true },
   }),
-  cursor: (dir: string, file: string) => ({
-    hook_event_name: "afterFileEdit",
-    workspace_roots: [dir],
-    file_path: file,
-    edits: [],
-  }),
+  cursor: (dir: string, file: string) => ({ hook_event_name: "afterFileEdit", workspace_roots: [dir], file_path: file, edits: [] }),
   gemini: (dir: string, file: string) => ({
     session_id: "s1",
     hook_event_name: "AfterTool",
@@ -86,9 +55,7 @@ const INPUTS = {
     hook_event_name: "PostToolUse",
     cwd: dir,
     tool_name: "apply_patch",
-    tool_input: {
-      command: `*** Begin Patch\n*** Update File: ${file.slice(dir.length + 1)}\n@@\n-x\n+y\n*** End Patch\n`,
-    },
+    tool_input: { command: `*** Begin Patch\n*** Update File: ${file.slice(dir.length + 1)}\n@@\n-x\n+y\n*** End Patch\n` },
   }),
 };
 
@@ -115,11 +82,7 @@ describe("the hook after an edit that breaks its dependents, for each client's i
         input: JSON.stringify(INPUTS[client](dir, join(dir, file))),
         encoding: "utf8",
       });
-      return {
-        status: result.status,
-        stderr: result.stderr,
-        lines: result.stderr.trimEnd().split("\n"),
-      };
+      return { status: result.status, stderr: result.stderr, lines: result.stderr.trimEnd().split("\n") };
     };
     try {
       const first = hook("claude", "src/a.ts");
@@ -136,60 +99,27 @@ describe("the hook after an edit that breaks its dependents, for each client's i
           assert.equal(after.status, 2, `${client}: ${after.stderr}`);
           assert.match(
             after.lines[0] ?? "",
-            new RegExp(
-              `^Signalint after editing src/a\\.ts: ${DEPENDENTS + 1} errors this edit introduced in other files`,
-            ),
+            new RegExp(`^Signalint after editing src/a\\.ts: ${DEPENDENTS + 1} errors this edit introduced in other files`),
             client,
           );
-          assert.match(
-            after.stderr,
-            /^src\/(main|use\d+)\.ts:1:\d+ error TS(2305|2724) \(tsc\)/m,
-            client,
-          );
-          assert.ok(
-            after.lines.length <= 20,
-            `${client}: ${after.lines.length} lines`,
-          );
+          assert.match(after.stderr, /^src\/(main|use\d+)\.ts:1:\d+ error TS(2305|2724) \(tsc\)/m, client);
+          assert.ok(after.lines.length <= 20, `${client}: ${after.lines.length} lines`);
           // Engines off by default here are one line, not a line each ahead of the errors that did not fit.
-          assert.match(
-            after.stderr,
-            /^- off for this project: biome, eslint, deno \(`signalint-mcp doctor` says why\)$/m,
-            client,
-          );
+          assert.match(after.stderr, /^- off for this project: biome, eslint, deno \(`signalint-mcp doctor` says why\)$/m, client);
           assert.doesNotMatch(after.stderr, / did not run: /, client);
-          assert.match(
-            after.stderr,
-            /… and \d+ more: run `signalint-mcp check`/,
-            client,
-          );
+          assert.match(after.stderr, /… and \d+ more: run `signalint-mcp check`/, client);
         } else {
           assert.equal(after.status, 0, `${client}: ${after.stderr}`);
-          assert.match(
-            after.stderr,
-            new RegExp(
-              `^fixed by this edit: ${DEPENDENTS + 1} errors \\(src/`,
-              "m",
-            ),
-            client,
-          );
+          assert.match(after.stderr, new RegExp(`^fixed by this edit: ${DEPENDENTS + 1} errors \\(src/`, "m"), client);
         }
       }
       // A warning alone is listed, and the agent is not stopped for it (exit 0) unless hook.failOn is "warning".
-      writeFileSync(
-        join(dir, "src", "log.js"),
-        "export function log(message) {\n  debugger;\n  console.log(message);\n}\n",
-      );
+      writeFileSync(join(dir, "src", "log.js"), "export function log(message) {\n  debugger;\n  console.log(message);\n}\n");
       const warned = hook("claude", "src/log.js");
       assert.equal(warned.status, 0, warned.stderr);
-      assert.match(
-        warned.stderr,
-        /^Signalint after editing src\/log\.js: 1 warning$/m,
-      );
+      assert.match(warned.stderr, /^Signalint after editing src\/log\.js: 1 warning$/m);
       assert.match(warned.stderr, /^src\/log\.js:2:3 warning .*no-debugger/m);
-      writeFileSync(
-        join(dir, "signalint.config.json"),
-        JSON.stringify({ hook: { failOn: "warning" } }),
-      );
+      writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ hook: { failOn: "warning" } }));
       const strict = hook("cursor", "src/log.js");
       assert.equal(strict.status, 2, strict.stderr);
       assert.match(strict.stderr, /^src\/log\.js:2:3 warning .*no-debugger/m);
@@ -203,34 +133,17 @@ describe("the hook after an edit that breaks its dependents, for each client's i
     const dir = project();
     const state = tempDir("signalint-state-");
     dirs.push(dir, state);
-    writeFileSync(
-      join(dir, "src", "new.ts"),
-      'export const n: number = "x";\n',
-    );
+    writeFileSync(join(dir, "src", "new.ts"), 'export const n: number = "x";\n');
     const patch =
       "*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** Update File: src/old.ts\n*** Move to: src/main.ts\n@@\n-a\n+b\n*** Delete File: src/gone.ts\n*** End Patch\n";
     const result = spawnSync(process.execPath, [BUNDLE, "hook"], {
       cwd: dir,
-      env: {
-        PATH: CLEAN_PATH,
-        HOME: dir,
-        XDG_STATE_HOME: STATE_HOME,
-        SIGNALINT_DAEMON: "0",
-        SIGNALINT_STATE_DIR: state,
-      },
-      input: JSON.stringify({
-        hook_event_name: "PostToolUse",
-        cwd: dir,
-        tool_name: "apply_patch",
-        tool_input: { command: patch },
-      }),
+      env: { PATH: CLEAN_PATH, HOME: dir, XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state },
+      input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: dir, tool_name: "apply_patch", tool_input: { command: patch } }),
       encoding: "utf8",
     });
     assert.equal(result.status, 2, result.stderr);
-    assert.match(
-      result.stderr,
-      /^Signalint after editing src\/new\.ts, src\/main\.ts: 1 error in the edited files/m,
-    );
+    assert.match(result.stderr, /^Signalint after editing src\/new\.ts, src\/main\.ts: 1 error in the edited files/m);
     assert.match(result.stderr, /^src\/new\.ts:1:14 error TS2322/m);
   });
 
@@ -238,20 +151,11 @@ describe("the hook after an edit that breaks its dependents, for each client's i
     const dir = project();
     const state = tempDir("signalint-state-");
     dirs.push(dir, state);
-    writeFileSync(
-      join(dir, "signalint.config.json"),
-      JSON.stringify({ hook: { budgetSeconds: 0 } }),
-    );
+    writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ hook: { budgetSeconds: 0 } }));
     writeFileSync(join(dir, "src", "a.ts"), RENAMED);
     const result = spawnSync(process.execPath, [BUNDLE, "hook"], {
       cwd: dir,
-      env: {
-        PATH: CLEAN_PATH,
-        HOME: dir,
-        XDG_STATE_HOME: STATE_HOME,
-        SIGNALINT_DAEMON: "0",
-        SIGNALINT_STATE_DIR: state,
-      },
+      env: { PATH: CLEAN_PATH, HOME: dir, XDG_STATE_HOME: STATE_HOME, SIGNALINT_DAEMON: "0", SIGNALINT_STATE_DIR: state },
       input: JSON.stringify(INPUTS.claude(dir, join(dir, "src", "a.ts"))),
       encoding: "utf8",
     });

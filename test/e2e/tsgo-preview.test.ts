@@ -15,21 +15,8 @@ const PREVIEW = join(REPO, "node_modules", "@typescript", "native-preview");
 /** Config diagnostics tell the compilers apart: TypeScript 7 removed `target: es5` (TS5108), 5.9 accepts it. */
 function project(dir: string, script: string): void {
   mkdirSync(join(dir, "src"), { recursive: true });
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify({
-      name: "tsgo-app",
-      private: true,
-      scripts: { typecheck: script },
-    }),
-  );
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "es5" },
-      include: ["src"],
-    }),
-  );
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "tsgo-app", private: true, scripts: { typecheck: script } }));
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es5" }, include: ["src"] }));
   writeFileSync(join(dir, "src", "a.ts"), 'export const a: number = "one";\n');
   linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
   linkPackage(dir, "@typescript/native-preview", PREVIEW);
@@ -37,20 +24,12 @@ function project(dir: string, script: string): void {
 
 /** `file:line rule` of every error a raw run printed (`file(line,col): error TSxxxx: …`). */
 function rawErrors(output: string): string[] {
-  return [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+):/gm)]
-    .map(([, file, line, rule]) => `${file}:${line} ${rule}`)
-    .sort();
+  return [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+):/gm)].map(([, file, line, rule]) => `${file}:${line} ${rule}`).sort();
 }
 
 function checked(dir: string): string[] {
-  const result = runCli(["check", "--format", "json"], {
-    cwd: dir,
-    env: { SIGNALINT_CACHE_DIR: join(dir, "..", "cache") },
-  });
-  const report = JSON.parse(result.stdout) as {
-    engines: { tsc: { status: string } };
-    issues: { engine: string; file: string; line: number; rule: string }[];
-  };
+  const result = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: join(dir, "..", "cache") } });
+  const report = JSON.parse(result.stdout) as { engines: { tsc: { status: string } }; issues: { engine: string; file: string; line: number; rule: string }[] };
   assert.equal(report.engines.tsc.status, "ok", result.stdout + result.stderr);
   return report.issues
     .filter((issue) => issue.engine === "tsc")
@@ -67,23 +46,12 @@ describe("a tsgo script (TypeScript 7's preview compiler)", () => {
     dirs.push(root);
     const dir = join(root, "app");
     project(dir, "tsgo --noEmit");
-    const raw = spawnSync(
-      process.execPath,
-      [
-        join(PREVIEW, "bin", "tsgo"),
-        "--noEmit",
-        "--pretty",
-        "false",
-        "-p",
-        "tsconfig.json",
-      ],
-      { cwd: dir, encoding: "utf8" },
-    );
+    const raw = spawnSync(process.execPath, [join(PREVIEW, "bin", "tsgo"), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     const expected = rawErrors(raw.stdout);
-    assert.ok(
-      expected.includes("tsconfig.json:1 TS5108"),
-      `the preview compiler removed target es5: ${raw.stdout}`,
-    );
+    assert.ok(expected.includes("tsconfig.json:1 TS5108"), `the preview compiler removed target es5: ${raw.stdout}`);
     assert.deepEqual(checked(dir), expected);
   });
 
@@ -92,21 +60,10 @@ describe("a tsgo script (TypeScript 7's preview compiler)", () => {
     dirs.push(root);
     const dir = join(root, "app");
     project(dir, "tsc --noEmit");
-    const raw = spawnSync(
-      process.execPath,
-      [
-        join(REPO, "node_modules", "typescript", "bin", "tsc"),
-        "--noEmit",
-        "--pretty",
-        "false",
-        "-p",
-        "tsconfig.json",
-      ],
-      {
-        cwd: dir,
-        encoding: "utf8",
-      },
-    );
+    const raw = spawnSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     const found = checked(dir);
     assert.deepEqual(found, rawErrors(raw.stdout));
     assert.ok(!found.some((key) => key.endsWith("TS5108")));

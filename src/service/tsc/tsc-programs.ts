@@ -1,21 +1,10 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { parseJsonc } from "../../core/jsonc.ts";
 import { ifMissing } from "../../core/errors.ts";
-import {
-  tscInvocations,
-  type TypeChecker,
-  vitestTypecheckConfig,
-  vitestTypechecks,
-} from "../../engines/tsc-scripts.ts";
+import { tscInvocations, type TypeChecker, vitestTypecheckConfig, vitestTypechecks } from "../../engines/tsc-scripts.ts";
 import { nearestTsconfig } from "../../engines/tsconfig.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import {
-  readManifest,
-  selectPackages,
-  whenAbsent,
-  workspacePackages,
-  type Manifest,
-} from "../project/workspace.ts";
+import { readManifest, selectPackages, whenAbsent, workspacePackages, type Manifest } from "../project/workspace.ts";
 
 /** A tsconfig the project checks, why it was chosen, and the type-checker its script runs it with. */
 export interface ChosenProgram {
@@ -38,42 +27,23 @@ export interface ProgramChoice {
 }
 
 /** Directories never searched for nested tsconfigs. */
-const SKIPPED_DIRS = new Set([
-  "node_modules",
-  "dist",
-  "build",
-  "out",
-  "coverage",
-]);
+const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "out", "coverage"]);
 
 /** The topmost tsconfig.json files below `dir` (at most four levels deep; the search stops where it finds one). */
-export async function nestedTsconfigs(
-  runtime: Runtime,
-  dir: string,
-  stateDir: string,
-): Promise<string[]> {
+export async function nestedTsconfigs(runtime: Runtime, dir: string, stateDir: string): Promise<string[]> {
   const found: string[] = [];
   let level = [dir];
   for (let depth = 0; depth < 4 && level.length; depth++) {
     const next: string[] = [];
     for (const current of level) {
       const entries = await whenAbsent(runtime.readDir(current), []);
-      if (
-        depth > 0 &&
-        entries.some((entry) => entry.isFile && entry.name === "tsconfig.json")
-      ) {
+      if (depth > 0 && entries.some((entry) => entry.isFile && entry.name === "tsconfig.json")) {
         found.push(join(current, "tsconfig.json"));
         continue;
       }
       for (const entry of entries) {
         const child = join(current, entry.name);
-        if (
-          entry.isDirectory &&
-          !entry.name.startsWith(".") &&
-          !SKIPPED_DIRS.has(entry.name) &&
-          child !== stateDir
-        )
-          next.push(child);
+        if (entry.isDirectory && !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name) && child !== stateDir) next.push(child);
       }
     }
     level = next;
@@ -82,10 +52,7 @@ export async function nestedTsconfigs(
 }
 
 /** The configs a config references (a directory reference means its tsconfig.json); unreadable configs reference none. */
-async function referencesOf(
-  runtime: Runtime,
-  config: string,
-): Promise<string[]> {
+async function referencesOf(runtime: Runtime, config: string): Promise<string[]> {
   let raw: { references?: { path?: unknown }[] } | null;
   try {
     raw = parseJsonc(await runtime.readText(config)) as typeof raw;
@@ -94,50 +61,29 @@ async function referencesOf(
     return [];
   }
   const out: string[] = [];
-  for (const reference of Array.isArray(raw?.references)
-    ? raw.references
-    : []) {
+  for (const reference of Array.isArray(raw?.references) ? raw.references : []) {
     if (typeof reference?.path !== "string") continue;
     const target = resolve(dirname(config), reference.path);
-    out.push(
-      (await runtime.stat(target))?.isDirectory
-        ? join(target, "tsconfig.json")
-        : target,
-    );
+    out.push((await runtime.stat(target))?.isDirectory ? join(target, "tsconfig.json") : target);
   }
   return out;
 }
 
 /** The config a script's `-p`/`-b` argument names, relative to the package directory (a directory: its tsconfig.json). */
-async function scriptConfig(
-  runtime: Runtime,
-  root: string,
-  dir: string,
-  project: string | null,
-): Promise<string | null> {
+async function scriptConfig(runtime: Runtime, root: string, dir: string, project: string | null): Promise<string | null> {
   // tsc without -p looks for tsconfig.json from its working directory upward.
   if (project === null) return nearestTsconfig(runtime, root, dir);
   const target = resolve(dir, project);
   const info = await runtime.stat(target);
-  if (info?.isDirectory)
-    return (await runtime.stat(join(target, "tsconfig.json")))?.isFile
-      ? join(target, "tsconfig.json")
-      : null;
+  if (info?.isDirectory) return (await runtime.stat(join(target, "tsconfig.json")))?.isFile ? join(target, "tsconfig.json") : null;
   return info?.isFile ? target : null;
 }
 
 /** Vitest's config files, in the order vitest looks for them (vite.config.* when there is no vitest.config.*). */
-const VITEST_CONFIGS = ["vitest", "vite"].flatMap((base) =>
-  ["ts", "mts", "cts", "js", "mjs", "cjs"].map(
-    (ext) => `${base}.config.${ext}`,
-  ),
-);
+const VITEST_CONFIGS = ["vitest", "vite"].flatMap((base) => ["ts", "mts", "cts", "js", "mjs", "cjs"].map((ext) => `${base}.config.${ext}`));
 
 /** What the package's vitest config says of type-checking (see vitestTypecheckConfig); nothing without one. */
-async function vitestConfig(
-  runtime: Runtime,
-  dir: string,
-): Promise<{ tsconfig: string | null; enabled: boolean }> {
+async function vitestConfig(runtime: Runtime, dir: string): Promise<{ tsconfig: string | null; enabled: boolean }> {
   for (const name of VITEST_CONFIGS) {
     const text = await runtime.readText(join(dir, name)).catch(ifMissing(null));
     if (text !== null) return vitestTypecheckConfig(text);
@@ -149,13 +95,8 @@ async function vitestConfig(
  * The tsconfigs an Angular workspace's `angular.json` gives its builders (`tsConfig` of each project's targets and
  * their configurations: `ng build` with tsconfig.app.json, `ng test` with tsconfig.spec.json), each with its target.
  */
-async function angularConfigs(
-  runtime: Runtime,
-  dir: string,
-): Promise<{ config: string; target: string }[]> {
-  const text = await runtime
-    .readText(join(dir, "angular.json"))
-    .catch(ifMissing(null));
+async function angularConfigs(runtime: Runtime, dir: string): Promise<{ config: string; target: string }[]> {
+  const text = await runtime.readText(join(dir, "angular.json")).catch(ifMissing(null));
   if (text === null) return [];
   let workspace: unknown;
   try {
@@ -165,26 +106,14 @@ async function angularConfigs(
     return [];
   }
   const out: { config: string; target: string }[] = [];
-  const record = (value: unknown) =>
-    value && typeof value === "object"
-      ? (value as Record<string, unknown>)
-      : {};
-  for (const [name, project] of Object.entries(
-    record(record(workspace).projects),
-  )) {
-    const targets = record(
-      record(project).architect ?? record(project).targets,
-    );
+  const record = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
+  for (const [name, project] of Object.entries(record(record(workspace).projects))) {
+    const targets = record(record(project).architect ?? record(project).targets);
     for (const [target, definition] of Object.entries(targets)) {
-      const options = [
-        record(definition).options,
-        ...Object.values(record(record(definition).configurations)),
-      ];
+      const options = [record(definition).options, ...Object.values(record(record(definition).configurations))];
       for (const tsConfig of options.map((option) => record(option).tsConfig)) {
-        const config =
-          typeof tsConfig === "string" ? resolve(dir, tsConfig) : null;
-        if (config && !out.some((known) => known.config === config))
-          out.push({ config, target: `${name}:${target}` });
+        const config = typeof tsConfig === "string" ? resolve(dir, tsConfig) : null;
+        if (config && !out.some((known) => known.config === config)) out.push({ config, target: `${name}:${target}` });
       }
     }
   }
@@ -196,14 +125,8 @@ async function angularConfigs(
  * `typecheck` option not false), every project with a tsconfig.json has an inferred `typecheck` target (`tsc --build`
  * on that config) that no package.json script names.
  */
-async function nxTypecheckConfigs(
-  runtime: Runtime,
-  root: string,
-  packages: readonly string[],
-): Promise<ScriptConfig[]> {
-  const text = await runtime
-    .readText(join(root, "nx.json"))
-    .catch(ifMissing(null));
+async function nxTypecheckConfigs(runtime: Runtime, root: string, packages: readonly string[]): Promise<ScriptConfig[]> {
+  const text = await runtime.readText(join(root, "nx.json")).catch(ifMissing(null));
   if (text === null) return [];
   let nx: { plugins?: unknown } | null;
   try {
@@ -212,39 +135,22 @@ async function nxTypecheckConfigs(
     // Nx reports a malformed nx.json itself.
     return [];
   }
-  const typecheck = (Array.isArray(nx?.plugins) ? nx.plugins : []).some(
-    (entry: unknown) => {
-      const plugin =
-        typeof entry === "string"
-          ? { plugin: entry }
-          : (entry as {
-              plugin?: unknown;
-              options?: { typecheck?: unknown };
-            } | null);
-      return (
-        plugin?.plugin === "@nx/js/typescript" &&
-        plugin.options?.typecheck !== false
-      );
-    },
-  );
+  const typecheck = (Array.isArray(nx?.plugins) ? nx.plugins : []).some((entry: unknown) => {
+    const plugin = typeof entry === "string" ? { plugin: entry } : (entry as { plugin?: unknown; options?: { typecheck?: unknown } } | null);
+    return plugin?.plugin === "@nx/js/typescript" && plugin.options?.typecheck !== false;
+  });
   if (!typecheck) return [];
   const out: ScriptConfig[] = [];
   for (const dir of packages) {
     const config = join(dir, "tsconfig.json");
     if ((await runtime.stat(config))?.isFile)
-      out.push({
-        config,
-        reason: `nx typecheck (@nx/js/typescript) of ${relative(root, dir).replace(/\\/g, "/")}`,
-        tool: "tsc",
-        inPackage: true,
-      });
+      out.push({ config, reason: `nx typecheck (@nx/js/typescript) of ${relative(root, dir).replace(/\\/g, "/")}`, tool: "tsc", inPackage: true });
   }
   return out;
 }
 
 /** Why a root tsconfig.json no script runs is left out of a workspace whose packages check themselves. */
-export const ROOT_LEFT_OUT =
-  "root tsconfig.json: no script runs it; the packages' scripts check themselves — add it with typescript.projects";
+export const ROOT_LEFT_OUT = "root tsconfig.json: no script runs it; the packages' scripts check themselves — add it with typescript.projects";
 
 /** Why a root tsconfig.json is left out of an Angular workspace: angular.json names the configs ng checks. */
 export const ROOT_LEFT_TO_BUILDERS =
@@ -264,16 +170,10 @@ interface ScriptConfig {
 }
 
 /** True when the root's angular.json names programs: then the root tsconfig.json they extend is the editor's. */
-const rootBuilders = (scripts: readonly ScriptConfig[]) =>
-  scripts.some((script) => script.builder && !script.inPackage);
+const rootBuilders = (scripts: readonly ScriptConfig[]) => scripts.some((script) => script.builder && !script.inPackage);
 
 /** The configs the type-checker invocations of the root's and the packages' scripts name, in order. */
-async function scriptConfigs(
-  runtime: Runtime,
-  root: string,
-  manifest: Manifest | null,
-  packages: readonly string[],
-): Promise<ScriptConfig[]> {
+async function scriptConfigs(runtime: Runtime, root: string, manifest: Manifest | null, packages: readonly string[]): Promise<ScriptConfig[]> {
   const out: ScriptConfig[] = [];
   for (const dir of [root, ...packages]) {
     const pkg = dir === root ? manifest : await readManifest(runtime, dir);
@@ -283,62 +183,25 @@ async function scriptConfigs(
       const reason = `script "${name}"${where ? ` of ${where}` : ""}`;
       for (const invocation of tscInvocations(script)) {
         // `pnpm -r exec tsc` at the root runs in each package it selects, as that package's own script would.
-        const where =
-          invocation.packages && dir === root
-            ? await selectPackages(
-                runtime,
-                root,
-                packages,
-                invocation.packages.filters,
-              )
-            : [dir];
+        const where = invocation.packages && dir === root ? await selectPackages(runtime, root, packages, invocation.packages.filters) : [dir];
         for (const at of where) {
-          const runReason =
-            at === dir
-              ? reason
-              : `${reason} in ${relative(root, at).replace(/\\/g, "/")}`;
-          for (const project of invocation.projects.length
-            ? invocation.projects
-            : [null]) {
+          const runReason = at === dir ? reason : `${reason} in ${relative(root, at).replace(/\\/g, "/")}`;
+          for (const project of invocation.projects.length ? invocation.projects : [null]) {
             const config = await scriptConfig(runtime, root, at, project);
-            if (config)
-              out.push({
-                config,
-                reason: runReason,
-                tool: invocation.tool,
-                inPackage: at !== root,
-                build: invocation.build,
-              });
+            if (config) out.push({ config, reason: runReason, tool: invocation.tool, inPackage: at !== root, build: invocation.build });
           }
         }
       }
       if (!/\bvitest\b/.test(script)) continue;
       vitest ??= await vitestConfig(runtime, dir);
       for (const run of vitestTypechecks(script, vitest.enabled)) {
-        const config = await scriptConfig(
-          runtime,
-          root,
-          dir,
-          run.tsconfig ?? vitest.tsconfig,
-        );
-        if (config)
-          out.push({
-            config,
-            reason: `${reason} (vitest's type-check)`,
-            tool: "tsc",
-            inPackage: dir !== root,
-          });
+        const config = await scriptConfig(runtime, root, dir, run.tsconfig ?? vitest.tsconfig);
+        if (config) out.push({ config, reason: `${reason} (vitest's type-check)`, tool: "tsc", inPackage: dir !== root });
       }
     }
     for (const { config, target } of await angularConfigs(runtime, dir)) {
       if ((await runtime.stat(config))?.isFile)
-        out.push({
-          config,
-          reason: `angular.json ${target}${where ? ` of ${where}` : ""}`,
-          tool: "tsc",
-          inPackage: dir !== root,
-          builder: true,
-        });
+        out.push({ config, reason: `angular.json ${target}${where ? ` of ${where}` : ""}`, tool: "tsc", inPackage: dir !== root, builder: true });
     }
   }
   return out;
@@ -352,20 +215,11 @@ async function scriptConfigs(
 async function keepsRoot(
   runtime: Runtime,
   rootConfig: string,
-  input: {
-    packages: readonly string[];
-    scripts: readonly ScriptConfig[];
-    configured: readonly string[];
-  },
+  input: { packages: readonly string[]; scripts: readonly ScriptConfig[]; configured: readonly string[] },
 ): Promise<boolean> {
-  if (
-    input.configured.includes(rootConfig) ||
-    input.scripts.some((script) => script.config === rootConfig)
-  )
-    return true;
+  if (input.configured.includes(rootConfig) || input.scripts.some((script) => script.config === rootConfig)) return true;
   // angular.json names what `ng build` and `ng test` check; the root config they extend is the editor's.
-  if (rootBuilders(input.scripts))
-    return (await referencesOf(runtime, rootConfig)).length > 0;
+  if (rootBuilders(input.scripts)) return (await referencesOf(runtime, rootConfig)).length > 0;
   if (input.packages.length === 0) return true;
   // No package checks itself: the root config is the only evidence of what the project type-checks.
   if (!input.scripts.some((script) => script.inPackage)) return true;
@@ -378,105 +232,56 @@ async function keepsRoot(
  * root's and workspace packages' scripts name, and `typescript.projects`; without a root config, each workspace
  * package's tsconfig.json (a project that is not a workspace: the topmost tsconfig.json files below the root).
  */
-export async function choosePrograms(
-  runtime: Runtime,
-  root: string,
-  options: { stateDir: string; configured: readonly string[] },
-): Promise<ProgramChoice> {
+export async function choosePrograms(runtime: Runtime, root: string, options: { stateDir: string; configured: readonly string[] }): Promise<ProgramChoice> {
   const chosen = new Map<string, ChosenProgram>();
   // The configs whose checker a script named (the others are checked with tsc by default).
   const named = new Set<string>();
   const add = (config: string, reason: string, tool?: TypeChecker) => {
     const known = chosen.get(config);
-    if (!known)
-      chosen.set(config, { config, reasons: [reason], tool: tool ?? "tsc" });
+    if (!known) chosen.set(config, { config, reasons: [reason], tool: tool ?? "tsc" });
     else {
       if (!known.reasons.includes(reason)) known.reasons.push(reason);
       // vue-tsc and svelte-check check everything tsc does and the .vue / .svelte files too; a script's checker
       // (tsgo) replaces the default of a config chosen for another reason (the root's tsconfig.json).
-      if (
-        tool === "vue-tsc" ||
-        tool === "svelte-check" ||
-        (tool && !named.has(config))
-      )
-        known.tool = tool;
+      if (tool === "vue-tsc" || tool === "svelte-check" || (tool && !named.has(config))) known.tool = tool;
     }
     if (tool) named.add(config);
   };
   const rootConfig = join(root, "tsconfig.json");
   const manifest = await readManifest(runtime, root);
   const packages = await workspacePackages(runtime, root, manifest);
-  const scripts = [
-    ...(await scriptConfigs(runtime, root, manifest, packages)),
-    ...(await nxTypecheckConfigs(runtime, root, packages)),
-  ];
+  const scripts = [...(await scriptConfigs(runtime, root, manifest, packages)), ...(await nxTypecheckConfigs(runtime, root, packages))];
   const configured: string[] = [];
   for (const project of options.configured) {
     const config = await scriptConfig(runtime, root, root, project);
     if (config) configured.push(config);
   }
   const hasRoot = (await runtime.stat(rootConfig))?.isFile === true;
-  const rootKept =
-    hasRoot &&
-    (await keepsRoot(runtime, rootConfig, { packages, scripts, configured }));
+  const rootKept = hasRoot && (await keepsRoot(runtime, rootConfig, { packages, scripts, configured }));
   if (rootKept) add(rootConfig, "root tsconfig.json");
   const packageConfigs: string[] = [];
-  for (const dir of packages)
-    if ((await runtime.stat(join(dir, "tsconfig.json")))?.isFile)
-      packageConfigs.push(join(dir, "tsconfig.json"));
+  for (const dir of packages) if ((await runtime.stat(join(dir, "tsconfig.json")))?.isFile) packageConfigs.push(join(dir, "tsconfig.json"));
   // A package's tsconfig.json is a program when a script runs a type-checker over it; only when no script runs one
   // anywhere is each package's config the evidence of what the project checks (as the root's is in keepsRoot).
   if (!rootKept && scripts.length === 0)
-    for (const config of packageConfigs)
-      add(
-        config,
-        `workspace package ${relative(root, dirname(config)).replace(/\\/g, "/")}`,
-      );
+    for (const config of packageConfigs) add(config, `workspace package ${relative(root, dirname(config)).replace(/\\/g, "/")}`);
   for (const script of scripts) add(script.config, script.reason, script.tool);
   for (const script of scripts)
     for (const leaf of await checkerBuildLeaves(runtime, script))
-      add(
-        leaf,
-        `referenced by ${relative(root, script.config).replace(/\\/g, "/")} (${script.tool} --build)`,
-        script.tool,
-      );
+      add(leaf, `referenced by ${relative(root, script.config).replace(/\\/g, "/")} (${script.tool} --build)`, script.tool);
   for (const config of configured) add(config, "typescript.projects");
-  const nested = hasRoot
-    ? []
-    : await nestedTsconfigs(runtime, root, options.stateDir);
-  if (!hasRoot && packages.length === 0)
-    for (const config of nested)
-      add(config, "topmost tsconfig.json (no root tsconfig.json)");
-  const programs = [...chosen.values()].sort((a, b) =>
-    a.config < b.config ? -1 : a.config > b.config ? 1 : 0,
-  );
+  const nested = hasRoot ? [] : await nestedTsconfigs(runtime, root, options.stateDir);
+  if (!hasRoot && packages.length === 0) for (const config of nested) add(config, "topmost tsconfig.json (no root tsconfig.json)");
+  const programs = [...chosen.values()].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
   const reached = await reachedConfigs(runtime, programs);
-  const leftOut =
-    hasRoot && !chosen.has(rootConfig)
-      ? [
-          {
-            config: rootConfig,
-            reason: rootBuilders(scripts)
-              ? ROOT_LEFT_TO_BUILDERS
-              : ROOT_LEFT_OUT,
-          },
-        ]
-      : [];
+  const leftOut = hasRoot && !chosen.has(rootConfig) ? [{ config: rootConfig, reason: rootBuilders(scripts) ? ROOT_LEFT_TO_BUILDERS : ROOT_LEFT_OUT }] : [];
   const reachedSet = new Set(reached.map(({ config }) => config));
-  for (const config of packageConfigs)
-    if (!chosen.has(config) && !reachedSet.has(config))
-      leftOut.push({ config, reason: PACKAGE_LEFT_OUT });
-  return {
-    programs,
-    reached,
-    leftOut,
-    noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0,
-  };
+  for (const config of packageConfigs) if (!chosen.has(config) && !reachedSet.has(config)) leftOut.push({ config, reason: PACKAGE_LEFT_OUT });
+  return { programs, reached, leftOut, noTsconfig: !hasRoot && chosen.size === 0 && nested.length === 0 };
 }
 
 /** Why a workspace package's tsconfig.json is not a program: nothing the project runs type-checks it (a docs package's). */
-export const PACKAGE_LEFT_OUT =
-  "no script runs a type-checker over it and no checked config references it — add it with typescript.projects";
+export const PACKAGE_LEFT_OUT = "no script runs a type-checker over it and no checked config references it — add it with typescript.projects";
 
 /**
  * The projects a `vue-tsc --build` (or another checker's build) checks besides its config: Signalint runs a checker
@@ -485,27 +290,16 @@ export const PACKAGE_LEFT_OUT =
  * nothing where its `vue-tsc --build --force` said 2 × TS2307). Each referenced config without references of its own
  * is run with the same checker; one that references others would need their built outputs, and is left to the solution.
  */
-async function checkerBuildLeaves(
-  runtime: Runtime,
-  script: ScriptConfig,
-): Promise<string[]> {
-  if (script.tool === "tsc" || script.tool === "tsgo" || !script.build)
-    return [];
+async function checkerBuildLeaves(runtime: Runtime, script: ScriptConfig): Promise<string[]> {
+  if (script.tool === "tsc" || script.tool === "tsgo" || !script.build) return [];
   const leaves: string[] = [];
   for (const reference of await referencesOf(runtime, script.config))
-    if (
-      (await runtime.stat(reference))?.isFile &&
-      (await referencesOf(runtime, reference)).length === 0
-    )
-      leaves.push(reference);
+    if ((await runtime.stat(reference))?.isFile && (await referencesOf(runtime, reference)).length === 0) leaves.push(reference);
   return leaves;
 }
 
 /** Every config the programs reach through references (transitively), with the program that reaches it. */
-async function reachedConfigs(
-  runtime: Runtime,
-  programs: readonly ChosenProgram[],
-): Promise<{ config: string; from: string }[]> {
+async function reachedConfigs(runtime: Runtime, programs: readonly ChosenProgram[]): Promise<{ config: string; from: string }[]> {
   const seen = new Map<string, string>();
   for (const program of programs) {
     const queue = await referencesOf(runtime, program.config);
@@ -518,27 +312,15 @@ async function reachedConfigs(
   }
   // A chosen program is listed once, with its own reasons (its run is dropped when another reaches it).
   const chosen = new Set(programs.map((program) => program.config));
-  return [...seen]
-    .filter(([config]) => !chosen.has(config))
-    .map(([config, from]) => ({ config, from }));
+  return [...seen].filter(([config]) => !chosen.has(config)).map(([config, from]) => ({ config, from }));
 }
 
 /** One line per program for doctor and engines.tsc: `tsconfig.json (root tsconfig.json)`. */
-export function describePrograms(
-  root: string,
-  choice: ProgramChoice,
-): string[] {
+export function describePrograms(root: string, choice: ProgramChoice): string[] {
   const name = (config: string) => relative(root, config).replace(/\\/g, "/");
   return [
-    ...choice.programs.map(
-      (program) =>
-        `${name(program.config)}${program.tool === "tsc" ? "" : ` with ${program.tool}`} (${program.reasons.join("; ")})`,
-    ),
-    ...choice.reached.map(
-      ({ config, from }) => `${name(config)} (referenced by ${name(from)})`,
-    ),
-    ...choice.leftOut.map(
-      ({ config, reason }) => `${name(config)} not checked (${reason})`,
-    ),
+    ...choice.programs.map((program) => `${name(program.config)}${program.tool === "tsc" ? "" : ` with ${program.tool}`} (${program.reasons.join("; ")})`),
+    ...choice.reached.map(({ config, from }) => `${name(config)} (referenced by ${name(from)})`),
+    ...choice.leftOut.map(({ config, reason }) => `${name(config)} not checked (${reason})`),
   ];
 }

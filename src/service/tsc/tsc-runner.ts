@@ -5,46 +5,18 @@ import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
 import { missingGenerated } from "../../engines/generated-configs.ts";
 import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
-import {
-  outsideConfigIssue,
-  tscListFilesArgs,
-  tscProjectArgs,
-  type OutsideConfigs,
-} from "../../engines/tsc.ts";
+import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
-import type {
-  EngineCache,
-  EngineJob,
-  RunnerOutcome,
-} from "../job/engine-job.ts";
-import {
-  candidateFiles,
-  checkedFiles,
-  isTypeScriptFile,
-  writeInferredConfig,
-  type TsconfigCoverage,
-} from "./tsc-coverage.ts";
-import {
-  choosePrograms,
-  describePrograms,
-  type ProgramChoice,
-} from "./tsc-programs.ts";
+import type { EngineCache, EngineJob, RunnerOutcome } from "../job/engine-job.ts";
+import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
+import { choosePrograms, describePrograms, type ProgramChoice } from "./tsc-programs.ts";
 import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
-import {
-  majorVersion,
-  resolveEngine,
-  resolveTypeChecker,
-} from "../../engines/resolve.ts";
+import { majorVersion, resolveEngine, resolveTypeChecker } from "../../engines/resolve.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import type { WarmRequest, WarmTsPool } from "../../typescript/warm-pool.ts";
-import {
-  dependentsSeen,
-  dependentsUnknown,
-  namedThenWhole,
-  type NamedFirst,
-} from "./named-first.ts";
+import { dependentsSeen, dependentsUnknown, namedThenWhole, type NamedFirst } from "./named-first.ts";
 import { combine, overlayCompiler, withFixMarks } from "./tsc-outcomes.ts";
 import { ifMissing } from "../../core/errors.ts";
 
@@ -70,10 +42,7 @@ export interface TscJob extends EngineJob {
 
 /** The programs and engine-neutral inputs a check's tsc run needs from its configuration. */
 async function chooseFor(job: TscJob): Promise<ProgramChoice> {
-  return choosePrograms(job.runtime, job.root, {
-    stateDir: job.stateDir,
-    configured: job.typescriptProjects,
-  });
+  return choosePrograms(job.runtime, job.root, { stateDir: job.stateDir, configured: job.typescriptProjects });
 }
 
 /** tsc runs of one check allowed at once however few CPUs there are (three warm programs ran in parallel before). */
@@ -89,11 +58,7 @@ function tscSlots(job: TscJob): number {
 }
 
 /** fn over items with at most `limit` calls pending at once; results in the items' order. */
-async function mapBounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   let next = 0;
   const worker = async () => {
@@ -102,34 +67,19 @@ async function mapBounded<T, R>(
       results[index] = await fn(items[index] as T);
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, worker),
-  );
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
 
 /** A warm answer (`pending`: of the named files only), a failure to report as the command line's would be (timeout), or null: run the command line. */
-type WarmResult =
-  | {
-      issues: RawIssue[];
-      cache: EngineCache;
-      files: string[];
-      pending?: number;
-    }
-  | ParseOutcome
-  | null;
+type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[]; pending?: number } | ParseOutcome | null;
 
 /** Config files outside the root are reported on the in-root config that extends them (else the checked one). */
 function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
   return (reported) => {
     const absolute = resolve(job.root, reported);
     const owner = plan.leadsTo.get(absolute);
-    return {
-      file: owner
-        ? relative(job.root, owner).replace(/\\/g, "/")
-        : plan.configFile,
-      shown: relative(job.root, absolute).replace(/\\/g, "/"),
-    };
+    return { file: owner ? relative(job.root, owner).replace(/\\/g, "/") : plan.configFile, shown: relative(job.root, absolute).replace(/\\/g, "/") };
   };
 }
 
@@ -137,19 +87,9 @@ function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
  * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
  * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
  */
-async function checkWarm(
-  job: TscJob,
-  packageDir: string,
-  tsconfig: string,
-  plan: TscRun,
-  released: Set<string>,
-): Promise<WarmResult> {
+async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan: TscRun, released: Set<string>): Promise<WarmResult> {
   throwIfCancelled(job.signal);
-  job.onEvent?.({
-    kind: "tsc-phase",
-    phase: "warm check",
-    tsconfig: relative(job.root, tsconfig) || tsconfig,
-  });
+  job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const outside = outsideConfigs(job, plan);
   const request: WarmRequest = {
     kind: plan.buildMode ? "solution" : "project",
@@ -167,9 +107,7 @@ async function checkWarm(
   // A solution, and a one-shot process (nobody would finish its re-check), answer whole.
   const first = !plan.buildMode && !job.warm.oneShot ? job.namedFirst : null;
   // The files importing the named ones come with the program's first answer (a plain TypeScript 5/6 program's only).
-  const outcome = await namedThenWhole(job.warm, request, first, (answer) =>
-    dependentsSeen(job, tsconfig, answer, plan.buildMode),
-  );
+  const outcome = await namedThenWhole(job.warm, request, first, (answer) => dependentsSeen(job, tsconfig, answer, plan.buildMode));
   if (outcome.status === "cancelled") throw new CheckCancelledError();
   if (outcome.status === "timeout") {
     const seconds = job.timeoutMs / 1000;
@@ -186,52 +124,28 @@ async function checkWarm(
   const { info } = outcome;
   // A full build checked every file (found on Zod: a cold build reported every file a hit).
   const misses = info.reuse === "full" ? info.programFiles : info.changedFiles;
-  const cache = {
-    hits: Math.max(0, info.programFiles - misses),
-    misses,
-    mode: `warm-${info.reuse}`,
-  };
-  return {
-    issues: outcome.issues,
-    cache,
-    files: outcome.files,
-    ...(outcome.pending !== undefined ? { pending: outcome.pending } : {}),
-  };
+  const cache = { hits: Math.max(0, info.programFiles - misses), misses, mode: `warm-${info.reuse}` };
+  return { issues: outcome.issues, cache, files: outcome.files, ...(outcome.pending !== undefined ? { pending: outcome.pending } : {}) };
 }
 
 /**
  * Every file of the programs of these tsconfigs (`tsc --listFilesOnly`, in parallel; a solution config lists its
  * references' files through the configs it reaches). A listing that fails adds nothing: its files stay uncovered.
  */
-async function listProgramFiles(
-  job: TscJob,
-  resolved: ResolvedEngine,
-  tsconfigs: readonly string[],
-): Promise<string[]> {
-  const listings = await mapBounded(
-    tsconfigs,
-    tscSlots(job),
-    async (tsconfig) => {
-      const result = await job.runtime.spawn(
-        resolved.command,
-        [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)],
-        {
-          cwd: job.root,
-          timeoutMs: job.timeoutMs,
-          maxOutputBytes: 64 * 1024 * 1024,
-          env: { NO_COLOR: "1", FORCE_COLOR: "0" },
-          signal: job.signal,
-        },
-      );
-      return result.stdout
-        .split(/\r?\n/)
-        .filter(
-          (line) =>
-            /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line),
-        )
-        .map((line) => resolve(line.trim()));
-    },
-  );
+async function listProgramFiles(job: TscJob, resolved: ResolvedEngine, tsconfigs: readonly string[]): Promise<string[]> {
+  const listings = await mapBounded(tsconfigs, tscSlots(job), async (tsconfig) => {
+    const result = await job.runtime.spawn(resolved.command, [...resolved.prefixArgs, ...tscListFilesArgs(tsconfig)], {
+      cwd: job.root,
+      timeoutMs: job.timeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0" },
+      signal: job.signal,
+    });
+    return result.stdout
+      .split(/\r?\n/)
+      .filter((line) => /^(\/|[A-Za-z]:[\\/])/.test(line) && !/\(\d+,\d+\): /.test(line))
+      .map((line) => resolve(line.trim()));
+  });
   return listings.flat();
 }
 
@@ -246,22 +160,14 @@ function solutionsWarm(version: string | null): boolean {
 
 /** True when tsc applies to the checked paths: the project checks a tsconfig or they include TypeScript files. */
 export async function tscApplies(job: TscJob): Promise<boolean> {
-  return (
-    (await chooseFor(job)).programs.length > 0 ||
-    (await candidateFiles(job)).some(isTypeScriptFile)
-  );
+  return (await chooseFor(job)).programs.length > 0 || (await candidateFiles(job)).some(isTypeScriptFile);
 }
 
 /** How one config is spawned on the command line: its argv, config name and the type-checker (tsc unless vue-tsc). */
 export type TscSpawn = (
   args: string[],
   configFile: string,
-  options: {
-    checker?: ResolvedEngine;
-    entry?: string;
-    outside?: OutsideConfigs;
-    parse?: (result: SpawnResult) => ParseOutcome;
-  },
+  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs; parse?: (result: SpawnResult) => ParseOutcome },
 ) => Promise<ParseOutcome>;
 
 /** What the programs of one check share while they run. */
@@ -286,43 +192,20 @@ interface RunState {
  * One config: its warm program in a host (built there by its first check; configs with references are a warm
  * `tsc -b` from TypeScript 5.6 on), else the command line. vue-tsc programs always run on the command line.
  */
-async function runOne(
-  job: TscJob,
-  root: ResolvedEngine,
-  run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState },
-): Promise<ParseOutcome> {
+async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
   const { config: tsconfig, slot, spawn, state } = run;
   const inferred = state.inferred?.config === tsconfig ? state.inferred : null;
   // A `tsgo` script runs TypeScript 7's preview compiler where it is installed (command line: no warm program);
   // else the project's TypeScript, as before the preview existed.
-  const tsgo =
-    !inferred && run.tool === "tsgo"
-      ? await resolveTypeChecker(job.runtime, "tsgo", {
-          start: dirname(tsconfig),
-          node: job.node,
-        })
-      : null;
-  const resolved =
-    tsgo ??
-    (inferred || run.tool !== "tsc"
-      ? root
-      : await programCompiler(job, root, tsconfig));
+  const tsgo = !inferred && run.tool === "tsgo" ? await resolveTypeChecker(job.runtime, "tsgo", { start: dirname(tsconfig), node: job.node }) : null;
+  const resolved = tsgo ?? (inferred || run.tool !== "tsc" ? root : await programCompiler(job, root, tsconfig));
   // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
   // line rather than evict each other's hosts at every check.
   const standIn = run.tool === "vue-tsc" || run.tool === "svelte-check";
-  const packageDir =
-    job.warmTypeScript && slot < job.warm.capacity && !standIn
-      ? resolved.packageDir
-      : null;
+  const packageDir = job.warmTypeScript && slot < job.warm.capacity && !standIn ? resolved.packageDir : null;
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
-  const own = (found: RawIssue[]) =>
-    inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found;
-  const checker = standIn
-    ? await resolveTypeChecker(job.runtime, run.tool, {
-        start: dirname(tsconfig),
-        node: job.node,
-      })
-    : null;
+  const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
+  const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
   if (checker && run.tool === "svelte-check") {
     const parsed = await runSvelteCheck(job, tsconfig, checker, spawn);
     if (parsed.ok) state.listLater.push(tsconfig);
@@ -332,12 +215,7 @@ async function runOne(
   }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
   const plan: TscRun = inferred
-    ? {
-        args: tscProjectArgs(tsconfig),
-        configFile: "tsconfig.json (inferred)",
-        buildMode: false,
-        leadsTo: new Map(),
-      }
+    ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
     : await planTscRun(job.runtime, {
         root: job.root,
         tsconfig,
@@ -346,20 +224,9 @@ async function runOne(
         ...(checker ? { checker: run.tool } : {}),
       });
   // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
-  const warmable =
-    packageDir && (!plan.buildMode || solutionsWarm(resolved.version))
-      ? packageDir
-      : null;
+  const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
   // The inferred program answers whole (its findings are filtered to its own files).
-  const warm = warmable
-    ? await checkWarm(
-        inferred ? { ...job, namedFirst: null } : job,
-        warmable,
-        tsconfig,
-        plan,
-        state.released,
-      )
-    : null;
+  const warm = warmable ? await checkWarm(inferred ? { ...job, namedFirst: null } : job, warmable, tsconfig, plan, state.released) : null;
   if (warm && !("ok" in warm)) {
     const files = warm.files.map((file) => resolve(file));
     for (const file of files) state.programFiles.add(file);
@@ -367,48 +234,23 @@ async function runOne(
     state.cache.hits += warm.cache.hits;
     state.cache.misses += warm.cache.misses;
     state.modes.add(warm.cache.mode as string);
-    if (warm.pending !== undefined)
-      state.pending = {
-        programs: (state.pending?.programs ?? 0) + 1,
-        files: (state.pending?.files ?? 0) + warm.pending,
-      };
+    if (warm.pending !== undefined) state.pending = { programs: (state.pending?.programs ?? 0) + 1, files: (state.pending?.files ?? 0) + warm.pending };
     return { ok: true, issues: own(warm.issues) };
   }
   if (warm) return warm;
   throwIfCancelled(job.signal);
-  job.onEvent?.({
-    kind: "tsc-phase",
-    phase: plan.buildMode ? "build" : "command line",
-    tsconfig: relative(job.root, tsconfig) || tsconfig,
-  });
+  job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   // vue-tsc through node runs behind the guard launcher: its global types are never written into the tree.
-  const guarded =
-    checker &&
-    run.tool === "vue-tsc" &&
-    checker.prefixArgs.at(-1) === checker.path;
-  const parsed = await spawn(
-    guarded ? [checker.path, ...plan.args] : plan.args,
-    plan.configFile,
-    {
-      ...(checker
-        ? { checker }
-        : resolved !== root
-          ? { checker: resolved }
-          : {}),
-      ...(guarded
-        ? { entry: await vueTscGuard(job.runtime, job.cacheDir) }
-        : plan.entry
-          ? { entry: plan.entry }
-          : {}),
-      outside: outsideConfigs(job, plan),
-    },
-  );
+  const guarded = checker && run.tool === "vue-tsc" && checker.prefixArgs.at(-1) === checker.path;
+  const parsed = await spawn(guarded ? [checker.path, ...plan.args] : plan.args, plan.configFile, {
+    ...(checker ? { checker } : resolved !== root ? { checker: resolved } : {}),
+    ...(guarded ? { entry: await vueTscGuard(job.runtime, job.cacheDir) } : plan.entry ? { entry: plan.entry } : {}),
+    outside: outsideConfigs(job, plan),
+  });
   if (!parsed.ok) return parsed;
   // A solution's programs are the configs its references reach (listed from the coverage listings).
   if (!inferred && !plan.buildMode) state.listLater.push(tsconfig);
-  state.modes.add(
-    checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli",
-  );
+  state.modes.add(checker ? "vue-tsc" : plan.buildMode ? "build-incremental" : "cli");
   if (checker) state.checkerAnswered.add(tsconfig);
   return { ok: true, issues: own(parsed.issues) };
 }
@@ -417,19 +259,12 @@ async function runOne(
  * The tsc a program is checked with: the TypeScript its own package installs (`packages/x/node_modules/typescript`,
  * what that package's scripts run), else the project's (`root`, resolved from the checked paths).
  */
-async function programCompiler(
-  job: TscJob,
-  root: ResolvedEngine,
-  tsconfig: string,
-): Promise<ResolvedEngine> {
+async function programCompiler(job: TscJob, root: ResolvedEngine, tsconfig: string): Promise<ResolvedEngine> {
   const dir = dirname(tsconfig);
   const inside = relative(job.root, dir);
   // From the config's own directory, the root's too (a check of one package's files resolved `root` there).
   if (inside.startsWith("..") || isAbsolute(inside)) return root;
-  const own = await resolveEngine(job.runtime, "tsc", {
-    start: dir,
-    node: job.node,
-  });
+  const own = await resolveEngine(job.runtime, "tsc", { start: dir, node: job.node });
   return own && own.path !== root.path ? own : root;
 }
 
@@ -437,12 +272,7 @@ async function programCompiler(
  * Runs configs in parallel, at most tscSlots at once, collecting each one's findings in order (a failure leaves the
  * others standing).
  */
-function runner(
-  job: TscJob,
-  resolved: ResolvedEngine,
-  spawn: TscSpawn,
-  state: RunState,
-) {
+function runner(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState) {
   const outcomes: [string, ParseOutcome][] = [];
   const runAll = async (runs: readonly ProgramRun[]) => {
     job.dependents?.expect(runs.map((run) => run.config));
@@ -450,12 +280,7 @@ function runner(
       runs.map((run, slot) => ({ ...run, slot })),
       tscSlots(job),
       async (run) =>
-        [
-          run.config,
-          await runOne(job, resolved, { ...run, spawn, state }).finally(() =>
-            dependentsUnknown(job, run.config),
-          ),
-        ] as [string, ParseOutcome],
+        [run.config, await runOne(job, resolved, { ...run, spawn, state }).finally(() => dependentsUnknown(job, run.config))] as [string, ParseOutcome],
     );
     outcomes.push(...done);
   };
@@ -466,53 +291,24 @@ function runner(
  * A project without any tsconfig: the TS/JS files under the checked paths in one inferred program (TypeScript's
  * defaults with the editors' settings, as an editor checks them).
  */
-async function runInferred(
-  job: TscJob,
-  resolved: ResolvedEngine,
-  spawn: TscSpawn,
-  state: RunState,
-): Promise<RunnerOutcome> {
+async function runInferred(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn, state: RunState): Promise<RunnerOutcome> {
   const files = await candidateFiles(job);
-  if (!files.length)
-    return {
-      status: "disabled",
-      message:
-        "no tsconfig.json and no TypeScript or JavaScript files under the checked paths",
-    };
+  if (!files.length) return { status: "disabled", message: "no tsconfig.json and no TypeScript or JavaScript files under the checked paths" };
   const config = await writeInferredConfig(job, resolved, files);
-  state.inferred = {
-    config,
-    files: new Set(files.flatMap((file) => job.toRelative(file) ?? [])),
-  };
+  state.inferred = { config, files: new Set(files.flatMap((file) => job.toRelative(file) ?? [])) };
   const { outcomes, runAll } = runner(job, resolved, spawn, state);
   await runAll([{ config, tool: "tsc" }]);
   const combined = combine(outcomes, () => "tsconfig.json (inferred)");
   if (!combined.ok) return combined;
   const message = `inferred program (TypeScript defaults, allowJs) for ${files.length} file(s): the project has no tsconfig.json`;
-  return {
-    ...combined,
-    cache: { ...state.cache, mode: [...state.modes].join("+") },
-    message,
-  };
+  return { ...combined, cache: { ...state.cache, mode: [...state.modes].join("+") }, message };
 }
 
 /** engines.tsc's message: which programs ran and why, when that is more than the root tsconfig.json alone. */
-function programsMessage(
-  job: TscJob,
-  choice: ProgramChoice,
-  runs: readonly ProgramRun[],
-): string | undefined {
+function programsMessage(job: TscJob, choice: ProgramChoice, runs: readonly ProgramRun[]): string | undefined {
   const ran = new Set(runs.map((run) => run.config));
   const shown = choice.programs.filter((program) => ran.has(program.config));
-  if (
-    shown.length <= 1 &&
-    shown.every(
-      (program) =>
-        program.config === join(job.root, "tsconfig.json") &&
-        program.tool === "tsc",
-    )
-  )
-    return undefined;
+  if (shown.length <= 1 && shown.every((program) => program.config === join(job.root, "tsconfig.json") && program.tool === "tsc")) return undefined;
   return `programs: ${describePrograms(job.root, { ...choice, programs: shown, reached: [] }).join(", ")}`;
 }
 
@@ -523,11 +319,7 @@ function programsMessage(
  * coverage notes, as are framework files no program checks. A project without any tsconfig gets the editors'
  * inferred program instead.
  */
-export async function runTsc(
-  job: TscJob,
-  resolved: ResolvedEngine,
-  spawn: TscSpawn,
-): Promise<RunnerOutcome> {
+export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSpawn): Promise<RunnerOutcome> {
   const state: RunState = {
     cache: { hits: 0, misses: 0 },
     modes: new Set(),
@@ -551,75 +343,30 @@ export async function runTsc(
   // while it runs, rather than after; TypeScript 5/6 list in the spare warm host, which the program's check would take.
   const [only] = choice.programs;
   const listedApart = majorVersion(resolved) >= 7;
-  const alone =
-    listedApart &&
-    job.paths.includes(".") &&
-    choice.programs.length === 1 &&
-    only;
-  const early =
-    alone && !(await missingGenerated(job.runtime, job.root, only.config))
-      ? [{ config: only.config, tool: only.tool }]
-      : null;
-  const [{ runs, outside }] = await Promise.all([
-    selectRuns(job, resolved, { choice, sources, framework, scope }),
-    early && runAll(early),
-  ]);
+  const alone = listedApart && job.paths.includes(".") && choice.programs.length === 1 && only;
+  const early = alone && !(await missingGenerated(job.runtime, job.root, only.config)) ? [{ config: only.config, tool: only.tool }] : null;
+  const [{ runs, outside }] = await Promise.all([selectRuns(job, resolved, { choice, sources, framework, scope }), early && runAll(early)]);
   if (!early) await runAll(await withoutGeneratedGaps(job, runs, outcomes));
-  else if (
-    runs.length !== 1 ||
-    runs[0]?.config !== only?.config ||
-    runs[0]?.tool !== only?.tool
-  )
+  else if (runs.length !== 1 || runs[0]?.config !== only?.config || runs[0]?.tool !== only?.tool)
     throw new Error("tsc: the listings chose other programs than the one run");
   // A file no listing includes but one of the programs imports is that program's file (tsc reports it there).
-  if (outside.length && state.listLater.length)
-    for (const file of await listProgramFiles(job, resolved, state.listLater))
-      state.programFiles.add(file);
-  const notIncluded = outside.filter(
-    (file) => !state.programFiles.has(resolve(file)),
-  );
+  if (outside.length && state.listLater.length) for (const file of await listProgramFiles(job, resolved, state.listLater)) state.programFiles.add(file);
+  const notIncluded = outside.filter((file) => !state.programFiles.has(resolve(file)));
   // A framework checker's program covers its files when the checker answered for it; one that gave no answer (a
   // generated config missing, a failure, a timeout) leaves them unchecked, and says so.
-  const failedRuns = new Set(
-    outcomes.flatMap(([config, outcome]) => (outcome.ok ? [] : [config])),
-  );
-  const dirsWith = (
-    tool: "vue-tsc" | "svelte-check",
-    which: (config: string) => boolean,
-  ) =>
-    runs
-      .filter((run) => run.tool === tool && which(run.config))
-      .map((run) => dirname(run.config));
+  const failedRuns = new Set(outcomes.flatMap(([config, outcome]) => (outcome.ok ? [] : [config])));
+  const dirsWith = (tool: "vue-tsc" | "svelte-check", which: (config: string) => boolean) =>
+    runs.filter((run) => run.tool === tool && which(run.config)).map((run) => dirname(run.config));
   const answered = (config: string) => state.checkerAnswered.has(config);
   const failedRun = (config: string) => failedRuns.has(config);
   const svelteInstalled =
-    framework.some((file) => file.endsWith(".svelte")) &&
-    (await resolveTypeChecker(job.runtime, "svelte-check", {
-      start: job.root,
-      node: job.node,
-    })) !== null;
-  const failed = {
-    vue: dirsWith("vue-tsc", failedRun),
-    svelte: svelteInstalled ? dirsWith("svelte-check", failedRun) : [],
-  };
-  const checked = {
-    vue: dirsWith("vue-tsc", answered),
-    svelte: dirsWith("svelte-check", answered),
-  };
-  const notChecked = coverageNotes(notIncluded, framework, checked, {
-    svelteInstalled,
-    failed,
-  });
+    framework.some((file) => file.endsWith(".svelte")) && (await resolveTypeChecker(job.runtime, "svelte-check", { start: job.root, node: job.node })) !== null;
+  const failed = { vue: dirsWith("vue-tsc", failedRun), svelte: svelteInstalled ? dirsWith("svelte-check", failedRun) : [] };
+  const checked = { vue: dirsWith("vue-tsc", answered), svelte: dirsWith("svelte-check", answered) };
+  const notChecked = coverageNotes(notIncluded, framework, checked, { svelteInstalled, failed });
   if (!runs.length) {
-    const why = describePrograms(job.root, {
-      ...choice,
-      programs: [],
-      reached: [],
-    });
-    const message = [
-      "no program the project checks includes the checked files",
-      ...why,
-    ].join("; ");
+    const why = describePrograms(job.root, { ...choice, programs: [], reached: [] });
+    const message = ["no program the project checks includes the checked files", ...why].join("; ");
     return { ok: true, issues: [], notChecked, message, reuse: { reads: [] } };
   }
   const combined = withFixMarks(
@@ -629,22 +376,11 @@ export async function runTsc(
   if (!combined.ok) return { ...combined, notChecked };
   // A program no longer warm answers through the command line (exact, only slower): said where the answer is.
   const message =
-    [
-      programsMessage(job, choice, runs),
-      ...[...state.released].map((reason) => `command line: ${reason}`),
-    ]
-      .filter(Boolean)
-      .join("; ") || undefined;
+    [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
   const cache = { ...state.cache, mode: [...state.modes].join("+") };
   // A pending answer is never repeated by a quiet check (no reuse): the next check asks the programs, which finish it.
   const rest = state.pending ? { pending: state.pending } : reuseOf(state);
-  return {
-    ...combined,
-    cache,
-    notChecked,
-    ...(message ? { message } : {}),
-    ...rest,
-  };
+  return { ...combined, cache, notChecked, ...(message ? { message } : {}), ...rest };
 }
 
 /**
@@ -653,8 +389,6 @@ export async function runTsc(
  * run names none, so its answer is never repeated unchecked.
  */
 function reuseOf(state: RunState): { reuse?: { reads: string[] } } {
-  const warmOnly =
-    state.modes.size > 0 &&
-    [...state.modes].every((mode) => mode.startsWith("warm-"));
+  const warmOnly = state.modes.size > 0 && [...state.modes].every((mode) => mode.startsWith("warm-"));
   return warmOnly ? { reuse: { reads: [...state.programFiles] } } : {};
 }
