@@ -1,9 +1,10 @@
 // node build/bench-typed-elsewhere.mjs: issue 36 item 1's ESLint part on a generated project with a typed ESLint config
 // (typescript-eslint's projectService, no-floating-promises): a hub `dep.ts` imported by BENCH_IMPORTERS files (20),
 // its function made async and back, each edit answered by check_files [dep.ts] — with the importers linted
-// (typedLintDependents 50, the default) and without (0: only the note), in one MCP server each on its own copy. Prints
-// each edit's time, the introduced errors, and the medians. BENCH_RUNS (3 edits each way), BENCH_BUDGETS ("50,0").
-// Needs `npm run build`.
+// (typedLintDependents 50, the default) and without (0: only the note), in one MCP server each on its own copy, both
+// open at once and their edits alternating (one edit in each, then the next), so a load that changes during the run
+// weighs on both alike. Prints each edit's time, the introduced errors, the medians, and each round's ratio of the
+// first budget's time to the second's. BENCH_RUNS (3 edits each way), BENCH_BUDGETS ("50,0"). Needs `npm run build`.
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { env, mcpCheck, median, openSession, ROOT, tempDir } from "./bench-harness.mjs";
@@ -46,33 +47,43 @@ export default tseslint.config({
   return dir;
 }
 
-/** RUNS edits each way in one server: each check_files' time, ESLint's time (the check's engine timing), what it found elsewhere. */
-async function session(typedLintDependents) {
+/** A server on its own project for each budget, its whole-project check made: RUNS edits each way follow, alternating. */
+async function open(typedLintDependents) {
   const dir = project(typedLintDependents);
   const { client } = await openSession(dir, env({ SIGNALINT_DAEMON: "0" }), "bench-typed-elsewhere");
-  const rows = [];
-  try {
-    await mcpCheck(client, "check_project", {});
-    for (let round = 0; round < 2 * RUNS; round++) {
-      writeFileSync(join(dir, "src", "dep.ts"), round % 2 === 0 ? ASYNC : VOID);
-      const check = await mcpCheck(client, "check_files", { files: ["src/dep.ts"] });
-      rows.push({
-        ms: Math.round(check.ms),
-        status: check.status,
-        elsewhere: check.response.elsewhere?.introduced ?? 0,
-        notes: check.response.notChecked?.length ?? 0,
-      });
-    }
-  } finally {
-    await client.close();
-  }
-  return rows;
+  await mcpCheck(client, "check_project", {});
+  return { budget: typedLintDependents, dir, client, rows: [] };
 }
 
-for (const budget of (process.env.BENCH_BUDGETS ?? "50,0").split(",").map(Number)) {
-  const rows = await session(budget);
+/** One edit in a session's project and its check_files: the time, ESLint's findings elsewhere, the notes. */
+async function edit(session, round) {
+  writeFileSync(join(session.dir, "src", "dep.ts"), round % 2 === 0 ? ASYNC : VOID);
+  const check = await mcpCheck(session.client, "check_files", { files: ["src/dep.ts"] });
+  session.rows.push({
+    ms: Math.round(check.ms),
+    status: check.status,
+    elsewhere: check.response.elsewhere?.introduced ?? 0,
+    notes: check.response.notChecked?.length ?? 0,
+  });
+}
+
+const sessions = [];
+try {
+  for (const budget of (process.env.BENCH_BUDGETS ?? "50,0").split(",").map(Number)) sessions.push(await open(budget));
+  for (let round = 0; round < 2 * RUNS; round++) for (const session of sessions) await edit(session, round);
+} finally {
+  for (const session of sessions) await session.client.close();
+}
+for (const { budget, rows } of sessions) {
   console.log(
     `typedLintDependents ${budget} (${IMPORTERS} importers): ${rows.map((row) => `${row.ms} ms ${row.status} elsewhere ${row.elsewhere}`).join("; ")}`,
   );
   console.log(`  median ${median(rows.map((row) => row.ms))} ms (async edits ${median(rows.filter((_, i) => i % 2 === 0).map((row) => row.ms))} ms)`);
+}
+const [first, second] = sessions;
+if (first && second) {
+  const ratios = first.rows.map((row, index) => row.ms / (second.rows[index]?.ms ?? Number.NaN));
+  console.log(
+    `typedLintDependents ${first.budget} / ${second.budget}, each round: ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)}`,
+  );
 }

@@ -28,8 +28,9 @@ const esmRequire = [
 ].join("\n");
 
 // The tool catalog (src/mcp/tool-catalog.ts: every tool's JSON schemas from its zod contracts, initialize's result
-// from the SDK's Server), computed here and embedded in both bundles as a string constant: the stdio front answers
-// initialize and tools/list from it before zod and the SDK are loaded. Bundled to a temporary file and run once.
+// from the SDK's Server), computed here and embedded in both bundles as an object literal (see the define below): the
+// stdio front answers initialize and tools/list from it before zod and the SDK are loaded. Bundled to a temporary file
+// and run once.
 mkdirSync(outdir, { recursive: true });
 const scratch = mkdtempSync(join(tmpdir(), "signalint-catalog-"));
 let catalog;

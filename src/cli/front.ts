@@ -100,7 +100,7 @@ export function openStdioFront(load: () => void): StdioFront | null {
   };
   process.stdin.on("data", onData);
   pipes.gone.then(() => loadOnce("the client is gone"));
-  frontSettings(start.readOnly)
+  frontSettings(start)
     .catch(() => null) // an unreadable or malformed config: the server reads it again and says what is wrong
     .then((known) => {
       if (sink) return; // handed off already: the server answered everything

@@ -31,6 +31,8 @@ export function denoShell(): ProcessShell {
     args: [...Deno.args],
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
+    env: (name) => Deno.env.get(name),
+    cwd: () => Deno.cwd(),
     readStdin: () => new Response(Deno.stdin.readable).text(),
     writeStdout: (text) => Deno.stdout.writeSync(new TextEncoder().encode(text)),
     exit,

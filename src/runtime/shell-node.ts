@@ -6,6 +6,8 @@ export function nodeShell(): ProcessShell {
     args: process.argv.slice(2),
     stdinIsTerminal: Boolean(process.stdin.isTTY),
     stderrIsTerminal: Boolean(process.stderr.isTTY),
+    env: (name) => process.env[name],
+    cwd: () => process.cwd(),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

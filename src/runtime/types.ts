@@ -111,6 +111,13 @@ export interface ProcessShell {
   readonly args: readonly string[];
   readonly stdinIsTerminal: boolean;
   readonly stderrIsTerminal: boolean;
+  /**
+   * An environment variable, for what runs before a Runtime exists (the stdio front's settings); Deno without
+   * --allow-env throws (NotCapable).
+   */
+  env(name: string): string | undefined;
+  /** The working directory. */
+  cwd(): string;
   /** The whole of stdin as UTF-8. */
   readStdin(): Promise<string>;
   writeStdout(text: string): void;

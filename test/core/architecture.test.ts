@@ -32,6 +32,13 @@ it("process and Deno appear only in runtime/, cli/ and main.ts", () => {
   }
 });
 
+it("the environment and the working directory are read only in runtime/ (Runtime.env, ProcessShell.env and cwd)", () => {
+  for (const file of sources("src")) {
+    if (file.startsWith(join("src", "runtime"))) continue;
+    assert.doesNotMatch(readFileSync(join(REPO, file), "utf8"), /\b(process|Deno)\.(env|cwd)\b/, file);
+  }
+});
+
 it("dependencies point down: engines and core never import typescript, service, mcp or cli", () => {
   for (const file of [...sources("src/engines"), ...sources("src/core")]) {
     assert.doesNotMatch(readFileSync(join(REPO, file), "utf8"), /from "\.\.\/(typescript|service|mcp|cli)\//, file);

@@ -192,4 +192,39 @@ describe("whether deno lint would write into the project tree (its lint plugins)
     const endless = project({ "deno.json": '{ "lint": { "plugins": ["/dev/zero"] } }' });
     assert.match((await denoTreeWritesReason(runtime, endless, ["."])) ?? "", /\/dev\/zero .*not a regular file/);
   });
+
+  it("a decision is kept while what it looked at is as it was: nothing read again; an edited config or plugin module decides anew", async () => {
+    const read: string[] = [];
+    const counting: typeof runtime = {
+      ...runtime,
+      readFiles: (paths, wanted) => {
+        read.push(...paths);
+        return runtime.readFiles(paths, wanted);
+      },
+    };
+    const root = project({
+      "deno.json": '{ "lint": { "plugins": ["./p/ban.ts"] } }',
+      "p/ban.ts": 'import { n } from "./names.ts";\nexport default n;\n',
+      "p/names.ts": "export const n = 1;\n",
+    });
+    const decide = async () => {
+      read.length = 0;
+      return denoTreeWritesReason(counting, root, ["."]);
+    };
+    assert.equal(await decide(), null);
+    assert.ok(
+      read.some((path) => path.endsWith("names.ts")),
+      "the plugin's modules were read",
+    );
+    assert.equal(await decide(), null);
+    assert.equal(read.length, 0, `nothing changed: no config or module read again (read ${read.join(", ")})`);
+    writeFileSync(join(root, "p", "names.ts"), 'import "npm:n@1";\nexport const n = 1;\n');
+    assert.match((await decide()) ?? "", /imports npm:n@1\b.*deno\.lock/, "a plugin module reaching npm now");
+    writeFileSync(join(root, "deno.json"), '{ "lint": { "plugins": [] } }');
+    assert.equal(await decide(), null, "the config loads no plugin now");
+    assert.ok(read.some((path) => path.endsWith("deno.json")));
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub", "deno.json"), '{ "lint": { "plugins": ["npm:p@1"] } }');
+    assert.match((await denoTreeWritesReason(counting, root, ["sub/m.ts"])) ?? "", /sub\/deno\.json imports npm:p@1/, "other paths: their own decision");
+  });
 });

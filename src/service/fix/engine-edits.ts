@@ -121,13 +121,16 @@ export interface OxlintEdit {
  * oxlint's edits of files given as text (`file`: root-relative): each written to a private copy in the cache directory
  * at its own place (`layout`: the config and what it reads mirrored at theirs, service/fix/oxlint-copy.ts), oxlint run
  * there twice with the config passed explicitly, as the copy's own baseline and then with `--fix` (or
- * `--fix-suggestions`); the copies read back and removed. The user's files are never touched.
+ * `--fix-suggestions`); the copies read back and removed. The user's files are never touched. `before`: the baseline
+ * of these same texts, config and layout from an earlier pass (then oxlint runs once). oxlint's report of a fixing run
+ * names what it left at the places of the text it was given (it lints nothing again), so it is no baseline of the
+ * fixed text.
  */
 export async function oxlintEdits(
   context: EditContext,
   resolved: ResolvedEngine,
   files: readonly { file: string; text: string }[],
-  options: { layout: OxlintCopyPlan; kind: FixKind },
+  options: { layout: OxlintCopyPlan; kind: FixKind; before?: ReadonlyMap<string, RawIssue[]> | undefined },
 ): Promise<OxlintEdit[]> {
   const { runtime, cacheDir } = context;
   const { layout } = options;
@@ -156,13 +159,14 @@ export async function oxlintEdits(
   try {
     for (const { path, text } of layout.extra) await write(join(copy, path), text);
     for (const { file, text } of files) await write(join(cwd, file), text);
-    // The copy's own baseline: what oxlint sees there (a rule that reads other files or types may see nothing).
-    const before = await run(null);
+    // The copy's own baseline: what oxlint sees there (a rule that reads other files or types may see nothing); given
+    // when an earlier pass ran it on these very texts.
+    const before = options.before ? null : await run(null);
     const remaining = await run(options.kind);
     const outputs = await Promise.all(files.map(({ file }) => runtime.readText(join(cwd, file))));
     return files.map(({ file }, index) => ({
       file,
-      before: before.filter((issue) => issue.file === file),
+      before: before ? before.filter((issue) => issue.file === file) : (options.before?.get(file) ?? []),
       output: outputs[index] as string,
       remaining: remaining.filter((issue) => issue.file === file),
     }));

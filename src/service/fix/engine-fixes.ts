@@ -36,7 +36,7 @@ export interface EnginePlan {
 /** Biome processes run at once for a preview. */
 const BIOME_AT_ONCE = 4;
 
-/** Engines whose edits follow their issues' fix marks, in the order their fixes are applied (after TypeScript's). */
+/** Engines whose edits follow their issues' fix marks, in the order their fixes are applied (before TypeScript's and oxlint's). */
 const FIXERS = ["eslint", "biome"] as const;
 type Fixer = (typeof FIXERS)[number];
 
@@ -50,6 +50,24 @@ const ASKS_ENGINE = new Set<EngineName>(["tsc", "oxlint"]);
 const NOT_OFFERED: Record<Exclude<EngineName, Fixer | "tsc" | "oxlint">, string> = {
   deno: "deno lint fixes files only in place (no dry run): Signalint does not run its fixes",
 };
+
+/**
+ * Biome's runs for a preview, on an overlay of the project (biome-overlay.ts): one per directory it runs from and rule
+ * set (`only`, sorted: the same rules asked in another order are the same run; null: every rule).
+ */
+export function biomeRunGroups(
+  files: readonly string[],
+  runOf: (file: string) => { cwd: string; only: readonly string[] | null },
+): { cwd: string; only: string[] | null; files: string[] }[] {
+  const groups = new Map<string, { cwd: string; only: string[] | null; files: string[] }>();
+  for (const file of files) {
+    const { cwd, only } = runOf(file);
+    const sorted = only ? [...only].sort() : null;
+    const key = JSON.stringify([cwd, sorted]);
+    groups.set(key, { cwd, only: sorted, files: [...(groups.get(key)?.files ?? []), file] });
+  }
+  return [...groups.values()];
+}
 
 function staleError(stale: Stale): SignalintError {
   return new SignalintError(stale.code, stale.message);
@@ -187,16 +205,9 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
         throw new EngineEditError("Biome applies its unsafe fixes only with its safe ones (--write --unsafe): ask kinds safe and suggestion");
       const runs = await biomeRuns(runtime, project.root);
       const unsafe = kinds.includes("suggestion");
-      // One Biome run per directory it runs from and rule set, on an overlay of the project (biome-overlay.ts).
-      const groups = new Map<string, { cwd: string; only: string[] | null; files: string[] }>();
-      for (const file of files) {
-        const only = byFiles ? rulesFor("biome") : restricted(file);
-        // From the directory the check ran Biome in (a package's lint script): the same config as the check's.
-        const cwd = biomeDirOf(runs, project.root, file);
-        const key = JSON.stringify([cwd, only]);
-        groups.set(key, { cwd, only, files: [...(groups.get(key)?.files ?? []), file] });
-      }
-      for (const group of groups.values()) {
+      // From the directory the check ran Biome in (a package's lint script): the same config as the check's.
+      const groups = biomeRunGroups(files, (file) => ({ cwd: biomeDirOf(runs, project.root, file), only: byFiles ? rulesFor("biome") : restricted(file) }));
+      for (const group of groups) {
         const given = new Map(group.files.map((file) => [file, texts.get(file) as string]));
         const fixed = await biomeEditsInOverlay(context("biome"), biome, { root: project.root, cwd: group.cwd }, given, { unsafe, only: group.only });
         if (fixed) for (const file of group.files) take(file, group.only, fixed.get(file) as string);
@@ -226,7 +237,8 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       }
     }
   }
-  // TypeScript's and oxlint's fixes after the linters' (their issues are found again where those left them).
+  // TypeScript's and oxlint's fixes after the linters' (their issues are looked for where the diff of the earlier edits
+  // puts their lines: core/unified-diff.ts lineMap).
   const engineAsked = (engine: EngineName): EngineAsk => ({
     issues: wanted.filter((issue) => issue.engine === engine),
     files: targets.filter((file) => engine !== "oxlint" || oxlintAccepts(file)),

@@ -3,12 +3,15 @@
 // to each file (its nearest oxlint config, as oxlint itself picks a nested one) mirrored into the copy at its place
 // (oxlint-copy.ts) and passed explicitly (`-c`). Its JSON report says nothing of fixes, so its issues are never marked
 // fixable; which ones a fix addressed is read from two runs on the copy: what oxlint reported there before its fix and
-// no longer after. A check's issue the copy never showed (a rule that reads other files or types) is never credited.
+// no longer after (a check's issue matched by rule, message and line, its line carried through the diff of what earlier
+// edits made of the file; the suggestion pass reuses the safe pass's baseline run when that fix left the texts as they
+// were). A check's issue the copy never showed (a rule that reads other files or types) is never credited.
 // oxlint fixes a whole file (every rule): for issues asked by id or cluster, a file whose fix would also change issues
 // not asked is left as it is, and said.
 import type { FixKind } from "../../core/contracts.ts";
 import type { Issue, RawIssue } from "../../core/issues.ts";
 import { normalizeMessage } from "../../core/normalize.ts";
+import { lineMap } from "../../core/unified-diff.ts";
 import { majorVersion, resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts";
@@ -42,15 +45,23 @@ function pairUp<A extends { rule: string; line: number }, B extends { rule: stri
 
 /**
  * Of the check's issues `present` in a file, those the copy showed before the fix (`seen`) and of them those oxlint no
- * longer reports after it (`gone`).
+ * longer reports after it (`gone`). `moved` takes a check's line to the text oxlint was given (an earlier edit, another
+ * engine's or oxlint's safe pass, may have moved it); oxlint reports what its fix left at the given text's places.
  */
-function goneAfter(present: readonly Issue[], edit: OxlintEdit): { seen: Issue[]; gone: Issue[] } {
+function goneAfter(present: readonly Issue[], edit: OxlintEdit, moved: (line: number) => number): { seen: Issue[]; gone: Issue[] } {
   const raw = (issue: RawIssue) => normalizeMessage(issue.message);
-  const shown = pairUp(present, edit.before, { a: (issue) => issue.message, b: raw });
+  const placed = present.map((issue) => ({ issue, rule: issue.rule, line: moved(issue.line) }));
+  const shown = pairUp(placed, edit.before, { a: (entry) => entry.issue.message, b: raw });
   const stays = pairUp(edit.remaining, edit.before, { a: raw, b: raw });
   const kept = new Set(stays.values());
   const seen = [...shown.keys()];
-  return { seen, gone: seen.filter((issue) => !kept.has(shown.get(issue) as RawIssue)) };
+  return { seen: seen.map((entry) => entry.issue), gone: seen.filter((entry) => !kept.has(shown.get(entry) as RawIssue)).map((entry) => entry.issue) };
+}
+
+/** What a pass gave oxlint on a copy and what the copy showed before its fix: the next pass on the same texts reuses it. */
+interface Baseline {
+  texts: ReadonlyMap<string, string>;
+  before: ReadonlyMap<string, RawIssue[]>;
 }
 
 /**
@@ -83,6 +94,7 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
   }
   // What oxlint reported in each file and has not been fixed yet.
   const present = new Map(files.map((file) => [file, work.check?.issues.filter((issue) => issue.file === file && issue.engine === "oxlint") ?? []]));
+  const baselines = new Map<string | null, Baseline>();
   for (const kind of (["safe", "suggestion"] as const).filter((each) => work.kinds.includes(each))) {
     if (kind === "suggestion" && majorVersion(resolved) < 1) {
       refuseAll(work, asked.issues, `oxlint ${resolved.version ?? ""} has no --fix-suggestions (oxlint 1.x has)`);
@@ -90,12 +102,18 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
     }
     for (const [config, group] of groups) {
       const layout = layouts.get(config) as OxlintCopyPlan;
-      await fixGroup(service, work, { resolved, layout, group, kind, present, asked: asked.issues, whole: asked.whole });
+      const known = baselines.get(config);
+      const baseline = await fixGroup(service, work, { resolved, layout, group, kind, present, asked: asked.issues, whole: asked.whole, known });
+      if (baseline) baselines.set(config, baseline);
     }
   }
 }
 
-/** One oxlint run over the files sharing a config, for one kind; its edits taken where they change only asked issues. */
+/**
+ * One oxlint pass over the files sharing a config, for one kind; its edits taken where they change only asked issues.
+ * `known`: the previous pass's baseline, reused when it was made of the texts this pass gives (its fix changed none).
+ * Returns this pass's baseline, or null when oxlint failed.
+ */
 async function fixGroup(
   service: FixService,
   work: PlanWork,
@@ -107,25 +125,30 @@ async function fixGroup(
     present: Map<string, Issue[]>;
     asked: readonly Issue[];
     whole: boolean;
+    known: Baseline | undefined;
   },
-): Promise<void> {
+): Promise<Baseline | null> {
   const { runtime, project } = service;
   const context = { runtime, root: project.root, cacheDir: project.cacheDir, timeoutMs: project.settings.timeoutsMs.oxlint };
   const texts = run.group.map((file) => ({ file, text: work.texts.get(file) as string }));
+  const same = run.known !== undefined && texts.every(({ file, text }) => run.known?.texts.get(file) === text);
   let edits: OxlintEdit[];
   try {
-    edits = await oxlintEdits(context, run.resolved, texts, { layout: run.layout, kind: run.kind });
+    edits = await oxlintEdits(context, run.resolved, texts, { layout: run.layout, kind: run.kind, before: same ? run.known?.before : undefined });
   } catch (error) {
     if (!(error instanceof EngineEditError)) throw error;
-    return refuseAll(
+    refuseAll(
       work,
       run.asked.filter((issue) => run.group.includes(issue.file)),
       error.message,
     );
+    return null;
   }
   for (const edit of edits) {
     const before = run.present.get(edit.file) ?? [];
-    const { seen, gone } = goneAfter(before, edit);
+    const original = work.originals.get(edit.file);
+    const given = texts.find((entry) => entry.file === edit.file)?.text ?? "";
+    const { seen, gone } = goneAfter(before, edit, typeof original === "string" ? lineMap(original, given) : (line) => line);
     // A files request asks oxlint's issues only to learn which have a fix: one the copy cannot show is not news.
     const unseen = run.asked.filter((issue) => issue.file === edit.file && before.includes(issue) && !seen.includes(issue));
     if (!work.byFiles) refuseAll(work, unseen, unseenReason(work.originals.get(edit.file) !== work.texts.get(edit.file)));
@@ -147,4 +170,5 @@ async function fixGroup(
     );
     addFix(work, edit.file, { engine: "oxlint", kind: run.kind, issueIds: gone.map((issue) => issue.issueId) });
   }
+  return { texts: new Map(texts.map(({ file, text }) => [file, text])), before: new Map(edits.map((edit) => [edit.file, edit.before])) };
 }

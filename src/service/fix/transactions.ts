@@ -227,8 +227,10 @@ export class TransactionStore {
     options: { baselineCheckId?: string; session?: string; env?: Readonly<Record<string, string>> },
   ): Promise<string> {
     const named = options.baselineCheckId ?? transaction.engine?.checkId ?? null;
-    const found = named === null ? null : this.service.snapshots.find(named);
-    if (named !== null && found && !("status" in found) && !found.pending) return named;
+    if (named !== null) {
+      const found = this.service.snapshots.find(named);
+      if (!("status" in found) && !found.pending) return named;
+    }
     const { session, env } = options;
     return (await this.service.check(files, true, { session, env, whole: true, tool: "apply_diagnostic_fix" })).checkId;
   }
