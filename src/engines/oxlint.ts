@@ -22,10 +22,23 @@ function unmatchedSwitch(version: string | null): string[] {
   return version === null || compareVersions(version, "1.60.0") >= 0 ? ["--no-error-on-unmatched-pattern"] : [];
 }
 
-/** oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint). */
-export function oxlintArgs(paths: readonly string[], version: string | null, typeAware = false): string[] {
+/**
+ * oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint; `script`:
+ * the flags of the project's lint script that change its findings, such as `-c .config/.oxlintrc.json`).
+ */
+export function oxlintArgs(paths: readonly string[], version: string | null, typeAware = false, script: readonly string[] = []): string[] {
   // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
-  return ["--format", "json", ...(typeAware ? ["--type-aware"] : []), ...unmatchedSwitch(version), "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+  return [
+    ...script,
+    "--format",
+    "json",
+    ...(typeAware ? ["--type-aware"] : []),
+    ...unmatchedSwitch(version),
+    "--ignore-pattern",
+    "**/node_modules/**",
+    "--",
+    ...paths,
+  ];
 }
 
 /**
