@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
-import { linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import type { CheckResponse } from "../../src/core/contracts.ts";
+import type { PreviewResult } from "../../src/core/fix-contracts.ts";
+import { call, connect, everyIssue, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
 /**
  * Issue 33 item 4: oxlint follows the project's lint scripts. t3-oss/t3-env lints with `oxlint -c
@@ -142,5 +144,20 @@ describe("oxlint follows the project's lint scripts", () => {
     const note = report.notChecked?.find((each) => each.reason.startsWith("not linted by oxlint"));
     assert.ok(note, JSON.stringify(report.notChecked));
     assert.deepEqual(note.sample, ["packages/a/scripts/gen.ts", "packages/b/src/b.ts", "src/a.ts"]);
+  });
+
+  it("a fix previewed uses the script's -c config, as its check did: no-var is fixed", async () => {
+    const { dir } = make({ lint: "oxlint -c .config/.oxlintrc.json" });
+    const session = await connect(dir);
+    try {
+      const check = structured<CheckResponse>(await call(session.client, "check_project"));
+      const noVar = (await everyIssue(session, check)).find((issue) => issue.file === "src/a.ts" && issue.rule.includes("no-var"));
+      assert.ok(noVar, "the check reports no-var from the script's config");
+      const preview = structured<PreviewResult>(await call(session.client, "preview_diagnostic_fix", { issueIds: [noVar.issueId], checkId: check.checkId }));
+      assert.deepEqual(preview.files[0]?.fixes, [{ engine: "oxlint", kind: "safe", issueIds: [noVar.issueId] }], JSON.stringify(preview));
+      assert.match(readFileSync(join(dir, "src/a.ts"), "utf8"), /var x/, "a preview writes nothing");
+    } finally {
+      await session.close();
+    }
   });
 });

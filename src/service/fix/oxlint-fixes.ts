@@ -1,6 +1,6 @@
 // oxlint's fixes in a fix plan (issue 35). oxlint fixes only files in place, so it runs `--fix` (its safe fixes) or
 // `--fix-suggestions` on private copies of the files in Signalint's cache directory, with the config that applies
-// to each file (its nearest oxlint config, as oxlint itself picks a nested one) mirrored into the copy at its place
+// to each file (the project's lint script's `-c` config, else its nearest oxlint config, as oxlint itself picks a nested one) mirrored into the copy at its place
 // (oxlint-copy.ts) and passed explicitly (`-c`). Its JSON report says nothing of fixes, so its issues are never marked
 // fixable; which ones a fix addressed is read from two runs on the copy: what oxlint reported there before its fix and
 // no longer after. A check's issue the copy never showed (a rule that reads other files or types) is never credited.
@@ -14,6 +14,7 @@ import type { ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts";
 import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
 import { oxlintConfigOf, planOxlintCopy, type OxlintCopyPlan } from "./oxlint-copy.ts";
+import { oxlintRunOf, oxlintScope } from "../lint/oxlint-scope.ts";
 
 /** Why an asked issue the copy's baseline run did not show gets no fix (`edited`: an earlier engine changed the file). */
 function unseenReason(edited: boolean): string {
@@ -64,8 +65,10 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
   const resolved = await resolveEngine(runtime, "oxlint", { start: resolutionStart(project.root, files), node: service.node });
   if (!resolved) return refuseAll(work, asked.issues, "oxlint is not installed where the project resolves it");
   const groups = new Map<string | null, string[]>();
+  // The config the check used: a lint script's `-c` (lint/oxlint-scope.ts), else the file's nearest.
+  const scope = await oxlintScope(runtime, project.root);
   for (const file of files) {
-    const config = await oxlintConfigOf(runtime, project.root, file);
+    const config = oxlintRunOf(scope, file)?.config ?? (await oxlintConfigOf(runtime, project.root, file));
     groups.set(config, [...(groups.get(config) ?? []), file]);
   }
   const layouts = new Map<string | null, OxlintCopyPlan>();

@@ -24,6 +24,8 @@ export interface OxlintScriptArgs {
 export interface OxlintRun extends OxlintScriptArgs {
   dir: string;
   paths: string[];
+  /** The `-c` config, absolute; null: oxlint looks for its config from each file up. */
+  config: string | null;
   /** `script` of `package` (root-relative directory), for messages. */
   script: string;
   /** `--type-check`: the project's own lint type-checks these files with oxlint-tsgolint. */
@@ -125,6 +127,7 @@ export async function oxlintScope(runtime: Runtime, root: string): Promise<Oxlin
       dir,
       paths: targets.includes(".") ? ["."] : targets.sort(),
       args: invocation.args,
+      config: invocation.config ? resolve(dir, invocation.config) : null,
       inputs,
       typeAware: invocation.typeAware,
       typeCheck: invocation.typeCheck,
