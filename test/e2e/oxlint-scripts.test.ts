@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import type { PreviewResult } from "../../src/core/fix-contracts.ts";
-import { call, connect, everyIssue, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { call, connect, everyIssue, linkBin, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
 /**
  * Issue 33 item 4: oxlint follows the project's lint scripts. t3-oss/t3-env lints with `oxlint -c
@@ -159,5 +159,24 @@ describe("oxlint follows the project's lint scripts", () => {
     } finally {
       await session.close();
     }
+  });
+
+  it("files no tsconfig includes that the project's oxlint --type-check lints: said apart, still not type-checked", () => {
+    const { dir, cache } = make(
+      { lint: "oxlint --type-aware --type-check" },
+      {
+        "signalint.config.json": JSON.stringify({}),
+        "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: true }, include: ["src"] }),
+        "docs/example.ts": "export const e: number = 1;\n",
+      },
+    );
+    linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+    const report = check(dir, cache);
+    const notes = report.notChecked ?? [];
+    const byOxlint = notes.find((note) => note.reason.includes("only the project's oxlint --type-check"));
+    assert.ok(byOxlint, JSON.stringify(notes));
+    assert.match(byOxlint.reason, /script "lint"/);
+    assert.deepEqual(byOxlint.sample, ["docs/example.ts"]);
+    assert.ok(!notes.some((note) => note.reason === "not type-checked: no tsconfig the project checks includes them"), JSON.stringify(notes));
   });
 });

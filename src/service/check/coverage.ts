@@ -4,6 +4,7 @@ import { incompleteFiles } from "../../core/completeness.ts";
 import type { EngineJob, EngineReport, NotCheckedFiles } from "../job/engine-job.ts";
 import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
+import { withOxlintTypeChecks } from "../lint/oxlint-scope.ts";
 import { packageEslintConfigs, unsupportedLinters } from "../lint/linter-choice.ts";
 import { eslintAccepts } from "../../engines/eslint.ts";
 import { gitignoredFiles } from "../project/gitignore.ts";
@@ -38,7 +39,8 @@ export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "
 export async function checkCoverage(job: CoverageInputs, reports: readonly [EngineName, EngineReport][]): Promise<CoverageFacts> {
   const { sources, framework, named } = await checkedFiles(job);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
-  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework);
+  // Files only the project's `oxlint --type-check` type-checks are said apart (still unchecked here).
+  const typeNotes: NotCheckedFiles[] = await withOxlintTypeChecks(job.runtime, job.root, tsc?.notChecked ?? coverageNotes([], framework));
   // ESLint's, Biome's and oxlint's notes (files outside the project's lint scripts) are informational: never a check `error`.
   const lintNotesOf = (name: EngineName) => reports.find(([engine]) => engine === name)?.[1].notChecked ?? [];
   const notes = [...typeNotes, ...lintNotesOf("eslint"), ...lintNotesOf("biome"), ...lintNotesOf("oxlint")];

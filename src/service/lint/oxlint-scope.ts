@@ -5,7 +5,7 @@ import { oxlintAccepts } from "../../engines/oxlint.ts";
 import { oxlintInvocations, type OxlintInvocation } from "../../engines/oxlint-scripts.ts";
 import { isRecord } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
+import type { EngineJob, NotCheckedFiles, RunnerOutcome } from "../job/engine-job.ts";
 import { checkedFiles } from "../job/checked-files.ts";
 import { readManifest, selectPackages, workspacePackages } from "../project/workspace.ts";
 import { scopedPaths } from "./eslint-scope.ts";
@@ -205,4 +205,32 @@ export async function withOxlintScope<J extends EngineJob>(
 export async function oxlintTypeChecks(runtime: Runtime, root: string): Promise<{ script: string; paths: string[] }[]> {
   const scope = await oxlintScope(runtime, root);
   return (scope.runs ?? []).filter((each) => each.typeCheck).map((each) => ({ script: each.script, paths: each.paths }));
+}
+
+/** tsc's coverage note for TypeScript files no program the project checks includes (tsc/tsc-selection.ts coverageNotes). */
+const NO_PROGRAM = "not type-checked: no tsconfig the project checks includes them";
+
+/**
+ * tsc's coverage notes, with the files no program includes that the project's `oxlint --type-check` script lints said
+ * apart: the project does type-check them (oxlint-tsgolint's TypeScript diagnostics), Signalint does not — it runs no
+ * `--type-check`, as tsc reports the type errors of the files its programs hold (never twice). They stay unchecked.
+ */
+export async function withOxlintTypeChecks(runtime: Runtime, root: string, notes: readonly NotCheckedFiles[]): Promise<NotCheckedFiles[]> {
+  const note = notes.find((each) => each.reason === NO_PROGRAM);
+  if (!note) return [...notes];
+  const checks = await oxlintTypeChecks(runtime, root);
+  if (!checks.length) return [...notes];
+  const byScript = new Map<string, string[]>();
+  const rest: string[] = [];
+  for (const file of note.files) {
+    const path = relativeToRoot(root, file);
+    const by = path === null ? undefined : checks.find((check) => check.paths.some((dir) => within(path, dir)));
+    if (by) byScript.set(by.script, [...(byScript.get(by.script) ?? []), file]);
+    else rest.push(file);
+  }
+  const split = [...byScript].map(([script, files]) => ({
+    reason: `not type-checked by Signalint: only the project's oxlint --type-check (script ${script}) type-checks them, and Signalint runs no --type-check (tsc reports the type errors of the programs it runs)`,
+    files,
+  }));
+  return notes.flatMap((each) => (each === note ? [...(rest.length ? [{ reason: NO_PROGRAM, files: rest }] : []), ...split] : [each]));
 }
