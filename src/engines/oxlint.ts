@@ -44,11 +44,15 @@ export function oxlintArgs(paths: readonly string[], version: string | null, typ
 /**
  * oxlint's argv for fixing files in place (run on private copies, never the user's files): `--fix` for its safe fixes,
  * `--fix-suggestions` for its suggestions (oxlint 1.x), no fix flag (`kind` null) for the copy's own baseline; the
- * config given explicitly (`-c`: no nested or upward lookup on a copy).
+ * config given explicitly (`-c`: no nested or upward lookup on a copy); `rules`: a lint script's rule and plugin switches
+ * (`-A no-var`, `--import-plugin`), as its check ran them.
  */
-export function oxlintFixArgs(files: readonly string[], options: { config: string; kind: "safe" | "suggestion" | null; version: string | null }): string[] {
+export function oxlintFixArgs(
+  files: readonly string[],
+  options: { config: string; kind: "safe" | "suggestion" | null; version: string | null; rules?: readonly string[] },
+): string[] {
   const flag = options.kind === "safe" ? ["--fix"] : options.kind === "suggestion" ? ["--fix-suggestions"] : [];
-  return [...flag, "-c", options.config, "--format", "json", ...unmatchedSwitch(options.version), "--", ...files];
+  return [...flag, "-c", options.config, ...(options.rules ?? []), "--format", "json", ...unmatchedSwitch(options.version), "--", ...files];
 }
 
 /** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */

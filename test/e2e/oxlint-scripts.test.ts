@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import type { PreviewResult } from "../../src/core/fix-contracts.ts";
-import { call, connect, everyIssue, linkBin, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { call, connect, errorOf, everyIssue, linkBin, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
 /**
  * Issue 33 item 4: oxlint follows the project's lint scripts. t3-oss/t3-env lints with `oxlint -c
@@ -178,5 +178,20 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.match(byOxlint.reason, /script "lint"/);
     assert.deepEqual(byOxlint.sample, ["docs/example.ts"]);
     assert.ok(!notes.some((note) => note.reason === "not type-checked: no tsconfig the project checks includes them"), JSON.stringify(notes));
+  });
+
+  it("a fix of a file passes the script's rule switches to the copy: a rule the script allows is not fixed", async () => {
+    const { dir } = make({ lint: "oxlint -c .config/.oxlintrc.json -A no-var" });
+    const session = await connect(dir);
+    try {
+      const check = structured<CheckResponse>(await call(session.client, "check_project"));
+      assert.ok(!(await everyIssue(session, check)).some((issue) => issue.rule.includes("no-var")), "the script allows var");
+      // Nothing the check reported in a.ts has an oxlint fix; var is not rewritten to const behind the check's back.
+      const result = await call(session.client, "preview_diagnostic_fix", { files: ["src/a.ts"], kinds: ["safe"] });
+      if (result.isError) assert.equal(errorOf(result).code, "nothing_to_fix");
+      else assert.ok(!(structured<PreviewResult>(result).files ?? []).some((file) => /const x/.test(file.diff ?? "")), JSON.stringify(structured(result)));
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ import type { ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts";
 import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
 import { oxlintConfigOf, planOxlintCopy, type OxlintCopyPlan } from "./oxlint-copy.ts";
-import { oxlintRunOf, oxlintScope } from "../lint/oxlint-scope.ts";
+import { oxlintRuleSwitches, oxlintRunOf, oxlintScope } from "../lint/oxlint-scope.ts";
 
 /** Why an asked issue the copy's baseline run did not show gets no fix (`edited`: an earlier engine changed the file). */
 function unseenReason(edited: boolean): string {
@@ -64,24 +64,29 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
   if (!files.length) return;
   const resolved = await resolveEngine(runtime, "oxlint", { start: resolutionStart(project.root, files), node: service.node });
   if (!resolved) return refuseAll(work, asked.issues, "oxlint is not installed where the project resolves it");
-  const groups = new Map<string | null, string[]>();
-  // The config the check used: a lint script's `-c` (lint/oxlint-scope.ts), else the file's nearest.
+  const groups = new Map<string, string[]>();
+  // The config and rule switches the check used: a lint script's (lint/oxlint-scope.ts), else the file's nearest config.
   const scope = await oxlintScope(runtime, project.root);
+  const runs = new Map<string, { config: string | null; rules: string[] }>();
   for (const file of files) {
-    const config = oxlintRunOf(scope, file)?.config ?? (await oxlintConfigOf(runtime, project.root, file));
-    groups.set(config, [...(groups.get(config) ?? []), file]);
+    const script = oxlintRunOf(scope, file);
+    const run = { config: script?.config ?? (await oxlintConfigOf(runtime, project.root, file)), rules: script ? oxlintRuleSwitches(script.args) : [] };
+    const key = JSON.stringify(run);
+    runs.set(key, run);
+    groups.set(key, [...(groups.get(key) ?? []), file]);
   }
-  const layouts = new Map<string | null, OxlintCopyPlan>();
-  for (const [config, group] of groups) {
+  const layouts = new Map<string, OxlintCopyPlan>();
+  for (const [key, group] of groups) {
+    const { config, rules } = runs.get(key) as { config: string | null; rules: string[] };
     const layout = await planOxlintCopy(runtime, project.root, config);
-    if (!("refused" in layout)) layouts.set(config, layout);
+    if (!("refused" in layout)) layouts.set(key, rules.length ? { ...layout, rules } : layout);
     else {
       refuseAll(
         work,
         asked.issues.filter((issue) => group.includes(issue.file)),
         layout.refused,
       );
-      groups.delete(config);
+      groups.delete(key);
     }
   }
   // What oxlint reported in each file and has not been fixed yet.
@@ -91,8 +96,8 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
       refuseAll(work, asked.issues, `oxlint ${resolved.version ?? ""} has no --fix-suggestions (oxlint 1.x has)`);
       continue;
     }
-    for (const [config, group] of groups) {
-      const layout = layouts.get(config) as OxlintCopyPlan;
+    for (const [key, group] of groups) {
+      const layout = layouts.get(key) as OxlintCopyPlan;
       await fixGroup(service, work, { resolved, layout, group, kind, present, asked: asked.issues, whole: asked.whole });
     }
   }

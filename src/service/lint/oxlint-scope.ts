@@ -149,6 +149,22 @@ export function oxlintRunOf(scope: OxlintScope, file: string): OxlintRun | null 
   return scope.runs?.find((run) => run.paths.some((path) => within(file, path))) ?? null;
 }
 
+/**
+ * Of a script's flags, those a private copy can take as they are (lint/fix/oxlint-fixes.ts): the rule switches
+ * (`-A no-var`), plugin switches and the directives report; not the files they name (`-c`, `--ignore-path`,
+ * `--tsconfig` are paths of the project: the config is mirrored into the copy).
+ */
+export function oxlintRuleSwitches(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === "-A" || arg === "-W" || arg === "-D" || arg === "--report-unused-disable-directives-severity") out.push(arg, args[++index] as string);
+    else if (arg === "-c" || arg === "--ignore-path" || arg === "--tsconfig" || arg === "--ignore-pattern") index++;
+    else if (/-plugin$/.test(arg) || arg === "--report-unused-disable-directives") out.push(arg);
+  }
+  return out;
+}
+
 /** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
 const issueKey = (issue: { file: string; line: number; col: number; rule: string; message: string }) =>
   `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
