@@ -83,6 +83,10 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.equal(whole.engines.oxlint?.status, "ok");
     assert.deepEqual(keysOf(whole), expected);
     assert.match(whole.engines.oxlint?.message ?? "", /as the lint scripts run it: "lint".*fails on warnings/);
+    assert.match(
+      runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout,
+      /oxlint runs as script "lint": from \. on \. with -c \.config\/\.oxlintrc\.json/,
+    );
     assert.deepEqual(keysOf(check(dir, cache, ["src/a.ts"])), expected);
   });
 
@@ -90,7 +94,10 @@ describe("oxlint follows the project's lint scripts", () => {
     const { dir, cache } = make({ lint: "oxlint -A no-debugger" });
     const expected = raw(dir, dir, ["-A", "no-debugger"]);
     assert.ok(!expected.some((key) => key.includes("no-debugger")));
-    assert.ok(raw(dir, dir, []).some((key) => key.includes("no-debugger")), "the default reports debugger");
+    assert.ok(
+      raw(dir, dir, []).some((key) => key.includes("no-debugger")),
+      "the default reports debugger",
+    );
     assert.deepEqual(keysOf(check(dir, cache)), expected);
   });
 
@@ -118,7 +125,10 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.ok(!edited.some((key) => key.includes("no-var")));
     // Back to the first config, and a flag added to the script: another answer again.
     writeFileSync(join(dir, ".config/.oxlintrc.json"), CONFIG);
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "ox", private: true, scripts: { lint: "oxlint -c .config/.oxlintrc.json -A no-debugger" } }));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "ox", private: true, scripts: { lint: "oxlint -c .config/.oxlintrc.json -A no-debugger" } }),
+    );
     const flagged = keysOf(check(dir, cache, ["src/a.ts"]));
     assert.deepEqual(flagged, raw(dir, dir, ["-c", ".config/.oxlintrc.json", "-A", "no-debugger"]));
     assert.ok(flagged.includes("src/a.ts:3 eslint(no-var) warning") && !flagged.some((key) => key.includes("no-debugger")));
@@ -177,6 +187,8 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.ok(byOxlint, JSON.stringify(notes));
     assert.match(byOxlint.reason, /script "lint"/);
     assert.deepEqual(byOxlint.sample, ["docs/example.ts"]);
+    // No oxlint-tsgolint here: the script's --type-aware could not be followed, and the engine says so.
+    assert.match(report.engines.oxlint?.message ?? "", /passes --type-aware, but oxlint-tsgolint is not installed/);
     assert.ok(!notes.some((note) => note.reason === "not type-checked: no tsconfig the project checks includes them"), JSON.stringify(notes));
   });
 

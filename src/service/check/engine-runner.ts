@@ -111,7 +111,10 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   // Biome runs from each package directory whose lint script runs it (`biome check src`), with that package's config.
   if (engine === "biome") return withBiomeScope(job, (scoped, cwd) => runLinter(engine, scoped, resolved, null, cwd));
   // oxlint runs from each directory whose lint script runs it, with the script's flags (`-c .config/.oxlintrc.json`).
-  if (engine === "oxlint") return withOxlintScope(job, (scoped, cwd, script) => runLinter(engine, scoped, resolved, null, cwd, script));
+  if (engine === "oxlint") {
+    const typeAwareOff = !job.oxlintTypeAware ? "oxlintTypeAware is false" : resolved.typeAware ? null : "oxlint-tsgolint is not installed";
+    return withOxlintScope(job, (scoped, cwd, script) => runLinter(engine, scoped, resolved, null, cwd, script), typeAwareOff);
+  }
   // deno lint only where it writes nothing into the project (its lint plugins: lint/deno-writes.ts).
   const writes = engine === "deno" ? await denoTreeWritesReason(job.runtime, job.root, job.paths) : null;
   if (writes) return { ok: false, code: "engine_failed", message: writes };

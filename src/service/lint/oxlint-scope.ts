@@ -1,4 +1,5 @@
 import { dirname, relative, resolve } from "node:path";
+import { ifMissing } from "../../core/errors.ts";
 import { parseJsonc } from "../../core/jsonc.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import { oxlintAccepts } from "../../engines/oxlint.ts";
@@ -61,7 +62,7 @@ async function configChain(runtime: Runtime, config: string): Promise<string[]> 
     if (chain.includes(path)) continue;
     chain.push(path);
     if (!/\.jsonc?$/.test(path)) continue;
-    const text = await runtime.readText(path).catch(() => null);
+    const text = await runtime.readText(path).catch(ifMissing(null));
     let raw: unknown = null;
     try {
       raw = text === null ? null : parseJsonc(text);
@@ -107,7 +108,9 @@ export async function oxlintScope(runtime: Runtime, root: string): Promise<Oxlin
     const label = scriptName(root, chosen.from, chosen.name);
     const others = linting.filter((entry) => !sameRun(entry.invocation, chosen.invocation));
     if (others.length)
-      notices.push(`oxlint follows script ${label} in ${where(root, dir)}; ${others.map((entry) => scriptName(root, entry.from, entry.name)).join(", ")} run it with other flags`);
+      notices.push(
+        `oxlint follows script ${label} in ${where(root, dir)}; ${others.map((entry) => scriptName(root, entry.from, entry.name)).join(", ")} run it with other flags`,
+      );
     const { invocation } = chosen;
     if (invocation.unknown.length)
       return { runs: null, notices: [`oxlint runs with its defaults: script ${label} passes ${invocation.unknown.join(" ")}, which Signalint does not know`] };
@@ -177,6 +180,8 @@ const issueKey = (issue: { file: string; line: number; col: number; rule: string
 export async function withOxlintScope<J extends EngineJob>(
   job: J,
   run: (scoped: J, cwd: string, script: OxlintScriptArgs | null) => Promise<RunnerOutcome>,
+  /** Why oxlint cannot run type-aware here (oxlint-tsgolint missing, `oxlintTypeAware: false`), or null. */
+  typeAwareOff: string | null = null,
 ): Promise<RunnerOutcome> {
   const scope = await oxlintScope(job.runtime, job.root);
   const notices = scope.notices.length ? `; ${scope.notices.join("; ")}` : "";
@@ -206,12 +211,14 @@ export async function withOxlintScope<J extends EngineJob>(
   });
   const followed = scope.runs.map((each) => `${each.script}${each.dir !== job.root ? ` from ${where(job.root, each.dir)}` : ""}`);
   const warnings = scope.runs.some((each) => each.failsOnWarnings) ? " (it fails on warnings: Signalint reports them as warnings)" : "";
+  const typed =
+    typeAwareOff && scope.runs.some((each) => each.typeAware) ? `; the script passes --type-aware, but ${typeAwareOff}: its type-aware rules did not run` : "";
   return {
     ok: true,
     issues: [...issues.values()],
     ...(failures.length ? { failures } : {}),
     cache,
-    message: `oxlint run as the lint scripts run it: ${followed.join(", ")}${warnings}${notices}`,
+    message: `oxlint run as the lint scripts run it: ${followed.join(", ")}${warnings}${typed}${notices}`,
     ...(left.length ? { notChecked: [{ reason: OUTSIDE_OXLINT_SCRIPTS, files: left }] } : {}),
     ...(reusable ? { reuse: { reads: [] } } : {}),
   };
