@@ -109,9 +109,12 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.deepEqual(keysOf(report), raw(dir, dir, []));
   });
 
-  it("a fixing script is not the lint when another script lints", () => {
-    const { dir, cache } = make({ "lint:fix": "oxlint -A no-var --fix", lint: "oxlint -c .config/.oxlintrc.json" });
-    assert.deepEqual(keysOf(check(dir, cache)), raw(dir, dir, ["-c", ".config/.oxlintrc.json"]));
+  it("a fixing script is not the lint when another script lints; of differing lint scripts, `lint` is followed and the others named", () => {
+    const { dir, cache } = make({ "lint:fix": "oxlint -A no-var --fix", "lint:strict": "oxlint -D all", lint: "oxlint -c .config/.oxlintrc.json" });
+    const report = check(dir, cache);
+    assert.deepEqual(keysOf(report), raw(dir, dir, ["-c", ".config/.oxlintrc.json"]));
+    assert.match(report.engines.oxlint?.message ?? "", /oxlint follows script "lint" in \.; "lint:strict" run it with other flags/);
+    assert.doesNotMatch(report.engines.oxlint?.message ?? "", /lint:fix/);
   });
 
   it("cached answers are keyed by the script's flags and by the content of its config", () => {
