@@ -22,20 +22,37 @@ function unmatchedSwitch(version: string | null): string[] {
   return version === null || compareVersions(version, "1.60.0") >= 0 ? ["--no-error-on-unmatched-pattern"] : [];
 }
 
-/** oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint). */
-export function oxlintArgs(paths: readonly string[], version: string | null, typeAware = false): string[] {
+/**
+ * oxlint's argv after the entry point (`typeAware`: also the rules that need types, run by oxlint-tsgolint; `script`:
+ * the flags of the project's lint script that change its findings, such as `-c .config/.oxlintrc.json`).
+ */
+export function oxlintArgs(paths: readonly string[], version: string | null, typeAware = false, script: readonly string[] = []): string[] {
   // oxlint lints node_modules unless told not to (it only honours .gitignore), which no user wants.
-  return ["--format", "json", ...(typeAware ? ["--type-aware"] : []), ...unmatchedSwitch(version), "--ignore-pattern", "**/node_modules/**", "--", ...paths];
+  return [
+    ...script,
+    "--format",
+    "json",
+    ...(typeAware ? ["--type-aware"] : []),
+    ...unmatchedSwitch(version),
+    "--ignore-pattern",
+    "**/node_modules/**",
+    "--",
+    ...paths,
+  ];
 }
 
 /**
  * oxlint's argv for fixing files in place (run on private copies, never the user's files): `--fix` for its safe fixes,
  * `--fix-suggestions` for its suggestions (oxlint 1.x), no fix flag (`kind` null) for the copy's own baseline; the
- * config given explicitly (`-c`: no nested or upward lookup on a copy).
+ * config given explicitly (`-c`: no nested or upward lookup on a copy); `rules`: a lint script's rule and plugin switches
+ * (`-A no-var`, `--import-plugin`), as its check ran them.
  */
-export function oxlintFixArgs(files: readonly string[], options: { config: string; kind: "safe" | "suggestion" | null; version: string | null }): string[] {
+export function oxlintFixArgs(
+  files: readonly string[],
+  options: { config: string; kind: "safe" | "suggestion" | null; version: string | null; rules?: readonly string[] },
+): string[] {
   const flag = options.kind === "safe" ? ["--fix"] : options.kind === "suggestion" ? ["--fix-suggestions"] : [];
-  return [...flag, "-c", options.config, "--format", "json", ...unmatchedSwitch(options.version), "--", ...files];
+  return [...flag, "-c", options.config, ...(options.rules ?? []), "--format", "json", ...unmatchedSwitch(options.version), "--", ...files];
 }
 
 /** The environment that points oxlint at oxlint-tsgolint (it would otherwise look only in ./node_modules/.bin). */

@@ -4,6 +4,7 @@ import { incompleteFiles } from "../../core/completeness.ts";
 import type { EngineJob, EngineReport, NotCheckedFiles } from "../job/engine-job.ts";
 import { checkedFiles, isTypeScriptFile } from "../tsc/tsc-coverage.ts";
 import { coverageNotes } from "../tsc/tsc-selection.ts";
+import { withOxlintTypeChecks } from "../lint/oxlint-scope.ts";
 import { packageEslintConfigs, unsupportedLinters } from "../lint/linter-choice.ts";
 import { eslintAccepts } from "../../engines/eslint.ts";
 import { gitignoredFiles } from "../project/gitignore.ts";
@@ -18,7 +19,7 @@ export interface CoverageFacts {
   incomplete: string[];
   /** The project's own linter (xo, standard, …) could not run on the checked sources. */
   unlinted: string[];
-  /** The files (root-relative) tsc, ESLint and Biome left unchecked: a delta compares none of their issues there. */
+  /** The files (root-relative) tsc, ESLint, Biome and oxlint left unchecked: a delta compares none of their issues there. */
   unchecked: UncheckedFiles[];
   /** ESLint's typed rules did not lint (all) the files importing an edit's named files: why (dependents-notes.ts). */
   importersUnlinted?: string;
@@ -38,10 +39,11 @@ export type CoverageInputs = Pick<EngineJob, "runtime" | "root" | "stateDir" | "
 export async function checkCoverage(job: CoverageInputs, reports: readonly [EngineName, EngineReport][]): Promise<CoverageFacts> {
   const { sources, framework, named } = await checkedFiles(job);
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
-  const typeNotes: NotCheckedFiles[] = tsc?.notChecked ?? coverageNotes([], framework);
-  // ESLint's and Biome's notes (files outside the project's lint scripts) are informational: never a check `error`.
+  // Files only the project's `oxlint --type-check` type-checks are said apart (still unchecked here).
+  const typeNotes: NotCheckedFiles[] = await withOxlintTypeChecks(job.runtime, job.root, tsc?.notChecked ?? coverageNotes([], framework));
+  // ESLint's, Biome's and oxlint's notes (files outside the project's lint scripts) are informational: never a check `error`.
   const lintNotesOf = (name: EngineName) => reports.find(([engine]) => engine === name)?.[1].notChecked ?? [];
-  const notes = [...typeNotes, ...lintNotesOf("eslint"), ...lintNotesOf("biome")];
+  const notes = [...typeNotes, ...lintNotesOf("eslint"), ...lintNotesOf("biome"), ...lintNotesOf("oxlint")];
   // Each linter Signalint cannot run, over the files of the packages that use it.
   const linters: string[] = [];
   const unsupported = await unsupportedLinters(job.runtime, job.root);
@@ -77,7 +79,7 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     const files = relative(note);
     return { reason: note.reason, count: files.length, sample: spreadSample(files, SAMPLE) };
   });
-  const unchecked = (["tsc", "eslint", "biome"] as const).flatMap((engine) => {
+  const unchecked = (["tsc", "eslint", "biome", "oxlint"] as const).flatMap((engine) => {
     const files = (engine === "tsc" ? typeNotes : lintNotesOf(engine)).flatMap(relative);
     return files.length ? [{ engine, files }] : [];
   });

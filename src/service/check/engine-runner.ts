@@ -20,6 +20,7 @@ import {
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
 import { withEslintScope } from "../lint/eslint-scope.ts";
 import { withBiomeScope } from "../lint/biome-scope.ts";
+import { withOxlintScope, type OxlintScriptArgs } from "../lint/oxlint-scope.ts";
 import { denoTreeWritesReason } from "../lint/deno-writes.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
@@ -109,6 +110,11 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
     );
   // Biome runs from each package directory whose lint script runs it (`biome check src`), with that package's config.
   if (engine === "biome") return withBiomeScope(job, (scoped, cwd) => runLinter(engine, scoped, resolved, null, cwd));
+  // oxlint runs from each directory whose lint script runs it, with the script's flags (`-c .config/.oxlintrc.json`).
+  if (engine === "oxlint") {
+    const typeAwareOff = !job.oxlintTypeAware ? "oxlintTypeAware is false" : resolved.typeAware ? null : "oxlint-tsgolint is not installed";
+    return withOxlintScope(job, (scoped, cwd, script) => runLinter(engine, scoped, resolved, null, cwd, script), typeAwareOff);
+  }
   // deno lint only where it writes nothing into the project (its lint plugins: lint/deno-writes.ts).
   const writes = engine === "deno" ? await denoTreeWritesReason(job.runtime, job.root, job.paths) : null;
   if (writes) return { ok: false, code: "engine_failed", message: writes };
@@ -122,17 +128,23 @@ async function runLinter(
   resolved: ResolvedEngine,
   eslintFlag: string | null = null,
   cwd = job.root,
+  script: OxlintScriptArgs | null = null,
 ): Promise<RunnerOutcome> {
   const linter = ENGINES[engine].linter as NonNullable<(typeof ENGINES)[EngineName]["linter"]>;
   // Run from a package directory: paths given relative to it, paths reported relative to it.
   const fromCwd = (paths: readonly string[]) => paths.map((path) => relative(cwd, join(job.root, path)).replace(/\\/g, "/") || ".");
   const toRelative = cwd === job.root ? job.toRelative : (reported: string) => job.toRelative(isAbsolute(reported) ? reported : resolve(cwd, reported));
-  const tsgolint = engine === "oxlint" && job.oxlintTypeAware ? resolved.typeAware?.path : undefined;
+  // oxlint's type-aware rules run as its lint script says (`--type-aware`), or without a script when tsgolint is installed.
+  const tsgolint = engine === "oxlint" && job.oxlintTypeAware && (script?.typeAware ?? true) ? resolved.typeAware?.path : undefined;
   // Type-aware findings depend on other files (types): such a run is never cached per file (fileLocal: false).
   // The adapter's argv for the version that runs; oxlint's type-aware rules and ESLint's config-lookup flag are this job's.
   const version = resolved.version ?? null;
   const engineArgs = (paths: readonly string[]) =>
-    tsgolint ? oxlintArgs(paths, version, true) : eslintFlag ? ["--flag", eslintFlag, ...linter.argsFor(paths, version)] : linter.argsFor(paths, version);
+    engine === "oxlint"
+      ? oxlintArgs(paths, version, tsgolint !== undefined, script?.args)
+      : eslintFlag
+        ? ["--flag", eslintFlag, ...linter.argsFor(paths, version)]
+        : linter.argsFor(paths, version);
   const spec: LinterSpec = {
     engine,
     ...linter,
@@ -140,6 +152,7 @@ async function runLinter(
     argsFor: cwd === job.root ? engineArgs : (paths) => engineArgs(fromCwd(paths)),
     ...(tsgolint ? { fileLocal: false } : {}),
     ...(cwd !== job.root ? { cwd } : {}),
+    ...(script?.inputs.length ? { inputs: script.inputs } : {}),
     ...(engine === "eslint"
       ? {
           typeInformation: (files: readonly string[]) =>

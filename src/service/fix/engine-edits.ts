@@ -143,7 +143,7 @@ export async function oxlintEdits(
   const run = async (kind: FixKind | null) => {
     const args = oxlintFixArgs(
       files.map(({ file }) => file),
-      { config: join(copy, layout.config), kind, version: resolved.version ?? null },
+      { config: join(copy, layout.config), kind, version: resolved.version ?? null, ...(layout.rules ? { rules: layout.rules } : {}) },
     );
     const result = await runtime.spawn(resolved.command, [...resolved.prefixArgs, ...args], {
       cwd,

@@ -22,6 +22,8 @@ export interface OxlintCopyPlan {
   config: string;
   /** Base-relative files written beside the asked ones: the config, what it extends, the ignore file. */
   extra: { path: string; text: string }[];
+  /** A lint script's rule and plugin switches (`-A no-var`), passed after `-c` as the check passed them. */
+  rules?: string[];
 }
 
 /** The nearest oxlint config from the file's directory up (past the root: oxlint itself looks there), or null. */

@@ -1,6 +1,7 @@
 // oxlint's fixes in a fix plan (issue 35). oxlint fixes only files in place, so it runs `--fix` (its safe fixes) or
 // `--fix-suggestions` on private copies of the files in Signalint's cache directory, with the config that applies
-// to each file (its nearest oxlint config, as oxlint itself picks a nested one) mirrored into the copy at its place
+// to each file (the project's lint script's `-c` config, else its nearest oxlint config, as oxlint itself picks a
+// nested one) mirrored into the copy at its place
 // (oxlint-copy.ts) and passed explicitly (`-c`). Its JSON report says nothing of fixes, so its issues are never marked
 // fixable; which ones a fix addressed is read from two runs on the copy: what oxlint reported there before its fix and
 // no longer after (a check's issue matched by rule, message and line, its line carried through the diff of what earlier
@@ -17,6 +18,7 @@ import type { ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, oxlintEdits, type OxlintEdit } from "./engine-edits.ts";
 import { addFix, refuseAll, type EngineAsk, type FixService, type PlanWork } from "./fix-plan.ts";
 import { oxlintConfigOf, planOxlintCopy, type OxlintCopyPlan } from "./oxlint-copy.ts";
+import { oxlintRuleSwitches, oxlintRunOf, oxlintScope } from "../lint/oxlint-scope.ts";
 
 /** Why an asked issue the copy's baseline run did not show gets no fix (`edited`: an earlier engine changed the file). */
 function unseenReason(edited: boolean): string {
@@ -74,37 +76,44 @@ export async function planOxlintFixes(service: FixService, work: PlanWork, asked
   if (!files.length) return;
   const resolved = await resolveEngine(runtime, "oxlint", { start: resolutionStart(project.root, files), node: service.node });
   if (!resolved) return refuseAll(work, asked.issues, "oxlint is not installed where the project resolves it");
-  const groups = new Map<string | null, string[]>();
+  const groups = new Map<string, string[]>();
+  // The config and rule switches the check used: a lint script's (lint/oxlint-scope.ts), else the file's nearest config.
+  const scope = await oxlintScope(runtime, project.root);
+  const runs = new Map<string, { config: string | null; rules: string[] }>();
   for (const file of files) {
-    const config = await oxlintConfigOf(runtime, project.root, file);
-    groups.set(config, [...(groups.get(config) ?? []), file]);
+    const script = oxlintRunOf(scope, file);
+    const run = { config: script?.config ?? (await oxlintConfigOf(runtime, project.root, file)), rules: script ? oxlintRuleSwitches(script.args) : [] };
+    const key = JSON.stringify(run);
+    runs.set(key, run);
+    groups.set(key, [...(groups.get(key) ?? []), file]);
   }
-  const layouts = new Map<string | null, OxlintCopyPlan>();
-  for (const [config, group] of groups) {
+  const layouts = new Map<string, OxlintCopyPlan>();
+  for (const [key, group] of groups) {
+    const { config, rules } = runs.get(key) as { config: string | null; rules: string[] };
     const layout = await planOxlintCopy(runtime, project.root, config);
-    if (!("refused" in layout)) layouts.set(config, layout);
+    if (!("refused" in layout)) layouts.set(key, rules.length ? { ...layout, rules } : layout);
     else {
       refuseAll(
         work,
         asked.issues.filter((issue) => group.includes(issue.file)),
         layout.refused,
       );
-      groups.delete(config);
+      groups.delete(key);
     }
   }
   // What oxlint reported in each file and has not been fixed yet.
   const present = new Map(files.map((file) => [file, work.check?.issues.filter((issue) => issue.file === file && issue.engine === "oxlint") ?? []]));
-  const baselines = new Map<string | null, Baseline>();
+  const baselines = new Map<string, Baseline>();
   for (const kind of (["safe", "suggestion"] as const).filter((each) => work.kinds.includes(each))) {
     if (kind === "suggestion" && majorVersion(resolved) < 1) {
       refuseAll(work, asked.issues, `oxlint ${resolved.version ?? ""} has no --fix-suggestions (oxlint 1.x has)`);
       continue;
     }
-    for (const [config, group] of groups) {
-      const layout = layouts.get(config) as OxlintCopyPlan;
-      const known = baselines.get(config);
+    for (const [key, group] of groups) {
+      const layout = layouts.get(key) as OxlintCopyPlan;
+      const known = baselines.get(key);
       const baseline = await fixGroup(service, work, { resolved, layout, group, kind, present, asked: asked.issues, whole: asked.whole, known });
-      if (baseline) baselines.set(config, baseline);
+      if (baseline) baselines.set(key, baseline);
     }
   }
 }

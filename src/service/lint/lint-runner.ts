@@ -31,6 +31,11 @@ export interface LinterSpec extends Omit<LinterDriver, "argsFor"> {
   dependents?: (named: readonly string[]) => Promise<LintedDependents | null>;
   /** The directory the linter runs in when not the root (Biome from a package's directory): part of a result's identity. */
   cwd?: string;
+  /**
+   * Files its argv makes it read wherever they are (oxlint's `-c .config/.oxlintrc.json` from a lint script, with what
+   * that config extends), absolute: their content is part of a result's identity.
+   */
+  inputs?: readonly string[];
 }
 
 /** A linter run's inputs: the common job plus the result cache and oxlint's type-aware switch. */
@@ -79,7 +84,9 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   // so an upgrade in place (`deno upgrade`) is another engine.
   const entry = resolved.version ? null : await runtime.stat(resolved.path);
   const engineId = resolved.version ?? `${resolved.path}\0${entry ? `${entry.size}\0${entry.mtimeMs}` : "gone"}`;
-  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${engineId}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}${spec.cwd ? `\0${spec.cwd}` : ""}`;
+  // Files the argv names (a script's `-c` config), by content: an edit of one is another result.
+  const named = spec.inputs?.length ? (await cache.hasher.hashMany(spec.inputs)).map((hash, index) => `${spec.inputs?.[index]}\0${hash}`).join("\0") : "";
+  const identity = `${RESULT_FORMAT}\0${spec.engine}\0${engineId}\0${outer}\0${spec.argsFor([]).join("\0")}\0${environment}${spec.cwd ? `\0${spec.cwd}` : ""}${named ? `\0${named}` : ""}`;
   // A file's key covers the config inputs of its own directory, so the same file has the same key in every request.
   const configHashes = new Map<string, Promise<string>>();
   const configHashOf = (dir: string) => {

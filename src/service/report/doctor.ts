@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
 import { addDevCommand, installHint, resolveEngine, yarnPnp } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
@@ -7,6 +7,7 @@ import { enabledEngines, eslintLegacy } from "../check/fan-out.ts";
 import { eslintProjectDirs, eslintScope, projectFlatConfigs } from "../lint/eslint-scope.ts";
 import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
 import { unsupportedLinters } from "../lint/linter-choice.ts";
+import { oxlintScope } from "../lint/oxlint-scope.ts";
 import { choosePrograms, describePrograms } from "../tsc/tsc-programs.ts";
 import { CONFIG_FILE, type Project } from "../project/project.ts";
 import { engineProblems } from "./engine-problems.ts";
@@ -88,6 +89,7 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
       ({ name }) => `${name}: the project uses it; Signalint cannot run it (checks say so in notChecked)`,
     ),
     ...(enabled.eslint === true ? await eslintScopeNote(runtime, project.root) : []),
+    ...(enabled.oxlint === true ? await oxlintScopeNote(runtime, project.root) : []),
   ];
   return {
     projectRoot: project.root,
@@ -151,6 +153,17 @@ async function configLookupNote(runtime: Runtime, project: { root: string; state
   const flag = eslintConfigLookupFlag(version);
   if (!flag || !(await projectFlatConfigs({ runtime, root: project.root, stateDir: project.stateDir }))) return [];
   return [`eslint runs with --flag ${flag}: a directory with its own eslint.config.* lints its files with it, as its own eslint . does`];
+}
+
+/** How oxlint runs when the project's lint scripts run it (one line a script followed, and what was not), else nothing. */
+async function oxlintScopeNote(runtime: Runtime, root: string): Promise<string[]> {
+  const scope = await oxlintScope(runtime, root);
+  const runs = (scope.runs ?? []).map((run) => {
+    const from = relative(root, run.dir).replace(/\\/g, "/") || ".";
+    const flags = [...run.args, ...(run.typeAware ? ["--type-aware"] : [])].join(" ");
+    return `oxlint runs as script ${run.script}: from ${from} on ${run.paths.join(", ") || "nothing"}${flags ? ` with ${flags}` : ""}`;
+  });
+  return [...runs, ...scope.notices];
 }
 
 /** Where ESLint runs when the project's lint scripts name paths (one line), else nothing. */

@@ -1,0 +1,259 @@
+import { dirname, relative, resolve } from "node:path";
+import { ifMissing } from "../../core/errors.ts";
+import { parseJsonc } from "../../core/jsonc.ts";
+import { relativeToRoot } from "../../core/paths.ts";
+import { oxlintAccepts } from "../../engines/oxlint.ts";
+import { oxlintInvocations, type OxlintInvocation } from "../../engines/oxlint-scripts.ts";
+import { isRecord } from "../../engines/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import type { EngineJob, NotCheckedFiles, RunnerOutcome } from "../job/engine-job.ts";
+import { checkedFiles } from "../job/checked-files.ts";
+import { readManifest, selectPackages, workspacePackages } from "../project/workspace.ts";
+import { scopedPaths } from "./eslint-scope.ts";
+
+/** What one run of oxlint takes from the script it follows. */
+export interface OxlintScriptArgs {
+  /** The script's flags that change the findings (`-c .config/.oxlintrc.json`, `-A no-console`), as passed from `dir`. */
+  args: string[];
+  /** Absolute files those flags read (the `-c` config and what it extends, `--ignore-path`, `--tsconfig`): cache inputs. */
+  inputs: string[];
+  /** The script runs oxlint `--type-aware`. */
+  typeAware: boolean;
+}
+
+/** One place the project's scripts run oxlint: from `dir` (absolute), on `paths` (root-relative; "." is the whole root). */
+export interface OxlintRun extends OxlintScriptArgs {
+  dir: string;
+  paths: string[];
+  /** The `-c` config, absolute; null: oxlint looks for its config from each file up. */
+  config: string | null;
+  /** `script` of `package` (root-relative directory), for messages. */
+  script: string;
+  /** `--type-check`: the project's own lint type-checks these files with oxlint-tsgolint. */
+  typeCheck: boolean;
+  /** `--deny-warnings` / `--max-warnings`: a warning fails the project's lint. */
+  failsOnWarnings: boolean;
+}
+
+/**
+ * How the project's scripts run oxlint: `runs` (null: oxlint's defaults from the root, as when no script runs it) and
+ * what Signalint did not follow, said in the engine's message.
+ */
+export interface OxlintScope {
+  runs: OxlintRun[] | null;
+  notices: string[];
+}
+
+/** The reason of the coverage note for files no oxlint script of the project lints. */
+export const OUTSIDE_OXLINT_SCRIPTS = "not linted by oxlint: outside every path the project's lint scripts give oxlint (the project does not lint them)";
+
+const GLOB = /[*?{}[\]!]/;
+const posix = (path: string) => path.replace(/\\/g, "/");
+const where = (root: string, dir: string) => posix(relative(root, dir)) || ".";
+
+/** The script's name in messages: `lint` (root) or `lint of packages/a`. */
+const scriptName = (root: string, dir: string, name: string) => (dir === root ? `"${name}"` : `"${name}" of ${where(root, dir)}`);
+
+/** The `-c` config and every JSON config it extends (resolved from each one's directory), absolute. */
+async function configChain(runtime: Runtime, config: string): Promise<string[]> {
+  const chain: string[] = [];
+  for (const pending = [config]; pending.length; ) {
+    const path = pending.pop() as string;
+    if (chain.includes(path)) continue;
+    chain.push(path);
+    if (!/\.jsonc?$/.test(path)) continue;
+    const text = await runtime.readText(path).catch(ifMissing(null));
+    let raw: unknown = null;
+    try {
+      raw = text === null ? null : parseJsonc(text);
+    } catch {
+      // oxlint says what is wrong with its config when it runs.
+    }
+    if (isRecord(raw) && Array.isArray(raw.extends))
+      for (const entry of raw.extends) if (typeof entry === "string") pending.push(resolve(dirname(path), entry));
+  }
+  return chain;
+}
+
+/** Two invocations lint the same way (same flags, paths and type-aware switch). */
+const sameRun = (a: OxlintInvocation, b: OxlintInvocation) =>
+  a.args.join("\0") === b.args.join("\0") && a.paths.join("\0") === b.paths.join("\0") && a.typeAware === b.typeAware && a.typeCheck === b.typeCheck;
+
+/**
+ * Where and how the project's scripts (the root's and every workspace package's) run oxlint: each from its own
+ * directory, with the flags that change its findings. In one directory, a fixing run (`oxlint --fix`) is not the lint
+ * when another script lints there; of scripts linting there with differing flags, the one named `lint` (else the
+ * first) is followed and the others named. Null runs — oxlint's defaults from the root, as before — when no script runs
+ * oxlint, or when a followed script has a flag Signalint does not know or lints a glob (said in `notices`).
+ */
+export async function oxlintScope(runtime: Runtime, root: string): Promise<OxlintScope> {
+  const manifest = await readManifest(runtime, root);
+  const packages = await workspacePackages(runtime, root, manifest);
+  const found = new Map<string, { name: string; from: string; invocation: OxlintInvocation }[]>();
+  for (const dir of [root, ...packages]) {
+    const pkg = dir === root ? manifest : await readManifest(runtime, dir);
+    for (const [name, script] of Object.entries(pkg?.scripts ?? {})) {
+      for (const invocation of oxlintInvocations(script)) {
+        const at = invocation.packages && dir === root ? await selectPackages(runtime, root, packages, invocation.packages.filters) : [dir];
+        for (const each of at) found.set(each, [...(found.get(each) ?? []), { name, from: dir, invocation }]);
+      }
+    }
+  }
+  if (found.size === 0) return { runs: null, notices: [] };
+  const notices: string[] = [];
+  const runs: OxlintRun[] = [];
+  for (const [dir, all] of [...found].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const linting = all.some((entry) => !entry.invocation.fixes) ? all.filter((entry) => !entry.invocation.fixes) : all;
+    const chosen = linting.find((entry) => entry.name === "lint") ?? (linting[0] as (typeof linting)[number]);
+    const label = scriptName(root, chosen.from, chosen.name);
+    const others = linting.filter((entry) => !sameRun(entry.invocation, chosen.invocation));
+    if (others.length)
+      notices.push(
+        `oxlint follows script ${label} in ${where(root, dir)}; ${others.map((entry) => scriptName(root, entry.from, entry.name)).join(", ")} run it with other flags`,
+      );
+    const { invocation } = chosen;
+    if (invocation.unknown.length)
+      return { runs: null, notices: [`oxlint runs with its defaults: script ${label} passes ${invocation.unknown.join(" ")}, which Signalint does not know`] };
+    const glob = invocation.paths.find((path) => GLOB.test(path));
+    if (glob) return { runs: null, notices: [`oxlint runs with its defaults: script ${label} lints ${glob}, a pattern Signalint does not expand`] };
+    const targets: string[] = [];
+    for (const path of invocation.paths.length ? invocation.paths : ["."]) {
+      const target = relativeToRoot(root, resolve(dir, path));
+      // A path outside the root, or one that does not exist, lints nothing Signalint checks.
+      if (target !== null && (await runtime.stat(resolve(dir, path))) !== null) targets.push(target);
+    }
+    const inputs = [
+      ...(invocation.config ? await configChain(runtime, resolve(dir, invocation.config)) : []),
+      ...invocation.inputs.map((path) => resolve(dir, path)),
+    ];
+    runs.push({
+      dir,
+      paths: targets.includes(".") ? ["."] : targets.sort(),
+      args: invocation.args,
+      config: invocation.config ? resolve(dir, invocation.config) : null,
+      inputs,
+      typeAware: invocation.typeAware,
+      typeCheck: invocation.typeCheck,
+      failsOnWarnings: invocation.failsOnWarnings,
+      script: label,
+    });
+  }
+  return { runs, notices };
+}
+
+/** `path` is `dir` or below it (root-relative, "/"-separated). */
+const within = (path: string, dir: string) => dir === "." || path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * The script's oxlint arguments for a root-relative file, as its check runs oxlint on it (withOxlintScope): the
+ * first run whose paths hold it; null when oxlint runs with its defaults there. A fix asked there uses the same config.
+ */
+export function oxlintRunOf(scope: OxlintScope, file: string): OxlintRun | null {
+  return scope.runs?.find((run) => run.paths.some((path) => within(file, path))) ?? null;
+}
+
+/**
+ * Of a script's flags, those a private copy can take as they are (lint/fix/oxlint-fixes.ts): the rule switches
+ * (`-A no-var`), plugin switches and the directives report; not the files they name (`-c`, `--ignore-path`,
+ * `--tsconfig` are paths of the project: the config is mirrored into the copy).
+ */
+export function oxlintRuleSwitches(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === "-A" || arg === "-W" || arg === "-D" || arg === "--report-unused-disable-directives-severity") out.push(arg, args[++index] as string);
+    else if (arg === "-c" || arg === "--ignore-path" || arg === "--tsconfig" || arg === "--ignore-pattern") index++;
+    else if (/-plugin$/.test(arg) || arg === "--report-unused-disable-directives") out.push(arg);
+  }
+  return out;
+}
+
+/** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
+const issueKey = (issue: { file: string; line: number; col: number; rule: string; message: string }) =>
+  `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
+
+/**
+ * Run oxlint as the project's lint scripts do: from each directory a script runs it in, with the script's flags, on
+ * the checked paths within that script's paths; once from the root with oxlint's defaults when no script runs it.
+ * Files no script lints are one coverage note — informational: the project does not lint them either.
+ */
+export async function withOxlintScope<J extends EngineJob>(
+  job: J,
+  run: (scoped: J, cwd: string, script: OxlintScriptArgs | null) => Promise<RunnerOutcome>,
+  /** Why oxlint cannot run type-aware here (oxlint-tsgolint missing, `oxlintTypeAware: false`), or null. */
+  typeAwareOff: string | null = null,
+): Promise<RunnerOutcome> {
+  const scope = await oxlintScope(job.runtime, job.root);
+  const notices = scope.notices.length ? `; ${scope.notices.join("; ")}` : "";
+  if (scope.runs === null) {
+    const outcome = await run(job, job.root, null);
+    return notices && "ok" in outcome && outcome.ok ? { ...outcome, message: `oxlint run with its defaults from the root${notices}` } : outcome;
+  }
+  const issues = new Map<string, Extract<RunnerOutcome, { ok: true }>["issues"][number]>();
+  const failures: NonNullable<Extract<RunnerOutcome, { ok: true }>["failures"]> = [];
+  const cache = { hits: 0, misses: 0 };
+  let reusable = true;
+  for (const each of scope.runs) {
+    const scoped = each.paths.includes(".") ? job.paths : scopedPaths(job.paths, { paths: each.paths, ext: [], from: [] });
+    if (scoped.length === 0) continue;
+    const outcome = await run({ ...job, paths: scoped }, each.dir, each);
+    if (!("ok" in outcome) || !outcome.ok) return outcome;
+    for (const issue of outcome.issues) issues.set(issueKey(issue), issue);
+    failures.push(...(outcome.failures ?? []));
+    cache.hits += outcome.cache?.hits ?? 0;
+    cache.misses += outcome.cache?.misses ?? 0;
+    reusable &&= outcome.reuse !== undefined;
+  }
+  const allowed = scope.runs.flatMap((each) => each.paths);
+  const left = (await checkedFiles(job)).sources.filter((file) => {
+    const path = relativeToRoot(job.root, file);
+    return path !== null && oxlintAccepts(path) && !allowed.some((dir) => within(path, dir));
+  });
+  const followed = scope.runs.map((each) => `${each.script}${each.dir !== job.root ? ` from ${where(job.root, each.dir)}` : ""}`);
+  const warnings = scope.runs.some((each) => each.failsOnWarnings) ? " (it fails on warnings: Signalint reports them as warnings)" : "";
+  const typed =
+    typeAwareOff && scope.runs.some((each) => each.typeAware) ? `; the script passes --type-aware, but ${typeAwareOff}: its type-aware rules did not run` : "";
+  return {
+    ok: true,
+    issues: [...issues.values()],
+    ...(failures.length ? { failures } : {}),
+    cache,
+    message: `oxlint run as the lint scripts run it: ${followed.join(", ")}${warnings}${typed}${notices}`,
+    ...(left.length ? { notChecked: [{ reason: OUTSIDE_OXLINT_SCRIPTS, files: left }] } : {}),
+    ...(reusable ? { reuse: { reads: [] } } : {}),
+  };
+}
+
+/** The root-relative paths ("." the whole root) the project's `oxlint --type-check` scripts lint, with each script's name. */
+export async function oxlintTypeChecks(runtime: Runtime, root: string): Promise<{ script: string; paths: string[] }[]> {
+  const scope = await oxlintScope(runtime, root);
+  return (scope.runs ?? []).filter((each) => each.typeCheck).map((each) => ({ script: each.script, paths: each.paths }));
+}
+
+/** tsc's coverage note for TypeScript files no program the project checks includes (tsc/tsc-selection.ts coverageNotes). */
+const NO_PROGRAM = "not type-checked: no tsconfig the project checks includes them";
+
+/**
+ * tsc's coverage notes, with the files no program includes that the project's `oxlint --type-check` script lints said
+ * apart: the project does type-check them (oxlint-tsgolint's TypeScript diagnostics), Signalint does not — it runs no
+ * `--type-check`, as tsc reports the type errors of the files its programs hold (never twice). They stay unchecked.
+ */
+export async function withOxlintTypeChecks(runtime: Runtime, root: string, notes: readonly NotCheckedFiles[]): Promise<NotCheckedFiles[]> {
+  const note = notes.find((each) => each.reason === NO_PROGRAM);
+  if (!note) return [...notes];
+  const checks = await oxlintTypeChecks(runtime, root);
+  if (!checks.length) return [...notes];
+  const byScript = new Map<string, string[]>();
+  const rest: string[] = [];
+  for (const file of note.files) {
+    const path = relativeToRoot(root, file);
+    const by = path === null ? undefined : checks.find((check) => check.paths.some((dir) => within(path, dir)));
+    if (by) byScript.set(by.script, [...(byScript.get(by.script) ?? []), file]);
+    else rest.push(file);
+  }
+  const split = [...byScript].map(([script, files]) => ({
+    reason: `not type-checked by Signalint: only the project's oxlint --type-check (script ${script}) type-checks them, and Signalint runs no --type-check (tsc reports the type errors of the programs it runs)`,
+    files,
+  }));
+  return notes.flatMap((each) => (each === note ? [...(rest.length ? [{ reason: NO_PROGRAM, files: rest }] : []), ...split] : [each]));
+}
