@@ -1,23 +1,9 @@
 import { join } from "node:path";
-import {
-  ENGINE_NAMES,
-  type CheckResponse,
-  type EngineName,
-  type Engines,
-  type Pending,
-} from "../../core/contracts.ts";
-import {
-  machineWarmMemoryMB,
-  resolveSettings,
-  type Settings,
-} from "../../core/config.ts";
+import { ENGINE_NAMES, type CheckResponse, type EngineName, type Engines, type Pending } from "../../core/contracts.ts";
+import { machineWarmMemoryMB, resolveSettings, type Settings } from "../../core/config.ts";
 import { clusterIssues, type ClusterGroup } from "../../core/cluster.ts";
 import { compileIgnore } from "../../core/glob.ts";
-import {
-  normalizeIssues,
-  type Issue,
-  type RawIssue,
-} from "../../core/issues.ts";
+import { normalizeIssues, type Issue, type RawIssue } from "../../core/issues.ts";
 import { loopEventFromIssues } from "../../core/loops.ts";
 import { isWithin } from "../../core/paths.ts";
 import { elsewhereField, type ElsewhereFacts } from "../../core/elsewhere.ts";
@@ -33,34 +19,18 @@ import type { CheckStore } from "../history/check-store.ts";
 import type { CheckRecord, SessionLog } from "../history/session-log.ts";
 import type { SnapshotStore } from "../history/snapshots.ts";
 import type { LintJob } from "../lint/lint-runner.ts";
-import {
-  ensureStateDir,
-  readConfigFile,
-  validatePaths,
-  type Project,
-} from "../project/project.ts";
+import { ensureStateDir, readConfigFile, validatePaths, type Project } from "../project/project.ts";
 import type { TsconfigCoverage } from "../tsc/tsc-coverage.ts";
 import { throwIfCancelled, type CheckOptions } from "../job/check-events.ts";
 import type { EngineReport } from "../job/engine-job.ts";
 import { pathMapper } from "./engine-runner.ts";
 import { checkCoverage, type CoverageFacts } from "./coverage.ts";
-import {
-  mergeElsewhere,
-  type LintKnowledge,
-  type TscKnowledge,
-} from "./elsewhere.ts";
+import { mergeElsewhere, type LintKnowledge, type TscKnowledge } from "./elsewhere.ts";
 import { CheckDependents } from "../job/dependents.ts";
 import { dependentsNotes } from "./dependents-notes.ts";
 import { enabledEngines, eslintLegacy, runEngines } from "./fan-out.ts";
 import { environmentFingerprint } from "../../core/environment.ts";
-import {
-  engineIdentity,
-  quietKey,
-  repeatedReports,
-  resolveEnabled,
-  reusableReads,
-  type ResolvedEngines,
-} from "./quiet-check.ts";
+import { engineIdentity, quietKey, repeatedReports, resolveEnabled, reusableReads, type ResolvedEngines } from "./quiet-check.ts";
 
 /** What a check reads and writes, wired once by the composition root (SignalintService). */
 export interface CheckRooms {
@@ -139,24 +109,12 @@ interface CheckOutcome {
 }
 
 /** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */
-async function prepare(
-  rooms: CheckRooms,
-  requested: readonly string[],
-  incremental: boolean,
-): Promise<PreparedCheck> {
+async function prepare(rooms: CheckRooms, requested: readonly string[], incremental: boolean): Promise<PreparedCheck> {
   const started = performance.now();
   const observedAtMs = Date.now();
   const { runtime, project } = rooms;
-  const settings = resolveSettings(
-    await readConfigFile(runtime, project.root),
-    (name) => runtime.env(name),
-  );
-  const paths = await validatePaths(
-    runtime,
-    project,
-    requested,
-    incremental ? "file" : "any",
-  );
+  const settings = resolveSettings(await readConfigFile(runtime, project.root), (name) => runtime.env(name));
+  const paths = await validatePaths(runtime, project, requested, incremental ? "file" : "any");
   await ensureStateDir(runtime, project.stateDir);
   // Every change made before this check is in the watch's record once the fence passes (runs alongside).
   const fenced = rooms.changes.fence();
@@ -194,11 +152,7 @@ async function prepare(
  * Step 2, when nothing changed: the kept results of the same request, when the watch (after the fence), the engines'
  * identity and the stamps of what the watch cannot see vouch that no input changed since; else null.
  */
-function repeatQuiet(
-  rooms: CheckRooms,
-  check: PreparedCheck,
-  key: string,
-): { kept: EngineResults; results: EngineResults } | null {
+function repeatQuiet(rooms: CheckRooms, check: PreparedCheck, key: string): { kept: EngineResults; results: EngineResults } | null {
   const kept = rooms.quiet.reuse(key, check.changeHint, check.identity);
   return (
     kept && {
@@ -209,33 +163,16 @@ function repeatQuiet(
 }
 
 /** Step 2 otherwise: run the engines, and keep their results for a later quiet check when they can be repeated. */
-async function runAndKeep(
-  rooms: CheckRooms,
-  check: PreparedCheck,
-  key: string,
-  options: CheckOptions,
-): Promise<EngineResults> {
+async function runAndKeep(rooms: CheckRooms, check: PreparedCheck, key: string, options: CheckOptions): Promise<EngineResults> {
   // Stamped before any engine runs: a change made while they run shows later as a different stamp.
-  const probe: QuietProbe | null = await rooms.quiet.probe(
-    check.changeHint,
-    check.identity,
-  );
+  const probe: QuietProbe | null = await rooms.quiet.probe(check.changeHint, check.identity);
   const results = await runAll(rooms, check, options);
-  rooms.quiet.store(
-    key,
-    probe,
-    reusableReads(results.reports, rooms.cache.hasher.external()),
-    results,
-  );
+  rooms.quiet.store(key, probe, reusableReads(results.reports, rooms.cache.hasher.external()), results);
   return results;
 }
 
 /** Step 2: every enabled engine in parallel on the checked paths. */
-async function runAll(
-  rooms: CheckRooms,
-  check: PreparedCheck,
-  options: CheckOptions,
-): Promise<EngineResults> {
+async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOptions): Promise<EngineResults> {
   const { runtime, project } = rooms;
   const { settings } = check;
   let outsideRoot = 0;
@@ -250,12 +187,12 @@ async function runAll(
   // Only asked when ESLint runs: each program walks every import to answer, which no other engine needs.
   const dependents =
     check.incremental && check.enabled.eslint === true
-      ? new CheckDependents(check.paths.map((path) => join(project.root, path)))
+      ? new CheckDependents(
+          check.paths.map((path) => join(project.root, path)),
+          baseMapper,
+        )
       : null;
-  if (check.enabled.tsc !== true)
-    dependents?.close(
-      "tsc is off, and only its warm programs know which files import the checked ones",
-    );
+  if (check.enabled.tsc !== true) dependents?.close("tsc is off, and only its warm programs know which files import the checked ones");
   const reports = await runEngines(check.enabled, (engine) => ({
     runtime,
     resolved: check.resolved[engine] ?? null,
@@ -272,9 +209,7 @@ async function runAll(
     warm: rooms.warm,
     changeHint: check.changeHint,
     warmTypeScript: settings.warmTypeScript && rooms.warmAllowed !== false,
-    warmMemoryMB:
-      settings.warmTypeScriptMemoryMB ??
-      machineWarmMemoryMB(runtime.totalMemoryBytes),
+    warmMemoryMB: settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(runtime.totalMemoryBytes),
     typescriptProjects: settings.typescriptProjects,
     oxlintTypeAware: settings.oxlintTypeAware,
     eslintLegacy: check.eslintLegacy,
@@ -301,20 +236,12 @@ async function runAll(
       paths: check.paths,
       ignored: check.ignored,
       toRelative: baseMapper,
-      offByDefault: ENGINE_NAMES.filter(
-        (engine) =>
-          check.enabled[engine] !== true &&
-          settings.engines[engine] === undefined,
-      ),
+      offByDefault: ENGINE_NAMES.filter((engine) => check.enabled[engine] !== true && settings.engines[engine] === undefined),
     },
     reports,
   );
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
-  const importers = dependentsNotes(
-    eslint?.dependents,
-    check.paths,
-    settings.typedLintDependents,
-  );
+  const importers = dependentsNotes(eslint?.dependents, settings.typedLintDependents);
   coverage.notChecked.push(...importers);
   if (importers[0]) coverage.importersUnlinted = importers[0].reason;
   return { reports, outsideRoot, coverage };
@@ -324,12 +251,7 @@ async function runAll(
  * Step 3: keep what is inside the paths and outside `ignore`, normalize, cluster. Program-wide and config
  * diagnostics are kept whatever the paths and `ignore` say: a broken config breaks the whole program's check.
  */
-function postProcess(
-  rooms: CheckRooms,
-  check: PreparedCheck,
-  results: EngineResults,
-  kept: EngineResults,
-): CheckOutcome {
+function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineResults, kept: EngineResults): CheckOutcome {
   const { reports } = results;
   const hash = (text: string) => rooms.runtime.sha256(text);
   const normal = normalized.get(kept) ?? normalize(check, results, hash);
@@ -337,30 +259,15 @@ function postProcess(
   // Copies: clustering sets each issue's cluster, and an earlier check's issues keep theirs.
   const issues = normal.issues.map((issue) => ({ ...issue }));
   const last = rooms.store.latest();
-  const groups = clusterIssues(
-    issues,
-    hash,
-    last?.scope && { scope: last.scope, issues: last.issues },
-  );
-  const engines = Object.fromEntries(
-    reports.map(([engine, report]) => [engine, report.status]),
-  ) as Engines;
-  const cache = Object.fromEntries(
-    reports.flatMap(([engine, report]) =>
-      report.cache ? [[engine, report.cache]] : [],
-    ),
-  );
+  const groups = clusterIssues(issues, hash, last?.scope && { scope: last.scope, issues: last.issues });
+  const engines = Object.fromEntries(reports.map(([engine, report]) => [engine, report.status])) as Engines;
+  const cache = Object.fromEntries(reports.flatMap(([engine, report]) => (report.cache ? [[engine, report.cache]] : [])));
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
   const toRelative = pathMapper(rooms.project.root, rooms.project.realRoot);
   const elsewhere = mergeElsewhere(
     rooms.tscKnown.update(tsc, check, hash, toRelative),
-    rooms.lintKnown.update(
-      eslint,
-      check,
-      hash,
-      environmentFingerprint(rooms.runtime.environment(), hash),
-    ),
+    rooms.lintKnown.update(eslint, check, hash, environmentFingerprint(rooms.runtime.environment(), hash)),
   );
   return {
     issues,
@@ -378,23 +285,11 @@ function postProcess(
  * Engine results (as a quiet check keeps them) normalized as the check that ran them did: a repeat of the same request
  * (paths, ignore) with the same findings gives the same issues, so a thousand findings are not hashed again.
  */
-const normalized = new WeakMap<
-  EngineResults,
-  { issues: Issue[]; filteredOut: number }
->();
+const normalized = new WeakMap<EngineResults, { issues: Issue[]; filteredOut: number }>();
 
-function normalize(
-  check: PreparedCheck,
-  results: EngineResults,
-  hash: (text: string) => string,
-): { issues: Issue[]; filteredOut: number } {
+function normalize(check: PreparedCheck, results: EngineResults, hash: (text: string) => string): { issues: Issue[]; filteredOut: number } {
   const raw = results.reports.flatMap(([, report]) => report.issues);
-  const kept: RawIssue[] = raw.filter(
-    (issue) =>
-      issue.programWide ||
-      (check.paths.some((path) => isWithin(issue.file, path)) &&
-        !check.ignored(issue.file)),
-  );
+  const kept: RawIssue[] = raw.filter((issue) => issue.programWide || (check.paths.some((path) => isWithin(issue.file, path)) && !check.ignored(issue.file)));
   return {
     issues: normalizeIssues(kept, hash),
     filteredOut: raw.length - kept.length + results.outsideRoot,
@@ -402,12 +297,7 @@ function normalize(
 }
 
 /** Step 4: loop memory, the response, the check store and the snapshot. */
-async function record(
-  rooms: CheckRooms,
-  check: PreparedCheck,
-  outcome: CheckOutcome,
-  by: { tool: string; session?: string },
-): Promise<CheckResponse> {
+async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOutcome, by: { tool: string; session?: string }): Promise<CheckResponse> {
   const { issues, groups, engines, cache } = outcome;
   const event = loopEventFromIssues(issues, check.paths, check.incremental);
   const checkId = rooms.nextCheckId();
@@ -435,9 +325,7 @@ async function record(
     notChecked: outcome.coverage.notChecked,
     incomplete: outcome.coverage.incomplete,
     unlinted: outcome.coverage.unlinted,
-    ...(outcome.coverage.importersUnlinted
-      ? { importersUnlinted: outcome.coverage.importersUnlinted }
-      : {}),
+    ...(outcome.coverage.importersUnlinted ? { importersUnlinted: outcome.coverage.importersUnlinted } : {}),
     elsewhere: elsewhereField(outcome.elsewhere),
     ...(outcome.pending ? { pending: outcome.pending } : {}),
   });
@@ -463,9 +351,7 @@ async function record(
     engines,
     clusters,
     issues,
-    ...(outcome.coverage.unchecked.length
-      ? { unchecked: outcome.coverage.unchecked }
-      : {}),
+    ...(outcome.coverage.unchecked.length ? { unchecked: outcome.coverage.unchecked } : {}),
     ...(outcome.pending ? { pending: true as const } : {}),
     cache,
     durationMs: elapsed(),
@@ -487,19 +373,15 @@ export async function runCheck(
   const check = await prepare(rooms, requested, options.incremental);
   const key = quietKey(check);
   const repeated = repeatQuiet(rooms, check, key);
-  const results =
-    repeated?.results ?? (await runAndKeep(rooms, check, key, options));
+  const results = repeated?.results ?? (await runAndKeep(rooms, check, key, options));
   // Keyed by the results a quiet check keeps (the same object when these are kept), for its repeats.
   const outcome = postProcess(rooms, check, results, repeated?.kept ?? results);
-  const tool =
-    options.tool ?? (options.incremental ? "check_files" : "check_project");
+  const tool = options.tool ?? (options.incremental ? "check_files" : "check_project");
   const response = await record(rooms, check, outcome, {
     tool,
     session: options.session,
   });
-  const engines = Object.fromEntries(
-    results.reports.map(([engine, report]) => [engine, report.durationMs]),
-  );
+  const engines = Object.fromEntries(results.reports.map(([engine, report]) => [engine, report.durationMs]));
   const reused = repeated ? { reused: true } : {};
   return {
     response,
