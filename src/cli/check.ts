@@ -167,7 +167,7 @@ async function runCheck(io: CliIo, options: ReturnType<typeof checkOptions>): Pr
   else if (options.format === "github") io.stdout(formatGithub(report, (await repositoryBase(io.runtime, root)).prefix));
   else io.stdout(formatText(report, suggested, opened.settings.engines));
   const code = exitCode(report, options.maxWarnings);
-  const incomplete = report.status === "error" || report.status === "pending" || failedEngines(report).length > 0;
+  const incomplete = report.status === "error" || report.status === "pending" || !!report.pending || failedEngines(report).length > 0;
   if (code === 1 && !incomplete && report.errorCount === 0 && !report.elsewhere?.introduced)
     io.runtime.writeStderr(
       `signalint-mcp: ${report.warningCount} warnings are more than --max-warnings ${options.maxWarnings}, so the check fails (exit 1): fix some, or raise the limit\n`,

@@ -44,7 +44,7 @@ async function runFix(io: CliIo, values: OptionValues<typeof FIX_OPTIONS>, posit
     // oxlint's issues carry no fix mark (its report has none): oxlint is asked for each, as its own --fix would be.
     const fixable = issues.filter((issue) => (issue.fixable && kinds.includes(issue.fixKind ?? "safe")) || issue.engine === "oxlint");
     const errors = issues.filter((issue) => issue.severity === "error");
-    const incomplete = response.status === "error" || response.status === "pending" ? 1 : 0;
+    const incomplete = response.status === "error" || response.status === "pending" || response.pending ? 1 : 0;
     if (fixable.length === 0) {
       io.stdout(`Nothing to fix: no issue has a ${kinds.join(" or ")} engine edit.\n`);
       return errors.length ? 1 : incomplete;

@@ -14,20 +14,26 @@ export function summaryLine(report: CliReport): string {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : "";
   // Issues outside the checked paths were counted (filteredOutLine): the checked ones have none.
   if (report.status === "clean") return report.filteredOutCount > 0 ? `No issues in the checked paths${shard}.` : `No issues found${shard}.`;
-  if (report.status === "pending" && report.pending && report.errorCount + report.warningCount === 0) {
-    const { programs, files } = report.pending;
-    const what = `${plural(programs, "tsc program")} (${plural(files, "more file")} a change may affect) ${programs === 1 ? "is" : "are"}`;
-    return `No issues in the checked paths yet: ${what} still being re-checked, so the check is incomplete; run it again for the complete answer.`;
-  }
+  if (report.status === "pending" && report.pending && report.errorCount + report.warningCount === 0)
+    return `No issues in the checked paths yet: ${stillRechecking(report.pending)}, so the check is incomplete; run it again for the complete answer.`;
   if (report.elsewhere && report.errorCount + report.warningCount === 0 && !failed.length && report.status !== "error")
-    return `No issues in the checked paths${shard}, but other files of their programs have tsc errors (above).`;
+    return `No issues in the checked paths${shard}, but other files of their programs have ${report.elsewhere.engines.join(" and ")} errors (above)${report.pending ? `; ${stillRechecking(report.pending)}, so the check is incomplete` : ""}.`;
   if (report.status === "error" && !failed.length && report.errorCount + report.warningCount === 0) {
     if (!Object.values(report.engines).some((status) => status.status === "ok")) return `Not checked: no engine ran${shard}.`;
     return `Not checked${shard}: the files above were not checked by every checker the project uses.`;
   }
   const counts = `${plural(report.errorCount + report.warningCount, "problem")} (${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")})${shard}`;
   if (failed.length) return `Check incomplete: ${failed.map(([engine]) => engine).join(", ")} failed; ${counts}.`;
-  return report.status === "error" ? `Check incomplete: the files above were not checked by every checker the project uses; ${counts}.` : `${counts}.`;
+  if (report.status === "error") return `Check incomplete: the files above were not checked by every checker the project uses; ${counts}.`;
+  // Issues in the checked paths while tsc still re-checks what the change may affect: said, never a whole answer.
+  if (report.pending)
+    return `${counts} in the checked paths so far: ${stillRechecking(report.pending)}, so the check is incomplete; run it again for the complete answer.`;
+  return `${counts}.`;
+}
+
+/** What a pending answer's tsc programs are still doing. */
+function stillRechecking({ programs, files }: NonNullable<CliReport["pending"]>): string {
+  return `${plural(programs, "tsc program")} (${plural(files, "more file")} a change may affect) ${programs === 1 ? "is" : "are"} still being re-checked`;
 }
 
 /**
@@ -40,8 +46,8 @@ export function filteredOutLine(count: number): string {
 }
 
 /**
- * The tsc errors outside the checked paths that no earlier check of the whole project showed (a rename in a.ts that
- * broke b.ts): how many, the first few. Never summed into the checked paths' counts; the exit code counts them.
+ * The errors outside the checked paths that no earlier check of the whole project showed (a rename in a.ts that
+ * broke b.ts; an exported function made async that leaves its caller's promise floating, ESLint's): how many, the first few. Never summed into the checked paths' counts; the exit code counts them.
  */
 function elsewhereLines({ elsewhere }: CliReport): string[] {
   if (!elsewhere) return [];
@@ -51,9 +57,11 @@ function elsewhereLines({ elsewhere }: CliReport): string[] {
     (issue) => `  ${issue.file}:${issue.line}:${issue.col}  ${issue.severity}  ${issue.rule}  ${issue.message.split("\n")[0]}  [${issue.engine}]`,
   );
   const more = count > elsewhere.issues.length ? [`  … ${count - elsewhere.issues.length} more: check the whole project to see them`] : [];
-  // tsc's errors in the programs' other files; ESLint's, when its typed rules linted the files importing these.
-  const engines = [...new Set(elsewhere.issues.map((issue) => issue.engine))].join(" and ") || "tsc";
-  return [`Elsewhere: ${plural(count, `${engines} error`)} in other files of these files' programs, ${what}:`, ...first, ...more];
+  return [
+    `Elsewhere: ${plural(count, `${elsewhere.engines.join(" and ")} error`)} in other files of these files' programs or importers, ${what}:`,
+    ...first,
+    ...more,
+  ];
 }
 
 /** `check --format text`: every issue, grouped by cluster, then what did not run (one line per engine, and why) and the summary. */

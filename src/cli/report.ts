@@ -129,7 +129,8 @@ export function exitCode(report: CliReport, maxWarnings: number): number {
   // status error with no failed engine: nothing type-checked the checked files (notChecked).
   // Errors elsewhere a change introduced (core/elsewhere.ts): the checked paths are fine, the project is not.
   if (report.errorCount > 0 || failedEngines(report).length > 0 || report.status === "error" || report.elsewhere?.introduced) return 1;
-  if (report.status === "pending") return 1;
+  // A pending answer is never a pass, whatever its status says of the named files (warnings only: issues_found).
+  if (report.status === "pending" || report.pending) return 1;
   return maxWarnings >= 0 && report.warningCount > maxWarnings ? 1 : 0;
 }
 

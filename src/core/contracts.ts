@@ -135,11 +135,15 @@ export const NotCheckedSchema = z
   .strict();
 export type NotChecked = z.infer<typeof NotCheckedSchema>;
 
-/** check_files' tsc errors outside the checked files: the ones this edit introduced (or, nothing known before, all). */
+/**
+ * check_files' errors outside the checked files (tsc's in their programs, ESLint's typed rules' in the files importing
+ * them): the ones this edit introduced (or, nothing known before, all).
+ */
 export const ElsewhereSchema = z
   .object({
     introduced: z.number().int().min(0),
     unattributed: z.number().int().min(0).optional().describe("No earlier check to tell whether this change caused them"),
+    engines: z.array(EngineNameSchema).min(1).describe("The engines of every error counted (issues lists only the first)"),
     issues: z.array(IssueSchema),
     nextStep: z.string(),
   })

@@ -1,5 +1,5 @@
 import { plural } from "./cluster-text.ts";
-import type { Elsewhere } from "./contracts.ts";
+import { ENGINE_NAMES, type Elsewhere } from "./contracts.ts";
 import { matchIssues } from "./delta.ts";
 import type { Issue } from "./issues.ts";
 import { checkIssue } from "./response.ts";
@@ -55,13 +55,15 @@ export function elsewhereField(facts: ElsewhereFacts | null): Elsewhere | undefi
   const files = [...new Set(listed.map((issue) => issue.file))];
   const where = `${plural(files.length, "other file")} (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
   // tsc's errors are in these files' programs; ESLint's in the files importing them, linted with its typed rules.
-  const engines = [...new Set(listed.map((issue) => issue.engine))].join(" and ");
+  const counted = [...new Set(listed.map((issue) => issue.engine))].sort((a, b) => ENGINE_NAMES.indexOf(a) - ENGINE_NAMES.indexOf(b));
+  const engines = counted.join(" and ");
   const nextStep = introduced.length
     ? `This change (or another since the last check_project, else the first check_files) broke ${where}: ${plural(introduced.length, `${engines} error`)} there that were not there before. Fix them (or undo the change), then run check_project or check_files on those files.`
     : `${engines} ${engines.includes(" and ") ? "report" : "reports"} ${plural(unattributed.length, "error")} in ${where} of these files' programs or importers, and no earlier check tells whether this change caused them: run check_project to see them all (later checks compare with this one).`;
   return {
     introduced: introduced.length,
     ...(introduced.length ? {} : { unattributed: unattributed.length }),
+    engines: counted,
     issues: listed.slice(0, ELSEWHERE_LISTED).map(checkIssue),
     nextStep,
   };

@@ -21,9 +21,16 @@ import type { ResultShape } from "./respond.ts";
 
 /** What a check found, in one line (counts read from either key style, so compact mode counts correctly). */
 function headline(response: CheckResponse, where: string): string {
+  if (response.status === "pending") return "No issues in the named files so far; tsc is still re-checking the other files this change may affect (pending).";
+  const line = found(response, where);
+  // Whatever the named files have, a pending answer is never the whole one: said on the line an agent reads first.
+  return response.pending ? `${line.slice(0, -1)}; tsc is still re-checking the other files this change may affect (pending).` : line;
+}
+
+/** The headline's account of what was found (one sentence, ending in a full stop). */
+function found(response: CheckResponse, where: string): string {
   const counts = readCheckCounts(response);
   if (response.status === "clean") return "No issues found.";
-  if (response.status === "pending") return "No issues in the named files so far; tsc is still re-checking the other files this change may affect (pending).";
   if (response.status === "issues_found" && counts.total === 0 && response.elsewhere)
     return `No issues in the checked files, but other files of their programs have ${elsewhereEngines(response)} errors (below).`;
   if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
@@ -36,7 +43,7 @@ function failuresOf(response: CheckResponse): string[] {
     .map(([name, status]) => `${name} failed: ${status.message ?? "error"}`);
 }
 
-/** The tsc errors outside the checked files (see core/elsewhere.ts): how many, the first few, and what to do. */
+/** The errors outside the checked files (see core/elsewhere.ts): how many, of which engines, the first few, and what to do. */
 function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
   if (!elsewhere) return [];
   const count = elsewhere.introduced || (elsewhere.unattributed ?? 0);
@@ -47,9 +54,12 @@ function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
   return [`Elsewhere: ${plural(count, `${elsewhereEngines({ elsewhere })} error`)} in other files, ${what}:`, ...first, ...step];
 }
 
-/** The engines of the errors listed elsewhere: tsc's (the programs' other files), ESLint's (typed rules in importers). */
+/**
+ * The engines of the errors counted elsewhere (every one, not only the listed first few): tsc's (the programs' other
+ * files), ESLint's (typed rules in importers).
+ */
 function elsewhereEngines({ elsewhere }: Pick<CheckResponse, "elsewhere">): string {
-  return [...new Set(elsewhere?.issues.map((issue) => issue.engine))].join(" and ") || "tsc";
+  return elsewhere?.engines.join(" and ") || "tsc";
 }
 
 /** A short human summary of a check. */

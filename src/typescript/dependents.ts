@@ -42,23 +42,36 @@ function importersMap(program: TS.Program): Map<string, Set<string>> {
   return map;
 }
 
+/** What a program says of an edit's named files: which of them it holds, and the files importing those. */
+export interface ProgramDependents {
+  /** The named files (as asked) this program holds; empty: it can say nothing of any. */
+  held: string[];
+  /** The files (as the program names them) that depend on the held ones, nearest first. */
+  files: string[];
+}
+
 /**
  * The files (as the program names them) that depend on `files` (absolute paths), nearest first (breadth first, each
  * level sorted), declaration files left out; the named files are not among them. A named file that is no module (its
  * declarations are global) or augments another module changes what every file sees: then every file of the program.
- * Null when the program holds none of the files.
+ * `held` says which of `files` the program holds: of the others it knows nothing (none of its files imports them, but
+ * another program's may), which is never an empty list of importers.
  */
-export function dependentsOf(ts: Ts, program: TS.Program, files: readonly string[]): string[] | null {
-  const named = files.flatMap((file) => (program.getSourceFile(file) as WithImports | undefined) ?? []);
-  if (!named.length) return null;
+export function dependentsOf(ts: Ts, program: TS.Program, files: readonly string[]): ProgramDependents {
+  const held = files.filter((file) => program.getSourceFile(file));
+  const named = held.map((file) => program.getSourceFile(file) as WithImports);
+  if (!named.length) return { held, files: [] };
   const namedNames = new Set(named.map((sourceFile) => sourceFile.fileName));
   const own = (sourceFile: TS.SourceFile) => !sourceFile.isDeclarationFile && !namedNames.has(sourceFile.fileName);
   if (named.some((sourceFile) => !(ts.isExternalModule(sourceFile) || sourceFile.commonJsModuleIndicator) || (sourceFile.moduleAugmentations?.length ?? 0) > 0))
-    return program
-      .getSourceFiles()
-      .filter(own)
-      .map((sourceFile) => sourceFile.fileName)
-      .sort();
+    return {
+      held,
+      files: program
+        .getSourceFiles()
+        .filter(own)
+        .map((sourceFile) => sourceFile.fileName)
+        .sort(),
+    };
   const map = importersMap(program);
   const seen = new Set(namedNames);
   const order: string[] = [];
@@ -70,5 +83,5 @@ export function dependentsOf(ts: Ts, program: TS.Program, files: readonly string
     for (const file of level) seen.add(file);
     order.push(...level);
   }
-  return order.filter((file) => !program.getSourceFile(file)?.isDeclarationFile);
+  return { held, files: order.filter((file) => !program.getSourceFile(file)?.isDeclarationFile) };
 }

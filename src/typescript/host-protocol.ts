@@ -9,14 +9,17 @@ import type { ChangeHint } from "./change-hint.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import type { PersistTarget } from "./persisted-state.ts";
 import type { TsconfigListing } from "./tsconfig.ts";
+import type { ProgramDependents } from "./dependents.ts";
+
+export type { ProgramDependents };
 
 /**
  * Bumped whenever a host message changes shape (2: core/framing.ts's frames instead of length-prefixed lines, `v` on
  * every message; 3: a check's named files first, `first` and `pending`; 4: the files that import the named ones,
- * `dependentsOf` and `dependents`). A host is started from the installed bundle,
+ * `dependentsOf` and `dependents`; 5: `dependents` says which named files the program holds). A host is started from the installed bundle,
  * which an upgrade can replace under a running server.
  */
-export const HOST_PROTOCOL = 4;
+export const HOST_PROTOCOL = 5;
 
 /** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
 export const WARM_HOST_MODE = "__signalint-warm-host";
@@ -94,7 +97,10 @@ export type ListingReply = { id: number; ok: true; listing: TsconfigListing | nu
  */
 export type HostReply =
   /** `pending`: only the request's `first` files were checked; this many other files of the program are still to be (at most). */
-  /** `dependents`: the request's `dependentsOf` answered (absent: not asked, or the program could not tell). */
+  /**
+   * `dependents`: the request's `dependentsOf` answered, with the named files the program holds (absent: not asked, or
+   * the program could not tell).
+   */
   | {
       id: number;
       ok: true;
@@ -104,7 +110,7 @@ export type HostReply =
       covers: string[];
       rssBytes: number;
       pending?: number;
-      dependents?: string[];
+      dependents?: ProgramDependents;
     }
   /** `code`: "protocol_version" when the host speaks another HOST_PROTOCOL (then `unsupported`: the command line answers). */
   | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number; code?: "protocol_version" }
@@ -203,7 +209,10 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
       covers: z.array(z.string()),
       rssBytes: Rss,
       pending: z.number().int().nonnegative().optional(),
-      dependents: z.array(z.string()).optional(),
+      dependents: z
+        .object({ held: z.array(z.string()), files: z.array(z.string()) })
+        .strict()
+        .optional(),
     })
     .strict(),
   z

@@ -11,7 +11,7 @@ import { loadTs7CauseModules, ts7CauseReader, type Ts7CauseModules, type Ts7Proj
 import { diagnosticsToIssues } from "./diagnostics.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
 import { loadTypeScript, WarmTsProgram } from "./warm-program.ts";
-import { dependentsOf } from "./dependents.ts";
+import { dependentsOf, type ProgramDependents } from "./dependents.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, ts7Identity, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
@@ -20,7 +20,7 @@ import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
  * One check's answer: issues with absolute file names, the files the program read, the configs a solution built;
  * `pending`: only the request's named files were checked (see HostRequest.first).
  */
-type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; pending?: number; dependents?: string[] };
+type HostedAnswer = { issues: RawIssue[]; info: WarmCheckInfo; files: string[]; covers: string[]; pending?: number; dependents?: ProgramDependents };
 
 /** A hosted program of any kind: one check (`unserved`: why this config is not one it serves), its release. */
 interface HostedProgram {
@@ -59,8 +59,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
               : program.check(asked.hint ?? null);
             if (!result) return { unserved: program.unserved };
             const current = program.currentProgram();
-            // The files whose types the named ones reach (none when the program does not hold them).
-            const dependents = asked.dependentsOf && current ? (dependentsOf(ts, current, asked.dependentsOf) ?? []) : undefined;
+            // The named files it holds and the files whose types they reach (of a file it does not hold it knows nothing).
+            const dependents = asked.dependentsOf && current ? dependentsOf(ts, current, asked.dependentsOf) : undefined;
             return {
               issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, current),
               info: result.info,

@@ -1,7 +1,7 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { ChangeHint } from "./change-hint.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { type HostRequest, type WarmKind } from "./host-protocol.ts";
+import { type HostRequest, type ProgramDependents, type WarmKind } from "./host-protocol.ts";
 import { WarmHost } from "./warm-host-client.ts";
 import { projectIssues, storedAnswerHere } from "./one-shot-answer.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
@@ -78,7 +78,7 @@ export interface WarmRequest {
  * "cancelled": the caller's signal aborted it (the host killed when working on it, kept when it still waited its turn).
  */
 export type WarmOutcome =
-  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number; dependents?: string[] }
+  | { status: "ok"; issues: RawIssue[]; info: WarmCheckInfo; files: string[]; pending?: number; dependents?: ProgramDependents }
   | { status: "unavailable"; reason?: string }
   | { status: "timeout" }
   | { status: "cancelled" };

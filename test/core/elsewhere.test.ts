@@ -32,6 +32,21 @@ describe("tsc errors outside the checked files", () => {
     assert.deepEqual(facts.unattributed, []);
   });
 
+  it("names the engines of every error counted, not only of the first listed", () => {
+    const tscErrors = [1, 2, 3, 4, 5, 6].map((line) => raw(`src/n${line}.ts`, 1));
+    const floating = { ...raw("src/use.ts", 3, "@typescript-eslint/no-floating-promises"), engine: "eslint" as const };
+    const elsewhere = elsewhereField(errorsElsewhere([], issues([...tscErrors, floating])));
+    assert.ok(elsewhere);
+    assert.equal(elsewhere.introduced, 7);
+    assert.ok(
+      elsewhere.issues.every((issue) => issue.engine === "tsc"),
+      "the five listed are tsc's",
+    );
+    assert.deepEqual(elsewhere.engines, ["tsc", "eslint"]);
+    assert.match(elsewhere.nextStep, /7 tsc and eslint errors/);
+    CheckResponseSchema.parse(checkResponse([], { elsewhere }).response);
+  });
+
   it("with nothing known, every error is unattributed, never introduced", () => {
     const facts = errorsElsewhere(null, issues([raw("src/b.ts", 1)]));
     assert.deepEqual([facts.introduced.length, facts.unattributed.length], [0, 1]);

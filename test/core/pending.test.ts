@@ -7,10 +7,12 @@ import { CheckResponseSchema, CompactCheckResponseSchema } from "../../src/core/
 import type { RawIssue } from "../../src/core/issues.ts";
 import { compactPostCheck, CompactPostCheckSchema, postCheck, PostCheckSchema } from "../../src/core/post-check.ts";
 import { compactCheckResponse } from "../../src/core/response.ts";
+import { summarizeCheck } from "../../src/mcp/results.ts";
 import { checkResponse, OK_ENGINES } from "../helpers/check-response.ts";
 
 const pending = { programs: 2, files: 120 };
 const hubError: RawIssue = { file: "src/hub.ts", line: 4, col: 14, engine: "tsc", rule: "TS2322", severity: "error", message: "no", fixable: false };
+const hubWarning: RawIssue = { ...hubError, engine: "eslint", rule: "no-console", severity: "warning", message: "Unexpected console statement." };
 
 /** Issue 36 item 2: a check that answered the named files while tsc re-checks the rest is never clean. */
 describe("a pending check", () => {
@@ -45,5 +47,20 @@ describe("a pending check", () => {
     assert.equal(exitCode(report, -1), 1);
     assert.match(summaryLine(report), /^No issues in the checked paths yet: 2 tsc programs \(120 more files .*\) are still being re-checked/);
     assert.equal(exitCode(buildCliReport(checkResponse([]).response, [], { version: "0.0.0", projectRoot: "/p", shard: null }), -1), 0);
+  });
+  it("with issues in the named files is still incomplete: exit 1 with warnings only, and every summary says what is still re-checked", () => {
+    const { response, issues } = checkResponse([hubWarning], { pending });
+    assert.equal(response.status, "issues_found");
+    const report = buildCliReport(response, issues, { version: "0.0.0", projectRoot: "/p", shard: null });
+    assert.equal(report.warningCount, 1);
+    assert.equal(exitCode(report, -1), 1, "never a pass while tsc re-checks the rest");
+    assert.match(summaryLine(report), /^1 problem \(0 errors, 1 warning\) in the checked paths so far: 2 tsc programs .* still being re-checked/);
+    assert.match(
+      summarizeCheck(response).split("\n")[0] ?? "",
+      /^1 issue found.*; tsc is still re-checking the other files this change may affect \(pending\)\.$/,
+    );
+    const whole = checkResponse([hubWarning]);
+    assert.equal(exitCode(buildCliReport(whole.response, whole.issues, { version: "0.0.0", projectRoot: "/p", shard: null }), -1), 0);
+    assert.doesNotMatch(summarizeCheck(whole.response), /pending/);
   });
 });

@@ -9,7 +9,7 @@ import { dependentsOf } from "../../src/typescript/dependents.ts";
 import { loadTypeScript, WarmTsProgram } from "../../src/typescript/warm-program.ts";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
 
-/** A program of `files` (name → text), checked once; the names of `dependentsOf(named)`, relative. */
+/** A program of `files` (name → text), checked once; the names of `dependentsOf(named)`, relative (null: it holds none). */
 function dependentsIn(files: Record<string, string>, named: string[], module: "nodenext" | "esnext" = "nodenext"): string[] | null {
   const root = tempDir("signalint-dependents-");
   try {
@@ -29,7 +29,11 @@ function dependentsIn(files: Record<string, string>, named: string[], module: "n
       current,
       named.map((name) => join(root, name)),
     );
-    return found && found.map((file) => file.slice(root.length + 1));
+    assert.deepEqual(
+      found.held,
+      named.map((name) => join(root, name)).filter((file) => current.getSourceFile(file)),
+    );
+    return found.held.length ? found.files.map((file) => file.slice(root.length + 1)) : null;
   } finally {
     removeDir(root);
   }
@@ -58,18 +62,32 @@ describe("the files that import an edit's files", () => {
   });
 
   it("one check waits for every program that runs, merges them nearest first, and knows nothing once one cannot tell", async () => {
-    const both = new CheckDependents(["/p/dep.ts"]);
+    const toRelative = (file: string) => file.slice(3);
+    const both = new CheckDependents(["/p/dep.ts"], toRelative);
     both.expect(["/p/tsconfig.json", "/p/tsconfig.spec.json"]);
-    both.report("/p/tsconfig.json", ["/p/a.ts", "/p/b.ts"]);
-    both.report("/p/tsconfig.spec.json", ["/p/t.ts", "/p/a.ts"]);
-    assert.deepEqual(await both.answer, { files: ["/p/a.ts", "/p/t.ts", "/p/b.ts"] });
-    const one = new CheckDependents(["/p/dep.ts"]);
+    both.report("/p/tsconfig.json", { held: ["/p/dep.ts"], files: ["/p/a.ts", "/p/b.ts"] });
+    both.report("/p/tsconfig.spec.json", { held: ["/p/dep.ts"], files: ["/p/t.ts", "/p/a.ts"] });
+    assert.deepEqual(await both.answer, { files: ["/p/a.ts", "/p/t.ts", "/p/b.ts"], held: new Set(["/p/dep.ts"]) });
+    const one = new CheckDependents(["/p/dep.ts"], toRelative);
     one.expect(["/p/tsconfig.json", "/p/tsconfig.spec.json"]);
-    one.report("/p/tsconfig.json", ["/p/a.ts"]);
+    one.report("/p/tsconfig.json", { held: ["/p/dep.ts"], files: ["/p/a.ts"] });
     one.close("tsc did not answer");
     assert.deepEqual(await one.answer, { unknown: "tsc did not answer" });
-    const never = new CheckDependents(["/p/dep.ts"]);
+    const never = new CheckDependents(["/p/dep.ts"], toRelative);
     never.close("tsc is off");
     assert.deepEqual(await never.answer, { unknown: "tsc is off" });
+  });
+
+  it("a program that holds none of the files adds nothing and answers for none: which files it held is kept", async () => {
+    const toRelative = (file: string) => file.slice(3);
+    const some = new CheckDependents(["/p/dep.ts", "/p/scripts/x.ts"], toRelative);
+    some.expect(["/p/tsconfig.json", "/p/tsconfig.spec.json"]);
+    some.report("/p/tsconfig.json", { held: ["/p/dep.ts"], files: ["/p/a.ts"] });
+    some.report("/p/tsconfig.spec.json", { held: [], files: [] });
+    assert.deepEqual(await some.answer, { files: ["/p/a.ts"], held: new Set(["/p/dep.ts"]) });
+    const none = new CheckDependents(["/p/scripts/x.ts"], toRelative);
+    none.expect(["/p/tsconfig.json"]);
+    none.report("/p/tsconfig.json", { held: [], files: [] });
+    assert.deepEqual(await none.answer, { files: [], held: new Set() });
   });
 });

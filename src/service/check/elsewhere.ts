@@ -43,8 +43,8 @@ export class TscKnowledge {
 /**
  * The ESLint issues known of each file, for the files an edit's check lints because they import the named ones (see
  * LintedDependents): a check_project of the whole project whose ESLint ran (status ok) replaces them all; a file no
- * such check showed is known from the first check that linted it (its errors then unattributed, as TscKnowledge's
- * when nothing is known). A check of some paths never replaces what is known of a file. Kept per environment (`env`,
+ * such check showed is known from the first edit's check that linted it with its typed rules, as an importer (its
+ * errors then unattributed, as TscKnowledge's when nothing is known) or as a named file. A check of some paths never replaces what is known of a file. Kept per environment (`env`,
  * its fingerprint): a JavaScript config may read any variable, so one daemon client's answers are never another's
  * known set (the lint cache keeps them apart the same way).
  */
@@ -63,15 +63,31 @@ export class LintKnowledge {
       for (const issue of normalizeIssues(eslint.issues, hash)) knownByFile.set(issue.file, [...(knownByFile.get(issue.file) ?? []), issue]);
       return null;
     }
+    if (!scope.incremental) return null;
+    const whole = state.whole;
+    const isKnown = (file: string) => whole || knownByFile.has(file);
+    // The named files ESLint linted with their importers, linted here for the first time: known from this check (a later
+    // edit whose check lints one as an importer compares with it), as an importer linted first is.
+    const firstLinted = (eslint.dependents?.named ?? []).filter((file) => !scope.ignored(file) && !isKnown(file));
+    if (firstLinted.length) {
+      const named = new Set(firstLinted);
+      const own = normalizeIssues(
+        eslint.issues.filter((issue) => named.has(issue.file)),
+        hash,
+      );
+      for (const file of firstLinted)
+        knownByFile.set(
+          file,
+          own.filter((issue) => issue.file === file),
+        );
+    }
     const linted = (eslint.dependents?.files ?? []).filter((file) => !scope.ignored(file));
-    if (!scope.incremental || !linted.length) return null;
+    if (!linted.length) return null;
     const files = new Set(linted);
     const outside = normalizeIssues(
       eslint.issues.filter((issue) => files.has(issue.file)),
       hash,
     );
-    const whole = state.whole;
-    const isKnown = (file: string) => whole || knownByFile.has(file);
     const known = linted.filter(isKnown).flatMap((file) => knownByFile.get(file) ?? []);
     const facts = errorsElsewhere(
       known,

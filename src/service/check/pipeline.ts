@@ -163,7 +163,13 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
   };
   // An edit's check: tsc's programs say which files import the named ones, and ESLint's typed rules lint them too.
   // Only asked when ESLint runs: each program walks every import to answer, which no other engine needs.
-  const dependents = check.incremental && check.enabled.eslint === true ? new CheckDependents(check.paths.map((path) => join(project.root, path))) : null;
+  const dependents =
+    check.incremental && check.enabled.eslint === true
+      ? new CheckDependents(
+          check.paths.map((path) => join(project.root, path)),
+          baseMapper,
+        )
+      : null;
   if (check.enabled.tsc !== true) dependents?.close("tsc is off, and only its warm programs know which files import the checked ones");
   const reports = await runEngines(check.enabled, (engine) => ({
     runtime,
@@ -210,7 +216,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     reports,
   );
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
-  const importers = dependentsNotes(eslint?.dependents, check.paths, settings.typedLintDependents);
+  const importers = dependentsNotes(eslint?.dependents, settings.typedLintDependents);
   coverage.notChecked.push(...importers);
   if (importers[0]) coverage.importersUnlinted = importers[0].reason;
   return { reports, outsideRoot, coverage };

@@ -36,13 +36,16 @@ export interface EngineReport {
 
 /**
  * The files that import a check's named files, which ESLint's typed rules lint too (their issues are in the report's,
- * outside the check's paths): `files` linted (root-relative), `more` not linted (over typedLintDependents), or
- * `unknown`: why they cannot be known (no warm program tells), then none are linted.
+ * outside the check's paths): `named`, the check's files this run linted with them (root-relative); `files` linted
+ * (root-relative), `more` not linted (over typedLintDependents); `unknown`: why the importers of `unknownFor` (named
+ * files) cannot be known (no warm program tells, or none holds them), which `files` then do not cover.
  */
 export interface LintedDependents {
+  named: string[];
   files: string[];
   more: string[];
   unknown?: string;
+  unknownFor?: string[];
 }
 
 /**

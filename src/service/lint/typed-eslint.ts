@@ -8,7 +8,6 @@ import { writeIfChanged } from "../../engines/tsconfig.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { EngineJob, LintedDependents } from "../job/engine-job.ts";
 import { isWithin } from "../../core/paths.ts";
-import { DEFAULT_TYPED_LINT_DEPENDENTS } from "../../core/config.ts";
 
 /** Questions asked by this process so far (each names its own request file). */
 let requests = 0;
@@ -54,25 +53,40 @@ export const TYPED_MARK: RawIssue = { file: "", line: 1, col: 1, engine: "eslint
 /** What an edit's ESLint run needs to pick the files importing the named ones it lints too. */
 export interface DependentsJob extends EngineJob {
   /** At most this many are linted (signalint.config.json typedLintDependents). */
-  typedLintDependents?: number;
+  typedLintDependents: number;
   /** The paths the project's lint scripts lint (root-relative; absent: the whole project), see lint/eslint-scope.ts. */
   lintScope?: string[];
 }
 
 /**
- * The files importing `named` (root-relative) that ESLint lints with them, nearest first: inside the project and its
- * lint scripts' paths, not ignored, of a kind ESLint lints (`accepts`), at most typedLintDependents; the rest are
- * `more`. Waits for tsc's programs to say (their first answers). Null outside an edit's check.
+ * The files importing `named` (root-relative: the files this ESLint run lints) that ESLint lints with them, nearest
+ * first: inside the project and its lint scripts' paths, not ignored, of a kind ESLint lints (`accepts`), at most
+ * typedLintDependents; the rest are `more`. Waits for tsc's programs to say (their first answers). A named file no
+ * program holds has importers no program knows of: `unknown` says so (the held files' importers are still linted).
+ * Null outside an edit's check.
  */
 export async function dependentsToLint(job: DependentsJob, accepts: (path: string) => boolean, named: readonly string[]): Promise<LintedDependents | null> {
   if (!job.dependents) return null;
   const answer = await job.dependents.answer;
-  if ("unknown" in answer) return { files: [], more: [], unknown: answer.unknown };
+  if ("unknown" in answer) return { named: [...named], files: [], more: [], unknown: answer.unknown, unknownFor: [...named] };
   const asked = new Set(named);
   const inScope = (path: string) => !job.lintScope || job.lintScope.some((allowed) => isWithin(path, allowed));
+  // The project's plain mapper: the check's own counts what it drops as issues filtered out, and an importer is none.
   const files = answer.files
-    .flatMap((file) => job.toRelative(file) ?? [])
+    .flatMap((file) => job.dependents?.toRelative(file) ?? [])
     .filter((path) => !asked.has(path) && !path.split("/").includes("node_modules") && !job.ignored(path) && accepts(path) && inScope(path));
-  const budget = job.typedLintDependents ?? DEFAULT_TYPED_LINT_DEPENDENTS;
-  return { files: files.slice(0, budget), more: files.slice(budget) };
+  const budget = job.typedLintDependents;
+  const unheld = named.filter((path) => !answer.held.has(join(job.root, path)));
+  return {
+    named: [...named],
+    files: files.slice(0, budget),
+    more: files.slice(budget),
+    ...(unheld.length ? { unknown: notHeld(unheld), unknownFor: unheld } : {}),
+  };
+}
+
+/** Why the importers of named files no program of the check holds are not known. */
+function notHeld(paths: readonly string[]): string {
+  const shown = `${paths.slice(0, 3).join(", ")}${paths.length > 3 ? `, … (${paths.length - 3} more)` : ""}`;
+  return `no tsc program this check ran holds ${shown}, so no program can tell which files import ${paths.length === 1 ? "it" : "them"}`;
 }

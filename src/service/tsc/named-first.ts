@@ -55,7 +55,8 @@ async function beforeDeadline<T>(promise: Promise<T>, deadline: number, signal?:
 
 /**
  * A warm program's first answer: the files importing the check's named ones (see CheckDependents), or why it cannot
- * tell (a solution, TypeScript 7, an answer an earlier server stored).
+ * tell (a solution, TypeScript 7, an answer an earlier server stored). A program that holds none of them says so (its
+ * `held` is empty): it knows nothing of their importers, which is not that there are none.
  */
 export function dependentsSeen(job: EngineJob, tsconfig: string, answer: WarmOutcome, solution: boolean): void {
   if (answer.status !== "ok") return;

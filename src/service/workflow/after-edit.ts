@@ -113,8 +113,9 @@ export async function afterEditCheck(
   const [only] = baselines?.parts ?? [];
   const whole = named ?? (baselines?.parts.length === 1 && !baselines.uncovered.length && only ? only.baseline : null);
   const delta = whole ? compareChecks(whole, current) : composeDeltas(baselines?.parts ?? [], current, baselines?.uncovered ?? []);
-  // A named baseline that was pending checked only its own files: errors elsewhere cannot be told new or old against it.
-  const comparable = named?.pending ? splitByScope(now?.introduced ?? [], named.scope) : { inside: now?.introduced ?? [], outside: [] };
+  // A named baseline that was pending: tsc checked only its own files, so tsc's errors elsewhere cannot be told new or
+  // old against it; ESLint's are (it linted the files importing them whole, and its errors there are the baseline's).
+  const comparable = named?.pending ? uncomparedTsc(now?.introduced ?? [], named.scope) : { inside: now?.introduced ?? [], outside: [] };
   const notes = [
     ...(named?.pending ? [pendingBaselineNote(named, comparable.outside)] : []),
     ...(response.pending ? [pendingNotCompared(response.pending)] : []),
@@ -122,10 +123,10 @@ export async function afterEditCheck(
   return { response, delta: withNotes(withElsewhere(delta, comparable.inside, known, fixed), notes) };
 }
 
-/** Issues inside a scope and the rest. */
-function splitByScope(issues: readonly Issue[], scope: readonly string[]): { inside: Issue[]; outside: Issue[] } {
-  const inScope = (issue: Issue) => scope.some((entry) => isWithin(issue.file, entry));
-  return { inside: issues.filter(inScope), outside: issues.filter((issue) => !inScope(issue)) };
+/** What a pending baseline (of `scope`) answered for: every issue but tsc's outside its scope (`outside`). */
+function uncomparedTsc(issues: readonly Issue[], scope: readonly string[]): { inside: Issue[]; outside: Issue[] } {
+  const answered = (issue: Issue) => issue.engine !== "tsc" || scope.some((entry) => isWithin(issue.file, entry));
+  return { inside: issues.filter(answered), outside: issues.filter((issue) => !answered(issue)) };
 }
 
 /** What a pending named baseline leaves uncompared: tsc's errors outside the files it answered. */
