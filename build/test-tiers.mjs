@@ -1,8 +1,8 @@
 // The test tiers, in one place (build/run-tests.mjs runs them; test/core/tiers.test.ts checks they leave nothing out).
 // - quick (`npm run test:quick`, ~15 s): the unit tests (no engines, binaries, Deno or e2e).
-// - main (`npm test`, the contributor loop, ~10 min on an idle 2-core machine): every test but test/dist and the SLOW
+// - main (`npm test`, the contributor loop, ~11 min on an idle 2-core machine): every test but test/dist and the SLOW
 //   suites: the core contracts and each tool's, verb's and engine's end-to-end tests on small projects.
-// - dist (`npm run test:dist`, CI, ~25 min): test/dist (binary, Deno, install lines, action) and the SLOW suites, with
+// - dist (`npm run test:dist`, CI, ~23 min): test/dist (binary, Deno, install lines, action) and the SLOW suites, with
 //   long random runs (SIGNALINT_LONG_RUNS=1: more edits, other fixed seeds).
 // CI (.ci/run) runs all three tiers; main and dist together hold every test file exactly once. The figures are sums of
 // the last CI's per-test durations (node:test, concurrency 2); a suite that takes more than ~20 s and proves a property
@@ -11,9 +11,9 @@
 /** Suites that take half a minute to minutes each; each line says what it runs over (seconds: last CI's sum). */
 export const SLOW = [
   // Random differentials against cold runs, every tsc path, the cause corpus.
-  "e2e/warm-differential.test.mjs", // 367 s: warm tsc = cold tsc over random edits and restarts
-  "e2e/warm-shapes.test.mjs", // new: heavy generic types and a file in two programs, warm = cold over random edits
-  "e2e/warm-solution.test.mjs", // 363 s: warm tsc -b = cold tsc -b over random edits and restarts
+  "e2e/warm-differential.test.mjs", // ~240 s (367 s at 100 edits; now 60): warm tsc = cold tsc over random edits and restarts
+  "e2e/warm-shapes.test.mjs", // ~45 s (78 s at 30 edits; now 16): heavy generic types and a file in two programs, warm = cold over random edits
+  "e2e/warm-solution.test.mjs", // ~275 s (363 s at 12 edits and 20 restart steps; now 9 and 15): warm tsc -b = cold tsc -b over random edits and restarts
   "e2e/warm-solution-restart.test.mjs", // 135 s
   "e2e/truth-paths.test.mjs", // 228 s: every tsc path = the project's own tsc
   "service/cause-corpus.test.mjs", // 138 s
@@ -25,11 +25,11 @@ export const SLOW = [
   "service/journal-trust.test.mjs", // 42 s
   "daemon/identity.test.mjs", // 39 s
   // Real-project layouts: the programs and linters a project's scripts, workspaces and frameworks run.
-  "e2e/programs.test.mjs", // 208 s
-  "e2e/programs-scope.test.mjs", // 53 s
+  "e2e/programs.test.mjs", // ~155 s (208 s when its cases ran a json and a response check of one tree)
+  "e2e/programs-scope.test.mjs", // ~40 s (53 s before one json check answered both)
   "e2e/workspace-scripts.test.mjs", // 61 s
   "e2e/angular-programs.test.mjs", // 62 s
-  "e2e/svelte-check.test.mjs", // 96 s
+  "e2e/svelte-check.test.mjs", // ~60 s (96 s when each check ran svelte-check twice)
   "e2e/eslint-typed.test.mjs", // 69 s
   "e2e/lint-scope.test.mjs", // 27 s
   "e2e/shards.test.mjs", // 82 s: every shard count's union = the unsharded check

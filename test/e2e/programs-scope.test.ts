@@ -19,14 +19,17 @@ function project(files: Record<string, string>): { dir: string; cache: string } 
   return { dir, cache: tempDir("signalint-cache-") };
 }
 
-function check(dir: string, cache: string): CheckResponse {
-  return JSON.parse(runCli(["check", "--format", "response"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } }).stdout) as CheckResponse;
+/** One check in json: every issue as "file:line:col rule", and what the response says (status, engines, notChecked). */
+function checked(dir: string, cache: string): { keys: string[]; response: Pick<CheckResponse, "status" | "engines" | "notChecked"> } {
+  const result = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
+  const report = JSON.parse(result.stdout) as Pick<CheckResponse, "status" | "engines" | "notChecked"> & {
+    issues: { file: string; line: number; col: number; rule: string }[];
+  };
+  return { keys: report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort(), response: report };
 }
 
 function issueKeys(dir: string, cache: string): string[] {
-  const result = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
-  const report = JSON.parse(result.stdout) as { issues: { file: string; line: number; col: number; rule: string }[] };
-  return report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();
+  return checked(dir, cache).keys;
 }
 
 function doctor(dir: string, cache: string): string {
@@ -76,8 +79,8 @@ describe("a workspace's root tsconfig.json that nothing runs (issue 21, item 1)"
     assert.deepEqual(own, ["packages/b/src/b.ts:1:14 TS2322"]);
     // The root config alone gives more: the failure this guards against.
     assert.ok(rawTscKeys(dir, ["tsconfig.json"]).includes("packages/a/src/a.ts:1:7 TS6133"));
-    assert.deepEqual(issueKeys(dir, cache), own);
-    const response = check(dir, cache);
+    const { keys, response } = checked(dir, cache);
+    assert.deepEqual(keys, own);
     assert.match(response.engines.tsc.message ?? "", /tsconfig\.json not checked \(root tsconfig\.json: no script runs it/);
     assert.deepEqual(response.notChecked, [
       { reason: "not type-checked: no tsconfig the project checks includes them", count: 1, sample: ["scripts/release.ts"] },

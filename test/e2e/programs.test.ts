@@ -35,13 +35,32 @@ function check(dir: string, cache: string, args: string[] = [], env: Record<stri
   return { status: result.status, response: JSON.parse(result.stdout) as CheckResponse };
 }
 
-/** Every issue of a check as "file:line:col rule (engine)", from the CLI's json report (ids too). */
-function issuesOf(dir: string, cache: string, args: string[] = [], env: Record<string, string> = {}): { key: string; id: string }[] {
+/** A CLI check's json report: the response's status, engines and notChecked as they are, and every issue. */
+type JsonReport = Pick<CheckResponse, "status" | "engines" | "notChecked"> & {
+  issues: { id: string; file: string; line: number; col: number; rule: string; engine: string }[];
+};
+
+/**
+ * One CLI check in json: its exit status, its report and every issue as "file:line:col rule" (ids too). A case that
+ * asserts both the issues and what the response says of the same unchanged tree reads both from this one check.
+ */
+function checkJson(
+  dir: string,
+  cache: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): { status: number | null; report: JsonReport; issues: { key: string; id: string }[] } {
   const result = runCli(["check", "--format", "json", ...args], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache, ...env } });
-  const report = JSON.parse(result.stdout) as { issues: { id: string; file: string; line: number; col: number; rule: string; engine: string }[] };
-  return report.issues
+  const report = JSON.parse(result.stdout) as JsonReport;
+  const issues = report.issues
     .map((issue) => ({ key: `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`, id: issue.id }))
     .sort((a, b) => (a.key < b.key ? -1 : 1));
+  return { status: result.status, report, issues };
+}
+
+/** Every issue of a check as "file:line:col rule", from the CLI's json report (ids too). */
+function issuesOf(dir: string, cache: string, args: string[] = [], env: Record<string, string> = {}): { key: string; id: string }[] {
+  return checkJson(dir, cache, args, env).issues;
 }
 
 const keys = (issues: { key: string }[]) => issues.map((issue) => issue.key);
@@ -88,9 +107,8 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     const raw = rawTscKeys(dir, ["tsconfig.json", "tsconfig.build.json", "tsconfig.spec.json"]);
     // The raw runs: src/index.ts once (three programs), both test files through tsconfig.spec.json.
     assert.deepEqual(raw, ["src/index.test.ts:3:11 TS2322", "src/index.ts:2:14 TS2322", "test/integration.test.ts:3:9 TS2322"]);
-    const issues = issuesOf(dir, cache);
+    const { issues, report: response, status } = checkJson(dir, cache);
     assert.deepEqual(keys(issues), raw, "Signalint's first check equals the project's own tsc runs");
-    const { response, status } = check(dir, cache);
     assert.equal(status, 1);
     assert.equal(response.engines.tsc.status, "ok");
     assert.match(response.engines.tsc.message ?? "", /tsconfig\.spec\.json \(script "test"\)/);
@@ -121,8 +139,8 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     dirs.push(dir, cache);
     const raw = rawTscKeys(dir, ["tsconfig.json", "type-tests/tsconfig.json"]);
     assert.deepEqual(raw, ["type-tests/answer.test-d.ts:2:14 TS2322"]);
-    assert.deepEqual(keys(issuesOf(dir, cache)), raw);
-    const { response } = check(dir, cache);
+    const { issues, report: response } = checkJson(dir, cache);
+    assert.deepEqual(keys(issues), raw);
     assert.match(response.engines.tsc.message ?? "", /type-tests\/tsconfig\.json \(script "type-check" \(vitest's type-check\)\)/);
     // The test file is type-checked; only the vitest config itself is in no program.
     assert.deepEqual(response.notChecked, [
@@ -134,9 +152,9 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     const { dir, cache } = project({ ...LIBRARY, "signalint.config.json": '{ "typescript": { "projects": ["tsconfig.deno.json", "benchmarks"] } }\n' });
     dirs.push(dir, cache);
     const raw = rawTscKeys(dir, ["tsconfig.json", "tsconfig.build.json", "tsconfig.spec.json", "tsconfig.deno.json", "benchmarks/tsconfig.json"]);
-    assert.deepEqual(keys(issuesOf(dir, cache)), raw);
+    const { issues, report: response } = checkJson(dir, cache);
+    assert.deepEqual(keys(issues), raw);
     assert.ok(raw.includes("deno/mod.ts:1:21 TS2304") && raw.includes("benchmarks/run.ts:1:7 TS2322"));
-    const { response } = check(dir, cache);
     assert.equal(response.notChecked?.[0]?.count, 1, "only scripts/release.ts is left");
     const doctor = runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
     assert.match(doctor.stdout, /^typescript programs:$/m);
@@ -183,9 +201,8 @@ describe("the programs the project checks (issue 21, item 1)", () => {
     dirs.push(dir, cache);
     const raw = rawTscKeys(dir, ["packages/a/tsconfig.json", "packages/b/tsconfig.json", "packages/b/tsconfig.test.json"]);
     assert.equal(raw.length, 3);
-    const issues = issuesOf(dir, cache);
+    const { issues, report: response } = checkJson(dir, cache);
     assert.deepEqual(keys(issues), raw);
-    const { response } = check(dir, cache);
     assert.deepEqual(
       response.notChecked?.map((note) => note.sample),
       [["packages/b/bench/b.bench.ts", "packages/ignored/x.ts"]],
@@ -345,9 +362,9 @@ describe("linters as the project runs them (issue 21, item 1)", () => {
       .flatMap((file) => file.messages.map((message) => `${relative(dir, file.filePath)}:${message.line}:${message.column} ${message.ruleId}`))
       .sort();
     assert.deepEqual(expected, ["src/a.js:1:1 no-var", "src/a.js:2:1 no-debugger"]);
-    const { response } = check(dir, cache);
+    const { issues, report: response } = checkJson(dir, cache);
     assert.equal(response.engines.eslint.status, "ok");
-    assert.deepEqual(keys(issuesOf(dir, cache)), expected);
+    assert.deepEqual(keys(issues), expected);
     // A named file the project ignores is not a finding (eslintrc mode warns "File ignored").
     assert.deepEqual(keys(issuesOf(dir, cache, ["vendor/lib.js"])), []);
   });

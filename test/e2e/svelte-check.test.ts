@@ -50,13 +50,22 @@ function rawSvelteCheck(dir: string): string[] {
   return parsed.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();
 }
 
-function check(dir: string, env: Record<string, string>, args: string[] = []): { status: number | null; response: CheckResponse; issues: string[] } {
-  const response = runCli(["check", "--format", "response", ...args], { cwd: dir, env });
+/**
+ * One CLI check in json: its exit status, what the response says (the json report carries its status, engines and
+ * notChecked as they are) and every issue as "file:line:col rule".
+ */
+function check(
+  dir: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): { status: number | null; response: Pick<CheckResponse, "status" | "engines" | "notChecked">; issues: string[] } {
   const json = runCli(["check", "--format", "json", ...args], { cwd: dir, env });
-  const report = JSON.parse(json.stdout) as { issues: { file: string; line: number; col: number; rule: string }[] };
+  const report = JSON.parse(json.stdout) as Pick<CheckResponse, "status" | "engines" | "notChecked"> & {
+    issues: { file: string; line: number; col: number; rule: string }[];
+  };
   return {
-    status: response.status,
-    response: JSON.parse(response.stdout) as CheckResponse,
+    status: json.status,
+    response: report,
     issues: report.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort(),
   };
 }

@@ -32,11 +32,11 @@ import { coldBuild } from "../helpers/cold-build.ts";
 // Short runs in `npm test`; long ones in test:dist and, on new seeds, test:explore (helpers/random.ts).
 const { seeds: SEEDS, steps: STEPS } = randomRuns("REFS", {
   short: { seeds: [583341013, 1], steps: 6 },
-  long: { seeds: [583341013, 2], steps: 12 },
+  long: { seeds: [583341013, 2], steps: 9 },
   explore: { seeds: [], steps: 24 },
 });
 // Runs with restarts (issue 17): new hosts between steps, edits while none ran, damaged persisted state.
-const RESTARTS = randomRuns("REFS_RESTART", { short: { seeds: [29], steps: 14 }, long: { seeds: [2929], steps: 20 }, explore: { seeds: [], steps: 30 } });
+const RESTARTS = randomRuns("REFS_RESTART", { short: { seeds: [29], steps: 14 }, long: { seeds: [2929], steps: 15 }, explore: { seeds: [], steps: 30 } });
 const NAMES = REFS_PACKAGES.map(([name]) => name);
 const PER_PACKAGE = 4;
 

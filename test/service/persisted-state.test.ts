@@ -164,12 +164,14 @@ describe("persisted TypeScript state", () => {
           return `${at.line + 1}:${at.character + 1} TS${diagnostic.code}`;
         });
       const persist = { target: target(cache), compiler: ts.version };
+      // One cold run answers for the tree until a.ts is edited (the state goes to the cache, nothing into the tree).
+      const cold = raw();
       const first = new WarmTsProgram(ts, config, persist);
-      assert.deepEqual(codes(first), raw());
-      first.persist({ codes: raw() });
+      assert.deepEqual(codes(first), cold);
+      first.persist({ codes: cold });
       assert.ok(existsSync(join(cache, "tsc-state")), "state persisted in the cache directory");
       assert.deepEqual(readdirSync(root).sort(), ["a.ts", "b.ts", "tsconfig.json"], "nothing written into the tree");
-      assert.deepEqual(new WarmTsProgram(ts, config, persist).storedAnswer(), { codes: raw() }, "a new host answers from disk");
+      assert.deepEqual(new WarmTsProgram(ts, config, persist).storedAnswer(), { codes: cold }, "a new host answers from disk");
       writeFileSync(join(root, "a.ts"), 'export const a: string = "1";\n');
       const restored = new WarmTsProgram(ts, config, persist);
       assert.deepEqual(codes(restored), raw());
