@@ -19,6 +19,7 @@ export const SLOW = [
   "service/cause-corpus.test.mjs", // 138 s
   "e2e/edit-breaks-elsewhere-paths.test.mjs", // 232 s: an edit breaking an importer, on every TypeScript path
   "e2e/warm-resolution.test.mjs", // 36 s: module-resolution changes, TypeScript 5.9 and 7
+  "e2e/named-first.test.mjs", // 80 s: the named files first, the rest pending, over nine 40-importer projects
   // Crash and race properties: SIGKILL at every journal stage, a CLI check and a hook at each paused stage.
   "e2e/fix-crash.test.mjs", // 98 s
   "daemon/apply-race.test.mjs", // 42 s
@@ -32,6 +33,7 @@ export const SLOW = [
   "e2e/svelte-check.test.mjs", // ~60 s (96 s when each check ran svelte-check twice)
   "e2e/eslint-typed.test.mjs", // 69 s
   "e2e/lint-scope.test.mjs", // 27 s
+  "e2e/oxlint-scripts.test.mjs", // new, ~40 s: oxlint as the lint scripts run it, nine script shapes each against a raw oxlint
   "e2e/shards.test.mjs", // 82 s: every shard count's union = the unsharded check
   // Warm hosts' lifecycle (kills, timeouts, memory), prewarm, quiet checks over workspaces.
   "e2e/warm-host.test.mjs", // 80 s
