@@ -64,7 +64,6 @@ const SWITCHES_PASSED = new Set([
   "--disable-typescript-plugin",
   "--report-unused-disable-directives",
   "--disable-nested-config",
-  "--no-ignore",
   "--quiet",
 ]);
 

@@ -4,33 +4,16 @@
 // running oxlint on them again. oxlint runs through a planted bin that logs each run outside the project.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import type { PreviewResult } from "../../src/core/fix-contracts.ts";
 import { call, connect, everyIssue, removeDir, REPO, structured, tempDir } from "../helpers.ts";
-import { writeFiles } from "../helpers/project.ts";
+import { plantOxlint, writeFiles } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 const REAL_OXLINT = join(REPO, "node_modules", "oxlint", "bin", "oxlint");
-const OXLINT_VERSION = (JSON.parse(readFileSync(join(REPO, "node_modules", "oxlint", "package.json"), "utf8")) as { version: string }).version;
-
-/** An oxlint package whose bin logs each run's arguments in `log` (outside the project), then runs the real oxlint. */
-function plantOxlint(project: string, log: string): void {
-  const dir = join(project, "node_modules", "oxlint");
-  mkdirSync(join(dir, "bin"), { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "oxlint", version: OXLINT_VERSION, bin: { oxlint: "bin/oxlint.cjs" } }));
-  writeFileSync(
-    join(dir, "bin", "oxlint.cjs"),
-    [
-      "#!/usr/bin/env node",
-      `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + "\\n");`,
-      `const run = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(REAL_OXLINT)}, ...process.argv.slice(2)], { stdio: "inherit" });`,
-      "process.exit(run.status ?? 1);",
-    ].join("\n"),
-  );
-}
 
 /** The runs logged so far on a fix's private copy (`-c` names a config in the cache directory's oxlint-fix/). */
 function copyRuns(log: string): string[][] {

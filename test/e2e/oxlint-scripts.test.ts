@@ -109,6 +109,16 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.deepEqual(keysOf(report), raw(dir, dir, []));
   });
 
+  it("a script whose paths the shell expands (`$FILES`) or that are not there: oxlint's defaults, said, never nothing linted", () => {
+    for (const lint of ["oxlint -c .config/.oxlintrc.json $FILES", "oxlint -c .config/.oxlintrc.json missing-dir"]) {
+      const { dir, cache } = make({ lint });
+      const report = check(dir, cache);
+      assert.equal(report.engines.oxlint?.status, "ok", lint);
+      assert.match(report.engines.oxlint?.message ?? "", /oxlint runs with its defaults: script "lint" lints /, lint);
+      assert.deepEqual(keysOf(report), raw(dir, dir, []), lint);
+    }
+  });
+
   it("a fixing script is not the lint when another script lints; of differing lint scripts, `lint` is followed and the others named", () => {
     const { dir, cache } = make({ "lint:fix": "oxlint -A no-var --fix", "lint:strict": "oxlint -D all", lint: "oxlint -c .config/.oxlintrc.json" });
     const report = check(dir, cache);

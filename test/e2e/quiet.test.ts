@@ -10,26 +10,7 @@ import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
 import { BUNDLE, REPO, removeDir, serviceIssues, tempDir } from "../helpers.ts";
-import { writeFiles, writeProjectFile } from "../helpers/project.ts";
-
-const REAL_OXLINT = join(REPO, "node_modules", "oxlint", "bin", "oxlint");
-const OXLINT_VERSION = (JSON.parse(readFileSync(join(REPO, "node_modules", "oxlint", "package.json"), "utf8")) as { version: string }).version;
-
-/** An oxlint package whose bin records each invocation in `log`, then runs the real oxlint. */
-function plantOxlint(project: string, log: string): void {
-  const dir = join(project, "node_modules", "oxlint");
-  mkdirSync(join(dir, "bin"), { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "oxlint", version: OXLINT_VERSION, bin: { oxlint: "bin/oxlint.cjs" } }));
-  writeFileSync(
-    join(dir, "bin", "oxlint.cjs"),
-    [
-      "#!/usr/bin/env node",
-      `require("node:fs").appendFileSync(${JSON.stringify(log)}, "oxlint\\n");`,
-      `const run = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(REAL_OXLINT)}, ...process.argv.slice(2)], { stdio: "inherit" });`,
-      "process.exit(run.status ?? 1);",
-    ].join("\n"),
-  );
-}
+import { plantOxlint, writeFiles, writeProjectFile } from "../helpers/project.ts";
 
 const PROJECT: Record<string, string> = {
   "package.json": '{ "name": "quiet", "private": true, "type": "module" }\n',

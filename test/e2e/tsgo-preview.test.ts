@@ -13,13 +13,13 @@ import { linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 const PREVIEW = join(REPO, "node_modules", "@typescript", "native-preview");
 
 /** Config diagnostics tell the compilers apart: TypeScript 7 removed `target: es5` (TS5108), 5.9 accepts it. */
-function project(dir: string, script: string): void {
+function project(dir: string, script: string, preview = true): void {
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "tsgo-app", private: true, scripts: { typecheck: script } }));
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es5" }, include: ["src"] }));
   writeFileSync(join(dir, "src", "a.ts"), 'export const a: number = "one";\n');
   linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
-  linkPackage(dir, "@typescript/native-preview", PREVIEW);
+  if (preview) linkPackage(dir, "@typescript/native-preview", PREVIEW);
 }
 
 /** `file:line rule` of every error a raw run printed (`file(line,col): error TSxxxx: …`). */
@@ -67,5 +67,18 @@ describe("a tsgo script (TypeScript 7's preview compiler)", () => {
     const found = checked(dir);
     assert.deepEqual(found, rawErrors(raw.stdout));
     assert.ok(!found.some((key) => key.endsWith("TS5108")));
+  });
+
+  it("a tsgo script without the preview installed: doctor says the program is checked with TypeScript 5 instead, and exits 1", () => {
+    const root = tempDir("signalint-tsgo-");
+    dirs.push(root);
+    const dir = join(root, "app");
+    project(dir, "tsgo --noEmit", false);
+    const doctor = runCli(["doctor"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: join(root, "cache") } });
+    assert.equal(doctor.status, 1, doctor.stdout + doctor.stderr);
+    assert.match(
+      doctor.stdout + doctor.stderr,
+      /tsgo: the project's scripts run it on tsconfig\.json .*@typescript\/native-preview is not found: Signalint checks it with TypeScript 5\.\d+\.\d+ instead/,
+    );
   });
 });

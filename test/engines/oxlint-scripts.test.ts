@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { oxlintArgs } from "../../src/engines/oxlint.ts";
 import { oxlintInvocations } from "../../src/engines/oxlint-scripts.ts";
+import { oxlintReadsOtherFiles } from "../../src/service/lint/oxlint-scope.ts";
 
 /** Issue 33 item 4: oxlint follows the project's lint scripts; which of a script's flags change its findings. */
 
@@ -53,6 +54,8 @@ describe("oxlint invocations in scripts", () => {
   it("names flags it does not know, and marks fixing runs", () => {
     assert.deepEqual(oxlintInvocations("oxlint --frobnicate src")[0]?.unknown, ["--frobnicate"]);
     assert.deepEqual(oxlintInvocations("oxlint --frob=1")[0]?.unknown, ["--frob=1"]);
+    // --no-ignore also drops the ignore patterns Signalint passes (node_modules, its state directory): not followed.
+    assert.deepEqual(oxlintInvocations("oxlint --no-ignore src")[0]?.unknown, ["--no-ignore"]);
     // A valued option without its value is not guessed.
     assert.deepEqual(oxlintInvocations("oxlint -c")[0]?.unknown, ["-c"]);
     assert.equal(oxlintInvocations("oxlint -c .config/.oxlintrc.json --fix && oxfmt")[0]?.fixes, true);
@@ -80,5 +83,17 @@ describe("oxlint invocations in scripts", () => {
       "--",
       "src",
     ]);
+  });
+
+  it("flags that make oxlint read other files than the one it reports on are never cached per file", () => {
+    const reads = (script: string) => {
+      const invocation = oxlintInvocations(script)[0];
+      assert.ok(invocation);
+      return oxlintReadsOtherFiles({ args: invocation.args, inputs: [], typeAware: false });
+    };
+    assert.equal(reads("oxlint --import-plugin src"), true);
+    assert.equal(reads("oxlint -D import/namespace src"), true);
+    assert.equal(reads("oxlint -c oxlint.config.ts src"), true);
+    assert.equal(reads("oxlint -c .config/.oxlintrc.json -A no-var src"), false);
   });
 });

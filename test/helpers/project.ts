@@ -1,7 +1,7 @@
 // Projects made from a map of files: the one builder the tests use for generated projects.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { tempDir } from "../helpers.ts";
+import { REPO, tempDir } from "../helpers.ts";
 
 /** Write one file under `root`, making its parent directories. */
 export function writeProjectFile(root: string, path: string, text: string): void {
@@ -19,4 +19,25 @@ export function projectFrom(files: Readonly<Record<string, string>>, prefix = "s
   const root = tempDir(prefix);
   writeFiles(root, files);
   return root;
+}
+
+/**
+ * A real oxlint behind a logging bin: the project's `oxlint` package whose bin appends each run's arguments (a JSON
+ * line) to `log`, outside the project, then runs the real oxlint with them — so a test counts and reads oxlint's runs.
+ */
+export function plantOxlint(project: string, log: string): void {
+  const real = join(REPO, "node_modules", "oxlint");
+  const { version } = JSON.parse(readFileSync(join(real, "package.json"), "utf8")) as { version: string };
+  const dir = join(project, "node_modules", "oxlint");
+  writeProjectFile(dir, "package.json", JSON.stringify({ name: "oxlint", version, bin: { oxlint: "bin/oxlint.cjs" } }));
+  writeProjectFile(
+    dir,
+    "bin/oxlint.cjs",
+    [
+      "#!/usr/bin/env node",
+      `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + "\\n");`,
+      `const run = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(join(real, "bin", "oxlint"))}, ...process.argv.slice(2)], { stdio: "inherit" });`,
+      "process.exit(run.status ?? 1);",
+    ].join("\n"),
+  );
 }

@@ -20,7 +20,7 @@ import {
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
 import { withEslintScope } from "../lint/eslint-scope.ts";
 import { withBiomeScope } from "../lint/biome-scope.ts";
-import { withOxlintScope, type OxlintScriptArgs } from "../lint/oxlint-scope.ts";
+import { oxlintReadsOtherFiles, withOxlintScope, type OxlintScriptArgs } from "../lint/oxlint-scope.ts";
 import { denoTreeWritesReason } from "../lint/deno-writes.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
@@ -150,7 +150,7 @@ async function runLinter(
     ...linter,
     // Paths given relative to the directory it runs from (a package's, for a Biome lint script there).
     argsFor: cwd === job.root ? engineArgs : (paths) => engineArgs(fromCwd(paths)),
-    ...(tsgolint ? { fileLocal: false } : {}),
+    ...(tsgolint || (script && oxlintReadsOtherFiles(script)) ? { fileLocal: false } : {}),
     ...(cwd !== job.root ? { cwd } : {}),
     ...(script?.inputs.length ? { inputs: script.inputs } : {}),
     ...(engine === "eslint"

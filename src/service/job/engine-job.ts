@@ -18,6 +18,9 @@ export interface NotCheckedFiles {
   files: string[];
 }
 
+/** tsc's coverage note for TypeScript files no program the project checks includes (oxlint's `--type-check` splits it). */
+export const NO_PROGRAM = "not type-checked: no tsconfig the project checks includes them";
+
 /** What one engine contributed to a check. */
 export interface EngineReport {
   status: EngineStatus;

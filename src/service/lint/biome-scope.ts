@@ -4,9 +4,8 @@ import { biomeAccepts } from "../../engines/biome.ts";
 import { biomeInvocations } from "../../engines/biome-scripts.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
-import { checkedFiles } from "../job/checked-files.ts";
 import { readManifest, selectPackages, workspacePackages } from "../project/workspace.ts";
-import { scopedPaths } from "./eslint-scope.ts";
+import { runAsScripts, within } from "./script-runs.ts";
 
 /** One place the project's scripts run Biome: the directory it runs in (absolute) and what it lints there (root-relative). */
 export interface BiomeRun {
@@ -52,7 +51,6 @@ export async function biomeRuns(runtime: Runtime, root: string): Promise<BiomeRu
 }
 
 /** `path` is `dir` or below it (root-relative, "/"-separated). */
-const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
 /**
  * The directory Biome runs from for a root-relative file, as its check does (withBiomeScope, of biomeRuns): the first
@@ -61,10 +59,6 @@ const within = (path: string, dir: string) => path === dir || path.startsWith(`$
 export function biomeDirOf(runs: readonly BiomeRun[] | null, root: string, file: string): string {
   return runs?.find((run) => run.paths.some((path) => within(file, path)))?.dir ?? root;
 }
-
-/** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
-const issueKey = (issue: { file: string; line: number; col: number; rule: string; message: string }) =>
-  `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
 
 /**
  * Run Biome as the project's lint scripts do: from each directory a script runs it in, on the checked paths within
@@ -75,34 +69,11 @@ const issueKey = (issue: { file: string; line: number; col: number; rule: string
 export async function withBiomeScope<J extends EngineJob>(job: J, run: (scoped: J, cwd: string) => Promise<RunnerOutcome>): Promise<RunnerOutcome> {
   const runs = await biomeRuns(job.runtime, job.root);
   if (runs === null) return run(job, job.root);
-  const issues = new Map<string, Extract<RunnerOutcome, { ok: true }>["issues"][number]>();
-  const failures: NonNullable<Extract<RunnerOutcome, { ok: true }>["failures"]> = [];
-  const cache = { hits: 0, misses: 0 };
-  let reusable = true;
-  for (const { dir, paths } of runs) {
-    const scoped = scopedPaths(job.paths, { paths, ext: [], from: [] });
-    if (scoped.length === 0) continue;
-    const outcome = await run({ ...job, paths: scoped }, dir);
-    if (!("ok" in outcome) || !outcome.ok) return outcome;
-    for (const issue of outcome.issues) issues.set(issueKey(issue), issue);
-    failures.push(...(outcome.failures ?? []));
-    cache.hits += outcome.cache?.hits ?? 0;
-    cache.misses += outcome.cache?.misses ?? 0;
-    reusable &&= outcome.reuse !== undefined;
-  }
-  const allowed = runs.flatMap((entry) => entry.paths);
-  const left = (await checkedFiles(job)).sources.filter((file) => {
-    const path = relativeToRoot(job.root, file);
-    return path !== null && biomeAccepts(path) && !allowed.some((dir) => within(path, dir));
-  });
   const where = runs.map(({ dir }) => relative(job.root, dir).replace(/\\/g, "/") || ".").join(", ");
-  return {
-    ok: true,
-    issues: [...issues.values()],
-    ...(failures.length ? { failures } : {}),
-    cache,
-    message: `biome run as the lint scripts run it, from ${where}`,
-    ...(left.length ? { notChecked: [{ reason: OUTSIDE_BIOME_SCRIPTS, files: left }] } : {}),
-    ...(reusable ? { reuse: { reads: [] } } : {}),
-  };
+  return runAsScripts(
+    job,
+    runs,
+    { accepts: biomeAccepts, outside: OUTSIDE_BIOME_SCRIPTS, message: `biome run as the lint scripts run it, from ${where}` },
+    (scoped, each) => run(scoped, each.dir),
+  );
 }

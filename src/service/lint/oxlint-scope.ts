@@ -6,10 +6,10 @@ import { oxlintAccepts } from "../../engines/oxlint.ts";
 import { oxlintInvocations, type OxlintInvocation } from "../../engines/oxlint-scripts.ts";
 import { isRecord } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import type { EngineJob, NotCheckedFiles, RunnerOutcome } from "../job/engine-job.ts";
-import { checkedFiles } from "../job/checked-files.ts";
+import { type EngineJob, NO_PROGRAM, type NotCheckedFiles, type RunnerOutcome } from "../job/engine-job.ts";
 import { readManifest, selectPackages, workspacePackages } from "../project/workspace.ts";
 import { scopedPaths } from "./eslint-scope.ts";
+import { runAsScripts, within } from "./script-runs.ts";
 
 /** What one run of oxlint takes from the script it follows. */
 export interface OxlintScriptArgs {
@@ -19,6 +19,17 @@ export interface OxlintScriptArgs {
   inputs: string[];
   /** The script runs oxlint `--type-aware`. */
   typeAware: boolean;
+}
+
+/**
+ * Whether a script's flags make oxlint read files besides the one it reports on, so its findings cannot be cached per
+ * file: the import plugin (`import/namespace`, `import/default` read the module imported) switched on or one of its
+ * rules set, or a `-c` config that is a program (`oxlint.config.ts`: what it imports is no cache input).
+ */
+export function oxlintReadsOtherFiles(script: OxlintScriptArgs): boolean {
+  return script.args.some(
+    (arg, index) => arg === "--import-plugin" || /^import\//.test(arg) || (arg === "-c" && /\.[cm]?[jt]s$/.test(script.args[index + 1] ?? "")),
+  );
 }
 
 /** One place the project's scripts run oxlint: from `dir` (absolute), on `paths` (root-relative; "." is the whole root). */
@@ -114,7 +125,7 @@ export async function oxlintScope(runtime: Runtime, root: string): Promise<Oxlin
     const { invocation } = chosen;
     if (invocation.unknown.length)
       return { runs: null, notices: [`oxlint runs with its defaults: script ${label} passes ${invocation.unknown.join(" ")}, which Signalint does not know`] };
-    const glob = invocation.paths.find((path) => GLOB.test(path));
+    const glob = invocation.paths.find((path) => GLOB.test(path) || /[$`]/.test(path));
     if (glob) return { runs: null, notices: [`oxlint runs with its defaults: script ${label} lints ${glob}, a pattern Signalint does not expand`] };
     const targets: string[] = [];
     for (const path of invocation.paths.length ? invocation.paths : ["."]) {
@@ -122,6 +133,9 @@ export async function oxlintScope(runtime: Runtime, root: string): Promise<Oxlin
       // A path outside the root, or one that does not exist, lints nothing Signalint checks.
       if (target !== null && (await runtime.stat(resolve(dir, path))) !== null) targets.push(target);
     }
+    // Paths given, none found: what the project's shell lints there is not known (never "nothing to lint").
+    if (invocation.paths.length && !targets.length)
+      return { runs: null, notices: [`oxlint runs with its defaults: script ${label} lints ${invocation.paths.join(" ")}, which Signalint does not find`] };
     const inputs = [
       ...(invocation.config ? await configChain(runtime, resolve(dir, invocation.config)) : []),
       ...invocation.inputs.map((path) => resolve(dir, path)),
@@ -140,9 +154,6 @@ export async function oxlintScope(runtime: Runtime, root: string): Promise<Oxlin
   }
   return { runs, notices };
 }
-
-/** `path` is `dir` or below it (root-relative, "/"-separated). */
-const within = (path: string, dir: string) => dir === "." || path === dir || path.startsWith(`${dir}/`);
 
 /**
  * The script's oxlint arguments for a root-relative file, as its check runs oxlint on it (withOxlintScope): the
@@ -168,10 +179,6 @@ export function oxlintRuleSwitches(args: readonly string[]): string[] {
   return out;
 }
 
-/** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
-const issueKey = (issue: { file: string; line: number; col: number; rule: string; message: string }) =>
-  `${issue.file}\0${issue.line}\0${issue.col}\0${issue.rule}\0${issue.message}`;
-
 /**
  * Run oxlint as the project's lint scripts do: from each directory a script runs it in, with the script's flags, on
  * the checked paths within that script's paths; once from the root with oxlint's defaults when no script runs it.
@@ -189,39 +196,21 @@ export async function withOxlintScope<J extends EngineJob>(
     const outcome = await run(job, job.root, null);
     return notices && "ok" in outcome && outcome.ok ? { ...outcome, message: `oxlint run with its defaults from the root${notices}` } : outcome;
   }
-  const issues = new Map<string, Extract<RunnerOutcome, { ok: true }>["issues"][number]>();
-  const failures: NonNullable<Extract<RunnerOutcome, { ok: true }>["failures"]> = [];
-  const cache = { hits: 0, misses: 0 };
-  let reusable = true;
-  for (const each of scope.runs) {
-    const scoped = each.paths.includes(".") ? job.paths : scopedPaths(job.paths, { paths: each.paths, ext: [], from: [] });
-    if (scoped.length === 0) continue;
-    const outcome = await run({ ...job, paths: scoped }, each.dir, each);
-    if (!("ok" in outcome) || !outcome.ok) return outcome;
-    for (const issue of outcome.issues) issues.set(issueKey(issue), issue);
-    failures.push(...(outcome.failures ?? []));
-    cache.hits += outcome.cache?.hits ?? 0;
-    cache.misses += outcome.cache?.misses ?? 0;
-    reusable &&= outcome.reuse !== undefined;
-  }
-  const allowed = scope.runs.flatMap((each) => each.paths);
-  const left = (await checkedFiles(job)).sources.filter((file) => {
-    const path = relativeToRoot(job.root, file);
-    return path !== null && oxlintAccepts(path) && !allowed.some((dir) => within(path, dir));
-  });
   const followed = scope.runs.map((each) => `${each.script}${each.dir !== job.root ? ` from ${where(job.root, each.dir)}` : ""}`);
   const warnings = scope.runs.some((each) => each.failsOnWarnings) ? " (it fails on warnings: Signalint reports them as warnings)" : "";
   const typed =
     typeAwareOff && scope.runs.some((each) => each.typeAware) ? `; the script passes --type-aware, but ${typeAwareOff}: its type-aware rules did not run` : "";
-  return {
-    ok: true,
-    issues: [...issues.values()],
-    ...(failures.length ? { failures } : {}),
-    cache,
-    message: `oxlint run as the lint scripts run it: ${followed.join(", ")}${warnings}${typed}${notices}`,
-    ...(left.length ? { notChecked: [{ reason: OUTSIDE_OXLINT_SCRIPTS, files: left }] } : {}),
-    ...(reusable ? { reuse: { reads: [] } } : {}),
-  };
+  return runAsScripts(
+    job,
+    scope.runs,
+    {
+      accepts: oxlintAccepts,
+      outside: OUTSIDE_OXLINT_SCRIPTS,
+      message: `oxlint run as the lint scripts run it: ${followed.join(", ")}${warnings}${typed}${notices}`,
+      scoped: (paths, each) => (each.paths.includes(".") ? paths : scopedPaths(paths, { paths: each.paths, ext: [], from: [] })),
+    },
+    (scoped, each) => run(scoped, each.dir, each),
+  );
 }
 
 /** The root-relative paths ("." the whole root) the project's `oxlint --type-check` scripts lint, with each script's name. */
@@ -229,9 +218,6 @@ export async function oxlintTypeChecks(runtime: Runtime, root: string): Promise<
   const scope = await oxlintScope(runtime, root);
   return (scope.runs ?? []).filter((each) => each.typeCheck).map((each) => ({ script: each.script, paths: each.paths }));
 }
-
-/** tsc's coverage note for TypeScript files no program the project checks includes (tsc/tsc-selection.ts coverageNotes). */
-const NO_PROGRAM = "not type-checked: no tsconfig the project checks includes them";
 
 /**
  * tsc's coverage notes, with the files no program includes that the project's `oxlint --type-check` script lints said

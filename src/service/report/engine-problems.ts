@@ -1,7 +1,7 @@
 import { dirname, relative } from "node:path";
 import type { EngineName } from "../../core/contracts.ts";
 import { ENGINES } from "../../engines/registry.ts";
-import { addDevCommand, installHint, resolveTypeChecker, yarnPnp } from "../../engines/resolve.ts";
+import { addDevCommand, installHint, majorVersion, resolveTypeChecker, yarnPnp } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ProgramChoice } from "../tsc/tsc-programs.ts";
@@ -43,10 +43,20 @@ export async function engineProblems(use: EngineUse): Promise<string[]> {
     if (why) problems.push(`${engine}: the project uses it (${why}) but ${installHint(engine, pnp, add)}`);
   }
   for (const program of use.choice.programs) {
-    if (program.tool !== "vue-tsc" && program.tool !== "svelte-check") continue;
+    if (program.tool === "tsc") continue;
     const found: ResolvedEngine | null = await resolveTypeChecker(use.runtime, program.tool, { start: dirname(program.config), node: use.node });
     if (found) continue;
     const config = relative(use.root, program.config).replace(/\\/g, "/");
+    // tsgo missing: the program is checked with the project's TypeScript (a TypeScript 7 one is tsgo itself).
+    if (program.tool === "tsgo") {
+      const typescript = use.engines.tsc.resolved as ResolvedEngine | null;
+      if (typescript && majorVersion(typescript) >= 7) continue;
+      const instead = typescript ? `Signalint checks it with TypeScript ${typescript.version ?? "(version unknown)"} instead` : "nothing checks it";
+      problems.push(
+        `tsgo: the project's scripts run it on ${config} (${program.reasons.join("; ")}), but @typescript/native-preview is not found: ${instead}; install it with \`${add} @typescript/native-preview\``,
+      );
+      continue;
+    }
     const where = pnp ? "it cannot be loaded under Yarn Plug'n'Play (`nodeLinker: node-modules` in .yarnrc.yml)" : `install it with \`${add} ${program.tool}\``;
     problems.push(`${program.tool}: the project's scripts run it on ${config} (${program.reasons.join("; ")}), but it is not found: ${where}`);
   }

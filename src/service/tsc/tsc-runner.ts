@@ -198,7 +198,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   // A `tsgo` script runs TypeScript 7's preview compiler where it is installed (command line: no warm program);
   // else the project's TypeScript, as before the preview existed.
   const tsgo = !inferred && run.tool === "tsgo" ? await resolveTypeChecker(job.runtime, "tsgo", { start: dirname(tsconfig), node: job.node }) : null;
-  const resolved = tsgo ?? (inferred || run.tool !== "tsc" ? root : await programCompiler(job, root, tsconfig));
+  const resolved = tsgo ?? (inferred || (run.tool !== "tsc" && run.tool !== "tsgo") ? root : await programCompiler(job, root, tsconfig));
   // Every program is warm up to the pool's capacity; the ones past it (in the check's stable order) use the command
   // line rather than evict each other's hosts at every check.
   const standIn = run.tool === "vue-tsc" || run.tool === "svelte-check";

@@ -1,7 +1,7 @@
 import { dirname, relative } from "node:path";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import type { TypeChecker } from "../../engines/tsc-scripts.ts";
-import type { NotCheckedFiles } from "../job/engine-job.ts";
+import { NO_PROGRAM, type NotCheckedFiles } from "../job/engine-job.ts";
 import { isTypeScriptFile, type CheckScope, type CoverageJob, type TsconfigCoverage } from "./tsc-coverage.ts";
 import type { ProgramChoice } from "./tsc-programs.ts";
 
@@ -153,7 +153,7 @@ export function coverageNotes(
 ): NotCheckedFiles[] {
   const notes: NotCheckedFiles[] = [];
   const typescript = outside.filter(isTypeScriptFile);
-  if (typescript.length) notes.push({ reason: "not type-checked: no tsconfig the project checks includes them", files: typescript });
+  if (typescript.length) notes.push({ reason: NO_PROGRAM, files: typescript });
   const byReason = new Map<string, string[]>();
   for (const file of framework) {
     const extension = file.slice(file.lastIndexOf(".") + 1);
