@@ -229,7 +229,8 @@ export async function resolveEngine(runtime: Runtime, engine: EngineName, option
 
 /**
  * A type-checker's package and bin where they differ from its name: `tsgo` is TypeScript 7's preview compiler
- * (`@typescript/native-preview`), which projects ran before typescript@7 shipped (its package has no API: command line).
+ * (`@typescript/native-preview`), which projects ran before typescript@7 shipped; run on the command line (the API some
+ * previews ship is not used).
  */
 const CHECKER_PACKAGES: Record<string, [pkg: string, bin: string]> = { tsgo: ["@typescript/native-preview", "tsgo"] };
 
