@@ -17,7 +17,10 @@ export const SLOW = [
   "e2e/warm-solution-restart.test.mjs", // 135 s
   "e2e/truth-paths.test.mjs", // 228 s: every tsc path = the project's own tsc
   "service/cause-corpus.test.mjs", // 138 s
-  "e2e/edit-breaks-elsewhere-paths.test.mjs", // 232 s: an edit breaking an importer, on every TypeScript path
+  "e2e/edit-breaks-elsewhere-paths.test.mjs", // 205 s: an edit breaking an importer, on every TypeScript path
+  "e2e/edit-breaks-elsewhere.test.mjs", // 67 s: ... renames, deletions, retyped exports, programs the check did not run
+  "e2e/edit-breaks-elsewhere-eslint.test.mjs", // 58 s: ... and the importers' typed-lint errors
+  "e2e/edit-breaks-elsewhere-importers.test.mjs", // 82 s: ... which importers ESLint lints, and what is known of them
   "e2e/warm-resolution.test.mjs", // 36 s: module-resolution changes, TypeScript 5.9 and 7
   "e2e/named-first.test.mjs", // 80 s: the named files first, the rest pending, over nine 40-importer projects
   // Crash and race properties: SIGKILL at every journal stage, a CLI check and a hook at each paused stage.
