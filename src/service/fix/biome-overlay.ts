@@ -12,7 +12,7 @@
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { parseJsonc } from "../../core/jsonc.ts";
 import { FsError } from "../../core/errors.ts";
-import { biomeFixFilesArgs } from "../../engines/biome.ts";
+import { BIOME_CONFIGS, biomeFixFilesArgs } from "../../engines/biome.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, isRecord, jsonReportOf, type ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, type EditContext } from "./engine-edits.ts";
 
@@ -21,9 +21,6 @@ function parentOf(file: string): string {
   const at = file.lastIndexOf("/");
   return at < 0 ? "" : file.slice(0, at);
 }
-
-/** Biome's config files, in every directory from the one it runs in up to the file system's root. */
-const BIOME_CONFIGS = ["biome.json", "biome.jsonc"];
 
 /**
  * Whether Biome finds in the overlay the configs it finds in the project: not when one lies above the root (the overlay,
@@ -110,10 +107,16 @@ export async function biomeEditsInOverlay(
   const cwdDir = relative(where.root, where.cwd).split("\\").join("/");
   const dirs = new Set<string>([""]);
   for (const path of [...texts.keys(), `${cwdDir}/.`]) for (let dir = parentOf(path); dir !== "" && dir !== "."; dir = parentOf(dir)) dirs.add(dir);
+  // Never built into, nor removed after, when something is there already (or what is there cannot be told: stdin).
+  try {
+    if ((await runtime.lstat(overlay)) !== null) return null;
+  } catch (error) {
+    if (error instanceof FsError) return null;
+    throw error;
+  }
   try {
     try {
       if (!(await configsCarryOver(context, where.root, dirs))) return null;
-      if ((await runtime.lstat(overlay)) !== null) return null;
       if (!(await buildOverlay(context, where.root, overlay, dirs, texts))) return null;
     } catch (error) {
       // Links refused (Windows without the right), an entry gone or changed while it was built, a config that cannot be
