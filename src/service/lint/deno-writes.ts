@@ -188,7 +188,11 @@ function recording(runtime: Runtime, looks: TreeLooks): TreeReader {
     },
     readFiles: async (paths, wanted) => {
       const reads = await runtime.readFiles(paths, wanted);
-      paths.forEach((path, index) => looks.stats.set(path, stampOf(reads[index]?.info ?? null)));
+      // A file not read (not regular, too large) keeps the stamp its stat gave: it is stamped as it is, not as gone.
+      paths.forEach((path, index) => {
+        const info = reads[index]?.info;
+        if (info || !looks.stats.has(path)) looks.stats.set(path, stampOf(info ?? null));
+      });
       return reads;
     },
     readDir: async (path) => {
