@@ -85,8 +85,9 @@ export function formatText(
   // What did not run (failed, missing, off) and why: a check is never silently narrower than it looks.
   lines.push(...notRunLines(report, switches));
   lines.push(...elsewhereLines(report));
-  // The tsc errors listed under Elsewhere are among the counted ones: "not listed" counts only the rest.
-  const unlisted = report.filteredOutCount - (report.elsewhere?.issues.filter((issue) => issue.engine === "tsc").length ?? 0);
+  // The errors listed under Elsewhere (tsc's, and ESLint's in the importers it linted with the named files) are among
+  // the counted ones: "not listed" counts only the rest.
+  const unlisted = report.filteredOutCount - (report.elsewhere?.issues.length ?? 0);
   if (unlisted > 0) lines.push(filteredOutLine(unlisted));
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
