@@ -82,6 +82,8 @@ interface PreparedCheck {
   /** The enabled engines as they resolve now: what runs, and (engineIdentity) who would answer. */
   resolved: ResolvedEngines;
   identity: string;
+  /** The client environment's fingerprint (part of `identity`): what ESLint's typed rules showed is kept per environment. */
+  environment: string;
   started: number;
   observedAtMs: number;
 }
@@ -124,11 +126,12 @@ async function prepare(rooms: CheckRooms, requested: readonly string[], incremen
     resolveEnabled(runtime, { root: project.root, paths, node: rooms.node, enabled }),
   ]);
   // Who answers includes the environment the engines run in: another shell's variables are another identity.
-  const identity = `${engineIdentity(resolved)}\0${environmentFingerprint(runtime.environment(), runtime.sha256)}`;
+  const environment = environmentFingerprint(runtime.environment(), runtime.sha256);
+  const identity = `${engineIdentity(resolved)}\0${environment}`;
   const changeHint = (await fenced) ? rooms.changes.hint() : null;
   rooms.cache.hasher.forgetChanged(changeHint);
   const ignored = compileIgnore(settings.ignore);
-  return { settings, paths, incremental, ignored, enabled, eslintLegacy: legacy, changeHint, resolved, identity, started, observedAtMs };
+  return { settings, paths, incremental, ignored, enabled, eslintLegacy: legacy, changeHint, resolved, identity, environment, started, observedAtMs };
 }
 
 /**
@@ -240,10 +243,7 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const tsc = reports.find(([engine]) => engine === "tsc")?.[1];
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
   const toRelative = pathMapper(rooms.project.root, rooms.project.realRoot);
-  const elsewhere = mergeElsewhere(
-    rooms.tscKnown.update(tsc, check, hash, toRelative),
-    rooms.lintKnown.update(eslint, check, hash, environmentFingerprint(rooms.runtime.environment(), hash)),
-  );
+  const elsewhere = mergeElsewhere(rooms.tscKnown.update(tsc, check, hash, toRelative), rooms.lintKnown.update(eslint, check, hash, check.environment));
   return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending };
 }
 
