@@ -1,6 +1,6 @@
 // The test tiers, in one place (build/run-tests.mjs runs them; test/core/tiers.test.ts checks they leave nothing out).
 // - quick (`npm run test:quick`, ~15 s): the unit tests (no engines, binaries, Deno or e2e).
-// - main (`npm test`, the contributor loop, ~11 min on an idle 2-core machine): every test but test/dist and the SLOW
+// - main (`npm test`, the contributor loop, ~9.5 min on an idle 2-core machine): every test but test/dist and the SLOW
 //   suites: the core contracts and each tool's, verb's and engine's end-to-end tests on small projects.
 // - dist (`npm run test:dist`, CI, ~23 min): test/dist (binary, Deno, install lines, action) and the SLOW suites, with
 //   long random runs (SIGNALINT_LONG_RUNS=1: more edits, other fixed seeds).
@@ -45,6 +45,8 @@ export const SLOW = [
   // Matrices: every tool × mode × compact, engine versions, each engine's fix marks, oxlint's type-aware plugin.
   "e2e/payload-matrix.test.mjs", // 42 s
   "engines/fix-marks.test.mjs", // 47 s
+  "e2e/engine-fixes.test.mjs", // 52 s: ESLint flat, Biome 1.x and 2.x (safe and unsafe) previews, each against the engine's own --fix on a copy
+  "e2e/engine-fixes-tsc.test.mjs", // 52 s: TypeScript's code fixes from the command line and the warm program, rollback, after ESLint's
   "engines/biome-versions.test.mjs", // 19 s
   "engines/type-aware.test.mjs", // 22 s
 ];
