@@ -40,6 +40,9 @@ export class TscKnowledge {
   }
 }
 
+/** Client environments whose ESLint knowledge LintKnowledge keeps at once. */
+export const MAX_ENVIRONMENTS = 8;
+
 /**
  * The ESLint issues known of each file, for the files an edit's check lints because they import the named ones (see
  * LintedDependents): a check_project of the whole project whose ESLint ran (status ok) replaces them all; a file no
@@ -49,13 +52,21 @@ export class TscKnowledge {
  * known set (the lint cache keeps them apart the same way).
  */
 export class LintKnowledge {
+  /** In the order last used: the oldest environment's known set goes first when more than MAX_ENVIRONMENTS were seen. */
   private readonly byEnvironment = new Map<string, { known: Map<string, Issue[]>; whole: boolean }>();
 
   /** For an edit's check: ESLint's errors in the files it linted besides the named ones that the known set lacks. */
   update(eslint: EngineReport | undefined, scope: Scope, hash: (text: string) => string, env: string): ElsewhereFacts | null {
     if (eslint?.status.status !== "ok") return null;
-    let state = this.byEnvironment.get(env);
-    if (!state) this.byEnvironment.set(env, (state = { known: new Map(), whole: false }));
+    const state = this.byEnvironment.get(env) ?? { known: new Map<string, Issue[]>(), whole: false };
+    this.byEnvironment.delete(env);
+    this.byEnvironment.set(env, state);
+    // A daemon lives for hours and each shell with other variables is another environment: only the latest are kept
+    // (a forgotten one is known again from its next whole check; until then its importers' errors are unattributed).
+    for (const oldest of this.byEnvironment.keys()) {
+      if (this.byEnvironment.size <= MAX_ENVIRONMENTS) break;
+      this.byEnvironment.delete(oldest);
+    }
     const { known: knownByFile } = state;
     if (!scope.incremental && scope.paths.includes(".")) {
       knownByFile.clear();
