@@ -189,6 +189,8 @@ describe("whether deno lint would write into the project tree (its lint plugins)
     const nested = project({ "deno.json": "{}", "sub/deno.json": '{ "lint": { "plugins": ["npm:p@1"] } }', "sub/m.ts": "" });
     assert.equal(await denoTreeWritesReason(runtime, nested, ["."]), null, "the whole root: the nested config is no member's");
     assert.match((await denoTreeWritesReason(runtime, nested, ["sub/m.ts"])) ?? "", /sub\/deno\.json imports npm:p@1/);
+    // A named directory is linted with its own config (`deno lint sub` reads sub/deno.json; `deno lint .` does not).
+    assert.match((await denoTreeWritesReason(runtime, nested, ["sub"])) ?? "", /sub\/deno\.json imports npm:p@1/, "a named directory's own config");
     const endless = project({ "deno.json": '{ "lint": { "plugins": ["/dev/zero"] } }' });
     assert.match((await denoTreeWritesReason(runtime, endless, ["."])) ?? "", /\/dev\/zero .*not a regular file/);
   });

@@ -227,10 +227,12 @@ async function decide(runtime: TreeReader, root: string, paths: readonly string[
   const found = await configsInEffect(runtime, root);
   if (typeof found === "string") return `deno lint not run: ${found} (a member's lint plugins could make deno write into the project tree)`;
   const { owner } = found;
-  // A named file is linted with the nearest config above it (a nested deno.json that is no workspace member too).
+  // A named file is linted with the nearest config above it (a nested deno.json that is no workspace member too); a
+  // named directory with its own config, or the nearest above it.
   const configs = [...found.configs];
   for (const path of paths.filter((entry) => entry !== ".")) {
-    const nearest = await nearestConfig(runtime, dirname(resolve(root, path)));
+    const absolute = resolve(root, path);
+    const nearest = await nearestConfig(runtime, (await runtime.stat(absolute))?.isDirectory ? absolute : dirname(absolute));
     if (nearest && !configs.some((config) => config.path === nearest.path)) configs.push(nearest);
   }
   const unread = configs.find((config) => config.unread);
