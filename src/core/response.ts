@@ -74,8 +74,7 @@ function nextStepFor(facts: CheckFacts, returned: readonly ClusterGroup[], remai
   if (!Object.values(facts.engines).some((status) => status.status === "ok")) {
     return "No engine ran, so nothing was checked: install oxlint and/or typescript in the project (npm i -D oxlint typescript) or enable an engine in signalint.config.json.";
   }
-  if (facts.importersUnlinted)
-    return `No issues in these files; what the edit did to the files importing them is not known to ESLint's typed rules (${facts.importersUnlinted}) before calling it safe.`;
+  if (facts.importersUnlinted) return `No issues in these files, but ${facts.importersUnlinted} before calling the edit safe.`;
   // Clean: nothing to do, so nothing to say (filteredOutIssueCount tells about issues elsewhere).
   return undefined;
 }

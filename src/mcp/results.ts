@@ -32,7 +32,7 @@ function found(response: CheckResponse, where: string): string {
   const counts = readCheckCounts(response);
   if (response.status === "clean") return "No issues found.";
   if (response.status === "issues_found" && counts.total === 0 && response.elsewhere)
-    return `No issues in the checked files, but other files of their programs have ${elsewhereEngines(response)} errors (below).`;
+    return `No issues in the checked files, but other files of their programs have ${elsewhereEngines(response.elsewhere)} errors (below).`;
   if (response.status === "error" && counts.total === 0) return "No issues reported, but the check is incomplete (engine errors below).";
   return `${response.status === "error" ? "Check incomplete (engine errors below); " : ""}${plural(counts.total, "issue")} found${where}.`;
 }
@@ -51,15 +51,15 @@ function elsewhereLines({ elsewhere, nextStep }: CheckResponse): string[] {
   const first = elsewhere.issues.map((issue) => `  ${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.message}`);
   // A check with nothing else to do already says it as its nextStep.
   const step = elsewhere.nextStep === nextStep ? [] : [`Elsewhere next: ${elsewhere.nextStep}`];
-  return [`Elsewhere: ${plural(count, `${elsewhereEngines({ elsewhere })} error`)} in other files, ${what}:`, ...first, ...step];
+  return [`Elsewhere: ${plural(count, `${elsewhereEngines(elsewhere)} error`)} in other files, ${what}:`, ...first, ...step];
 }
 
 /**
  * The engines of the errors counted elsewhere (every one, not only the listed first few): tsc's (the programs' other
  * files), ESLint's (typed rules in importers).
  */
-function elsewhereEngines({ elsewhere }: Pick<CheckResponse, "elsewhere">): string {
-  return elsewhere?.engines.join(" and ") || "tsc";
+function elsewhereEngines(elsewhere: NonNullable<CheckResponse["elsewhere"]>): string {
+  return elsewhere.engines.join(" and ");
 }
 
 /** A short human summary of a check. */

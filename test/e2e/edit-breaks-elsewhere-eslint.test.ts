@@ -128,7 +128,11 @@ describe("an edit that creates a typed-lint error in a file that imports it", ()
       assert.deepEqual(note.sample, ["src/dep.ts"]);
       // A clean answer says it too, where an agent reads first: its next step.
       assert.equal(files.status, "clean", JSON.stringify(files));
-      assert.match(files.nextStep ?? "", /files importing them is not known to ESLint's typed rules/, JSON.stringify(files));
+      assert.match(
+        files.nextStep ?? "",
+        /^No issues in these files, but .*ESLint's typed rules.*run check_project.* before calling the edit safe\.$/,
+        JSON.stringify(files),
+      );
     } finally {
       await session.close();
     }
