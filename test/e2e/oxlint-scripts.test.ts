@@ -205,6 +205,29 @@ describe("oxlint follows the project's lint scripts", () => {
     assert.ok(!notes.some((note) => note.reason === "not type-checked: no tsconfig the project checks includes them"), JSON.stringify(notes));
   });
 
+  it("a script's --type-aware without oxlint-tsgolint (its own run fails): never clean, the files named; oxlintTypeAware: false is the user's choice", () => {
+    const clean = "export const a: number = 1;\n";
+    const { dir, cache } = make({ lint: "oxlint --type-aware src" }, { "src/a.ts": clean, "docs/b.ts": clean });
+    // The project's own lint fails here: oxlint cannot run what its script asks.
+    const own = spawnSync(process.execPath, [join(OXLINT, "bin", "oxlint"), "--type-aware", "src"], { cwd: dir, encoding: "utf8" });
+    assert.notEqual(own.status, 0, own.stdout + own.stderr);
+    const result = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
+    const report = JSON.parse(result.stdout) as Report & { status: string };
+    assert.equal(report.engines.oxlint?.status, "ok", JSON.stringify(report.engines));
+    assert.equal(report.issues.length, 0, JSON.stringify(report.issues));
+    assert.equal(report.status, "error", JSON.stringify(report));
+    assert.equal(result.status, 1, result.stderr);
+    const note = report.notChecked?.find((entry) => entry.reason.includes("type-aware rules"));
+    assert.ok(note, JSON.stringify(report.notChecked));
+    assert.match(note.reason, /npm i -D oxlint-tsgolint/);
+    assert.deepEqual(note.sample, ["src/a.ts"], "only what the script lints");
+    writeFileSync(join(dir, "signalint.config.json"), JSON.stringify({ engines: { tsc: false }, oxlintTypeAware: false }));
+    const chosen = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
+    const off = JSON.parse(chosen.stdout) as Report & { status: string };
+    assert.equal(off.status, "clean", JSON.stringify(off));
+    assert.match(off.engines.oxlint?.message ?? "", /passes --type-aware, but oxlintTypeAware is false/);
+  });
+
   it("a fix of a file passes the script's rule switches to the copy: a rule the script allows is not fixed", async () => {
     const { dir } = make({ lint: "oxlint -c .config/.oxlintrc.json -A no-var" });
     const session = await connect(dir);

@@ -55,6 +55,13 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     linters.push(name);
     notes.push({ reason: `not linted by ${name}: the project's linter, which Signalint cannot run`, files });
   }
+  // Rules the project's own lint runs that an engine's run could not (a script's `oxlint --type-aware` without
+  // oxlint-tsgolint, whose own run fails): never a clean check.
+  for (const [, report] of reports) {
+    if (!report.unlinted?.files.length) continue;
+    notes.push(report.unlinted);
+    linters.push(report.unlinted.linter);
+  }
   const eslintNote = job.offByDefault.includes("eslint") ? await packageEslintNote(job, sources) : null;
   if (eslintNote) {
     notes.push(eslintNote);

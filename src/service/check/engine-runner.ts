@@ -20,7 +20,7 @@ import {
 import type { Runtime, SpawnResult } from "../../runtime/types.ts";
 import { withEslintScope } from "../lint/eslint-scope.ts";
 import { withBiomeScope } from "../lint/biome-scope.ts";
-import { oxlintReadsOtherFiles, withOxlintScope, type OxlintScriptArgs } from "../lint/oxlint-scope.ts";
+import { oxlintReadsOtherFiles, TSGOLINT_MISSING, withOxlintScope, type OxlintScriptArgs } from "../lint/oxlint-scope.ts";
 import { denoTreeWritesReason } from "../lint/deno-writes.ts";
 import { readManifest } from "../project/workspace.ts";
 import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
@@ -112,7 +112,7 @@ async function run(engine: EngineName, job: CheckJob, resolved: ResolvedEngine):
   if (engine === "biome") return withBiomeScope(job, (scoped, cwd) => runLinter(engine, scoped, resolved, null, cwd));
   // oxlint runs from each directory whose lint script runs it, with the script's flags (`-c .config/.oxlintrc.json`).
   if (engine === "oxlint") {
-    const typeAwareOff = !job.oxlintTypeAware ? "oxlintTypeAware is false" : resolved.typeAware ? null : "oxlint-tsgolint is not installed";
+    const typeAwareOff = !job.oxlintTypeAware ? "oxlintTypeAware is false" : resolved.typeAware ? null : TSGOLINT_MISSING;
     return withOxlintScope(job, (scoped, cwd, script) => runLinter(engine, scoped, resolved, null, cwd, script), typeAwareOff);
   }
   // deno lint only where it writes nothing into the project (its lint plugins: lint/deno-writes.ts).
@@ -274,8 +274,9 @@ async function resolveAndRun(engine: EngineName, job: CheckJob): Promise<EngineR
     const reuse = "reuse" in outcome && outcome.reuse && status.status === "ok" ? { reuse: outcome.reuse } : {};
     const pending = "pending" in outcome && outcome.pending ? { pending: outcome.pending } : {};
     const dependents = "dependents" in outcome && outcome.dependents ? { dependents: outcome.dependents } : {};
+    const unlinted = "unlinted" in outcome && outcome.unlinted ? { unlinted: outcome.unlinted } : {};
     const cache = outcome.cache ? { cache: outcome.cache } : {};
-    return { status, issues: outcome.issues, durationMs: elapsed(), ...cache, ...notChecked, ...reuse, ...pending, ...dependents };
+    return { status, issues: outcome.issues, durationMs: elapsed(), ...cache, ...notChecked, ...unlinted, ...reuse, ...pending, ...dependents };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: { status: "error", code: "engine_failed", message: `${engine}: ${message}` }, issues: [], durationMs: elapsed() };

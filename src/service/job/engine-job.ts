@@ -18,6 +18,14 @@ export interface NotCheckedFiles {
   files: string[];
 }
 
+/**
+ * Files the project's own lint runs rules on that this engine's run did not (a script's `oxlint --type-aware` without
+ * oxlint-tsgolint): `linter` names them in the check's next step. The check is never clean: what was not run may find more.
+ */
+export interface Unlinted extends NotCheckedFiles {
+  linter: string;
+}
+
 /** tsc's coverage note for TypeScript files no program the project checks includes (oxlint's `--type-check` splits it). */
 export const NO_PROGRAM = "not type-checked: no tsconfig the project checks includes them";
 
@@ -29,6 +37,8 @@ export interface EngineReport {
   cache?: EngineCache;
   /** Coverage notes; undefined when the engine did not work out coverage (it did not run). */
   notChecked?: NotCheckedFiles[];
+  /** See Unlinted. */
+  unlinted?: Unlinted;
   /** See Reuse. */
   reuse?: Reuse;
   /** tsc only: programs that answered the named files and are still re-checking the rest (see tsc/named-first.ts). */
@@ -89,6 +99,7 @@ export type RunnerOutcome =
       cache?: EngineCache;
       message?: string;
       notChecked?: NotCheckedFiles[];
+      unlinted?: Unlinted;
       reuse?: Reuse;
       pending?: Pending;
       dependents?: LintedDependents;

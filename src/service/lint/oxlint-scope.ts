@@ -179,6 +179,12 @@ export function oxlintRuleSwitches(args: readonly string[]): string[] {
   return out;
 }
 
+/** typeAwareOff's reason when oxlint-tsgolint, which runs oxlint's type-aware rules, is not installed. */
+export const TSGOLINT_MISSING = "oxlint-tsgolint is not installed";
+/** The coverage note of the files a script lints with `--type-aware` while oxlint-tsgolint is missing. */
+const TYPE_AWARE_UNLINTED =
+  "not linted by oxlint's type-aware rules: the lint script passes --type-aware, which fails without oxlint-tsgolint (npm i -D oxlint-tsgolint)";
+
 /**
  * Run oxlint as the project's lint scripts do: from each directory a script runs it in, with the script's flags, on
  * the checked paths within that script's paths; once from the root with oxlint's defaults when no script runs it.
@@ -200,6 +206,10 @@ export async function withOxlintScope<J extends EngineJob>(
   const warnings = scope.runs.some((each) => each.failsOnWarnings) ? " (it fails on warnings: Signalint reports them as warnings)" : "";
   const typed =
     typeAwareOff && scope.runs.some((each) => each.typeAware) ? `; the script passes --type-aware, but ${typeAwareOff}: its type-aware rules did not run` : "";
+  // The project's own `oxlint --type-aware` fails without oxlint-tsgolint: its files are never clean here either. The
+  // user's `"oxlintTypeAware": false` is a choice, said in the message only.
+  const unlinted =
+    typeAwareOff === TSGOLINT_MISSING ? { runs: (each: OxlintRun) => each.typeAware, reason: TYPE_AWARE_UNLINTED, linter: "oxlint --type-aware" } : undefined;
   return runAsScripts(
     job,
     scope.runs,
@@ -208,6 +218,7 @@ export async function withOxlintScope<J extends EngineJob>(
       outside: OUTSIDE_OXLINT_SCRIPTS,
       message: `oxlint run as the lint scripts run it: ${followed.join(", ")}${warnings}${typed}${notices}`,
       scoped: (paths, each) => (each.paths.includes(".") ? paths : scopedPaths(paths, { paths: each.paths, ext: [], from: [] })),
+      ...(unlinted ? { unlinted } : {}),
     },
     (scoped, each) => run(scoped, each.dir, each),
   );

@@ -1,5 +1,5 @@
 import { relativeToRoot } from "../../core/paths.ts";
-import type { EngineJob, RunnerOutcome } from "../job/engine-job.ts";
+import type { EngineJob, RunnerOutcome, Unlinted } from "../job/engine-job.ts";
 import { checkedFiles } from "../job/checked-files.ts";
 import { scopedPaths } from "./eslint-scope.ts";
 
@@ -19,6 +19,8 @@ export interface ScriptRunsOptions<R extends ScriptRun> {
   message: string;
   /** The checked paths one run lints (default: those within its paths). */
   scoped?: (paths: readonly string[], each: R) => readonly string[];
+  /** Runs the project's script makes with rules this engine cannot run here: the note for their files (never clean). */
+  unlinted?: { runs: (each: R) => boolean; reason: string; linter: string };
 }
 
 /** The issue's identity, so a file two runs lint (a root script's and a package's) reports each finding once. */
@@ -41,9 +43,12 @@ export async function runAsScripts<J extends EngineJob, R extends ScriptRun>(
   const cache = { hits: 0, misses: 0 };
   // Every run's reads (an engine found on PATH with no version names its executable there): null once one has none.
   let reads: string[] | null = [];
+  // The checked paths of the runs whose script asks rules this engine cannot run here.
+  const short: string[] = [];
   for (const each of runs) {
     const scoped = options.scoped ? options.scoped(job.paths, each) : scopedPaths(job.paths, { paths: [...each.paths], ext: [], from: [] });
     if (scoped.length === 0) continue;
+    if (options.unlinted?.runs(each)) short.push(...scoped);
     const outcome = await run({ ...job, paths: [...scoped] }, each);
     if (!("ok" in outcome) || !outcome.ok) return outcome;
     for (const issue of outcome.issues) issues.set(issueKey(issue), issue);
@@ -53,10 +58,17 @@ export async function runAsScripts<J extends EngineJob, R extends ScriptRun>(
     reads = reads && outcome.reuse ? [...reads, ...outcome.reuse.reads] : null;
   }
   const allowed = runs.flatMap((each) => each.paths);
-  const left = (await checkedFiles(job)).sources.filter((file) => {
+  const { sources } = await checkedFiles(job);
+  const left = sources.filter((file) => {
     const path = relativeToRoot(job.root, file);
     return path !== null && options.accepts(path) && !allowed.some((dir) => within(path, dir));
   });
+  const unlintedFiles = sources.filter((file) => {
+    const path = relativeToRoot(job.root, file);
+    return path !== null && options.accepts(path) && short.some((dir) => within(path, dir));
+  });
+  const unlinted: Unlinted | null =
+    options.unlinted && unlintedFiles.length ? { reason: options.unlinted.reason, files: unlintedFiles, linter: options.unlinted.linter } : null;
   return {
     ok: true,
     issues: [...issues.values()],
@@ -64,6 +76,7 @@ export async function runAsScripts<J extends EngineJob, R extends ScriptRun>(
     cache,
     message: options.message,
     ...(left.length ? { notChecked: [{ reason: options.outside, files: left }] } : {}),
+    ...(unlinted ? { unlinted } : {}),
     ...(reads ? { reuse: { reads: [...new Set(reads)] } } : {}),
   };
 }
