@@ -4,13 +4,13 @@
 // nothing behind — neither in the project's tree nor in the cache directory.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import type { PreviewResult } from "../../src/core/fix-contracts.ts";
 import { call, connect, linkPackage, removeDir, REPO, structured, tempDir } from "../helpers.ts";
-import { projectFrom, writeFiles } from "../helpers/project.ts";
+import { plantLoggingEngine, projectFrom, writeFiles } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 const BIOME = join(REPO, "node_modules", "@biomejs", "biome");
@@ -55,7 +55,10 @@ describe("Biome's fixes through an overlay of the project", () => {
 
     const cacheHome = tempDir("signalint-biome-cache-");
     dirs.push(cacheHome);
-    const session = await connect(project, { XDG_CACHE_HOME: cacheHome });
+    // Its own temporary directory: where the overlay is built (outside the cache directory: see biome-overlay.ts).
+    const tmp = tempDir("signalint-biome-tmp-");
+    dirs.push(tmp);
+    const session = await connect(project, { XDG_CACHE_HOME: cacheHome, TMPDIR: tmp });
     try {
       structured<CheckResponse>(await call(session.client, "check_project"));
       const before = snapshotTree(project);
@@ -72,14 +75,15 @@ describe("Biome's fixes through an overlay of the project", () => {
     } finally {
       await session.close();
     }
-    // No overlay left in the cache directory (its links removed, not followed: the project is intact above).
+    // No overlay left in the temporary or the cache directory (its links removed, not followed: the project is intact above).
     const overlays = (dir: string): string[] =>
       existsSync(dir)
         ? readdirSync(dir, { recursive: true })
             .map(String)
-            .filter((path) => /(^|\/)overlay-[^/]+$/.test(path))
+            .filter((path) => /(^|\/)(overlay|signalint-biome-fix-)[^/]*$/.test(path))
         : [];
     assert.deepEqual(overlays(cacheHome), []);
+    assert.deepEqual(overlays(tmp), []);
   });
 
   /** `biome lint --write` of `args` from `dir` (relative to a fresh copy of `root`), and the copy's text of `files` after. */
@@ -137,6 +141,44 @@ describe("Biome's fixes through an overlay of the project", () => {
     const shared = ["packages/shared/x.js"];
     assert.deepEqual(await previewedTexts(project, shared), { "packages/shared/x.js": expected["packages/shared/x.js"] });
   });
+
+  // Each a package's own config, read where it lies (Biome passes over one that is a link, or lies under a `.cache`
+  // directory such as the default cache directory, where the overlay was once built): a rule it turns off stays unfixed.
+  for (const nested of [
+    { root: false, extends: "//", linter: { rules: { complexity: { noExtraBooleanCast: "off" } } } },
+    { root: false, linter: { rules: { complexity: { noExtraBooleanCast: "off" } } } },
+  ])
+    it(`a nested config (${JSON.stringify(nested).slice(0, 34)}…): one Biome run on the overlay, its rules as in the project`, async () => {
+      const files = ["src/a.js", "packages/a/src/b.js"];
+      const project = projectFrom(
+        {
+          "package.json": JSON.stringify({ name: "overlay-nested", private: true, type: "module", scripts: { lint: "biome lint ." } }),
+          "biome.json": JSON.stringify({ formatter: { enabled: false }, assist: { enabled: false }, linter: { enabled: true, rules: { recommended: true } } }),
+          "packages/a/biome.json": JSON.stringify(nested),
+          "signalint.config.json": JSON.stringify({ engines: { oxlint: false } }),
+          ...Object.fromEntries(files.map((file) => [file, CAST])),
+        },
+        "signalint-biome-nested-",
+      );
+      dirs.push(project);
+      const log = join(tempDir("signalint-biome-log-"), "runs.jsonl");
+      dirs.push(join(log, ".."));
+      plantLoggingEngine(project, log, { name: "@biomejs/biome", bin: "biome", realBin: join("bin", "biome") });
+      const expected = fixedByBiome(project, ".", ["."], files);
+      assert.notEqual(expected["src/a.js"], CAST, "the root's rules fix the root's file");
+      assert.equal(expected["packages/a/src/b.js"], CAST, "the nested config turns the rule off");
+      writeFileSync(log, "");
+      assert.deepEqual(await previewedTexts(project, files), expected);
+      // The preview's fix runs: one `lint --write` over both files, none on stdin (a process per file).
+      const runs = readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as string[]);
+      const fixes = runs.filter((args) => args.includes("--write"));
+      assert.equal(fixes.length, 1, JSON.stringify(runs));
+      assert.ok(!fixes.some((args) => args.some((arg) => arg.startsWith("--stdin-file-path"))), JSON.stringify(fixes));
+    });
 
   it("a Biome config above the project root (a package of a Biome monorepo): the fixes its rules allow, as Biome run in the package", async () => {
     const monorepo = tempDir("signalint-biome-above-");

@@ -22,22 +22,28 @@ export function projectFrom(files: Readonly<Record<string, string>>, prefix = "s
 }
 
 /**
- * A real oxlint behind a logging bin: the project's `oxlint` package whose bin appends each run's arguments (a JSON
- * line) to `log`, outside the project, then runs the real oxlint with them — so a test counts and reads oxlint's runs.
+ * A real engine behind a logging bin: the project's package `name` whose bin `bin` appends each run's arguments (a JSON
+ * line) to `log`, outside the project, then runs the real package's bin (`realBin`, relative to it) with them, stdin
+ * and all — so a test counts and reads the engine's runs.
  */
-export function plantOxlint(project: string, log: string): void {
-  const real = join(REPO, "node_modules", "oxlint");
+export function plantLoggingEngine(project: string, log: string, engine: { name: string; bin: string; realBin: string }): void {
+  const real = join(REPO, "node_modules", engine.name);
   const { version } = JSON.parse(readFileSync(join(real, "package.json"), "utf8")) as { version: string };
-  const dir = join(project, "node_modules", "oxlint");
-  writeProjectFile(dir, "package.json", JSON.stringify({ name: "oxlint", version, bin: { oxlint: "bin/oxlint.cjs" } }));
+  const dir = join(project, "node_modules", engine.name);
+  writeProjectFile(dir, "package.json", JSON.stringify({ name: engine.name, version, bin: { [engine.bin]: `bin/${engine.bin}.cjs` } }));
   writeProjectFile(
     dir,
-    "bin/oxlint.cjs",
+    `bin/${engine.bin}.cjs`,
     [
       "#!/usr/bin/env node",
       `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + "\\n");`,
-      `const run = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(join(real, "bin", "oxlint"))}, ...process.argv.slice(2)], { stdio: "inherit" });`,
+      `const run = require("node:child_process").spawnSync(process.execPath, [${JSON.stringify(join(real, engine.realBin))}, ...process.argv.slice(2)], { stdio: "inherit" });`,
       "process.exit(run.status ?? 1);",
     ].join("\n"),
   );
+}
+
+/** A real oxlint behind a logging bin (plantLoggingEngine). */
+export function plantOxlint(project: string, log: string): void {
+  plantLoggingEngine(project, log, { name: "oxlint", bin: "oxlint", realBin: join("bin", "oxlint") });
 }

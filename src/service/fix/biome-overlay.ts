@@ -1,6 +1,6 @@
 // Biome's fixes of many files in one process (issue 35's speed): Biome reads one text on stdin per process, and a
 // process per file cost 20 s for 200 files on the fix bench (a node wrapper, `ldd` and Biome's start each time). Here
-// Biome fixes private copies in place, in an overlay of the project in Signalint's cache directory: the directories on
+// Biome fixes private copies in place, in an overlay of the project in a private temporary directory: the directories on
 // the asked files' paths are real, each asked file is a real file holding the plan's text, and every other entry is a
 // symbolic link to the project's own — so Biome sees what it sees in the project (its configs and their `extends`,
 // ignore files, node_modules, the other sources its project rules scan) at the same relative paths. Biome writes only
@@ -15,6 +15,7 @@ import { FsError } from "../../core/errors.ts";
 import { BIOME_CONFIGS, biomeFixFilesArgs } from "../../engines/biome.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, isRecord, jsonReportOf, type ResolvedEngine } from "../../engines/types.ts";
 import { EngineEditError, type EditContext } from "./engine-edits.ts";
+import { ownedTempDir } from "../project/temp-dirs.ts";
 
 /** The parent of a root-relative POSIX path ("" for a top-level entry). */
 function parentOf(file: string): string {
@@ -28,12 +29,14 @@ function parentOf(file: string): string {
  * `../base.json`: resolved from where the link is or where it points, which Signalint does not assume) — then the
  * caller asks Biome on stdin, from the project itself.
  */
-async function configsCarryOver(context: EditContext, root: string, dirs: Iterable<string>): Promise<boolean> {
+export async function configsCarryOver(context: EditContext, root: string, dirs: Iterable<string>): Promise<boolean> {
   const { runtime } = context;
   for (let dir = dirname(root); ; dir = dirname(dir)) {
     for (const name of BIOME_CONFIGS) if ((await runtime.stat(join(dir, name))) !== null) return false;
     if (dirname(dir) === dir) break;
   }
+  let rootConfig = false;
+  for (const name of BIOME_CONFIGS) if ((await runtime.stat(join(root, name)))?.isFile) rootConfig = true;
   for (const dir of dirs)
     for (const name of BIOME_CONFIGS) {
       const path = join(root, dir, name);
@@ -50,9 +53,21 @@ async function configsCarryOver(context: EditContext, root: string, dirs: Iterab
       }
       const extended = isRecord(config) ? config.extends : undefined;
       const entries = typeof extended === "string" ? [extended] : Array.isArray(extended) ? extended : [];
-      if (entries.some((entry) => typeof entry !== "string" || /^[./\\]/.test(entry) || isAbsolute(entry))) return false;
+      // Biome 2's `"extends": "//"` (a nested config extending the monorepo's root one) finds the root's config in the
+      // overlay where it finds it in the project, as long as the root has one (none above it: checked first).
+      const fromRoot = (entry: unknown) => entry === "//" && rootConfig;
+      if (entries.some((entry) => !fromRoot(entry) && (typeof entry !== "string" || /^[./\\]/.test(entry) || isAbsolute(entry)))) return false;
     }
   return true;
+}
+
+/**
+ * Whether an overlay at this real path is one Biome reads as it reads the project: no directory on it is hidden (Biome
+ * skips nested configs and ignore files under `.cache`, `.git`, `.hg`, `.svn`, `.yarn`; any other dot-directory is
+ * not assumed safe either). False for null (the path cannot be told).
+ */
+function seenByBiomeAsTheProject(path: string | null): boolean {
+  return path !== null && !path.split(/[\\/]/).some((segment) => segment.startsWith("."));
 }
 
 /** The largest Biome config read to decide whether the overlay may stand for the project. */
@@ -72,22 +87,39 @@ async function buildOverlay(
   texts: ReadonlyMap<string, string>,
 ): Promise<boolean> {
   const { runtime } = context;
+  // The files Biome reads as its configuration in a directory of the asked files' paths: copies (see COPIED).
+  const copies = new Map<string, string>();
   for (const dir of [...dirs].sort()) {
     await runtime.mkdirp(join(overlay, dir));
     for (const entry of await runtime.readDir(join(root, dir))) {
       const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
       if (dirs.has(path) || texts.has(path)) continue;
-      await runtime.symlink(join(root, path), join(overlay, path));
+      if (!COPIED.has(entry.name)) {
+        await runtime.symlink(join(root, path), join(overlay, path));
+        continue;
+      }
+      const info = await runtime.stat(join(root, path));
+      if (!info?.isFile || info.size > MAX_CONFIG_BYTES) return false;
+      copies.set(path, await runtime.readText(join(root, path)));
     }
   }
   const real = await runtime.realPath(overlay);
   if (real === null) return false;
   const inside = async (path: string) => (await runtime.realPath(join(overlay, path))) === join(real, path);
   for (const dir of dirs) if (!(await inside(dir))) return false;
-  for (const [file, text] of texts) await runtime.writeFileAtomic(join(overlay, file), text);
-  for (const file of texts.keys()) if (!(await inside(file))) return false;
+  const written = new Map([...copies, ...texts]);
+  for (const [file, text] of written) await runtime.writeFileAtomic(join(overlay, file), text);
+  for (const file of written.keys()) if (!(await inside(file))) return false;
   return true;
 }
+
+/**
+ * Files Biome reads where they are only when they are real files, not links to the project's (checked by hand with
+ * Biome 2.6: a nested `biome.json` or a nested `.gitignore` that is a link is passed over, so a rule the package's
+ * config turns off was fixed, and an ignored file was): copied into the overlay's real directories. The root's own are
+ * copied too, alike. Anything else there (sources, package.json) stays a link.
+ */
+const COPIED = new Set([...BIOME_CONFIGS, ".gitignore", ".ignore"]);
 
 /**
  * Biome's edits of `texts` (root-relative → text) with one `biome lint --write` run from `cwd` (absolute, inside
@@ -101,21 +133,25 @@ export async function biomeEditsInOverlay(
   texts: ReadonlyMap<string, string>,
   options: { unsafe: boolean; only: readonly string[] | null },
 ): Promise<Map<string, string> | null> {
-  const { runtime, cacheDir } = context;
-  // A name of its own each time: an overlay a killed process left (with its links) is never built into.
-  const overlay = join(cacheDir, "biome-fix", `overlay-${runtime.randomHex(8)}`);
+  const { runtime } = context;
   const cwdDir = relative(where.root, where.cwd).split("\\").join("/");
   const dirs = new Set<string>([""]);
   for (const path of [...texts.keys(), `${cwdDir}/.`]) for (let dir = parentOf(path); dir !== "" && dir !== "."; dir = parentOf(dir)) dirs.add(dir);
-  // Never built into, nor removed after, when something is there already (or what is there cannot be told: stdin).
+  // A new private temporary directory each time (a killed process's is removed by a later one: project/temp-dirs.ts),
+  // not the cache directory: Biome passes over nested configs and ignore files under a `.cache` or `.git` directory
+  // (checked by hand with Biome 2.6: `~/.cache/signalint/…` made it fix what a package's config turns off).
+  let home: string;
   try {
-    if ((await runtime.lstat(overlay)) !== null) return null;
+    home = await ownedTempDir(runtime, "signalint-biome-fix-");
   } catch (error) {
+    // No temporary directory here: stdin then.
     if (error instanceof FsError) return null;
     throw error;
   }
+  const overlay = join(home, "overlay");
   try {
     try {
+      if (!seenByBiomeAsTheProject(await runtime.realPath(home))) return null;
       if (!(await configsCarryOver(context, where.root, dirs))) return null;
       if (!(await buildOverlay(context, where.root, overlay, dirs, texts))) return null;
     } catch (error) {
@@ -141,7 +177,7 @@ export async function biomeEditsInOverlay(
     for (const file of texts.keys()) fixed.set(file, await runtime.readText(join(overlay, file)));
     return fixed;
   } finally {
-    // Best effort: what is left in the cache directory is the plan's texts and links, never followed.
-    await runtime.removeFile(overlay).catch(() => {});
+    // Best effort: what is left is the plan's texts and links, never followed (a later session removes it).
+    await runtime.removeFile(home).catch(() => {});
   }
 }
