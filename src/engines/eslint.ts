@@ -5,6 +5,33 @@ import { excerpt, isRecord, parseJsonAfterPreamble, position, type EngineAdapter
 /** Flat config file names ESLint looks for. */
 export const ESLINT_FLAT_CONFIGS = ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts"];
 
+/**
+ * Prettier's configuration and ignore files, which eslint-plugin-prettier reads for each file it lints: part of an ESLint
+ * result's identity (a `.prettierrc.js` edit changes every prettier/prettier finding).
+ */
+export const PRETTIER_CONFIGS = [
+  ".prettierrc",
+  ".prettierrc.json",
+  ".prettierrc.json5",
+  ".prettierrc.yaml",
+  ".prettierrc.yml",
+  ".prettierrc.toml",
+  ".prettierrc.js",
+  ".prettierrc.cjs",
+  ".prettierrc.mjs",
+  ".prettierrc.ts",
+  ".prettierrc.cts",
+  ".prettierrc.mts",
+  "prettier.config.js",
+  "prettier.config.cjs",
+  "prettier.config.mjs",
+  "prettier.config.ts",
+  "prettier.config.cts",
+  "prettier.config.mts",
+  ".prettierignore",
+  ".editorconfig",
+];
+
 const EXTENSIONS = /\.(c|m)?(j|t)sx?$|\.(vue|svelte|astro)$/;
 
 /** JS/TS-family files (and directories): what ESLint lints by default, and what its legacy configs are given. */
@@ -146,6 +173,8 @@ export const ESLINT: EngineAdapter = {
       ".gitignore",
       "package.json",
       "tsconfig.json",
+      // Prettier's, which eslint-plugin-prettier reads for every file it lints (its prettier/prettier findings).
+      ...PRETTIER_CONFIGS,
     ],
     // ESLint's flat config does not read .gitignore.
     ignoreArgs: (state) => ["--ignore-pattern", `${state}/`],

@@ -11,6 +11,7 @@ import { gitignoredFiles } from "../project/gitignore.ts";
 import { join, sep } from "node:path";
 import { ENGINES } from "../../engines/registry.ts";
 import { ifMissing } from "../../core/errors.ts";
+import { editedLinterConfigs } from "./config-edits.ts";
 
 /** What a check's coverage says: `incomplete` makes a check `error` whatever it found; `unlinted` one that found nothing. */
 export interface CoverageFacts {
@@ -56,11 +57,12 @@ export async function checkCoverage(job: CoverageInputs, reports: readonly [Engi
     notes.push({ reason: `not linted by ${name}: the project's linter, which Signalint cannot run`, files });
   }
   // Rules the project's own lint runs that an engine's run could not (a script's `oxlint --type-aware` without
-  // oxlint-tsgolint, whose own run fails): never a clean check.
-  for (const [, report] of reports) {
-    if (!report.unlinted?.files.length) continue;
-    notes.push(report.unlinted);
-    linters.push(report.unlinted.linter);
+  // oxlint-tsgolint, whose own run fails), and a linter's configuration edited while only the named files were
+  // linted: never a clean check.
+  const unlinted = [...reports.flatMap(([, report]) => (report.unlinted?.files.length ? [report.unlinted] : [])), ...(await editedLinterConfigs(job, reports))];
+  for (const note of unlinted) {
+    notes.push(note);
+    linters.push(note.linter);
   }
   const eslintNote = job.offByDefault.includes("eslint") ? await packageEslintNote(job, sources) : null;
   if (eslintNote) {

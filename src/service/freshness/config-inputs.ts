@@ -27,7 +27,7 @@ function pathOf(here: string, specifier: string): string[] {
  * configs (bare package names are keyed by the package's version elsewhere), and what a deno.json(c) names (its
  * local lint plugins, import map and lockfile: engines/deno.ts).
  */
-function referencedFiles(path: string, text: string): string[] {
+export function referencedFiles(path: string, text: string): string[] {
   const here = dirname(path);
   if (/\.(c|m)?[jt]sx?$/.test(path)) {
     const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|require\s*\(\s*)["']((?:\.{1,2}\/|\/|file:\/\/)[^"']+)["']/g)];
