@@ -81,7 +81,10 @@ export async function diagnose(service: DoctorInputs, configErrors: readonly str
     : describePrograms(project.root, choice);
   const linterNotes = [
     ...(enabled.eslint === true && (await eslintLegacy(runtime, project.root))
-      ? ["eslint runs the legacy .eslintrc* config (ESLint 7 or 8 natively, 9 with ESLINT_USE_FLAT_CONFIG=false; 10 reads none)", ...(await projectDirsNote(runtime, project))]
+      ? [
+          "eslint runs the legacy .eslintrc* config (ESLint 7 or 8 natively, 9 with ESLINT_USE_FLAT_CONFIG=false; 10 reads none)",
+          ...(await projectDirsNote(runtime, project)),
+        ]
       : enabled.eslint === true
         ? await configLookupNote(runtime, project, engines.eslint.resolved?.version)
         : []),
