@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import type { PreviewResult } from "../../src/core/fix-contracts.ts";
-import { call, connect, errorOf, everyIssue, linkBin, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
+import { call, CLEAN_PATH, connect, errorOf, everyIssue, linkBin, linkPackage, removeDir, REPO, runCli, structured, tempDir } from "../helpers.ts";
 
 /**
  * Issue 33 item 4: oxlint follows the project's lint scripts. t3-oss/t3-env lints with `oxlint -c
@@ -208,8 +208,13 @@ describe("oxlint follows the project's lint scripts", () => {
   it("a script's --type-aware without oxlint-tsgolint (its own run fails): never clean, the files named; oxlintTypeAware: false is the user's choice", () => {
     const clean = "export const a: number = 1;\n";
     const { dir, cache } = make({ lint: "oxlint --type-aware src" }, { "src/a.ts": clean, "docs/b.ts": clean });
-    // The project's own lint fails here: oxlint cannot run what its script asks.
-    const own = spawnSync(process.execPath, [join(OXLINT, "bin", "oxlint"), "--type-aware", "src"], { cwd: dir, encoding: "utf8" });
+    // The project's own lint fails here: oxlint cannot run what its script asks (from a shell whose PATH has no
+    // tsgolint: oxlint finds one on PATH, as `npm run` puts this repository's node_modules/.bin there).
+    const own = spawnSync(process.execPath, [join(OXLINT, "bin", "oxlint"), "--type-aware", "src"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, PATH: CLEAN_PATH },
+    });
     assert.notEqual(own.status, 0, own.stdout + own.stderr);
     const result = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: cache } });
     const report = JSON.parse(result.stdout) as Report & { status: string };
