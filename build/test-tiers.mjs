@@ -1,8 +1,8 @@
 // The test tiers, in one place (build/run-tests.mjs runs them; test/core/tiers.test.ts checks they leave nothing out).
 // - quick (`npm run test:quick`, ~15 s): the unit tests (no engines, binaries, Deno or e2e).
-// - main (`npm test`, the contributor loop, ~9.5 min on an idle 2-core machine): every test but test/dist and the SLOW
+// - main (`npm test`, the contributor loop, ~8–9 min on an idle 2-core machine): every test but test/dist and the SLOW
 //   suites: the core contracts and each tool's, verb's and engine's end-to-end tests on small projects.
-// - dist (`npm run test:dist`, CI, ~23 min): test/dist (binary, Deno, install lines, action) and the SLOW suites, with
+// - dist (`npm run test:dist`, CI, ~25 min): test/dist (binary, Deno, install lines, action) and the SLOW suites, with
 //   long random runs (SIGNALINT_LONG_RUNS=1: more edits, other fixed seeds).
 // CI (.ci/run) runs all three tiers; main and dist together hold every test file exactly once. The figures are sums of
 // the last CI's per-test durations (node:test, concurrency 2); a suite that takes more than ~20 s and proves a property
