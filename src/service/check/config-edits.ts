@@ -17,17 +17,16 @@ const MAX_READS = 200;
 /** The files the root's configs of `configFiles` pull in (extends, relative imports), transitively; absolute paths. */
 async function referencedByRootConfigs(runtime: Runtime, root: string, configFiles: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  let wave = configFiles.map((name) => join(root, name));
-  for (let reads = 0; wave.length && reads < MAX_READS; ) {
-    const next: string[] = [];
-    for (const path of wave) {
-      if (reads++ >= MAX_READS) break;
-      const text = await runtime.readText(path).catch(ifMissing(null));
-      if (text === null) continue;
-      for (const referenced of referencedFiles(path, text)) if (!found.has(referenced)) next.push(referenced);
-      for (const referenced of next) found.add(referenced);
-    }
-    wave = next;
+  const queue = configFiles.map((name) => join(root, name));
+  for (let read = 0; read < queue.length && read < MAX_READS; read++) {
+    const path = queue[read] as string;
+    const text = await runtime.readText(path).catch(ifMissing(null));
+    if (text === null) continue;
+    for (const referenced of referencedFiles(path, text))
+      if (!found.has(referenced)) {
+        found.add(referenced);
+        queue.push(referenced);
+      }
   }
   return found;
 }
