@@ -14,6 +14,8 @@ import type { EngineReport } from "../job/engine-job.ts";
  */
 export class TscKnowledge {
   private issues: Issue[] | null = null;
+  /** The JSON files (configs first) the programs of the known set read: the whole check's warm runs; null: not known. */
+  private programs: Set<string> | null = null;
 
   /**
    * For a check of some paths: tsc's errors outside them that the known set lacks (null when tsc did not run cleanly,
@@ -30,12 +32,20 @@ export class TscKnowledge {
     const outside = inProject.filter((issue) => !issue.programWide && !inside(issue.file));
     const whole = !scope.incremental && scope.paths.includes(".");
     const known = this.issues;
-    if (whole || !known) this.issues = normalizeIssues(inProject, hash);
+    const read = (tsc.reuse?.reads ?? []).flatMap((path) => toRelative(path) ?? []);
+    const programs = new Set(read.filter(isConfigDiagnosticFile));
+    if (whole || !known) {
+      this.issues = normalizeIssues(inProject, hash);
+      this.programs = tsc.reuse ? programs : null;
+    }
     if (whole || (!scope.incremental && !known)) return null;
-    // The files its programs held (warm programs name every file they read): only there can an error be told gone.
-    // Not their configs: a config's diagnostics are program-wide, never among the errors elsewhere, so their absence
-    // there says nothing.
-    const tscFiles = new Set((tsc.reuse?.reads ?? []).flatMap((path) => toRelative(path) ?? []).filter((file) => !isConfigDiagnosticFile(file)));
+    // The files its programs held (warm programs name every file they read): only there can an error be told gone —
+    // and only when every program the known errors came from ran again: a file two programs hold may carry an error
+    // of the one this check did not run (Zod's integration fixtures, held by the root program too), which this
+    // check's silence there says nothing of. Not their configs: a config's diagnostics are program-wide, never among
+    // the errors elsewhere, so their absence there says nothing.
+    const allRan = this.programs !== null && [...this.programs].every((config) => programs.has(config));
+    const tscFiles = new Set(allRan ? read.filter((file) => !isConfigDiagnosticFile(file)) : []);
     return errorsElsewhere(known, normalizeIssues(outside, hash), { tscFiles, lintedFiles: [] });
   }
 }
