@@ -21,17 +21,34 @@ export interface ElsewhereFacts {
    * What `outside` answers for, file by file (its absence of an error there means the error is gone): tsc's errors in
    * `tscFiles`, the files of the programs this check ran (warm programs name them; a command-line run names none, and
    * a check of some files runs only the programs holding them), ESLint's in `lintedFiles` (the files importing the
-   * named ones, linted with its typed rules).
+   * named ones, linted with its typed rules). `programs`: tsc's programs this check ran (undefined: not known, a
+   * command-line run); `knownPrograms`: those of the check tsc's known set came from. A file two programs hold may
+   * carry an error of the one a check did not run, so its silence there tells the error gone only when every program
+   * of the check that reported it ran again (see answersFor).
    */
-  covers: { tscFiles: ReadonlySet<string>; lintedFiles: readonly string[] };
+  covers: Covers;
+}
+
+/** See ElsewhereFacts.covers. */
+export interface Covers {
+  tscFiles: ReadonlySet<string>;
+  lintedFiles: readonly string[];
+  programs?: ReadonlySet<string>;
+  knownPrograms?: ReadonlySet<string>;
 }
 
 /** Nothing answered for: no error elsewhere can be told gone. */
-export const COVERS_NOTHING: ElsewhereFacts["covers"] = { tscFiles: new Set(), lintedFiles: [] };
+export const COVERS_NOTHING: Covers = { tscFiles: new Set(), lintedFiles: [] };
 
-/** Whether `facts` answers for an error of this engine in this file (its absence there means it is gone). */
-export function answersFor(facts: ElsewhereFacts, issue: { engine: string; file: string }): boolean {
-  if (issue.engine === "tsc") return facts.covers.tscFiles.has(issue.file);
+/**
+ * Whether `facts` answers for an error of this engine in this file (its absence there means it is gone): a tsc error
+ * reported by the programs `from` (undefined: not known) only when this check ran every one of them and read the file.
+ */
+export function answersFor(facts: ElsewhereFacts, issue: { engine: string; file: string }, from?: ReadonlySet<string>): boolean {
+  if (issue.engine === "tsc") {
+    const ran = facts.covers.programs;
+    return facts.covers.tscFiles.has(issue.file) && from !== undefined && ran !== undefined && [...from].every((program) => ran.has(program));
+  }
   return issue.engine === "eslint" && facts.covers.lintedFiles.includes(issue.file);
 }
 

@@ -14,7 +14,7 @@ import type { EngineReport } from "../job/engine-job.ts";
  */
 export class TscKnowledge {
   private issues: Issue[] | null = null;
-  /** The JSON files (configs first) the programs of the known set read: the whole check's warm runs; null: not known. */
+  /** The programs the known set came from (the whole check's, all warm: see Reuse); null when not known. */
   private programs: Set<string> | null = null;
 
   /**
@@ -32,21 +32,20 @@ export class TscKnowledge {
     const outside = inProject.filter((issue) => !issue.programWide && !inside(issue.file));
     const whole = !scope.incremental && scope.paths.includes(".");
     const known = this.issues;
-    const read = (tsc.reuse?.reads ?? []).flatMap((path) => toRelative(path) ?? []);
-    const programs = new Set(read.filter(isConfigDiagnosticFile));
+    const programs = tsc.reuse?.programs ? new Set(tsc.reuse.programs) : undefined;
     if (whole || !known) {
       this.issues = normalizeIssues(inProject, hash);
-      this.programs = tsc.reuse ? programs : null;
+      this.programs = programs ?? null;
     }
     if (whole || (!scope.incremental && !known)) return null;
-    // The files its programs held (warm programs name every file they read): only there can an error be told gone —
-    // and only when every program the known errors came from ran again: a file two programs hold may carry an error
-    // of the one this check did not run (Zod's integration fixtures, held by the root program too), which this
-    // check's silence there says nothing of. Not their configs: a config's diagnostics are program-wide, never among
-    // the errors elsewhere, so their absence there says nothing.
-    const allRan = this.programs !== null && [...this.programs].every((config) => programs.has(config));
-    const tscFiles = new Set(allRan ? read.filter((file) => !isConfigDiagnosticFile(file)) : []);
-    return errorsElsewhere(known, normalizeIssues(outside, hash), { tscFiles, lintedFiles: [] });
+    // The files its programs held (warm programs name every file they read, and say which programs ran): only there,
+    // and only for an error of programs that all ran again, can an error be told gone (answersFor) — a file two
+    // programs hold may carry an error of the one this check did not run (Zod's integration fixtures, held by the root
+    // program too). Not their configs: a config's diagnostics are program-wide, never among the errors elsewhere.
+    const read = (tsc.reuse?.reads ?? []).flatMap((path) => toRelative(path) ?? []);
+    const tscFiles = new Set(read.filter((file) => !isConfigDiagnosticFile(file)));
+    const covers = { tscFiles, lintedFiles: [], ...(programs ? { programs } : {}), ...(this.programs ? { knownPrograms: this.programs } : {}) };
+    return errorsElsewhere(known, normalizeIssues(outside, hash), covers);
   }
 }
 
@@ -135,7 +134,7 @@ export function mergeElsewhere(tsc: ElsewhereFacts | null, eslint: ElsewhereFact
     introduced: [...tsc.introduced, ...eslint.introduced],
     unattributed: [...tsc.unattributed, ...eslint.unattributed],
     outside: [...tsc.outside, ...eslint.outside],
-    covers: { tscFiles: tsc.covers.tscFiles, lintedFiles: eslint.covers.lintedFiles },
+    covers: { ...tsc.covers, lintedFiles: eslint.covers.lintedFiles },
   };
 }
 

@@ -68,6 +68,11 @@ export interface LintedDependents {
  */
 export interface Reuse {
   reads: string[];
+  /**
+   * tsc only: the programs that ran (`tool:config`, the config as the runner names it), whose files `reads` names — what
+   * a later check compares to tell whether every program of an earlier answer ran again (see TscKnowledge).
+   */
+  programs?: string[];
 }
 
 /** Inputs every engine run has; the lint and tsc rooms extend it with what only they need (LintJob, TscJob). */

@@ -9,7 +9,7 @@ import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfi
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
-import type { EngineCache, EngineJob, RunnerOutcome } from "../job/engine-job.ts";
+import type { EngineCache, EngineJob, Reuse, RunnerOutcome } from "../job/engine-job.ts";
 import { candidateFiles, checkedFiles, isTypeScriptFile, writeInferredConfig, type TsconfigCoverage } from "./tsc-coverage.ts";
 import { choosePrograms, describePrograms, type ProgramChoice } from "./tsc-programs.ts";
 import { coverageNotes, selectRuns, type ProgramRun } from "./tsc-selection.ts";
@@ -379,7 +379,7 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
     [programsMessage(job, choice, runs), ...[...state.released].map((reason) => `command line: ${reason}`)].filter(Boolean).join("; ") || undefined;
   const cache = { ...state.cache, mode: [...state.modes].join("+") };
   // A pending answer is never repeated by a quiet check (no reuse): the next check asks the programs, which finish it.
-  const rest = state.pending ? { pending: state.pending } : reuseOf(state);
+  const rest = state.pending ? { pending: state.pending } : reuseOf(state, runs);
   return { ...combined, cache, notChecked, ...(message ? { message } : {}), ...rest };
 }
 
@@ -388,7 +388,7 @@ export async function runTsc(job: TscJob, resolved: ResolvedEngine, spawn: TscSp
  * configs its tsconfig extends; TypeScript 7's, every file tsgo read through the host's callbacks). A command-line
  * run names none, so its answer is never repeated unchecked.
  */
-function reuseOf(state: RunState): { reuse?: { reads: string[] } } {
+function reuseOf(state: RunState, runs: readonly { config: string; tool: string }[]): { reuse?: Reuse } {
   const warmOnly = state.modes.size > 0 && [...state.modes].every((mode) => mode.startsWith("warm-"));
-  return warmOnly ? { reuse: { reads: [...state.programFiles] } } : {};
+  return warmOnly ? { reuse: { reads: [...state.programFiles], programs: runs.map((run) => `${run.tool}:${run.config}`) } } : {};
 }

@@ -89,23 +89,27 @@ export async function afterEditCheck(
   // A baseline whose scope was wider (a check_project) showed tsc's errors in other files among its own issues.
   const seen = new Set<string>();
   const outsideNow = (issue: SnapshotIssue) => !current.scope.some((entry) => isWithin(issue.file, entry));
-  const earlier = used
+  // Each with the tsc programs that reported it (undefined: not known): the baseline's, else the known set's.
+  const origins = used
     .flatMap((baseline) => {
       const before = service.elsewhereOf(baseline.checkId);
+      const from = before ? before.covers.programs : now?.covers.knownPrograms;
       const own = baseline.issues.filter((issue) => (issue.engine === "tsc" || issue.engine === "eslint") && issue.severity === "error" && outsideNow(issue));
-      return [...(before?.introduced ?? []), ...(before?.unattributed ?? []), ...own];
+      return [...(before?.introduced ?? []), ...(before?.unattributed ?? []), ...own].map((issue) => ({ issue, from }));
     })
-    .filter((issue) => {
+    .filter(({ issue }) => {
       const key = `${issue.file}:${issue.line}:${issue.col}:${issue.engine}:${issue.rule}:${issue.message}`;
       return !seen.has(key) && Boolean(seen.add(key));
     });
+  const earlier = origins.map(({ issue }) => issue);
   const known = [...used.flatMap((baseline) => baseline.issues), ...earlier];
-  // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`) are this edit's fixes; ESLint's
-  // only in the files it linted now (the ones importing the checked files: see LintedDependents).
-  // Only outside the checked files: inside them, the comparison with each file's baseline decides.
+  // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`, with every program that had
+  // reported them) are this edit's fixes; ESLint's only in the files it linted now (the ones importing the checked
+  // files: see LintedDependents). Only outside the checked files: inside them, the comparison with each file's
+  // baseline decides.
   const fixed = now
     ? unmatched(
-        earlier.filter((issue) => outsideNow(issue) && answersFor(now, issue)),
+        origins.filter(({ issue, from }) => outsideNow(issue) && answersFor(now, issue, from)).map(({ issue }) => issue),
         now.outside,
       )
     : [];
