@@ -23,7 +23,8 @@
 // }
 // `{tmp}` in a command is a private temporary directory (outside the tree); commands run in the copy's root. A step's
 // `tool` overrides the default; `files` are the named files (check_files / after_edit_check compare those files only).
-// `cold[].parse`: "tsc" (`--pretty false` text), "svelte-check" (`--output machine-verbose`) or "eslint" (`--format json`).
+// `cold[].parse`: "tsc" (`--pretty false` text), "svelte-check" (`--output machine-verbose`), "eslint" or "oxlint"
+// (`--format json`).
 // A project whose own commands write into its tree (`tsc -b` of a composite solution writes dist/ and build info
 // beside its configs) runs them elsewhere, so the copy Signalint checks stays the repository's tree:
 // `cold[].in: "fresh-copy"` runs that command in a fresh copy of the tree made for it (the copy's node_modules linked),
@@ -76,6 +77,13 @@ const PARSERS = {
       .map((json) => JSON.parse(json))
       .map((d) =>
         keyOf("tsc", d.filename.replace(/\\/g, "/"), d.start.line + 1, d.start.character + 1, typeof d.code === "number" ? `TS${d.code}` : d.code || d.source),
+      ),
+  // `oxlint --format json`: its diagnostics, positions from the first label (1-based), paths relative to its cwd.
+  oxlint: (stdout, dir) =>
+    (JSON.parse(stdout || "{}").diagnostics ?? [])
+      .filter((d) => typeof d.filename === "string")
+      .map((d) =>
+        keyOf("oxlint", relative(dir, resolve(dir, d.filename)), d.labels?.[0]?.span?.line ?? 1, d.labels?.[0]?.span?.column ?? 1, d.code || "oxlint"),
       ),
   eslint: (stdout, dir) =>
     JSON.parse(stdout || "[]").flatMap((file) =>
