@@ -96,7 +96,14 @@ export function answerKeys(issues, engines = null) {
   return issues
     .flatMap((issue) => [issue, ...(issue.alsoReportedBy ?? []).map((other) => ({ ...issue, ...other, col: "*" }))])
     .filter((issue) => !engines || engines.includes(issue.engine))
-    .map((issue) => keyOf(issue.engine, issue.file, issue.line, issue.col, issue.rule))
+    .map((issue) => {
+      // A tsc diagnostic in a file outside the root is reported on a tsconfig, its place leading the message
+      // (engines/tsc.ts outsideRootIssue): keyed by that place, as the raw run prints it.
+      const outside = issue.engine === "tsc" && issue.line === 1 && issue.col === 1 ? /^(\.\.\/[^\n]*?)\((\d+),(\d+)\): /.exec(issue.message ?? "") : null;
+      return outside
+        ? keyOf("tsc", outside[1], Number(outside[2]), Number(outside[3]), issue.rule)
+        : keyOf(issue.engine, issue.file, issue.line, issue.col, issue.rule);
+    })
     .sort();
 }
 

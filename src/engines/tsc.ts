@@ -55,16 +55,21 @@ export function tscBuildArgs(solution: string, extra: readonly string[] = []): s
   return ["-b", solution, ...TSC_OUTPUT_NEUTRAL, ...extra];
 }
 
-/** For a config file outside the root (as tsc printed it): the in-root config that leads to it and how to name it. */
-export type OutsideConfigs = (reported: string) => { file: string; shown: string };
+/**
+ * For a file outside the root (as tsc printed it): the in-root config to report its diagnostic on — the config that
+ * leads to it (a config file), else the checked one — and how to name the file (relative to the root: `../…`).
+ */
+export type OutsideRoot = (reported: string) => { file: string; shown: string };
 
 /**
- * A diagnostic located in a config file outside the root (a shared base a tsconfig extends): a config diagnostic
- * breaks the program, so it is reported on the in-root config that leads to it, its own location in the message
- * (paths stay project-relative). null for any other file.
+ * A diagnostic located in a file outside the root, reported on an in-root config with its own location in the message
+ * (paths stay project-relative), program-wide: a config file there (a shared base a tsconfig extends) breaks the
+ * program; any other file there (a declaration file of a `node_modules` linked from elsewhere or hoisted above the root,
+ * a source a `paths` mapping or an include reaches outside it) fails the project's own tsc all the same, so its error
+ * is never dropped into a clean answer. null without `outside`.
  */
-export function outsideConfigIssue(issue: RawIssue, reported: string, outside: OutsideConfigs | undefined): RawIssue | null {
-  if (!outside || !isConfigDiagnosticFile(reported)) return null;
+export function outsideRootIssue(issue: RawIssue, reported: string, outside: OutsideRoot | undefined): RawIssue | null {
+  if (!outside) return null;
   const { file, shown } = outside(reported);
   return { ...issue, file, line: 1, col: 1, programWide: true, message: `${shown}(${issue.line},${issue.col}): ${issue.message}` };
 }
@@ -74,7 +79,7 @@ export function outsideConfigIssue(issue: RawIssue, reported: string, outside: O
  * continuation of one. A diagnostic without a location is attached to the tsconfig it came from; one in a config
  * file outside the root to the in-root config that leads to it (`outside`).
  */
-export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string, outside?: OutsideConfigs): ParseOutcome {
+export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, configFile: string, outside?: OutsideRoot): ParseOutcome {
   const issues: RawIssue[] = [];
   let last: RawIssue | null = null;
   let lastKept = false;
@@ -99,7 +104,7 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
         fixable: false,
       };
       if (file !== null && isConfigDiagnosticFile(file)) last.programWide = true;
-      if (file === null) last = outsideConfigIssue(last, path as string, outside) ?? last;
+      if (file === null) last = outsideRootIssue(last, path as string, outside) ?? last;
       lastKept = file !== null || last.programWide === true;
       if (lastKept) issues.push(last);
     } else if (global) {

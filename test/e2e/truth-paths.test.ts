@@ -225,6 +225,50 @@ describe("every tsc path equals the project's own tsc, writing nothing", () => {
     }
   }
 
+  for (const version of ["typescript", "typescript6", "typescript7"]) {
+    for (const warm of [true, false]) {
+      it(`errors in files outside the root fail the check, never a clean one: each on the tsconfig, its place in the message (${version}, ${warm ? "warm" : "command line"})`, async () => {
+        // A source a relative import reaches above the root, and a declaration file of a package whose node_modules
+        // is linked from elsewhere (a store outside the tree), skipLibCheck off: the project's own tsc fails on both.
+        const root = project(
+          {
+            "tsconfig.json": JSON.stringify({
+              compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, module: "esnext", moduleResolution: "bundler" },
+              include: ["src"],
+            }),
+            "src/a.ts": 'import { shared } from "../../lib/shared";\nimport { broken } from "broken";\nexport const a: number = shared + broken;\n',
+          },
+          version,
+          {
+            warm,
+            outside: {
+              "lib/shared.ts": 'export const shared: number = "one";\n',
+              "store/broken/package.json": JSON.stringify({ name: "broken", types: "index.d.ts" }),
+              "store/broken/index.d.ts": "export declare const broken: number;\nexport declare function twice(value: string): Missing;\n",
+            },
+          },
+        );
+        symlinkSync(join("..", "..", "store", "broken"), join(root, "node_modules", "broken"));
+        const guard = new TreeGuard();
+        const { keys, response } = await check(root, guard);
+        const raw = rawTsc(root, ["--noEmit", "--pretty", "false", "-p", "tsconfig.json"]);
+        assert.equal(raw.length, 2, raw.join("\n"));
+        assert.ok(
+          raw.every((key) => key.startsWith("../")),
+          raw.join("\n"),
+        );
+        // Each raw diagnostic `file:line:col rule message` as Signalint reports it: on tsconfig.json, located in the message.
+        const onConfig = raw.map((key) => {
+          const [, file, line, col, rule, message] = /^(.+?):(\d+):(\d+) (\S+) ([\s\S]*)$/.exec(key) as RegExpExecArray;
+          return `tsconfig.json:1:1 ${rule} ${file}(${line},${col}): ${message}`;
+        });
+        assert.deepEqual(keys, onConfig.sort());
+        assert.equal(response.status, "issues_found");
+        assert.equal(response.filteredOutIssueCount ?? 0, 0, "reported, not filtered out");
+      });
+    }
+  }
+
   it("TypeScript 7 on the command line: an incremental, traced config equals tsc --noEmit -p", async () => {
     const root = project(NOISY, "typescript7", { warm: false });
     const guard = new TreeGuard();

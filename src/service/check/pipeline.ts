@@ -91,7 +91,7 @@ interface PreparedCheck {
 /** What the engines of a check found, before filtering and clustering (kept for quiet checks). */
 export interface EngineResults {
   reports: [EngineName, EngineReport][];
-  /** Diagnostics in files outside the project root: not shown, but counted in filteredOutIssueCount. */
+  /** Diagnostics in files outside the project root (the linters'; tsc's are shown): counted in filteredOutIssueCount. */
   outsideRoot: number;
   /** Files under the paths not (fully) checked, by reason; `incomplete`: the ones that make the check never clean. */
   coverage: CoverageFacts;
@@ -199,7 +199,8 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
       check.incremental && !options.whole
         ? { files: check.paths.map((path) => join(project.root, path)), deadline: check.started + settings.pendingAfterMs }
         : null,
-    toRelative,
+    // tsc reports a diagnostic outside the root on an in-root config (engines/tsc.ts outsideRootIssue): never dropped.
+    toRelative: engine === "tsc" ? baseMapper : toRelative,
     signal: options.signal,
     onEvent: options.onEvent,
     dependents,

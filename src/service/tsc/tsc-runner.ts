@@ -5,7 +5,7 @@ import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
 import { missingGenerated } from "../../engines/generated-configs.ts";
 import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
-import { outsideConfigIssue, tscListFilesArgs, tscProjectArgs, type OutsideConfigs } from "../../engines/tsc.ts";
+import { outsideRootIssue, tscListFilesArgs, tscProjectArgs, type OutsideRoot } from "../../engines/tsc.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
@@ -74,8 +74,8 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
 /** A warm answer (`pending`: of the named files only), a failure to report as the command line's would be (timeout), or null: run the command line. */
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[]; pending?: number } | ParseOutcome | null;
 
-/** Config files outside the root are reported on the in-root config that extends them (else the checked one). */
-function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
+/** Files outside the root are reported on the in-root config that extends them (a config), else the checked one. */
+function outsideRoot(job: TscJob, plan: TscRun): OutsideRoot {
   return (reported) => {
     const absolute = resolve(job.root, reported);
     const owner = plan.leadsTo.get(absolute);
@@ -90,13 +90,13 @@ function outsideConfigs(job: TscJob, plan: TscRun): OutsideConfigs {
 async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan: TscRun, released: Set<string>): Promise<WarmResult> {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
-  const outside = outsideConfigs(job, plan);
+  const outside = outsideRoot(job, plan);
   const request: WarmRequest = {
     kind: plan.buildMode ? "solution" : "project",
     typescriptDir: packageDir,
     configPath: tsconfig,
     configFile: plan.configFile,
-    outside: (issue, file) => outsideConfigIssue(issue, file, outside),
+    outside: (issue, file) => outsideRootIssue(issue, file, outside),
     timeoutMs: job.timeoutMs,
     memoryLimitBytes: job.warmMemoryMB * 1024 ** 2,
     signal: job.signal,
@@ -167,7 +167,7 @@ export async function tscApplies(job: TscJob): Promise<boolean> {
 export type TscSpawn = (
   args: string[],
   configFile: string,
-  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideConfigs; parse?: (result: SpawnResult) => ParseOutcome },
+  options: { checker?: ResolvedEngine; entry?: string; outside?: OutsideRoot; parse?: (result: SpawnResult) => ParseOutcome },
 ) => Promise<ParseOutcome>;
 
 /** What the programs of one check share while they run. */
@@ -245,7 +245,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const parsed = await spawn(guarded ? [checker.path, ...plan.args] : plan.args, plan.configFile, {
     ...(checker ? { checker } : resolved !== root ? { checker: resolved } : {}),
     ...(guarded ? { entry: await vueTscGuard(job.runtime, job.cacheDir) } : plan.entry ? { entry: plan.entry } : {}),
-    outside: outsideConfigs(job, plan),
+    outside: outsideRoot(job, plan),
   });
   if (!parsed.ok) return parsed;
   // A solution's programs are the configs its references reach (listed from the coverage listings).
