@@ -99,7 +99,10 @@ export function answerKeys(issues, engines = null) {
     .map((issue) => {
       // A tsc diagnostic in a file outside the root is reported on a tsconfig, its place leading the message
       // (engines/tsc.ts outsideRootIssue): keyed by that place, as the raw run prints it.
-      const outside = issue.engine === "tsc" && issue.line === 1 && issue.col === 1 ? /^(\.\.\/[^\n]*?)\((\d+),(\d+)\): /.exec(issue.message ?? "") : null;
+      const outside =
+        issue.engine === "tsc" && issue.line === 1 && issue.col === 1
+          ? /^(\.\.\/[^\n]*?)\((\d+),(\d+)\): /.exec(issue.fullMessage ?? issue.message ?? "")
+          : null;
       return outside
         ? keyOf("tsc", outside[1], Number(outside[2]), Number(outside[3]), issue.rule)
         : keyOf(issue.engine, issue.file, issue.line, issue.col, issue.rule);
@@ -122,7 +125,15 @@ export function compareKeys(expected, got) {
 
 /** Every issue of an MCP check response: its remaining issues and each cluster's (get_issue_detail). */
 export async function mcpIssues(client, response) {
-  const issues = [...(response.remainingIssues ?? [])];
+  const issues = [];
+  // A compact issue's message is cut at 120 characters: one whose text was cut (a tsc diagnostic outside the root
+  // leads it with its place) is asked whole.
+  for (const issue of response.remainingIssues ?? []) {
+    const cut =
+      issue.message?.endsWith("…") &&
+      (await client.callTool({ name: "get_issue_detail", arguments: { issueId: issue.issueId ?? issue.id } })).structuredContent?.issues?.[0];
+    issues.push(cut ? { ...issue, fullMessage: cut.fullMessage } : issue);
+  }
   for (const cluster of response.clusters ?? [])
     issues.push(...(await client.callTool({ name: "get_issue_detail", arguments: { clusterId: cluster.clusterId } })).structuredContent.issues);
   return issues;
