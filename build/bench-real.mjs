@@ -66,7 +66,17 @@ function runCommand(dir, args) {
 }
 
 const PARSERS = {
-  tsc: (stdout, dir) => tscKeys(stdout, dir),
+  // Located errors, and a global one (`error TS6053: File … not found.`) on the config given with -p, as Signalint
+  // reports a program-wide diagnostic (at 1:1 of that config).
+  tsc: (stdout, dir, command) => {
+    const project = command.indexOf("-p") >= 0 ? command[command.indexOf("-p") + 1] : command.includes("--project") ? command[command.indexOf("--project") + 1] : null;
+    const global = stdout
+      .split("\n")
+      .map((line) => /^error (TS\d+): /.exec(line))
+      .filter(Boolean)
+      .map((m) => keyOf("tsc", project ?? "tsconfig.json", 1, 1, m[1]));
+    return [...tscKeys(stdout, dir), ...global];
+  },
   // `svelte-check --output machine-verbose`: one JSON diagnostic a line (0-based positions, paths relative to the
   // workspace, its cwd here); a TypeScript code as TS<code>, a Svelte or CSS code as it is, engine tsc as Signalint has it.
   "svelte-check": (stdout) =>
@@ -106,7 +116,7 @@ function cold(dir) {
     // svelte-check exits 1 both with errors and when it could not run: only a COMPLETED line is an answer.
     else if (parse === "svelte-check" && !/^\d+ COMPLETED /m.test(run.stdout))
       failed.push(`${command.join(" ")} did not complete: ${(run.stdout + run.stderr).slice(0, 300)}`);
-    keys.push(...PARSERS[parse](run.stdout, cwd));
+    keys.push(...PARSERS[parse](run.stdout, cwd, command));
   }
   return { ms, keys: [...new Set(keys)].sort(), failed: failed.join("; ") || null };
 }
