@@ -69,7 +69,8 @@ const PARSERS = {
   // Located errors, and a global one (`error TS6053: File … not found.`) on the config given with -p, as Signalint
   // reports a program-wide diagnostic (at 1:1 of that config).
   tsc: (stdout, dir, command) => {
-    const project = command.indexOf("-p") >= 0 ? command[command.indexOf("-p") + 1] : command.includes("--project") ? command[command.indexOf("--project") + 1] : null;
+    const project =
+      command.indexOf("-p") >= 0 ? command[command.indexOf("-p") + 1] : command.includes("--project") ? command[command.indexOf("--project") + 1] : null;
     const global = stdout
       .split("\n")
       .map((line) => /^error (TS\d+): /.exec(line))

@@ -22,9 +22,8 @@ export interface ElsewhereFacts {
    * `tscFiles`, the files of the programs this check ran (warm programs name them; a command-line run names none, and
    * a check of some files runs only the programs holding them), ESLint's in `lintedFiles` (the files importing the
    * named ones, linted with its typed rules). `programs`: tsc's programs this check ran (undefined: not known, a
-   * command-line run); `knownPrograms`: those of the check tsc's known set came from. A file two programs hold may
-   * carry an error of the one a check did not run, so its silence there tells the error gone only when every program
-   * of the check that reported it ran again (see answersFor).
+   * command-line run). A file two programs hold may carry an error of the one a check did not run, so its silence
+   * there tells the error gone only when every program of the check that reported it ran again (see answersFor).
    */
   covers: Covers;
 }
@@ -34,7 +33,6 @@ export interface Covers {
   tscFiles: ReadonlySet<string>;
   lintedFiles: readonly string[];
   programs?: ReadonlySet<string>;
-  knownPrograms?: ReadonlySet<string>;
 }
 
 /** Nothing answered for: no error elsewhere can be told gone. */

@@ -1,5 +1,6 @@
 import type { RawIssue } from "../core/issues.ts";
 import type { SpawnResult } from "../runtime/types.ts";
+import { outsideRootIssue, type OutsideRoot } from "./tsc.ts";
 import { excerpt, isRecord, type ParseOutcome, type PathMapper } from "./types.ts";
 
 // svelte-check as a type-checker of the programs a project's scripts run it on (`svelte-check`, `svelte-kit sync &&
@@ -31,7 +32,7 @@ function zeroBased(value: unknown): { line: number; character: number } | null {
  * One diagnostic of the machine-verbose format as a raw issue (engine tsc: svelte-check stands in for tsc on its
  * program): a TypeScript code as `TS<code>`, a Svelte compiler or CSS code as it is. null when it is malformed.
  */
-function diagnosticOf(value: unknown, toRelative: PathMapper): { issue: RawIssue | null } | null {
+function diagnosticOf(value: unknown, toRelative: PathMapper, outside?: OutsideRoot): { issue: RawIssue | null } | null {
   if (!isRecord(value)) return null;
   const { type, filename, start, message, code } = value;
   const at = zeroBased(start);
@@ -39,9 +40,8 @@ function diagnosticOf(value: unknown, toRelative: PathMapper): { issue: RawIssue
   const rule = typeof code === "number" ? `TS${code}` : typeof code === "string" && code ? code : value.source === "svelte" ? "svelte" : null;
   if (rule === null) return null;
   const file = toRelative(filename);
-  if (file === null) return { issue: null };
   const issue: RawIssue = {
-    file,
+    file: file ?? "",
     line: at.line + 1,
     col: at.character + 1,
     engine: "tsc",
@@ -50,16 +50,18 @@ function diagnosticOf(value: unknown, toRelative: PathMapper): { issue: RawIssue
     message,
     fixable: false,
   };
-  return { issue };
+  // A file outside the root fails svelte-check all the same: reported on the config, as tsc's (outsideRootIssue).
+  return { issue: file === null ? outsideRootIssue(issue, filename, outside) : issue };
 }
 
 /**
  * Parse `svelte-check --output machine-verbose` strictly: a START line, one JSON diagnostic per line, and a COMPLETED
  * line whose error and warning counts equal the diagnostics read. A FAILURE line (svelte-check could not run: no
  * tsconfig, a broken svelte.config) is the engine's failure; anything else is invalid output, never an empty success.
- * `toRelative` maps a path as svelte-check printed it (relative to the workspace) to a project-relative one.
+ * `toRelative` maps a path as svelte-check printed it (relative to the workspace) to a project-relative one; `outside`
+ * places a diagnostic in a file outside the root (see engines/tsc.ts outsideRootIssue).
  */
-export function parseSvelteCheckOutput(result: SpawnResult, toRelative: PathMapper): ParseOutcome {
+export function parseSvelteCheckOutput(result: SpawnResult, toRelative: PathMapper, outside?: OutsideRoot): ParseOutcome {
   const issues: RawIssue[] = [];
   let started = false;
   let counts: { errors: number; warnings: number } | null = null;
@@ -87,7 +89,7 @@ export function parseSvelteCheckOutput(result: SpawnResult, toRelative: PathMapp
         // Not JSON where svelte-check writes JSON: the whole output is invalid, never half read.
         return invalid(line);
       }
-      const diagnostic = diagnosticOf(parsed, toRelative);
+      const diagnostic = diagnosticOf(parsed, toRelative, outside);
       if (!diagnostic) return invalid(line);
       if ((parsed as { type: string }).type === "ERROR") errors++;
       else warnings++;

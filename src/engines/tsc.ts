@@ -59,18 +59,19 @@ export function tscBuildArgs(solution: string, extra: readonly string[] = []): s
  * For a file outside the root (as tsc printed it): the in-root config to report its diagnostic on — the config that
  * leads to it (a config file), else the checked one — and how to name the file (relative to the root: `../…`).
  */
-export type OutsideRoot = (reported: string) => { file: string; shown: string };
+export type OutsideRoot = (reported: string) => { file: string; shown: string } | null;
 
 /**
  * A diagnostic located in a file outside the root, reported on an in-root config with its own location in the message
  * (paths stay project-relative), program-wide: a config file there (a shared base a tsconfig extends) breaks the
  * program; any other file there (a declaration file of a `node_modules` linked from elsewhere or hoisted above the root,
  * a source a `paths` mapping or an include reaches outside it) fails the project's own tsc all the same, so its error
- * is never dropped into a clean answer. null without `outside`.
+ * is never dropped into a clean answer. null without `outside`, or where it keeps none (see service/tsc/outside-root.ts).
  */
 export function outsideRootIssue(issue: RawIssue, reported: string, outside: OutsideRoot | undefined): RawIssue | null {
-  if (!outside) return null;
-  const { file, shown } = outside(reported);
+  const place = outside?.(reported);
+  if (!place) return null;
+  const { file, shown } = place;
   return { ...issue, file, line: 1, col: 1, programWide: true, message: `${shown}(${issue.line},${issue.col}): ${issue.message}` };
 }
 

@@ -209,6 +209,11 @@ export class SignalintService implements Checker {
     return this.store.byId(checkId)?.elsewhere;
   }
 
+  /** The tsc programs a remembered check's issues came from (undefined: not known, or the check is forgotten). */
+  tscProgramsOf(checkId: string): readonly string[] | undefined {
+    return this.store.byId(checkId)?.tscPrograms;
+  }
+
   /** get_issue_detail. */
   issueDetail(query: DetailQuery): { issues: DetailIssue[] } | Stale {
     return this.store.detail(query);

@@ -18,8 +18,11 @@ export interface NamedAnswer {
  * the caller collects it): a syntax, options or global error means tsc reports no semantic diagnostics at all, a
  * program that also reports declaration diagnostics adds them only when no file has a semantic one, which a part
  * cannot tell, and a program that holds none of the files (by their names here) has no part of theirs to give first.
+ * Nor when a named path is a config file or a directory: a config's issues are the program's (its diagnostics in
+ * files outside the root are reported on it: engines/tsc.ts outsideRootIssue), which a part never holds whole.
  */
 export function namedDiagnostics(ts: Ts, program: TS.Program, files: readonly string[]): NamedAnswer | null {
+  if (files.some((file) => /\.json$/i.test(file) || ts.sys.directoryExists(file))) return null;
   const options = program.getCompilerOptions();
   if (options.noEmit && (options.declaration || options.composite)) return null;
   const early = [...program.getSyntacticDiagnostics(), ...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];

@@ -5,10 +5,10 @@
 // nothing of the fixtures' program, so their errors stay where they were, never "resolved".
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import type { Delta } from "../../src/core/contracts.ts";
-import { call, connect, linkPackage, removeDir, REPO, structured } from "../helpers.ts";
+import { call, connect, linkPackage, removeDir, REPO, structured, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
 import { rawTsc } from "../raw-engines.ts";
 
@@ -19,7 +19,7 @@ const USE = 'import { floatSafeRemainder } from "./util";\n\nexport const rest: 
 /** An implicit any: an error in the fixtures' strict program, none in the root's loose one. */
 const FIXTURE = "export function echo(value) {\n  return value;\n}\n";
 
-function project(warm: boolean): string {
+function project(warm: boolean, config: Record<string, unknown> = {}, files: Record<string, string> = {}): string {
   const loose = { strict: false, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" };
   const dir = projectFrom({
     "package.json": JSON.stringify({
@@ -28,13 +28,14 @@ function project(warm: boolean): string {
       type: "module",
       scripts: { typecheck: "tsc -p tsconfig.json", "test:fixtures": "tsc -p fixtures/tsconfig.json" },
     }),
-    "signalint.config.json": JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true }, warmTypeScript: warm }),
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false, tsc: true }, warmTypeScript: warm, ...config }),
     "tsconfig.json": JSON.stringify({ compilerOptions: loose, include: ["src", "fixtures"] }),
     "fixtures/tsconfig.json": JSON.stringify({ compilerOptions: { ...loose, strict: true }, include: ["."] }),
     "fixtures/echo.ts": FIXTURE,
     "fixtures/other.ts": FIXTURE.replace("echo", "other"),
     "src/util.ts": UTIL,
     "src/use.ts": USE,
+    ...files,
   });
   linkPackage(dir, "typescript", join(REPO, "node_modules", "typescript"));
   return dir;
@@ -45,6 +46,55 @@ const keys = (issues: readonly { file: string; line: number; rule: string }[]) =
 describe("errors of a program the edit's check did not run (issue 36 item 1)", () => {
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
+
+  it("a baseline the server no longer remembers (a restart) tells none of the fixtures' errors fixed", async () => {
+    const dir = project(true);
+    const state = tempDir("signalint-state-");
+    dirs.push(dir, state);
+    const before = await connect(dir, { SIGNALINT_STATE_DIR: state });
+    let first: Check;
+    try {
+      first = structured<Check>(await call(before.client, "check_project"));
+      assert.equal(first.totalIssues, 2, JSON.stringify(first));
+    } finally {
+      await before.close();
+    }
+    // The snapshot is on disk; which programs answered it died with the server that ran it.
+    writeFileSync(join(dir, "src/util.ts"), UTIL.replace("floatSafeRemainder", "remainder"));
+    const after = await connect(dir, { SIGNALINT_STATE_DIR: state });
+    try {
+      let edited = structured<Check>(await call(after.client, "after_edit_check", { files: ["src/util.ts"], baselineCheckId: first.checkId }));
+      while (edited.pending)
+        edited = structured<Check>(await call(after.client, "after_edit_check", { files: ["src/util.ts"], baselineCheckId: first.checkId }));
+      const delta = edited.delta as Delta;
+      assert.deepEqual(keys(delta.resolved), [], `nothing was fixed: ${JSON.stringify(delta)}`);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("a pending answer that names the tsconfig never calls its errors in a file outside the root resolved", async () => {
+    // lib/ lies above the root; its error is reported on tsconfig.json (engines/tsc.ts outsideRootIssue). A named-first
+    // answer (pendingAfterMs 0) holds the named files' diagnostics only: never that one, so it answers whole.
+    const dir = project(true, { pendingAfterMs: 0 });
+    const lib = tempDir("signalint-outer-lib-");
+    dirs.push(lib);
+    writeFileSync(join(lib, "outer.ts"), 'export const outer: number = "one";\n');
+    writeFileSync(join(dir, "src/shared.ts"), `export { outer } from "${relative(join(dir, "src"), join(lib, "outer"))}";\n`);
+    const session = await connect(dir);
+    try {
+      const first = structured<Check>(await call(session.client, "check_project"));
+      assert.equal(first.totalIssues, 3, JSON.stringify(first));
+      writeFileSync(join(dir, "src/util.ts"), `${UTIL}export const extra = 1;\n`);
+      const named = ["src/util.ts", "tsconfig.json"];
+      const edited = structured<Check>(await call(session.client, "after_edit_check", { files: named, baselineCheckId: first.checkId }));
+      const delta = edited.delta as Delta;
+      assert.deepEqual(keys(delta.resolved), [], `nothing was fixed: ${JSON.stringify(edited)}`);
+      assert.deepEqual(keys(delta.introduced), [], JSON.stringify(edited));
+    } finally {
+      await session.close();
+    }
+  });
 
   for (const warm of [true, false]) {
     it(`${warm ? "warm" : "command-line"} TypeScript: an export rename's delta keeps the fixtures' errors, introduces the importer's`, async () => {

@@ -14,8 +14,6 @@ import type { EngineReport } from "../job/engine-job.ts";
  */
 export class TscKnowledge {
   private issues: Issue[] | null = null;
-  /** The programs the known set came from (the whole check's, all warm: see Reuse); null when not known. */
-  private programs: Set<string> | null = null;
 
   /**
    * For a check of some paths: tsc's errors outside them that the known set lacks (null when tsc did not run cleanly,
@@ -33,10 +31,7 @@ export class TscKnowledge {
     const whole = !scope.incremental && scope.paths.includes(".");
     const known = this.issues;
     const programs = tsc.reuse?.programs ? new Set(tsc.reuse.programs) : undefined;
-    if (whole || !known) {
-      this.issues = normalizeIssues(inProject, hash);
-      this.programs = programs ?? null;
-    }
+    if (whole || !known) this.issues = normalizeIssues(inProject, hash);
     if (whole || (!scope.incremental && !known)) return null;
     // The files its programs held (warm programs name every file they read, and say which programs ran): only there,
     // and only for an error of programs that all ran again, can an error be told gone (answersFor) — a file two
@@ -44,7 +39,7 @@ export class TscKnowledge {
     // program too). Not their configs: a config's diagnostics are program-wide, never among the errors elsewhere.
     const read = (tsc.reuse?.reads ?? []).flatMap((path) => toRelative(path) ?? []);
     const tscFiles = new Set(read.filter((file) => !isConfigDiagnosticFile(file)));
-    const covers = { tscFiles, lintedFiles: [], ...(programs ? { programs } : {}), ...(this.programs ? { knownPrograms: this.programs } : {}) };
+    const covers = { tscFiles, lintedFiles: [], ...(programs ? { programs } : {}) };
     return errorsElsewhere(known, normalizeIssues(outside, hash), covers);
   }
 }

@@ -108,6 +108,8 @@ interface CheckOutcome {
   elsewhere: ElsewhereFacts | null;
   /** check_files past its time budget: tsc programs still re-checking beyond the named files (see tsc/named-first.ts). */
   pending: Pending | undefined;
+  /** The tsc programs that answered (see StoredCheck.tscPrograms). */
+  tscPrograms: readonly string[] | undefined;
 }
 
 /** Step 1: re-read the config (switches, ignore globs and timeouts apply to the next check), validate, fence. */
@@ -245,7 +247,8 @@ function postProcess(rooms: CheckRooms, check: PreparedCheck, results: EngineRes
   const eslint = reports.find(([engine]) => engine === "eslint")?.[1];
   const toRelative = pathMapper(rooms.project.root, rooms.project.realRoot);
   const elsewhere = mergeElsewhere(rooms.tscKnown.update(tsc, check, hash, toRelative), rooms.lintKnown.update(eslint, check, hash, check.environment));
-  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending };
+  const tscPrograms = tsc?.reuse?.programs;
+  return { issues, groups, engines, cache, filteredOut: normal.filteredOut, coverage: results.coverage, elsewhere, pending: tsc?.pending, tscPrograms };
 }
 
 /**
@@ -294,7 +297,8 @@ async function record(rooms: CheckRooms, check: PreparedCheck, outcome: CheckOut
     ...(outcome.pending ? { pending: outcome.pending } : {}),
   });
   const elsewhere = outcome.elsewhere ? { elsewhere: outcome.elsewhere } : {};
-  rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...elsewhere, ...(by.session ? { session: by.session } : {}) });
+  const programs = outcome.tscPrograms ? { tscPrograms: outcome.tscPrograms } : {};
+  rooms.store.add({ checkId, issues, groups, response, scope: check.paths, ...elsewhere, ...programs, ...(by.session ? { session: by.session } : {}) });
   const clusters = groups.map((group) => group.cluster);
   const scope = check.paths;
   const { tool, session } = by;

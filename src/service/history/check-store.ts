@@ -16,6 +16,8 @@ export interface StoredCheck {
   session?: string;
   /** check_files: the tsc errors it found outside its files, introduced or unattributed (see core/elsewhere.ts). */
   elsewhere?: ElsewhereFacts;
+  /** The tsc programs whose answers its issues are (warm answers name them: see Reuse.programs); absent: not known. */
+  tscPrograms?: readonly string[];
 }
 
 /** How many checks stay addressable by checkId. */

@@ -1,6 +1,7 @@
 import { dirname, relative, resolve } from "node:path";
 import { missingGenerated } from "../../engines/generated-configs.ts";
 import { parseSvelteCheckOutput, svelteCheckArgs } from "../../engines/svelte-check.ts";
+import { outsideRoot } from "./outside-root.ts";
 import { configFileName } from "../../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
@@ -40,6 +41,12 @@ export async function runSvelteCheck(job: EngineJob, tsconfig: string, checker: 
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const workspace = dirname(tsconfig);
-  const parse = (result: SpawnResult) => parseSvelteCheckOutput(result, (file) => job.toRelative(resolve(workspace, file)));
+  const outside = outsideRoot(job, configFileName(job.root, tsconfig));
+  const parse = (result: SpawnResult) =>
+    parseSvelteCheckOutput(
+      result,
+      (file) => job.toRelative(resolve(workspace, file)),
+      (file) => outside(resolve(workspace, file)),
+    );
   return spawn(svelteCheckArgs(workspace, tsconfig), configFileName(job.root, tsconfig), { checker, parse });
 }

@@ -6,6 +6,7 @@ import { missingGenerated } from "../../engines/generated-configs.ts";
 import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
 import { outsideRootIssue, tscListFilesArgs, tscProjectArgs, type OutsideRoot } from "../../engines/tsc.ts";
+import { outsideRoot } from "./outside-root.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
 import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
@@ -74,15 +75,6 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
 /** A warm answer (`pending`: of the named files only), a failure to report as the command line's would be (timeout), or null: run the command line. */
 type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[]; pending?: number } | ParseOutcome | null;
 
-/** Files outside the root are reported on the in-root config that extends them (a config), else the checked one. */
-function outsideRoot(job: TscJob, plan: TscRun): OutsideRoot {
-  return (reported) => {
-    const absolute = resolve(job.root, reported);
-    const owner = plan.leadsTo.get(absolute);
-    return { file: owner ? relative(job.root, owner).replace(/\\/g, "/") : plan.configFile, shown: relative(job.root, absolute).replace(/\\/g, "/") };
-  };
-}
-
 /**
  * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
  * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
@@ -90,7 +82,7 @@ function outsideRoot(job: TscJob, plan: TscRun): OutsideRoot {
 async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan: TscRun, released: Set<string>): Promise<WarmResult> {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
-  const outside = outsideRoot(job, plan);
+  const outside = outsideRoot(job, plan.configFile, plan.leadsTo);
   const request: WarmRequest = {
     kind: plan.buildMode ? "solution" : "project",
     typescriptDir: packageDir,
@@ -245,7 +237,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const parsed = await spawn(guarded ? [checker.path, ...plan.args] : plan.args, plan.configFile, {
     ...(checker ? { checker } : resolved !== root ? { checker: resolved } : {}),
     ...(guarded ? { entry: await vueTscGuard(job.runtime, job.cacheDir) } : plan.entry ? { entry: plan.entry } : {}),
-    outside: outsideRoot(job, plan),
+    outside: outsideRoot(job, plan.configFile, plan.leadsTo),
   });
   if (!parsed.ok) return parsed;
   // A solution's programs are the configs its references reach (listed from the coverage listings).

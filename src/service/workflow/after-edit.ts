@@ -87,21 +87,22 @@ export async function afterEditCheck(
   const now = service.elsewhereOf(response.checkId);
   // Errors elsewhere each baseline showed (introduced then, or there from the start), once each.
   // A baseline whose scope was wider (a check_project) showed tsc's errors in other files among its own issues.
-  const seen = new Set<string>();
   const outsideNow = (issue: SnapshotIssue) => !current.scope.some((entry) => isWithin(issue.file, entry));
-  // Each with the tsc programs that reported it (undefined: not known): the baseline's, else the known set's.
-  const origins = used
-    .flatMap((baseline) => {
-      const before = service.elsewhereOf(baseline.checkId);
-      const from = before ? before.covers.programs : now?.covers.knownPrograms;
-      const own = baseline.issues.filter((issue) => (issue.engine === "tsc" || issue.engine === "eslint") && issue.severity === "error" && outsideNow(issue));
-      return [...(before?.introduced ?? []), ...(before?.unattributed ?? []), ...own].map((issue) => ({ issue, from }));
-    })
-    .filter(({ issue }) => {
+  // Each with the tsc programs that reported it: the baseline check's (undefined when not known — a command-line run, a
+  // check no longer remembered — so never told fixed); one error several baselines showed, from all their programs.
+  const origins = new Map<string, { issue: SnapshotIssue; from: Set<string> | undefined }>();
+  for (const baseline of used) {
+    const before = service.elsewhereOf(baseline.checkId);
+    const programs = service.tscProgramsOf(baseline.checkId);
+    const own = baseline.issues.filter((issue) => (issue.engine === "tsc" || issue.engine === "eslint") && issue.severity === "error" && outsideNow(issue));
+    for (const issue of [...(before?.introduced ?? []), ...(before?.unattributed ?? []), ...own]) {
       const key = `${issue.file}:${issue.line}:${issue.col}:${issue.engine}:${issue.rule}:${issue.message}`;
-      return !seen.has(key) && Boolean(seen.add(key));
-    });
-  const earlier = origins.map(({ issue }) => issue);
+      const seen = origins.get(key);
+      const from = programs && (!seen || seen.from) ? new Set([...(seen?.from ?? []), ...programs]) : undefined;
+      origins.set(key, { issue: seen?.issue ?? issue, from });
+    }
+  }
+  const earlier = [...origins.values()].map(({ issue }) => issue);
   const known = [...used.flatMap((baseline) => baseline.issues), ...earlier];
   // Errors elsewhere that a baseline showed and tsc no longer reports (it ran: `now`, with every program that had
   // reported them) are this edit's fixes; ESLint's only in the files it linted now (the ones importing the checked
@@ -109,7 +110,7 @@ export async function afterEditCheck(
   // baseline decides.
   const fixed = now
     ? unmatched(
-        origins.filter(({ issue, from }) => outsideNow(issue) && answersFor(now, issue, from)).map(({ issue }) => issue),
+        [...origins.values()].filter(({ issue, from }) => outsideNow(issue) && answersFor(now, issue, from)).map(({ issue }) => issue),
         now.outside,
       )
     : [];

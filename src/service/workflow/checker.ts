@@ -16,4 +16,5 @@ export interface Checker {
   check(requested: readonly string[], incremental: boolean, options?: CheckOptions): Promise<CheckResponse>;
   /** The tsc errors a check_files found outside its files, introduced or unattributed (the response lists the first). */
   elsewhereOf(checkId: string): ElsewhereFacts | undefined;
+  tscProgramsOf(checkId: string): readonly string[] | undefined;
 }
