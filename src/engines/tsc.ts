@@ -84,7 +84,8 @@ export function parseTscOutput(result: SpawnResult, toRelative: PathMapper, conf
   const issues: RawIssue[] = [];
   let last: RawIssue | null = null;
   let lastKept = false;
-  // Diagnostics seen, including ones outside the root that are dropped: a non-zero exit with some is normal.
+  // Diagnostics seen, including ones outside the root that are dropped (no `outside`, or Signalint's own files): a
+  // non-zero exit with some is normal.
   let seen = 0;
   for (const line of result.stdout.split(/\r?\n/)) {
     if (!line.trim()) continue;

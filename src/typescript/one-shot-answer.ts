@@ -56,7 +56,7 @@ export function storedAnswerHere(
 
 /**
  * A host's issues as the project reports them: file names and causes relative to the project; an issue outside it
- * dropped, unless `outside` keeps it (a config extended from outside).
+ * dropped, unless `outside` places it on an in-root config (engines/tsc.ts outsideRootIssue).
  */
 export function projectIssues(
   issues: readonly RawIssue[],

@@ -60,7 +60,7 @@ export interface WarmRequest {
   signal?: AbortSignal;
   /** Maps an absolute file name to the project (null: outside it; the issue is dropped unless `outside` keeps it). */
   toRelative: (path: string) => string | null;
-  /** An issue located outside the project as it is to be reported (a config extended from outside), or null. */
+  /** An issue located outside the project as it is to be reported (on an in-root config: outsideRootIssue), or null. */
   outside?: (issue: RawIssue, file: string) => RawIssue | null;
   /** What the file watch saw change (null: no watch to vouch for anything; the program re-asks everything). */
   hint?: ChangeHint | null;
