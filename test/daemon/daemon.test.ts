@@ -121,7 +121,8 @@ describe("the project daemon", () => {
     first.close();
     support.kill(first.welcome.pid, "SIGKILL");
     assert.ok(await gone(first.welcome.pid, 10_000));
-    assert.ok(existsSync(socket), "a killed daemon leaves its socket behind");
+    // A killed daemon leaves its socket behind — unless a daemon another test file started meanwhile (they share the
+    // sockets directory) swept it already, which is this very behaviour (CI run of a38afa3 failed on that race).
     const second = connected(await connectDaemon(runtime, support, next));
     const own = (await readDaemonRecord(runtime, next.stateDir))?.socket as string;
     assert.equal(dirname(own), dirname(socket));
