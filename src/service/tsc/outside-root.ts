@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import { isWithin } from "../../core/paths.ts";
+import { relativeToRoot } from "../../core/paths.ts";
 import { isConfigDiagnosticFile, type OutsideRoot } from "../../engines/tsc.ts";
 
 /**
@@ -10,13 +10,9 @@ import { isConfigDiagnosticFile, type OutsideRoot } from "../../engines/tsc.ts";
  * import resolves; they are dropped as before. A config there (a generated one) is placed as any config.
  */
 export function outsideRoot(job: { root: string; cacheDir: string }, configFile: string, leadsTo?: ReadonlyMap<string, string>): OutsideRoot {
-  const ours = (absolute: string) => {
-    const inCache = relative(job.cacheDir, absolute).replace(/\\/g, "/");
-    return isWithin(inCache, ".") && !inCache.startsWith("../") && inCache !== "..";
-  };
   return (reported) => {
     const absolute = resolve(job.root, reported);
-    if (ours(absolute) && !isConfigDiagnosticFile(absolute)) return null;
+    if (relativeToRoot(job.cacheDir, absolute) !== null && !isConfigDiagnosticFile(absolute)) return null;
     const owner = leadsTo?.get(absolute);
     return { file: owner ? relative(job.root, owner).replace(/\\/g, "/") : configFile, shown: relative(job.root, absolute).replace(/\\/g, "/") };
   };
