@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { dirname } from "node:path";
 
 /**
  * A file whose mtime is this close to the moment it is stamped could be written again within the same timestamp tick
@@ -36,5 +37,26 @@ export function exactStamp(path: string): string | null {
   } catch {
     // No such file (or unreadable): no stamp, which never equals one.
     return null;
+  }
+}
+
+/**
+ * The exact stamp `path` has had since before `beforeMs`, or undefined when it may have changed since. A file: its
+ * status change time is older than that, by more than the racy margin (the change time moves with every write, rename
+ * or metadata change and no tool sets it back, unlike mtime). A missing file (null): the nearest directory above it
+ * that exists has not changed since either (creating or removing an entry changes its directory).
+ */
+export function settledStamp(path: string, beforeMs: number): string | null | undefined {
+  const settled = (stats: { ctimeMs: bigint; mtimeMs: bigint }) => Number(stats.ctimeMs) < beforeMs - RACY_MS && Number(stats.mtimeMs) < beforeMs - RACY_MS;
+  try {
+    const stats = statSync(path, { bigint: true });
+    return settled(stats) ? `${stats.mtimeNs}:${stats.size}:${stats.ino}` : undefined;
+  } catch {
+    // Not there (or unreadable): its absence is settled when its nearest existing directory is.
+    for (let dir = dirname(path); ; dir = dirname(dir)) {
+      const stats = statSync(dir, { bigint: true, throwIfNoEntry: false });
+      if (stats) return stats.isDirectory() && settled(stats) ? null : undefined;
+      if (dirname(dir) === dir) return undefined;
+    }
   }
 }

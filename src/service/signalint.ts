@@ -141,8 +141,12 @@ export class SignalintService implements Checker {
       // has read none: it loads only the compiler). Only the owner recovers: a session without the lock shares its
       // journal directory with live writers.
       if (options.prepareState !== false && project.owned) await service.recoverFixes();
-      // After the rollback: a prewarm reads the project's files.
-      if (options.prewarm) service.schedulePrewarm();
+      // After the rollback: a prewarm reads the project's files. A long-lived server watches the tree from the start,
+      // so its first check's answer is already vouched for (a quiet check repeats it) and its programs take hints.
+      if (options.prewarm) {
+        service.schedulePrewarm();
+        if (options.prepareState !== false) service.changes.startSoon();
+      }
     } catch (error) {
       service.warm.close();
       throw error;

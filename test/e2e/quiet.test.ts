@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, REPO, removeDir, serviceIssues, tempDir } from "../helpers.ts";
+import { BUNDLE, REPO, STATE_HOME, removeDir, serviceIssues, tempDir } from "../helpers.ts";
 import { plantOxlint, writeFiles, writeProjectFile } from "../helpers/project.ts";
 
 const PROJECT: Record<string, string> = {
@@ -58,9 +58,13 @@ interface Probe {
   warmAsked: number;
 }
 
-async function open(project: string, log: string): Promise<{ service: SignalintService; check: (paths: string[], incremental: boolean) => Promise<Probe> }> {
+async function open(
+  project: string,
+  log: string,
+  options: { prewarm?: boolean } = {},
+): Promise<{ service: SignalintService; check: (paths: string[], incremental: boolean) => Promise<Probe> }> {
   delete process.env.SIGNALINT_STATE_DIR;
-  const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project });
+  const service = await SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root: project, ...options });
   const runs = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
   const check = async (paths: string[], incremental: boolean): Promise<Probe> => {
     const oxlintBefore = runs();
@@ -176,6 +180,45 @@ describe("quiet checks: nothing changed answers from the kept results", () => {
         removeDir(project);
       }
     });
+
+  it("a long-lived server watches from the start: its first answer is kept, and the next check repeats it", async () => {
+    // A daemon's first check came before any watch: the second ran every engine again (16 s of typed ESLint on an Nx
+    // workspace, whose results are never cached), and only the third was quiet.
+    const project = tempDir("signalint-quiet-first-");
+    const log = join(tempDir("signalint-quiet-first-log-"), "oxlint.log");
+    // What it reads outside the watch is TypeScript's own (installed long before): a file written a moment ago there
+    // could have changed while the engines read it, so such an answer waits for the next check's stamps.
+    writeFiles(project, {
+      ...Object.fromEntries(Object.entries(PROJECT).filter(([path]) => !path.startsWith("node_modules/"))),
+      "tsconfig.base.json": '{ "compilerOptions": { "strict": true } }\n',
+      "src/main.ts": (PROJECT["src/main.ts"] ?? "").replace('import { dep } from "dep";\nexport const a: number = dep;\n', ""),
+    });
+    mkdirSync(join(project, "node_modules"));
+    symlinkSync(join(REPO, "node_modules", "typescript"), join(project, "node_modules", "typescript"));
+    plantOxlint(project, log);
+    // The state home exists before the wait: the server's state directory made in it changes no directory above the root.
+    mkdirSync(join(STATE_HOME, "signalint", "projects"), { recursive: true });
+    // The premise, not a wait for an event: files read outside the watch (and the directories above the root, where
+    // linters look for configs) settled more than a second before the check, as an installed project's are.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const { service, check } = await open(project, log, { prewarm: true });
+    try {
+      const first = await check(["."], false);
+      assert.equal(first.reused, false);
+      assert.equal(first.oxlintRuns, 1);
+      const second = await check(["."], false);
+      assert.equal(second.reused, true, "nothing changed since the first check: its kept results answered");
+      assert.equal(second.oxlintRuns, 0, "no engine spawned");
+      assert.deepEqual(second.keys, first.keys);
+      writeProjectFile(project, "src/other.ts", "export const b: string = 2;\n");
+      const edited = await check(["."], false);
+      assert.equal(edited.reused, false, "an edit right after the first check is seen");
+      assert.deepEqual(edited.keys, await coldKeys(project, ["."], false));
+    } finally {
+      service.close();
+      removeDir(project);
+    }
+  });
 });
 
 describe("quiet checks and the lint cache follow the ignore files oxlint reads outside the watched tree", () => {

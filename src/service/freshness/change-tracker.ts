@@ -88,8 +88,8 @@ export class ChangeTracker {
   }
 
   /**
-   * Start watching once the current check is over (a one-shot CLI check closes first and never pays for it); again
-   * after a failure, a few times. Hints are null until the tree has been walked.
+   * Start watching once the current check is over (a one-shot CLI check closes first and never pays for it), or when a
+   * long-lived server opens; again after a failure, a few times. Hints are null until the tree has been walked.
    */
   startSoon(): void {
     if (this.state !== "off" || this.starts >= MAX_STARTS || this.scheduled) return;
@@ -105,6 +105,15 @@ export class ChangeTracker {
   ready(): Promise<void> {
     if (this.state === "on" || (this.state === "off" && !this.scheduled)) return Promise.resolve();
     return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** ready(), or false once `ms` have passed first (a walk of a huge tree goes on; this check goes without a hint). */
+  private async readyWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    return Promise.race([this.ready().then(() => true as const), late]).finally(() => clearTimeout(timer));
   }
 
   private settle(): void {
@@ -208,6 +217,9 @@ export class ChangeTracker {
    * wait for the watch to report it. False when the watch cannot promise that (then the hint is null).
    */
   async fence(): Promise<boolean> {
+    // A watch being started (a long-lived server's, started with it) is waited for, briefly: the first check's answer
+    // can then be kept for a quiet check, and its programs take hints from the next check on.
+    if (this.state === "starting" || this.scheduled) await this.readyWithin(FENCE_TIMEOUT_MS);
     if (this.state !== "on") return false;
     const marker = join(this.fenceDir, `fence-${this.id}-${++this.fences}`);
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,6 +1,6 @@
 import { basename, join } from "node:path";
 import { ifMissing } from "../../core/errors.ts";
-import { exactStamp } from "../../engines/file-stamp.ts";
+import { exactStamp, settledStamp } from "../../engines/file-stamp.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import { unwatched } from "./change-tracker.ts";
@@ -21,6 +21,9 @@ export interface QuietProbe {
   /** Exact stamps of what the watch cannot see: the node_modules directories, their scopes and install markers, */
   /** and every file earlier answers read there or outside the root. */
   stamps: Map<string, string | null>;
+  /** When the stamps were taken (Date.now()): a file read outside the watch that no stamp covers is vouched for */
+  /** only when it has not changed since (settledStamp). */
+  takenAtMs: number;
 }
 
 interface Entry<T> {
@@ -76,7 +79,8 @@ export class QuietIndex<T> {
     const paths = new Set(this.known);
     for (const dir of hint.uncovered) if (basename(dir) === "node_modules") for (const path of await this.installPaths(dir)) paths.add(path);
     if (paths.size > MAX_STAMPED) return null;
-    return { seq: hint.seq, identity, stamps: new Map([...paths].map((path) => [path, exactStamp(path)])) };
+    const takenAtMs = Date.now();
+    return { seq: hint.seq, identity, stamps: new Map([...paths].map((path) => [path, exactStamp(path)])), takenAtMs };
   }
 
   /** A node_modules directory, its scope directories (a package added to one changes its listing) and markers. */
@@ -88,17 +92,26 @@ export class QuietIndex<T> {
 
   /**
    * After a check: keep its answer when it is reusable (`reads` not null) and everything it read outside the watch
-   * was stamped before it ran; otherwise drop what was kept for `key` (it is older than this answer) and learn the
-   * reads, so the next check stamps them first.
+   * was stamped before it ran or has not changed since (a long-lived server's first check); otherwise drop what was
+   * kept for `key` (it is older than this answer). The reads are learnt, so the next check stamps them first.
    */
   store(key: string, probe: QuietProbe | null, reads: readonly string[] | null, value: T): void {
     this.entries.delete(key);
     const outside = (reads ?? []).filter((path) => unwatched(this.root, path));
     for (const path of outside) if (this.known.size < MAX_STAMPED) this.known.add(path);
-    if (!probe || reads === null || !outside.every((path) => probe.stamps.has(path))) return;
+    if (!probe || reads === null || outside.length > MAX_STAMPED) return;
+    // A file read outside the watch that the probe did not stamp (the first check reading it) is vouched for when it
+    // has not changed since the probe: its stamp now is the one it had then. A file changed meanwhile keeps nothing.
+    const late = new Map<string, string | null>();
+    for (const path of outside) {
+      if (probe.stamps.has(path) || late.has(path)) continue;
+      const stamp = settledStamp(path, probe.takenAtMs);
+      if (stamp === undefined) return;
+      late.set(path, stamp);
+    }
     const own = new Set(outside);
     // The install stamps and this answer's own reads; other answers' reads are not this one's inputs.
-    const stamps = new Map([...probe.stamps].filter(([path]) => own.has(path) || !this.known.has(path)));
+    const stamps = new Map([...[...probe.stamps].filter(([path]) => own.has(path) || !this.known.has(path)), ...late]);
     this.entries.set(key, { seq: probe.seq, identity: probe.identity, stamps, value });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
   }
