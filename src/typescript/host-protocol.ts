@@ -21,8 +21,7 @@ export type { ProgramDependents };
  */
 export const HOST_PROTOCOL = 5;
 
-/** The hidden argument that starts Signalint as a warm TypeScript host instead of a server or CLI. */
-export const WARM_HOST_MODE = "__signalint-warm-host";
+export { WARM_HOST_MODE } from "./host-mode.ts";
 
 /**
  * Which warm program a host keeps: "project" is a plain tsconfig (TypeScript 5/6 compiler API, or a TypeScript 7

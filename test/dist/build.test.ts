@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { REPO, removeDir, tempDir } from "../helpers.ts";
@@ -57,4 +57,31 @@ it("npm run build says what it wrote: the embedded tool catalog, then one line p
   } finally {
     removeDir(dir);
   }
+});
+
+it("on Node 22+ the npm bundle keeps its compiled code in the user's cache directory, never in the project", {
+  skip: HOST.startsWith("linux") ? false : "runs the pinned Linux base",
+}, () => {
+  const pinned = PINNED.targets[HOST];
+  assert.ok(pinned);
+  // The pinned base is a plain Node (26): the same node a user's `npx signalint-mcp` runs on.
+  const node = join(REPO, "dist", "node-cache", `${pinned.package}-${PINNED.version}`, "package", pinned.binary);
+  const home = tempDir("signalint-compiled-home-");
+  const project = tempDir("signalint-compiled-project-");
+  writeFileSync(join(project, "package.json"), '{ "name": "compiled", "private": true }\n');
+  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), XDG_STATE_HOME: join(home, "state") };
+  // --version loads the whole of Signalint (only a server start has the light front).
+  const run = () => spawnSync(node, [join(REPO, "dist", "signalint-mcp.mjs"), "--version"], { cwd: project, env, encoding: "utf8" });
+  const first = run();
+  assert.equal(first.status, 0, first.stderr);
+  const cache = join(home, "cache", "signalint", "node-compile-cache");
+  const kept = readdirSync(cache, { recursive: true }).filter((name) => statSync(join(cache, String(name))).isFile());
+  assert.ok(kept.length > 0, "compiled code written under <cache base>/node-compile-cache");
+  assert.deepEqual(readdirSync(project), ["package.json"], "nothing written into the project");
+  // A second run reads it back and answers the same.
+  const second = run();
+  assert.equal(second.status, first.status);
+  assert.equal(second.stdout, first.stdout);
+  removeDir(home);
+  removeDir(project);
 });

@@ -3,6 +3,7 @@ import { parseConfigFile, resolveSettings, type ConfigFile, type Settings } from
 import { ConfigError, FsError, ifMissing, InvalidArgumentsError, quoteInput } from "../../core/errors.ts";
 import { normalizePathList, relativeToRoot } from "../../core/paths.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { cacheBase } from "./cache-base.ts";
 import { CONFIG_FILE, findRoot } from "./project-root.ts";
 import { setAsideWrongKinds } from "./state-kinds.ts";
 import { ownedTempDir } from "./temp-dirs.ts";
@@ -72,26 +73,12 @@ export async function readConfigFile(runtime: Runtime, root: string): Promise<Co
   return text === null ? {} : parseConfigFile(text, CONFIG_FILE);
 }
 
-/** The OS cache directory for Signalint (SIGNALINT_CACHE_DIR overrides it); null when none is known. */
-function cacheBase(runtime: Runtime): string | null {
-  const override = runtime.env("SIGNALINT_CACHE_DIR")?.trim();
-  if (override) return resolve(runtime.cwd(), override);
-  const home = runtime.env("HOME")?.trim() || runtime.env("USERPROFILE")?.trim();
-  if (runtime.platform === "win32") {
-    const local = runtime.env("LOCALAPPDATA")?.trim() || (home ? join(home, "AppData", "Local") : "");
-    return local ? join(local, "signalint") : null;
-  }
-  if (runtime.platform === "darwin") return home ? join(home, "Library", "Caches", "signalint") : null;
-  const xdg = runtime.env("XDG_CACHE_HOME")?.trim();
-  return xdg ? join(xdg, "signalint") : home ? join(home, ".cache", "signalint") : null;
-}
-
 /**
  * The project's cache directory, keyed by its real root, outside the project tree; a temporary directory when the
  * OS cache directory is unknown, inside the project or not writable.
  */
 async function projectCacheDir(runtime: Runtime, realRoot: string, prepare: boolean): Promise<{ dir: string; base: string | null; temporary?: true }> {
-  const base = cacheBase(runtime);
+  const base = cacheBase({ env: (name) => runtime.env(name), cwd: () => runtime.cwd(), platform: runtime.platform });
   const dir = base ? join(base, runtime.sha256(realRoot).slice(0, 16)) : null;
   if (dir && !prepare) return { dir, base };
   const inside = base !== null && relativeToRoot(realRoot, (await runtime.realPath(base)) ?? base) !== null;
