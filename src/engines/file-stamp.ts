@@ -60,3 +60,20 @@ export function settledStamp(path: string, beforeMs: number): string | null | un
     }
   }
 }
+
+/** Longer than any kernel's timestamp tick (a coarse clock moves every 1–10 ms): see stillStamp. */
+const TICK_MS = 100;
+
+/**
+ * The exact stamp of a directory last changed more than a timestamp tick before `nowMs`, else null: an entry made and
+ * removed again later always changes it (a later tick), so an equal stamp afterwards proves no entry came and went.
+ */
+export function stillStamp(path: string, nowMs: number): string | null {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return Number(stats.mtimeMs) < nowMs - TICK_MS && Number(stats.ctimeMs) < nowMs - TICK_MS ? `${stats.mtimeNs}:${stats.size}:${stats.ino}` : null;
+  } catch {
+    // No such directory: nothing to vouch with.
+    return null;
+  }
+}

@@ -1,6 +1,6 @@
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ifMissing } from "../../core/errors.ts";
-import { exactStamp, settledStamp } from "../../engines/file-stamp.ts";
+import { exactStamp, settledStamp, stillStamp } from "../../engines/file-stamp.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import { unwatched } from "./change-tracker.ts";
@@ -24,6 +24,9 @@ export interface QuietProbe {
   /** When the stamps were taken (Date.now()): a file read outside the watch that no stamp covers is vouched for */
   /** only when it has not changed since (settledStamp). */
   takenAtMs: number;
+  /** The stamps of the directories above the root, then (null: changed within a tick, proving nothing): a config */
+  /** looked for there and missing was missing all along when its directory's stamp is the same after the check. */
+  above: Map<string, string | null>;
 }
 
 interface Entry<T> {
@@ -80,7 +83,9 @@ export class QuietIndex<T> {
     for (const dir of hint.uncovered) if (basename(dir) === "node_modules") for (const path of await this.installPaths(dir)) paths.add(path);
     if (paths.size > MAX_STAMPED) return null;
     const takenAtMs = Date.now();
-    return { seq: hint.seq, identity, stamps: new Map([...paths].map((path) => [path, exactStamp(path)])), takenAtMs };
+    const above = new Map<string, string | null>();
+    for (let dir = dirname(this.root); !above.has(dir); dir = dirname(dir)) above.set(dir, stillStamp(dir, takenAtMs));
+    return { seq: hint.seq, identity, stamps: new Map([...paths].map((path) => [path, exactStamp(path)])), takenAtMs, above };
   }
 
   /** A node_modules directory, its scope directories (a package added to one changes its listing) and markers. */
@@ -105,7 +110,9 @@ export class QuietIndex<T> {
     const late = new Map<string, string | null>();
     for (const path of outside) {
       if (probe.stamps.has(path) || late.has(path)) continue;
-      const stamp = settledStamp(path, probe.takenAtMs);
+      const settled = settledStamp(path, probe.takenAtMs);
+      // Null is an answer (missing all along); undefined asks the directory's stamp.
+      const stamp = settled === undefined ? absentThroughout(path, probe.above) : settled;
       if (stamp === undefined) return;
       late.set(path, stamp);
     }
@@ -114,5 +121,19 @@ export class QuietIndex<T> {
     const stamps = new Map([...[...probe.stamps].filter(([path]) => own.has(path) || !this.known.has(path)), ...late]);
     this.entries.set(key, { seq: probe.seq, identity: probe.identity, stamps, value });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/**
+ * Null (missing, and missing while the check ran) for a file whose nearest existing directory lies above the root and
+ * has the stamp the probe took (a busy parent such as /tmp changes its times too often to be settled, and an entry
+ * made and removed again in it meanwhile would change its stamp); undefined otherwise.
+ */
+function absentThroughout(path: string, above: ReadonlyMap<string, string | null>): null | undefined {
+  if (exactStamp(path) !== null) return undefined;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const now = exactStamp(dir);
+    if (now !== null) return above.get(dir) === now ? null : undefined;
+    if (dirname(dir) === dir) return undefined;
   }
 }
