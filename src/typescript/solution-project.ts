@@ -153,6 +153,7 @@ export class SolutionProject extends WarmBuilder<TS.EmitAndSemanticDiagnosticsBu
     this.restore = undefined;
     const path = this.ts.getTsBuildInfoEmitOutputFilePath(parsed.options);
     if (!restore || !path || restore.key !== stateKey(this.configPath, parsed.options)) return undefined;
+    if (this.filesGone(restore.buildInfo, path)) return undefined;
     const sys = this.ts.sys;
     const host = { useCaseSensitiveFileNames: () => sys.useCaseSensitiveFileNames, getCurrentDirectory: () => sys.getCurrentDirectory() };
     let builder: TS.EmitAndSemanticDiagnosticsBuilderProgram | undefined;

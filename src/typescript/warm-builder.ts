@@ -2,7 +2,9 @@
 // of a warm solution (solution-project.ts): SourceFiles reused by stamp, then by content hash; every file-system
 // question the compiler host asked recorded and asked again; and the choice between reusing the last answer,
 // re-checking incrementally and building afresh.
+import { dirname, resolve } from "node:path";
 import type * as TS from "typescript";
+import { dependentsOf, importersOf } from "./dependents.ts";
 import { type ChangeHint, HintClock } from "./change-hint.ts";
 import { changedAnswers, hashText, type Observation, recordQuestions, sameStrings } from "./host-questions.ts";
 
@@ -80,6 +82,8 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   /** Module resolutions may have changed in ways a reused program would not see. */
   resolutionsSuspect = true;
   private optionsKey = "";
+  /** Versions given to files marked changed though their text is not (see rebuild): each one new. */
+  private resalted = 0;
   /** Every file-system answer the programs built since the last full build relied on, keyed `kind\0path`. */
   private observations = new Map<string, string>();
   private readonly clock = new HintClock();
@@ -162,7 +166,17 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   /** Build the next program of `parsed` with a recording host (`create` gets the old builder for an incremental build). */
   protected rebuild(parsed: TS.ParsedCommandLine, reuse: "incremental" | "full", create: (host: TS.CompilerHost, old: B | undefined) => B): B {
     const host = this.createHost(parsed.options);
-    this.builder = create(host, reuse === "incremental" ? this.builder : undefined);
+    const old = reuse === "incremental" ? this.builder : undefined;
+    this.builder = create(host, old);
+    // A file gone from the program (deleted, or no longer resolved) changes what its importers export — `export *
+    // from './gone'` exports nothing now — while their text, and so their shape to the builder, stays the same: TypeScript's
+    // builder (and `tsc --incremental` itself) would keep the stale answers of the files importing them. They are
+    // marked changed, as a cold build checks them.
+    const stale = old ? staleImporters(this.ts, old.getProgram(), this.builder.getProgram()) : [];
+    if (stale.length) {
+      for (const sourceFile of stale) (sourceFile as TS.SourceFile & { version?: string }).version = `${hashText(sourceFile.text)}#${++this.resalted}`;
+      this.builder = create(host, this.builder);
+    }
     this.builtFrom = parsed;
     this.resolutionsSuspect = false;
     return this.builder;
@@ -182,6 +196,23 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
       hashes: [...hashes].filter(([path]) => kept(path)),
       observations: [...this.observations].filter(([key]) => kept(key.slice(key.indexOf("\0") + 1))),
     };
+  }
+
+  /**
+   * Whether a file the persisted builder state was built from is gone (TypeScript's build info lists them relative to
+   * itself; true when it lists none it can read). Its importers' stored answers rest on what it exported, and a
+   * restored builder would keep them (see rebuild, which has the last program to tell them by): built afresh instead.
+   */
+  protected filesGone(buildInfo: string, buildInfoPath: string): boolean {
+    let names: unknown;
+    try {
+      names = (JSON.parse(buildInfo) as { fileNames?: unknown }).fileNames;
+    } catch {
+      // Not JSON: TypeScript cannot read it either.
+      return true;
+    }
+    if (!Array.isArray(names)) return true;
+    return names.some((name) => typeof name !== "string" || !this.files.fileExists(resolve(dirname(buildInfoPath), name)));
   }
 
   /** True when every input of `record` still has its recorded content and answer (read and hashed now). */
@@ -324,4 +355,23 @@ function currentAnswer(ts: Ts, files: ProgramFiles, kind: Observation, path: str
       return text === undefined ? "-" : hashText(text);
     }
   }
+}
+
+/**
+ * The files of `next` (not declaration files) that depend on a file of `previous` that imported a file `next` no
+ * longer holds: every file importing such an importer, directly or through others (dependents.ts), as the builder
+ * would re-check them had the importer's exports changed shape.
+ */
+function staleImporters(ts: Ts, previous: TS.Program, next: TS.Program): TS.SourceFile[] {
+  const gone = previous.getSourceFiles().filter((file) => !next.getSourceFile(file.fileName));
+  if (gone.length === 0) return [];
+  const importers = new Set(
+    importersOf(
+      previous,
+      gone.map((file) => file.fileName),
+    ),
+  );
+  const held = [...importers].filter((file) => next.getSourceFile(file));
+  if (held.length === 0) return [];
+  return dependentsOf(ts, previous, held).files.flatMap((file) => next.getSourceFile(file) ?? []);
 }

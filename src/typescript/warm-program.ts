@@ -194,6 +194,7 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     this.stored = null;
     if (!this.persisted || text === undefined) return undefined;
     const path = this.persisted.buildInfoPath;
+    if (this.filesGone(text, path)) return undefined;
     const host = { useCaseSensitiveFileNames: () => this.ts.sys.useCaseSensitiveFileNames, getCurrentDirectory: () => this.ts.sys.getCurrentDirectory() };
     try {
       return this.ts.readBuilderProgram(options, { ...host, readFile: (file) => (file === path ? text : undefined) });
