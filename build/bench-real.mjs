@@ -31,12 +31,18 @@
 // and `"incrementalIn": "mirror"` runs the incremental commands in one mirror copy made at the start, to which every
 // step's edits are applied too (its outputs and build info persist there between steps, as in a developer's tree).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { env, fail, keyOf, mcpCheck, openSession, Project, printSteps, runBench, step, stopDaemon, tempDir, tscKeys } from "./bench-harness.mjs";
 
-const { values } = parseArgs({ options: { root: { type: "string" }, spec: { type: "string" }, steps: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    root: { type: "string" },
+    spec: { type: "string" },
+    steps: { type: "string" },
+  },
+});
 if (!values.root || !values.spec) {
   console.error("usage: npm run bench:real -- --root DIR --spec FILE");
   process.exit(2);
@@ -54,7 +60,24 @@ function copyTree(source, target) {
     if (copy.status !== 0) throw new Error(`cp -a ${join(source, name)} failed: ${copy.stderr}`);
   }
   const modules = join(source, "node_modules");
-  if (existsSync(modules)) symlinkSync(realpathSync(modules), join(target, "node_modules"));
+  if (existsSync(modules)) linkModules(realpathSync(modules), join(target, "node_modules"));
+}
+
+/**
+ * The copy's node_modules: a directory of links to the repository's packages, except that a link the repository itself
+ * holds is made again with the same target text — a workspace package linked as `../../libs/x` then resolves to the
+ * copy's own `libs/x`, so an edit there reaches its importers (a link to the whole node_modules would resolve it to the
+ * repository's unedited tree). Scope directories get the same, entry by entry.
+ */
+function linkModules(source, target) {
+  mkdirSync(target, { recursive: true });
+  for (const entry of readdirSync(source, { withFileTypes: true })) {
+    const from = join(source, entry.name);
+    const to = join(target, entry.name);
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else if (entry.isDirectory() && entry.name.startsWith("@")) linkModules(from, to);
+    else symlinkSync(from, to);
+  }
 }
 
 /** One command of the spec in the copy, timed; its stdout. */
@@ -62,7 +85,13 @@ function runCommand(dir, args) {
   const [command, ...rest] = fill(args);
   const started = performance.now();
   const run = spawnSync(command.includes("/") ? resolve(dir, command) : command, rest, { cwd: dir, encoding: "utf8", maxBuffer: 1024 ** 3 });
-  return { ms: performance.now() - started, status: run.status, stdout: run.stdout ?? "", stderr: run.stderr ?? "", error: run.error };
+  return {
+    ms: performance.now() - started,
+    status: run.status,
+    stdout: run.stdout ?? "",
+    stderr: run.stderr ?? "",
+    error: run.error,
+  };
 }
 
 const PARSERS = {
@@ -96,8 +125,9 @@ const PARSERS = {
       .map((d) =>
         keyOf("oxlint", relative(dir, resolve(dir, d.filename)), d.labels?.[0]?.span?.line ?? 1, d.labels?.[0]?.span?.column ?? 1, d.code || "oxlint"),
       ),
+  // ESLint's JSON is its last line: a plugin may print before it (@nx/enforce-module-boundaries' "No cached ProjectGraph").
   eslint: (stdout, dir) =>
-    JSON.parse(stdout || "[]").flatMap((file) =>
+    JSON.parse(stdout.trim().split("\n").at(-1) || "[]").flatMap((file) =>
       file.messages.filter((m) => m.ruleId).map((m) => keyOf("eslint", relative(dir, file.filePath), m.line, m.column, m.ruleId)),
     ),
 };
@@ -113,13 +143,20 @@ function cold(dir) {
     if (where === "fresh-copy") copyTree(dir, cwd);
     const run = runCommand(cwd, command);
     ms += run.ms;
-    if (run.error || run.status === null || run.status > 2) failed.push(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
+    // tsc exits 2 with errors in a build; ESLint and oxlint exit 2 only when they could not run (a pattern matching
+    // nothing, a config that does not load): no answer then, never an empty one.
+    const worst = parse === "tsc" ? 2 : 1;
+    if (run.error || run.status === null || run.status > worst) failed.push(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
     // svelte-check exits 1 both with errors and when it could not run: only a COMPLETED line is an answer.
     else if (parse === "svelte-check" && !/^\d+ COMPLETED /m.test(run.stdout))
       failed.push(`${command.join(" ")} did not complete: ${(run.stdout + run.stderr).slice(0, 300)}`);
     keys.push(...PARSERS[parse](run.stdout, cwd, command));
   }
-  return { ms, keys: [...new Set(keys)].sort(), failed: failed.join("; ") || null };
+  return {
+    ms,
+    keys: [...new Set(keys)].sort(),
+    failed: failed.join("; ") || null,
+  };
 }
 
 /** The project's own incremental command(s) for the step just made (their build info kept in {tmp}). */
@@ -137,7 +174,10 @@ await runBench(async () => {
   // not copied (read only, and left out of the tree snapshots with .git).
   copyTree(source, dir);
   if (spec.incrementalIn === "mirror") copyTree(dir, mirror);
-  const project = new Project(dir, { reference: () => cold(dir), exclude: [join(dir, "node_modules"), join(dir, ".git")] });
+  const project = new Project(dir, {
+    reference: () => cold(dir),
+    exclude: [join(dir, "node_modules"), join(dir, ".git")],
+  });
   const original = project.before;
   const saved = new Map();
   const keep = (file) => {
