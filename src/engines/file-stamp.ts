@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
@@ -41,39 +41,47 @@ export function exactStamp(path: string): string | null {
 }
 
 /**
- * The exact stamp `path` has had since before `beforeMs`, or undefined when it may have changed since. A file: its
- * status change time is older than that, by more than the racy margin (the change time moves with every write, rename
- * or metadata change and no tool sets it back, unlike mtime). A missing file (null): the nearest directory above it
- * that exists has not changed since either (creating or removing an entry changes its directory).
+ * True when `stats` (of a file, directory or link) says it has not changed since before `beforeMs`: its status change
+ * time is older than that by more than the racy margin — the change time moves with every write, rename, link or
+ * metadata change and no tool sets it back, unlike mtime (npm's extracted files carry 1985) — and so is its mtime. A
+ * change time of 0, before the mtime or in the future (FAT, some network mounts) proves nothing.
+ */
+function settledTimes(stats: { ctimeMs: bigint; mtimeMs: bigint }, beforeMs: number): boolean {
+  const ctime = Number(stats.ctimeMs);
+  const mtime = Number(stats.mtimeMs);
+  return ctime > 0 && ctime >= mtime && ctime < beforeMs - RACY_MS && mtime < beforeMs - RACY_MS;
+}
+
+/**
+ * The exact stamp `path` has had since before `beforeMs` (see settledTimes; a link on the way itself too), null for a
+ * file missing all along (its nearest existing directory settled), or undefined when it may have changed since.
  */
 export function settledStamp(path: string, beforeMs: number): string | null | undefined {
-  const settled = (stats: { ctimeMs: bigint; mtimeMs: bigint }) => Number(stats.ctimeMs) < beforeMs - RACY_MS && Number(stats.mtimeMs) < beforeMs - RACY_MS;
   try {
-    const stats = statSync(path, { bigint: true });
-    return settled(stats) ? `${stats.mtimeNs}:${stats.size}:${stats.ino}` : undefined;
-  } catch {
-    // Not there (or unreadable): its absence is settled when its nearest existing directory is.
+    const link = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    if (link) {
+      if (!settledTimes(link, beforeMs)) return undefined;
+      const stats = link.isSymbolicLink() ? statSync(path, { bigint: true }) : link;
+      return settledTimes(stats, beforeMs) ? `${stats.mtimeNs}:${stats.size}:${stats.ino}` : undefined;
+    }
     for (let dir = dirname(path); ; dir = dirname(dir)) {
       const stats = statSync(dir, { bigint: true, throwIfNoEntry: false });
-      if (stats) return stats.isDirectory() && settled(stats) ? null : undefined;
+      if (stats) return stats.isDirectory() && settledTimes(stats, beforeMs) ? null : undefined;
       if (dirname(dir) === dir) return undefined;
     }
+  } catch {
+    // Unreadable, a link loop, a name too long: nothing to vouch with.
+    return undefined;
   }
 }
 
-/** Longer than any kernel's timestamp tick (a coarse clock moves every 1–10 ms): see stillStamp. */
-const TICK_MS = 100;
-
-/**
- * The exact stamp of a directory last changed more than a timestamp tick before `nowMs`, else null: an entry made and
- * removed again later always changes it (a later tick), so an equal stamp afterwards proves no entry came and went.
- */
-export function stillStamp(path: string, nowMs: number): string | null {
+/** True when the directory (or link) at `path` has not changed since before `beforeMs` (see settledTimes). */
+export function settledEntry(path: string, beforeMs: number): boolean {
   try {
-    const stats = statSync(path, { bigint: true });
-    return Number(stats.mtimeMs) < nowMs - TICK_MS && Number(stats.ctimeMs) < nowMs - TICK_MS ? `${stats.mtimeNs}:${stats.size}:${stats.ino}` : null;
+    const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    return stats !== undefined && settledTimes(stats, beforeMs);
   } catch {
-    // No such directory: nothing to vouch with.
-    return null;
+    // Unreadable: nothing to vouch with.
+    return false;
   }
 }

@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
 import { ifMissing } from "../../core/errors.ts";
-import { exactStamp, settledStamp, stillStamp } from "../../engines/file-stamp.ts";
+import { exactStamp, settledEntry, settledStamp } from "../../engines/file-stamp.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
 import { unwatched } from "./change-tracker.ts";
@@ -24,9 +24,8 @@ export interface QuietProbe {
   /** When the stamps were taken (Date.now()): a file read outside the watch that no stamp covers is vouched for */
   /** only when it has not changed since (settledStamp). */
   takenAtMs: number;
-  /** The stamps of the directories above the root, then (null: changed within a tick, proving nothing): a config */
-  /** looked for there and missing was missing all along when its directory's stamp is the same after the check. */
-  above: Map<string, string | null>;
+  /** The directories above the root: where the walk up from a file read outside the tree stops (see store). */
+  above: Set<string>;
 }
 
 interface Entry<T> {
@@ -83,8 +82,8 @@ export class QuietIndex<T> {
     for (const dir of hint.uncovered) if (basename(dir) === "node_modules") for (const path of await this.installPaths(dir)) paths.add(path);
     if (paths.size > MAX_STAMPED) return null;
     const takenAtMs = Date.now();
-    const above = new Map<string, string | null>();
-    for (let dir = dirname(this.root); !above.has(dir); dir = dirname(dir)) above.set(dir, stillStamp(dir, takenAtMs));
+    const above = new Set<string>();
+    for (let dir = dirname(this.root); !above.has(dir); dir = dirname(dir)) above.add(dir);
     return { seq: hint.seq, identity, stamps: new Map([...paths].map((path) => [path, exactStamp(path)])), takenAtMs, above };
   }
 
@@ -107,13 +106,26 @@ export class QuietIndex<T> {
     if (!probe || reads === null || outside.length > MAX_STAMPED) return;
     // A file read outside the watch that the probe did not stamp (the first check reading it) is vouched for when it
     // has not changed since the probe: its stamp now is the one it had then. A file changed meanwhile keeps nothing.
+    // So is every directory on its way up, to the tree or the directories above the root (a directory renamed into
+    // place, a link re-pointed at older files, as a package manager relinks, change no file's own times).
     const late = new Map<string, string | null>();
+    const dirs = new Map<string, boolean>();
+    const steady = (dir: string): boolean => {
+      if (dir === this.root || probe.above.has(dir) || !unwatched(this.root, dir)) return true;
+      const known = dirs.get(dir);
+      if (known !== undefined) return known;
+      const stamped = probe.stamps.get(dir);
+      // A directory that is not there: the missing file's own check vouched for its absence (its nearest directory).
+      if (exactStamp(dir) === null) return dirname(dir) === dir || steady(dirname(dir));
+      const ok = (stamped !== undefined && stamped !== null && exactStamp(dir) === stamped) || settledEntry(dir, probe.takenAtMs);
+      const answer = ok && (dirname(dir) === dir || steady(dirname(dir)));
+      dirs.set(dir, answer);
+      return answer;
+    };
     for (const path of outside) {
       if (probe.stamps.has(path) || late.has(path)) continue;
-      const settled = settledStamp(path, probe.takenAtMs);
-      // Null is an answer (missing all along); undefined asks the directory's stamp.
-      const stamp = settled === undefined ? absentThroughout(path, probe.above) : settled;
-      if (stamp === undefined) return;
+      const stamp = settledStamp(path, probe.takenAtMs);
+      if (stamp === undefined || !steady(dirname(path))) return;
       late.set(path, stamp);
     }
     const own = new Set(outside);
@@ -121,19 +133,5 @@ export class QuietIndex<T> {
     const stamps = new Map([...[...probe.stamps].filter(([path]) => own.has(path) || !this.known.has(path)), ...late]);
     this.entries.set(key, { seq: probe.seq, identity: probe.identity, stamps, value });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-  }
-}
-
-/**
- * Null (missing, and missing while the check ran) for a file whose nearest existing directory lies above the root and
- * has the stamp the probe took (a busy parent such as /tmp changes its times too often to be settled, and an entry
- * made and removed again in it meanwhile would change its stamp); undefined otherwise.
- */
-function absentThroughout(path: string, above: ReadonlyMap<string, string | null>): null | undefined {
-  if (exactStamp(path) !== null) return undefined;
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    const now = exactStamp(dir);
-    if (now !== null) return above.get(dir) === now ? null : undefined;
-    if (dirname(dir) === dir) return undefined;
   }
 }
