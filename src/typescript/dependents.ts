@@ -42,12 +42,6 @@ function importersMap(program: TS.Program): Map<string, Set<string>> {
   return map;
 }
 
-/** The files of `program` importing any of `files` (as the program names them) directly, or by reference. */
-export function importersOf(program: TS.Program, files: readonly string[]): string[] {
-  const map = importersMap(program);
-  return [...new Set(files.flatMap((file) => [...(map.get(file) ?? [])]))];
-}
-
 /** What a program says of an edit's named files: which of them it holds, and the files importing those. */
 export interface ProgramDependents {
   /** The named files (as asked) this program holds; empty: it can say nothing of any. */

@@ -4,7 +4,7 @@
 // re-checking incrementally and building afresh.
 import { dirname, resolve } from "node:path";
 import type * as TS from "typescript";
-import { dependentsOf, importersOf } from "./dependents.ts";
+import { dependentsOf } from "./dependents.ts";
 import { type ChangeHint, HintClock } from "./change-hint.ts";
 import { changedAnswers, hashText, type Observation, recordQuestions, sameStrings } from "./host-questions.ts";
 
@@ -175,6 +175,8 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     const stale = old ? staleImporters(this.ts, old.getProgram(), this.builder.getProgram()) : [];
     if (stale.length) {
       for (const sourceFile of stale) (sourceFile as TS.SourceFile & { version?: string }).version = `${hashText(sourceFile.text)}#${++this.resalted}`;
+      // The first builder redid the resolutions: the second keeps them.
+      this.resolutionsSuspect = false;
       this.builder = create(host, this.builder);
     }
     this.builtFrom = parsed;
@@ -206,7 +208,9 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
   protected filesGone(buildInfo: string, buildInfoPath: string): boolean {
     let names: unknown;
     try {
-      names = (JSON.parse(buildInfo) as { fileNames?: unknown }).fileNames;
+      // TypeScript 5.6+ lists them at the top; 5.0–5.5 under `program`.
+      const info = JSON.parse(buildInfo) as { fileNames?: unknown; program?: { fileNames?: unknown } };
+      names = info.fileNames ?? info.program?.fileNames;
     } catch {
       // Not JSON: TypeScript cannot read it either.
       return true;
@@ -358,20 +362,15 @@ function currentAnswer(ts: Ts, files: ProgramFiles, kind: Observation, path: str
 }
 
 /**
- * The files of `next` (not declaration files) that depend on a file of `previous` that imported a file `next` no
- * longer holds: every file importing such an importer, directly or through others (dependents.ts), as the builder
- * would re-check them had the importer's exports changed shape.
+ * The files of `next` (not declaration files) that depended in `previous` on a file `next` no longer holds: every file
+ * importing it, directly or through others (dependents.ts), as the builder would re-check them had their importers'
+ * exports changed shape. A gone file that is no module, or augments one, changed what every file sees: every file
+ * then. Also when only an import of it was removed (the last import of a package): more is checked than needed then,
+ * never less.
  */
 function staleImporters(ts: Ts, previous: TS.Program, next: TS.Program): TS.SourceFile[] {
   const gone = previous.getSourceFiles().filter((file) => !next.getSourceFile(file.fileName));
   if (gone.length === 0) return [];
-  const importers = new Set(
-    importersOf(
-      previous,
-      gone.map((file) => file.fileName),
-    ),
-  );
-  const held = [...importers].filter((file) => next.getSourceFile(file));
-  if (held.length === 0) return [];
-  return dependentsOf(ts, previous, held).files.flatMap((file) => next.getSourceFile(file) ?? []);
+  const names = gone.map((file) => file.fileName);
+  return dependentsOf(ts, previous, names).files.flatMap((file) => next.getSourceFile(file) ?? []);
 }

@@ -114,7 +114,10 @@ describe("a restarted warm solution answers as a cold tsc -b (issue 17)", () => 
       },
       [{ restart: true, edits: { "a/x.ts": null } }],
     );
-    assert.deepEqual(nextToSources, ["full", "restored"]);
+    // c's persisted state read a/x.d.ts, gone now: c is built afresh (a restored builder would keep the answers of
+    // the files importing what re-exported it: reexport-gone.test.ts), and so never reads a persisted declaration.
+    assert.equal(nextToSources[0], "full");
+    assert.ok(nextToSources[1] === "full" || nextToSources[1] === "restored+full", `c is not restored: ${nextToSources[1]}`);
     // A file outside c's rootDir had its declaration emitted next to it (b/src/m.d.ts): once b/src/m.ts is gone,
     // c's import of it must fail as in a cold build.
     const outsideRootDir = await scenario(
@@ -130,7 +133,8 @@ describe("a restarted warm solution answers as a cold tsc -b (issue 17)", () => 
       },
       [{ restart: true, edits: { "c/tsconfig.json": tsconfig(out, ["../a", "../b"]), "b/src/m.ts": null } }],
     );
-    assert.deepEqual(outsideRootDir, ["full", "restored"]);
+    assert.equal(outsideRootDir[0], "full");
+    assert.ok(outsideRootDir[1] === "full" || outsideRootDir[1] === "restored+full", `c is not restored: ${outsideRootDir[1]}`);
   });
 
   it("a path that was an output once (an outDir since moved) is an input of the stored answer", async () => {
@@ -170,7 +174,9 @@ describe("a restarted warm solution answers as a cold tsc -b (issue 17)", () => 
         { restart: true, edits: { "a/src/other.ts": "export const w: number = 2;\n" } },
       ],
     );
-    assert.deepEqual(modes, ["full", "stored", "restored+full", "restored", "restored+full"]);
+    // The fourth check: a's declarations c's persisted state read were not emitted (a broken again, noEmitOnError):
+    // c is built afresh, as after any file it read is gone.
+    assert.deepEqual(modes, ["full", "stored", "restored+full", "restored+full", "restored+full"]);
   });
 
   it("a project sees only the outputs of the projects built before it, as in a cold build (live, views, restarts)", async () => {
