@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import process from "node:process";
 import { openStdioFront } from "./cli/front.ts";
 import { denoShell } from "./runtime/shell-deno.ts";
@@ -32,9 +33,21 @@ function keepCompiledCode(): void {
     const shell = "Deno" in globalThis ? denoShell() : nodeShell();
     if (shell.args[0] === WARM_HOST_MODE) return;
     const base = cacheBase({ env: (name) => shell.env(name), cwd: () => shell.cwd(), platform: process.platform });
-    if (base) shell.enableCompileCache(join(base, "node-compile-cache"));
+    if (base && !inAProject(base, shell.cwd())) shell.enableCompileCache(join(base, "node-compile-cache"));
   } catch {
     // Deno without --allow-env, a cache directory that cannot be made: compiled again, as without a cache.
+  }
+}
+
+/**
+ * Whether `dir` lies in a project around `cwd` (a directory at or above it holding package.json or .git): a cache base
+ * there (`XDG_CACHE_HOME=$CI_PROJECT_DIR/.cache`, a relative SIGNALINT_CACHE_DIR) would put files into the tree.
+ */
+function inAProject(dir: string, cwd: string): boolean {
+  for (let at = resolve(cwd); ; at = dirname(at)) {
+    const inside = relative(at, resolve(dir));
+    if ((existsSync(join(at, "package.json")) || existsSync(join(at, ".git"))) && !inside.startsWith("..") && !isAbsolute(inside)) return true;
+    if (dirname(at) === at) return false;
   }
 }
 

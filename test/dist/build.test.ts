@@ -82,6 +82,14 @@ it("on Node 22+ the npm bundle keeps its compiled code in the user's cache direc
   const second = run();
   assert.equal(second.status, first.status);
   assert.equal(second.stdout, first.stdout);
+  // A cache base inside the project (XDG_CACHE_HOME=$CI_PROJECT_DIR/.cache on GitLab) keeps nothing there.
+  const inside = spawnSync(node, [join(REPO, "dist", "signalint-mcp.mjs"), "--version"], {
+    cwd: project,
+    env: { ...env, XDG_CACHE_HOME: join(project, ".cache") },
+    encoding: "utf8",
+  });
+  assert.equal(inside.status, 0, inside.stderr);
+  assert.deepEqual(readdirSync(project), ["package.json"], "nothing written into the project");
   removeDir(home);
   removeDir(project);
 });
