@@ -186,7 +186,7 @@ export function configFileName(root: string, tsconfig: string): string {
 export async function planTscRun(runtime: Runtime, options: PlanOptions): Promise<TscRun> {
   const configFile = configFileName(options.root, options.tsconfig);
   const top = await readConfig(runtime, options.tsconfig);
-  const workDir = join(options.cacheDir, "tsc", runtime.sha256(options.tsconfig).slice(0, 12));
+  const workDir = tscWorkDir(runtime, options.cacheDir, options.tsconfig);
   await runtime.mkdirp(workDir);
   const chain = await extendsChain(runtime, options.tsconfig);
   const profiles = profileRedirects(chain, workDir);
@@ -209,6 +209,11 @@ export async function planTscRun(runtime: Runtime, options: PlanOptions): Promis
     return { args, configFile, buildMode: true, entry, leadsTo };
   }
   return { args: tscBuildArgs(await writeGenerated(runtime, graph, workDir), profiles), configFile, buildMode: true, leadsTo };
+}
+
+/** Where a command-line run of `tsconfig` keeps its build info, generated configs and outputs (in the cache directory). */
+export function tscWorkDir(runtime: Runtime, cacheDir: string, tsconfig: string): string {
+  return join(cacheDir, "tsc", runtime.sha256(tsconfig).slice(0, 12));
 }
 
 /** Generated configs for `tsc -b` (one per project of the graph, extending the user's) and their solution; its path. */

@@ -1,7 +1,8 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Pending } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
-import { planTscRun, type TscRun } from "../../engines/tsconfig.ts";
+import { planTscRun, tscWorkDir, type TscRun } from "../../engines/tsconfig.ts";
+import { forgetBuildsAfterDeletions } from "./stale-builds.ts";
 import { missingGenerated } from "../../engines/generated-configs.ts";
 import { vueTscGuard } from "../../engines/vue-tsc-guard.ts";
 import { runSvelteCheck, withoutGeneratedGaps } from "./framework-runs.ts";
@@ -206,7 +207,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
     return parsed;
   }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
-  const plan: TscRun = inferred
+  let plan: TscRun = inferred
     ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
     : await planTscRun(job.runtime, {
         root: job.root,
@@ -231,6 +232,16 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   }
   if (warm) return warm;
   throwIfCancelled(job.signal);
+  // A file its last build read is gone: that build is stale (stale-builds.ts), so this run is cold.
+  if (!inferred && (await forgetBuildsAfterDeletions(job.runtime, tscWorkDir(job.runtime, job.cacheDir, tsconfig)))) {
+    plan = await planTscRun(job.runtime, {
+      root: job.root,
+      tsconfig,
+      cacheDir: job.cacheDir,
+      overlayCompiler: overlayCompiler(resolved),
+      ...(checker ? { checker: run.tool } : {}),
+    });
+  }
   job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   // vue-tsc through node runs behind the guard launcher: its global types are never written into the tree.
   const guarded = checker && run.tool === "vue-tsc" && checker.prefixArgs.at(-1) === checker.path;
