@@ -4,6 +4,7 @@
 // re-checking incrementally and building afresh.
 import { dirname, resolve } from "node:path";
 import type * as TS from "typescript";
+import { buildInfoFiles } from "./build-info-files.ts";
 import { dependentsOf } from "./dependents.ts";
 import { type ChangeHint, HintClock } from "./change-hint.ts";
 import { changedAnswers, hashText, type Observation, recordQuestions, sameStrings } from "./host-questions.ts";
@@ -206,17 +207,8 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
    * restored builder would keep them (see rebuild, which has the last program to tell them by): built afresh instead.
    */
   protected filesGone(buildInfo: string, buildInfoPath: string): boolean {
-    let names: unknown;
-    try {
-      // TypeScript 5.6+ lists them at the top; 5.0–5.5 under `program`.
-      const info = JSON.parse(buildInfo) as { fileNames?: unknown; program?: { fileNames?: unknown } };
-      names = info.fileNames ?? info.program?.fileNames;
-    } catch {
-      // Not JSON: TypeScript cannot read it either.
-      return true;
-    }
-    if (!Array.isArray(names)) return true;
-    return names.some((name) => typeof name !== "string" || !this.files.fileExists(resolve(dirname(buildInfoPath), name)));
+    const names = buildInfoFiles(buildInfo);
+    return names === null || names.some((name) => !this.files.fileExists(resolve(dirname(buildInfoPath), name)));
   }
 
   /** True when every input of `record` still has its recorded content and answer (read and hashed now). */

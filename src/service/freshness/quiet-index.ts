@@ -114,10 +114,10 @@ export class QuietIndex<T> {
       if (dir === this.root || probe.above.has(dir) || !unwatched(this.root, dir)) return true;
       const known = dirs.get(dir);
       if (known !== undefined) return known;
-      const stamped = probe.stamps.get(dir);
+      const now = exactStamp(dir);
       // A directory that is not there: the missing file's own check vouched for its absence (its nearest directory).
-      if (exactStamp(dir) === null) return dirname(dir) === dir || steady(dirname(dir));
-      const ok = (stamped !== undefined && stamped !== null && exactStamp(dir) === stamped) || settledEntry(dir, probe.takenAtMs);
+      if (now === null) return dirname(dir) === dir || steady(dirname(dir));
+      const ok = now === probe.stamps.get(dir) || settledEntry(dir, probe.takenAtMs);
       const answer = ok && (dirname(dir) === dir || steady(dirname(dir)));
       dirs.set(dir, answer);
       return answer;

@@ -5,6 +5,7 @@
 import { dirname, join, resolve } from "node:path";
 import { ifMissing } from "../../core/errors.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { buildInfoFiles } from "../../typescript/build-info-files.ts";
 
 /** A library file TypeScript 7 names without a path (bundled with the compiler, not a file on disk). */
 const BUNDLED_LIB = /^lib\.[\w.-]+\.d\.ts$/;
@@ -19,25 +20,12 @@ export async function forgetBuildsAfterDeletions(runtime: Runtime, workDir: stri
   for (const entry of entries) {
     if (!entry.isFile || !entry.name.endsWith(".tsbuildinfo")) continue;
     const path = join(workDir, entry.name);
-    const names = listedFiles(await runtime.readText(path).catch(ifMissing("")));
-    for (const name of names) {
-      if (BUNDLED_LIB.test(name)) continue;
-      if (await runtime.stat(resolve(dirname(path), name))) continue;
-      await runtime.removeFile(workDir);
-      return true;
-    }
+    const names = (buildInfoFiles(await runtime.readText(path).catch(ifMissing(""))) ?? []).filter((name) => !BUNDLED_LIB.test(name));
+    // Stat'ed together: a TypeScript 7 solution's build info lists thousands of files, on every command-line check.
+    const found = await Promise.all(names.map((name) => runtime.stat(resolve(dirname(path), name))));
+    if (found.every(Boolean)) continue;
+    await runtime.removeFile(workDir);
+    return true;
   }
   return false;
-}
-
-/** The files a build info lists (TypeScript 5.6+ and 7 at the top, 5.0–5.5 under `program`); none when unreadable. */
-function listedFiles(text: string): string[] {
-  try {
-    const info = JSON.parse(text) as { fileNames?: unknown; program?: { fileNames?: unknown } };
-    const names = info.fileNames ?? info.program?.fileNames;
-    return Array.isArray(names) ? names.filter((name): name is string => typeof name === "string") : [];
-  } catch {
-    // Not JSON (empty, torn, another format): nothing to tell.
-    return [];
-  }
 }

@@ -207,15 +207,17 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
     return parsed;
   }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
+  const planned = () =>
+    planTscRun(job.runtime, {
+      root: job.root,
+      tsconfig,
+      cacheDir: job.cacheDir,
+      overlayCompiler: overlayCompiler(resolved),
+      ...(checker ? { checker: run.tool } : {}),
+    });
   let plan: TscRun = inferred
     ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
-    : await planTscRun(job.runtime, {
-        root: job.root,
-        tsconfig,
-        cacheDir: job.cacheDir,
-        overlayCompiler: overlayCompiler(resolved),
-        ...(checker ? { checker: run.tool } : {}),
-      });
+    : await planned();
   // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
   const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
   // The inferred program answers whole (its findings are filtered to its own files).
@@ -233,15 +235,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   if (warm) return warm;
   throwIfCancelled(job.signal);
   // A file its last build read is gone: that build is stale (stale-builds.ts), so this run is cold.
-  if (!inferred && (await forgetBuildsAfterDeletions(job.runtime, tscWorkDir(job.runtime, job.cacheDir, tsconfig)))) {
-    plan = await planTscRun(job.runtime, {
-      root: job.root,
-      tsconfig,
-      cacheDir: job.cacheDir,
-      overlayCompiler: overlayCompiler(resolved),
-      ...(checker ? { checker: run.tool } : {}),
-    });
-  }
+  if (!inferred && (await forgetBuildsAfterDeletions(job.runtime, tscWorkDir(job.runtime, job.cacheDir, tsconfig)))) plan = await planned();
   job.onEvent?.({ kind: "tsc-phase", phase: plan.buildMode ? "build" : "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   // vue-tsc through node runs behind the guard launcher: its global types are never written into the tree.
   const guarded = checker && run.tool === "vue-tsc" && checker.prefixArgs.at(-1) === checker.path;
