@@ -51,12 +51,12 @@ const SHAPES: { name: string; files: Record<string, string>; args: string[]; gon
   },
 ];
 
-function project(files: Record<string, string>, typescript: string): string {
+function project(files: Record<string, string>, typescript: string, warm = true): string {
   const root = tempDir("signalint-reexport-");
   dirs.push(root);
   const all = {
     "package.json": '{ "name": "reexport", "private": true }\n',
-    "signalint.config.json": '{ "engines": { "oxlint": false, "biome": false, "eslint": false } }\n',
+    "signalint.config.json": JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false }, ...(warm ? {} : { warmTypeScript: false }) }),
     ...files,
   };
   for (const [path, text] of Object.entries(all)) {
@@ -140,6 +140,36 @@ for (const typescript of ["typescript", "typescript6", "typescript7"])
           assert.deepEqual((await keys(again)).keys, cold(root, shape.args), "after a restart, the deletion as a cold run");
         } finally {
           again.close();
+        }
+      });
+  });
+
+// The command line (warm TypeScript off): `tsc -p` with its build info in the cache directory, and a TypeScript 5/6
+// solution's own `tsc -b` through the output overlay, whose build info lies under the overlay's copy of the tree.
+for (const typescript of ["typescript", "typescript6"])
+  describe(`a re-exported file deleted, on the command line (${typescript})`, () => {
+    for (const shape of SHAPES)
+      it(`${shape.name}: the importers' errors as a cold run`, async () => {
+        const root = project(shape.files, typescript, false);
+        const cacheDir = tempDir("signalint-reexport-cache-");
+        dirs.push(cacheDir);
+        const aside = join(tempDir("signalint-reexport-aside-"), "x.ts");
+        const service = await open(root, cacheDir);
+        try {
+          assert.deepEqual((await keys(service)).keys, []);
+          renameSync(join(root, shape.gone), aside);
+          const expected = cold(root, shape.args);
+          assert.ok(
+            expected.some((key) => key.endsWith("TS2305")),
+            `the cold run reports the importer: ${expected.join(", ")}`,
+          );
+          const answer = await keys(service);
+          assert.ok(!answer.mode?.startsWith("warm-"), `no warm program ran: ${answer.mode}`);
+          assert.deepEqual(answer.keys, expected, "right after the deletion");
+          renameSync(aside, join(root, shape.gone));
+          assert.deepEqual((await keys(service)).keys, [], "restored");
+        } finally {
+          service.close();
         }
       });
   });
