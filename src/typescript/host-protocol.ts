@@ -16,19 +16,22 @@ export type { ProgramDependents };
 /**
  * Bumped whenever a host message changes shape (2: core/framing.ts's frames instead of length-prefixed lines, `v` on
  * every message; 3: a check's named files first, `first` and `pending`; 4: the files that import the named ones,
- * `dependentsOf` and `dependents`; 5: `dependents` says which named files the program holds). A host is started from the installed bundle,
+ * `dependentsOf` and `dependents`; 5: `dependents` says which named files the program holds; 6: kind "svelte" and a
+ * failure's `restart`). A host is started from the installed bundle,
  * which an upgrade can replace under a running server.
  */
-export const HOST_PROTOCOL = 5;
+export const HOST_PROTOCOL = 6;
 
 export { WARM_HOST_MODE } from "./host-mode.ts";
 
 /**
  * Which warm program a host keeps: "project" is a plain tsconfig (TypeScript 5/6 compiler API, or a TypeScript 7
  * tsgo server); "solution" is a config with project references built as `tsc -b` builds it (warm-solution.ts,
- * TypeScript 5.6+/6.x). Each kind is one case in warm-host.ts's createProgram.
+ * TypeScript 5.6+/6.x); "svelte" is a program the project's scripts run svelte-check on, kept by the project's own
+ * svelte-check (warm-svelte.ts; `typescriptDir` is then svelte-check's package). Each kind is one case in
+ * warm-host.ts's createProgram.
  */
-export type WarmKind = "project" | "solution";
+export type WarmKind = "project" | "solution" | "svelte";
 
 /** One check asked of a host. A host keeps one program: every request it gets names the same one. */
 export interface HostRequest {
@@ -111,8 +114,12 @@ export type HostReply =
       pending?: number;
       dependents?: ProgramDependents;
     }
-  /** `code`: "protocol_version" when the host speaks another HOST_PROTOCOL (then `unsupported`: the command line answers). */
-  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number; code?: "protocol_version" }
+  /**
+   * `code`: "protocol_version" when the host speaks another HOST_PROTOCOL (then `unsupported`: the command line
+   * answers). `restart`: this host cannot answer for what changed (modules it loaded, a config loaded by import); the
+   * command line answers this check and a new host the next, nothing failed.
+   */
+  | { id: number; ok: false; unsupported: boolean; error: string; rssBytes: number; code?: "protocol_version"; restart?: true }
   | ListingReply;
 
 const HintSchema: z.ZodType<ChangeHint> = z
@@ -129,7 +136,7 @@ const HintSchema: z.ZodType<ChangeHint> = z
 const RequestSchema: z.ZodType<HostRequest> = z
   .object({
     id: z.number().int().positive(),
-    kind: z.enum(["project", "solution"]),
+    kind: z.enum(["project", "solution", "svelte"]),
     typescriptDir: z.string(),
     configPath: z.string(),
     cwd: z.string(),
@@ -215,7 +222,15 @@ const ReplySchema: z.ZodType<HostReply> = z.union([
     })
     .strict(),
   z
-    .object({ id: Id, ok: z.literal(false), unsupported: z.boolean(), error: z.string(), rssBytes: Rss, code: z.literal("protocol_version").optional() })
+    .object({
+      id: Id,
+      ok: z.literal(false),
+      unsupported: z.boolean(),
+      error: z.string(),
+      rssBytes: Rss,
+      code: z.literal("protocol_version").optional(),
+      restart: z.literal(true).optional(),
+    })
     .strict(),
   z
     .object({

@@ -1,6 +1,6 @@
 // The warm TypeScript host: a child process of the server (Signalint started with WARM_HOST_MODE) that keeps one
 // warm program and answers checks of it, one at a time, so the server's own thread never runs the compiler.
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
@@ -15,6 +15,8 @@ import { dependentsOf, type ProgramDependents } from "./dependents.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, ts7Identity, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
+import { SvelteLayoutError, SvelteRestartError, WarmSvelteCheck } from "./warm-svelte.ts";
+import { parseSvelteCheckOutput } from "../engines/svelte-check.ts";
 
 /**
  * One check's answer: issues with absolute file names, the files the program read, the configs a solution built;
@@ -141,6 +143,26 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         close: () => {},
       };
     }
+    case "svelte": {
+      const workspace = dirname(request.configPath);
+      const checker = new WarmSvelteCheck(request.typescriptDir, request.configPath, request.cwd);
+      // The host runs in the project root, where the command line runs svelte-check (warm-host-client.ts).
+      return {
+        check: async ({ hint }) => {
+          const answer = await checker.check(hint ?? null);
+          // svelte-check's own output, read as the command line's is (paths relative to the workspace, made absolute).
+          const parsed = parseSvelteCheckOutput(
+            { stdout: answer.output, stderr: "", exitCode: 0, signal: null, timedOut: false, outputExceeded: false, spawnError: null, durationMs: 0 },
+            (file) => resolve(workspace, file),
+          );
+          if (!parsed.ok) throw new Error(parsed.message);
+          const info = { reuse: answer.reuse, changedFiles: answer.changedFiles, programFiles: answer.programFiles };
+          return { issues: parsed.issues, info, files: [], covers: [] };
+        },
+        invalidateResolutions: () => checker.invalidate(),
+        close: () => checker.close(),
+      };
+    }
   }
 }
 
@@ -164,8 +186,8 @@ function listing(request: ListingRequest, host: HostProcess): HostReply {
 const NO_API = "this TypeScript has no usable compiler API";
 
 /** A request the host could not serve (`unsupported`: its compiler or config is not one a warm program serves). */
-function failure(host: HostProcess, id: number, unsupported: boolean, error: string): HostReply {
-  return { id, ok: false, unsupported, error, rssBytes: host.rssBytes() };
+function failure(host: HostProcess, id: number, unsupported: boolean, error: string, restart = false): HostReply {
+  return { id, ok: false, unsupported, error, rssBytes: host.rssBytes(), ...(restart ? { restart: true as const } : {}) };
 }
 
 /** What the host needs from the process it runs in. */
@@ -231,6 +253,8 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
     } catch (error) {
       program?.close();
       program = null;
+      if (error instanceof SvelteRestartError) return failure(host, request.id, false, error.message, true);
+      if (error instanceof SvelteLayoutError) return failure(host, request.id, true, `svelte-check is not kept warm: ${error.message}`);
       return failure(host, request.id, false, (error as Error).stack ?? String(error));
     }
   };

@@ -39,6 +39,12 @@ function programKey(typescriptDir: string, kind: WarmKind, configPath: string): 
   return `${typescriptIdentity(typescriptDir)}\0${kind}\0${configPath}`;
 }
 
+/** The kind of a programKey (the part before its config). */
+function keyKind(key: string): string {
+  const parts = key.split("\0");
+  return parts[parts.length - 2] ?? "";
+}
+
 const normalized = (path: string) => path.replace(/\\/g, "/");
 
 /** A program a check was answered from: what a new server builds again before its first check (see prewarm). */
@@ -189,7 +195,10 @@ export class WarmTsPool {
       for (const host of this.hosts.values()) host.invalidate = true;
     }
     // A program of another compiler or kind for this config (TypeScript upgraded or swapped, references added or removed): never answer from it.
-    for (const other of [...this.hosts.keys()]) if (other !== key && other.endsWith(`\0${configPath}`)) this.release(other);
+    // svelte-check's program of a config is not tsc's: a project may run both on one config, each kept.
+    const family = (kind: string) => (kind === "svelte" ? kind : "typescript");
+    for (const other of [...this.hosts.keys()])
+      if (other !== key && other.endsWith(`\0${configPath}`) && family(keyKind(other)) === family(request.kind)) this.release(other);
     // A one-shot check answered from disk asks no host (see one-shot-answer.ts).
     const here =
       this.oneShot && this.persist && request.kind === "project" && !this.hosts.has(key)
@@ -206,7 +215,8 @@ export class WarmTsPool {
     const host = owner?.[1] ?? this.hosts.get(key) ?? this.start(key);
     if (!host) return { status: "unavailable" };
     const outcome = await this.ask(owner?.[0] ?? key, host, here ? { ...request, storedLooked: true } : request);
-    if (remember && outcome.status === "ok" && !this.refused.has(key)) this.remember(request);
+    // svelte-check's programs are not prewarmed (a new server builds them at its first check).
+    if (remember && outcome.status === "ok" && !this.refused.has(key) && request.kind !== "svelte") this.remember(request);
     return outcome;
   }
 
@@ -259,6 +269,8 @@ export class WarmTsPool {
     }
     if (!answer.ok) {
       this.forget(key, host);
+      // The host could not answer for what changed (warm-svelte.ts): the command line answers, a new host the next check.
+      if (answer.restart) return { status: "unavailable" };
       // An expected fallback (e.g. TypeScript 7's synchronous API under Deno) is one line: the error's, not its stack.
       const reason = answer.error.split("\n", 1)[0]?.replace(/^Error: /, "");
       if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${reason}); tsc runs cold each time`);

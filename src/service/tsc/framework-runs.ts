@@ -5,7 +5,10 @@ import { outsideRoot } from "./outside-root.ts";
 import { configFileName } from "../../engines/tsconfig.ts";
 import type { ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
 import type { SpawnResult } from "../../runtime/types.ts";
-import { throwIfCancelled } from "../job/check-events.ts";
+import { CheckCancelledError, throwIfCancelled } from "../job/check-events.ts";
+import { outsideRootIssue } from "../../engines/tsc.ts";
+import type { ChangeHint } from "../../typescript/change-hint.ts";
+import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import type { EngineJob } from "../job/engine-job.ts";
 import type { ProgramRun } from "./tsc-selection.ts";
 
@@ -33,20 +36,55 @@ export async function withoutGeneratedGaps(job: EngineJob, runs: readonly Progra
   return runs.filter((_, index) => !gaps[index]);
 }
 
+/** How a svelte-check program may be kept warm: the pool its host lives in, the watch's hint, the memory bound. */
+export interface WarmSvelte {
+  pool: WarmTsPool;
+  hint: ChangeHint | null;
+  memoryLimitBytes: number;
+}
+
 /**
- * A program the project's scripts run with svelte-check: the installed svelte-check, cold at every check, on the
- * program's config from its directory (paths it prints are relative to that workspace). Never warm.
+ * A program the project's scripts run with svelte-check: the installed svelte-check on the program's config from its
+ * directory (paths it prints are relative to that workspace) — kept warm in a host when `warm` allows
+ * (typescript/warm-svelte.ts), else on the command line. `mode` says which answered.
  */
-export async function runSvelteCheck(job: EngineJob, tsconfig: string, checker: ResolvedEngine, spawn: StandInSpawn): Promise<ParseOutcome> {
+export async function runSvelteCheck(
+  job: EngineJob,
+  tsconfig: string,
+  checker: ResolvedEngine,
+  spawn: StandInSpawn,
+  warm: WarmSvelte | null,
+): Promise<{ outcome: ParseOutcome; mode: string }> {
   throwIfCancelled(job.signal);
-  job.onEvent?.({ kind: "tsc-phase", phase: "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const workspace = dirname(tsconfig);
-  const outside = outsideRoot(job, configFileName(job.root, tsconfig));
+  const configFile = configFileName(job.root, tsconfig);
+  const outside = outsideRoot(job, configFile);
+  if (warm && checker.packageDir) {
+    job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
+    const answer = await warm.pool.check({
+      kind: "svelte",
+      typescriptDir: checker.packageDir,
+      configPath: tsconfig,
+      configFile,
+      timeoutMs: job.timeoutMs,
+      memoryLimitBytes: warm.memoryLimitBytes,
+      signal: job.signal,
+      toRelative: job.toRelative,
+      outside: (issue, file) => outsideRootIssue(issue, file, outside),
+      hint: warm.hint,
+    });
+    if (answer.status === "cancelled") throw new CheckCancelledError();
+    if (answer.status === "ok") return { outcome: { ok: true, issues: answer.issues }, mode: `svelte-check-warm-${answer.info.reuse}` };
+    // A timeout is the command line's too (it would run as long): said as one.
+    if (answer.status === "timeout")
+      return { outcome: { ok: false, code: "timeout", message: `svelte-check did not complete within ${job.timeoutMs / 1000}s` }, mode: "svelte-check" };
+  }
+  job.onEvent?.({ kind: "tsc-phase", phase: "command line", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const parse = (result: SpawnResult) =>
     parseSvelteCheckOutput(
       result,
       (file) => job.toRelative(resolve(workspace, file)),
       (file) => outside(resolve(workspace, file)),
     );
-  return spawn(svelteCheckArgs(workspace, tsconfig), configFileName(job.root, tsconfig), { checker, parse });
+  return { outcome: await spawn(svelteCheckArgs(workspace, tsconfig), configFile, { checker, parse }), mode: "svelte-check" };
 }

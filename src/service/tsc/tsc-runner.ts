@@ -200,11 +200,15 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
   if (checker && run.tool === "svelte-check") {
-    const parsed = await runSvelteCheck(job, tsconfig, checker, spawn);
-    if (parsed.ok) state.listLater.push(tsconfig);
-    if (parsed.ok) state.modes.add("svelte-check");
-    if (parsed.ok) state.checkerAnswered.add(tsconfig);
-    return parsed;
+    // Warm in a host like tsc's programs (a one-shot process would build it for one answer: the command line serves).
+    const warm = job.warmTypeScript && slot < job.warm.capacity && !job.warm.oneShot;
+    const pool = { pool: job.warm, hint: job.changeHint ?? null, memoryLimitBytes: job.warmMemoryMB * 1024 ** 2 };
+    const { outcome, mode } = await runSvelteCheck(job, tsconfig, checker, spawn, warm ? pool : null);
+    if (!outcome.ok) return outcome;
+    state.listLater.push(tsconfig);
+    state.modes.add(mode);
+    state.checkerAnswered.add(tsconfig);
+    return outcome;
   }
   // A vue-tsc program is the user's config run `-p` like tsc's (its build info and profiles moved out of the tree too).
   const planned = () =>
