@@ -52,6 +52,9 @@ export class SvelteLayoutError extends Error {}
 
 /** The statement that runs svelte-check's command line when its entry is loaded (left out here). */
 const COMMAND_LINE = "\nparseOptions(async";
+/** Where its command line makes the checker and the workspace's URI: the names of the class's module and of URI. */
+const CLI_CHECKER = /new ([\w$]+)\.SvelteCheck\(opts\.workspaceUri\.fsPath/;
+const CLI_URI = /workspaceUri = ([\w$]+)\.file\(/;
 
 function compiled(file: string, code: string): LoadedModule {
   const module = new Internals(file);
@@ -62,39 +65,54 @@ function compiled(file: string, code: string): LoadedModule {
   return module;
 }
 
+/** The bundle file that makes the checker: dist/src/ts6.js from svelte-check 4.7.9 on, else its entry, index.js. */
+function checkerFile(packageDir: string): string {
+  const ts6 = join(packageDir, "dist", "src", "ts6.js");
+  return existsSync(ts6) ? ts6 : join(packageDir, "dist", "src", "index.js");
+}
+
 /**
- * svelte-check 4.5+'s parts (dist/src/index.js: the writer and URI, exported; dist/src/ts6.js: the checker class, in
- * its module variable `src`), loaded afresh (their caches with them) without running the command line: the one
- * statement of index.js that does is cut out, and ts6.js gets that module for its `require('./index.js')`. Any
- * other layout throws SvelteLayoutError.
+ * The parts svelte-check's command line uses, loaded afresh (their caches with them) without running the command
+ * line: the one statement of its entry (dist/src/index.js) that runs it is cut out, and the names the command line
+ * itself uses — the checker class's module, URI, the writer's two functions — are exported from the rest. From 4.7.9
+ * the checker lives in dist/src/ts6.js, which is given that entry for its `require('./index.js')`; before (4.4 to
+ * 4.7.8) everything is in the entry. Any other layout throws SvelteLayoutError (the command line serves).
  */
 function loadParts(packageDir: string): SvelteCheckParts {
   const index = join(packageDir, "dist", "src", "index.js");
-  const ts6 = join(packageDir, "dist", "src", "ts6.js");
-  if (!existsSync(index) || !existsSync(ts6)) throw new SvelteLayoutError("its bundle has no dist/src/index.js and ts6.js");
+  const file = checkerFile(packageDir);
+  if (!existsSync(index)) throw new SvelteLayoutError("its bundle has no dist/src/index.js");
   const text = readFileSync(index, "utf8");
   const start = text.indexOf(COMMAND_LINE);
-  const end = start < 0 ? -1 : text.indexOf("\n});\n", start);
-  if (start < 0 || end < 0 || text.indexOf(COMMAND_LINE, start + 1) >= 0) throw new SvelteLayoutError("its command line is not where this host looks for it");
-  Internals._cache[index] = compiled(index, text.slice(0, start) + text.slice(end + "\n});\n".length));
-  const parts = Internals._cache[index].exports;
-  let SvelteCheck: unknown;
+  const end = start < 0 ? -1 : text.indexOf("\n});", start);
+  const after = end + "\n});".length;
+  const uri = CLI_URI.exec(text)?.[1];
+  if (start < 0 || end < 0 || (text[after] !== undefined && text[after] !== "\n") || text.indexOf(COMMAND_LINE, start + 1) >= 0 || !uri)
+    throw new SvelteLayoutError("its command line is not where this host looks for it");
+  const own = file === index;
+  const checkerText = own ? text : readFileSync(file, "utf8");
+  const name = CLI_CHECKER.exec(checkerText)?.[1];
+  if (!name) throw new SvelteLayoutError("its command line makes no checker where this host looks for it");
+  const parts = `module.exports.__signalint = { writeDiagnostics, instantiateWriter, URI: ${uri}${own ? `, SvelteCheck: ${name}.SvelteCheck` : ""} };`;
+  let loaded: Record<string, unknown>;
   try {
-    const checker = compiled(ts6, `${readFileSync(ts6, "utf8")}\n;module.exports.__signalintSvelteCheck = src.SvelteCheck;`);
-    SvelteCheck = checker.exports.__signalintSvelteCheck;
+    const entry = compiled(index, `${text.slice(0, start)}${text.slice(after)}\n;${parts}\n`);
+    Internals._cache[index] = entry;
+    loaded = { ...(entry.exports.__signalint as Record<string, unknown>) };
+    if (!own) loaded.SvelteCheck = compiled(file, `${checkerText}\n;module.exports.__signalint = ${name}.SvelteCheck;\n`).exports.__signalint;
   } catch (error) {
-    // `src` not there (another layout) fails here; anything else thrown while loading is the bundle's own failure.
-    if (error instanceof ReferenceError) throw new SvelteLayoutError(`its checker class is not where this host looks for it (${error.message})`);
+    // A name not there (another layout) fails here; anything else thrown while loading is the bundle's own failure.
+    if (error instanceof ReferenceError) throw new SvelteLayoutError(`a part is not where this host looks for it (${error.message})`);
     throw error;
   }
-  const prototype = (SvelteCheck as { prototype?: Record<string, unknown> } | undefined)?.prototype;
+  const prototype = (loaded.SvelteCheck as { prototype?: Record<string, unknown> } | undefined)?.prototype;
   const usable =
-    typeof SvelteCheck === "function" &&
-    ["upsertDocument", "getDiagnostics"].every((name) => typeof prototype?.[name] === "function") &&
-    ["instantiateWriter", "writeDiagnostics"].every((name) => typeof parts[name] === "function") &&
-    typeof (parts.URI as { file?: unknown } | undefined)?.file === "function";
+    typeof loaded.SvelteCheck === "function" &&
+    ["upsertDocument", "getDiagnostics"].every((method) => typeof prototype?.[method] === "function") &&
+    ["instantiateWriter", "writeDiagnostics"].every((part) => typeof loaded[part] === "function") &&
+    typeof (loaded.URI as { file?: unknown } | undefined)?.file === "function";
   if (!usable) throw new SvelteLayoutError("its checker class, writer or URI is not the one this host knows");
-  return { SvelteCheck, instantiateWriter: parts.instantiateWriter, writeDiagnostics: parts.writeDiagnostics, URI: parts.URI } as SvelteCheckParts;
+  return loaded as unknown as SvelteCheckParts;
 }
 
 /** One recorded question: its kind (r readFile, f fileExists, d directoryExists, g getDirectories, p realpath, l readDirectory). */
@@ -248,9 +266,8 @@ export class WarmSvelteCheck {
     this.answers.clear();
     this.reads.clear();
     this.snapshots.clear();
-    const ts6 = join(this.packageDir, "dist", "src", "ts6.js");
     // The TypeScript svelte-check loads: its system's questions are recorded before the checker is loaded.
-    const ts = createRequire(ts6)("typescript") as typeof TS;
+    const ts = createRequire(checkerFile(this.packageDir))("typescript") as typeof TS;
     this.recorder = recorderOf(ts.sys);
     this.recorder.target = this;
     this.parts = loadParts(this.packageDir);

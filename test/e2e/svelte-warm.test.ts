@@ -12,14 +12,18 @@ import { BUNDLE, CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, serviceIssue
 import { projectFrom } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
-const SVELTE_CHECK = join(REPO, "node_modules", "svelte-check");
+/** Both layouts of svelte-check's bundle: the checker in dist/src/ts6.js (4.7.9 on), or all in its entry (4.4 to 4.7.8). */
+const LAYOUTS = [
+  ["svelte-check 4.7.9 (ts6.js)", join(REPO, "node_modules", "svelte-check")],
+  ["svelte-check 4.4.3 (one file)", join(REPO, "node_modules", "svelte-check44")],
+] as const;
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
 
 const WIDGET = '<script lang="ts">\n  import { label } from "./lib";\n  let n: number = "x";\n</script>\n\n<p>{n} {label.toFixed()}</p>\n<img src="a.png">\n';
 const LIB = 'export const label: string = "a";\nexport const bad: number = "b";\n';
 
-function svelteApp(): string {
+function svelteApp(svelteCheck: string): string {
   const dir = projectFrom(
     {
       "package.json": JSON.stringify({ name: "svelte-app", private: true, type: "module", scripts: { check: "svelte-check --tsconfig ./tsconfig.json" } }),
@@ -37,13 +41,13 @@ function svelteApp(): string {
   dirs.push(dir);
   linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
   linkPackage(dir, "svelte", join(REPO, "node_modules", "svelte"));
-  linkPackage(dir, "svelte-check", SVELTE_CHECK);
+  linkPackage(dir, "svelte-check", svelteCheck);
   return dir;
 }
 
 /** A cold `svelte-check` of the tree as it is now, as "file:line:col rule". */
-function cold(dir: string): string[] {
-  const result = spawnSync(process.execPath, [join(SVELTE_CHECK, "bin", "svelte-check"), ...svelteCheckArgs(dir, join(dir, "tsconfig.json"))], {
+function cold(dir: string, svelteCheck: string): string[] {
+  const result = spawnSync(process.execPath, [join(svelteCheck, "bin", "svelte-check"), ...svelteCheckArgs(dir, join(dir, "tsconfig.json"))], {
     cwd: dir,
     encoding: "utf8",
     env: { PATH: CLEAN_PATH },
@@ -73,47 +77,52 @@ async function answer(service: SignalintService): Promise<{ keys: string[]; mode
   return { keys, mode: String(service.lastTiming?.cache?.tsc?.mode) };
 }
 
-describe("svelte-check kept warm", () => {
-  it("answers every kind of edit as a cold svelte-check of the edited tree, and writes nothing in it", async () => {
-    const dir = svelteApp();
-    const service = await open(dir);
-    const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
-    // Each step: an edit, then the warm answer against the cold run, and how the warm host answered it.
-    const steps: [string, () => void, RegExp][] = [
-      ["first check", () => {}, /svelte-check-warm-full/],
-      ["nothing changed", () => {}, /svelte-check-warm-reused/],
-      [
-        "a .svelte script fixed",
-        () => write("src/Widget.svelte", WIDGET.replace('let n: number = "x";', "let n: number = 1;")),
-        /svelte-check-warm-incremental/,
-      ],
-      ["a template error", () => write("src/Widget.svelte", WIDGET.replace("{n} {label", "{n.nope} {label")), /svelte-check-warm-incremental/],
-      ["a .ts edit breaking the component", () => write("src/lib.ts", LIB.replace("label: string", "label2: string")), /svelte-check-warm-incremental/],
-      ["a component created", () => write("src/Extra.svelte", '<script lang="ts">\n  const x: string = 1;\n</script>\n<p>{x}</p>\n'), /svelte-check-warm-full/],
-      ["a component deleted", () => rmSync(join(dir, "src/Extra.svelte")), /svelte-check-warm-full/],
-      // svelte.config.js is loaded by import: this host cannot take a changed one, the command line answers.
-      ["svelte.config.js created", () => write("svelte.config.js", "export default { compilerOptions: {} };\n"), /^svelte-check$/],
-      ["then warm again", () => {}, /svelte-check-warm-full/],
-      [
-        "everything put back",
-        () => {
-          write("src/Widget.svelte", WIDGET);
-          write("src/lib.ts", LIB);
-        },
-        /svelte-check-warm-incremental/,
-      ],
-    ];
-    try {
-      for (const [name, edit, mode] of steps) {
-        edit();
-        const before = snapshotTree(dir);
-        const warm = await answer(service);
-        assertTreeUnchanged(dir, before);
-        assert.deepEqual(warm.keys, cold(dir), `${name}: the warm answer equals a cold svelte-check`);
-        assert.match(warm.mode, mode, `${name}: answered as expected`);
+for (const [layout, svelteCheck] of LAYOUTS)
+  describe(`svelte-check kept warm: ${layout}`, () => {
+    it("answers every kind of edit as a cold svelte-check of the edited tree, and writes nothing in it", async () => {
+      const dir = svelteApp(svelteCheck);
+      const service = await open(dir);
+      const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
+      // Each step: an edit, then the warm answer against the cold run, and how the warm host answered it.
+      const steps: [string, () => void, RegExp][] = [
+        ["first check", () => {}, /svelte-check-warm-full/],
+        ["nothing changed", () => {}, /svelte-check-warm-reused/],
+        [
+          "a .svelte script fixed",
+          () => write("src/Widget.svelte", WIDGET.replace('let n: number = "x";', "let n: number = 1;")),
+          /svelte-check-warm-incremental/,
+        ],
+        ["a template error", () => write("src/Widget.svelte", WIDGET.replace("{n} {label", "{n.nope} {label")), /svelte-check-warm-incremental/],
+        ["a .ts edit breaking the component", () => write("src/lib.ts", LIB.replace("label: string", "label2: string")), /svelte-check-warm-incremental/],
+        [
+          "a component created",
+          () => write("src/Extra.svelte", '<script lang="ts">\n  const x: string = 1;\n</script>\n<p>{x}</p>\n'),
+          /svelte-check-warm-full/,
+        ],
+        ["a component deleted", () => rmSync(join(dir, "src/Extra.svelte")), /svelte-check-warm-full/],
+        // svelte.config.js is loaded by import: this host cannot take a changed one, the command line answers.
+        ["svelte.config.js created", () => write("svelte.config.js", "export default { compilerOptions: {} };\n"), /^svelte-check$/],
+        ["then warm again", () => {}, /svelte-check-warm-full/],
+        [
+          "everything put back",
+          () => {
+            write("src/Widget.svelte", WIDGET);
+            write("src/lib.ts", LIB);
+          },
+          /svelte-check-warm-incremental/,
+        ],
+      ];
+      try {
+        for (const [name, edit, mode] of steps) {
+          edit();
+          const before = snapshotTree(dir);
+          const warm = await answer(service);
+          assertTreeUnchanged(dir, before);
+          assert.deepEqual(warm.keys, cold(dir, svelteCheck), `${name}: the warm answer equals a cold svelte-check`);
+          assert.match(warm.mode, mode, `${name}: answered as expected`);
+        }
+      } finally {
+        service.close();
       }
-    } finally {
-      service.close();
-    }
+    });
   });
-});
