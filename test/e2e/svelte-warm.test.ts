@@ -8,8 +8,8 @@ import { after, describe, it } from "node:test";
 import { parseSvelteCheckOutput, svelteCheckArgs } from "../../src/engines/svelte-check.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, serviceIssues, tempDir } from "../helpers.ts";
-import { projectFrom } from "../helpers/project.ts";
+import { BUNDLE, CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
+import { projectFrom, writeFiles } from "../helpers/project.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 /** Both layouts of svelte-check's bundle: the checker in dist/src/ts6.js (4.7.9 on), or all in its entry (4.4 to 4.7.8). */
@@ -126,3 +126,50 @@ for (const [layout, svelteCheck] of LAYOUTS)
       }
     });
   });
+
+// A source outside the root that the program includes (`../shared`): svelte-check reports its error there, so does the
+// project's own check; Signalint reports it on the config, its place leading the message (engines/tsc.ts
+// outsideRootIssue), warm and on the command line alike — never dropped into a clean answer.
+describe("svelte-check's errors outside the root", () => {
+  it("are reported on the config, warm and on the command line, as svelte-check reports them", async () => {
+    const outer = tempDir("signalint-svelte-outside-");
+    dirs.push(outer);
+    const dir = join(outer, "app");
+    writeFiles(outer, { "shared/x.ts": 'export const y: number = "s";\n' });
+    writeFiles(dir, {
+      "package.json": JSON.stringify({ name: "svelte-app", private: true, type: "module", scripts: { check: "svelte-check --tsconfig ./tsconfig.json" } }),
+      "signalint.config.json": JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false } }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler" },
+        include: ["src/**/*.ts", "src/**/*.svelte", "../shared/**/*.ts"],
+      }),
+      "src/Widget.svelte": '<script lang="ts">\n  let n: number = 1;\n</script>\n\n<p>{n}</p>\n',
+    });
+    const svelteCheck = LAYOUTS[0][1];
+    linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+    linkPackage(dir, "svelte", join(REPO, "node_modules", "svelte"));
+    linkPackage(dir, "svelte-check", svelteCheck);
+    assert.deepEqual(cold(dir, svelteCheck), ["../shared/x.ts:1:14 TS2322"], "svelte-check reports the error outside the root");
+    const expected = { file: "tsconfig.json", rule: "TS2322", place: "../shared/x.ts(1,14): " };
+    const service = await open(dir);
+    try {
+      const response = await service.check(["."], false);
+      const found = serviceIssues(service, response).filter((issue) => issue.engine === "tsc");
+      assert.equal(response.status, "issues_found", JSON.stringify({ engines: response.engines, notChecked: response.notChecked }));
+      assert.match(String(service.lastTiming?.cache?.tsc?.mode), /svelte-check-warm-full/);
+      assert.deepEqual(
+        found.map((issue) => ({ file: issue.file, rule: issue.rule, place: issue.message.slice(0, expected.place.length) })),
+        [expected],
+      );
+    } finally {
+      service.close();
+    }
+    const cli = runCli(["check", "--format", "json"], { cwd: dir, env: { SIGNALINT_CACHE_DIR: tempDir("signalint-svelte-outside-cache-") } });
+    assert.equal(cli.status, 1, cli.stderr);
+    const report = JSON.parse(cli.stdout) as { issues: { file: string; rule: string; message: string }[] };
+    assert.deepEqual(
+      report.issues.map((issue) => ({ file: issue.file, rule: issue.rule, place: issue.message.slice(0, expected.place.length) })),
+      [expected],
+    );
+  });
+});
