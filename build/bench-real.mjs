@@ -16,7 +16,7 @@
 //   "steps": [
 //     { "label": "first check" },                // no edit: compared, not required to change the answer
 //     { "label": "leaf: an error added", "kind": "leaf", "files": ["source/utils/delay.ts"],
-//       "edits": [{ "file": "source/utils/delay.ts", "search": "…", "replace": "…" }] },
+//       "edits": [{ "file": "source/utils/delay.ts", "search": "…", "replace": "…" }] },  // or { "file", "create": "<text>" }
 //     { "label": "file deleted", "delete": "source/utils/delay.ts" },
 //     { "label": "file restored", "restore": "source/utils/delay.ts" }
 //   ]
@@ -32,7 +32,7 @@
 // step's edits are applied too (its outputs and build info persist there between steps, as in a developer's tree).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { env, fail, keyOf, mcpCheck, openSession, Project, printSteps, runBench, step, stopDaemon, tempDir, tscKeys } from "./bench-harness.mjs";
 
@@ -239,9 +239,13 @@ await runBench(async () => {
   }
 
   function applyStep(s) {
-    for (const { file, search, replace } of s.edits ?? []) {
+    for (const { file, search, replace, create } of s.edits ?? []) {
       keep(file);
-      project.replace(file, search, replace);
+      if (create === undefined) project.replace(file, search, replace);
+      else {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        writeFileSync(join(dir, file), create);
+      }
     }
     if (s.delete) {
       keep(s.delete);

@@ -5,7 +5,7 @@ import { type HostRequest, type ProgramDependents, type WarmKind } from "./host-
 import { WarmHost } from "./warm-host-client.ts";
 import { projectIssues, storedAnswerHere } from "./one-shot-answer.ts";
 import type { WarmCheckInfo } from "./warm-builder.ts";
-import { typescriptIdentity } from "./warm-program.ts";
+import { programKey, replaces } from "./program-key.ts";
 import { resolutionStamp } from "./host-questions.ts";
 import type { PersistTarget } from "./persisted-state.ts";
 import type { TsconfigListing } from "./tsconfig.ts";
@@ -29,21 +29,6 @@ export const WARM_IDLE_MS = 15 * 60 * 1000;
 const PRELOAD_TIMEOUT_MS = 120_000;
 /** A host that died or failed this many times in a row without answering is not started again for that program. */
 const MAX_DEATHS = 3;
-
-/**
- * Warm programs are keyed by the compiler's identity (its location and the stamps of its package files), the kind
- * and the tsconfig: a TypeScript upgraded in place, or a node_modules/typescript link moved to another version, is
- * another compiler and gets a new program (a new host); so does a config that gained or lost its references.
- */
-function programKey(typescriptDir: string, kind: WarmKind, configPath: string): string {
-  return `${typescriptIdentity(typescriptDir)}\0${kind}\0${configPath}`;
-}
-
-/** The kind of a programKey (the part before its config). */
-function keyKind(key: string): string {
-  const parts = key.split("\0");
-  return parts[parts.length - 2] ?? "";
-}
 
 const normalized = (path: string) => path.replace(/\\/g, "/");
 
@@ -195,10 +180,7 @@ export class WarmTsPool {
       for (const host of this.hosts.values()) host.invalidate = true;
     }
     // A program of another compiler or kind for this config (TypeScript upgraded or swapped, references added or removed): never answer from it.
-    // svelte-check's program of a config is not tsc's: a project may run both on one config, each kept.
-    const family = (kind: string) => (kind === "svelte" ? kind : "typescript");
-    for (const other of [...this.hosts.keys()])
-      if (other !== key && other.endsWith(`\0${configPath}`) && family(keyKind(other)) === family(request.kind)) this.release(other);
+    for (const other of [...this.hosts.keys()]) if (replaces(key, other)) this.release(other);
     // A one-shot check answered from disk asks no host (see one-shot-answer.ts).
     const here =
       this.oneShot && this.persist && request.kind === "project" && !this.hosts.has(key)

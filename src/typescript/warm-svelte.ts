@@ -367,6 +367,7 @@ function inTree(root: string, path: string): boolean {
     try {
       return realpathSync(path);
     } catch {
+      // Gone (or unreadable): its own path is all there is to judge.
       return path;
     }
   })();
