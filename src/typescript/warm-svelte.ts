@@ -3,189 +3,51 @@
 // command line's own machine-verbose output, written by svelte-check's own writer, so the server parses it as it parses
 // a run of the command line. Freshness is this host's, not svelte-check's: every file-system question the checker's
 // TypeScript asked is recorded and asked again at the next check (the watch's hint narrows them, as for warm
-// programs); a changed source text in the tree is handed over, anything else (a file created or deleted, a config, a
-// package) builds the checker again, and what TypeScript does not read (svelte.config.js, loaded by import) or a
-// package install sends the check to the command line and this host away.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { createRequire, Module } from "node:module";
-import { dirname, join, sep } from "node:path";
+// programs); a changed source text in the tree is handed over, anything else TypeScript read (a file created or
+// deleted, a config, a package) builds the checker again, and what svelte-check reads without TypeScript (its configs,
+// loaded by import, what they import, the styles its preprocessors read), a package install or a watch that lost track
+// send the check to the command line and this host away.
+import { realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp, isRacyStamp } from "../engines/file-stamp.ts";
 import { recheckFilter, type ChangeHint } from "./change-hint.ts";
 import { hashText } from "./host-questions.ts";
+import {
+  askAgain,
+  type Checker,
+  checkerFile,
+  type Kind,
+  loadParts,
+  type Recorder,
+  recorderOf,
+  type SvelteCheckParts,
+  SvelteLayoutError,
+} from "./svelte-parts.ts";
 
-/** The svelte-check class's instance, as its command line and watch mode use it. */
-interface Checker {
-  upsertDocument(doc: { uri: string; text: string }, isNew: boolean): Promise<void>;
-  getDiagnostics(): Promise<unknown[]>;
-}
+export { SvelteLayoutError } from "./svelte-parts.ts";
 
-/** svelte-check's writer; its stream is replaced by a buffer here. */
-interface Writer {
-  stream: { write(text: string): boolean };
-}
-
-/** What this host uses of svelte-check's bundle (its command line's own parts; the package exports none of them). */
-interface SvelteCheckParts {
-  SvelteCheck: new (workspace: string, options: Record<string, unknown>) => Checker;
-  instantiateWriter(options: Record<string, unknown>): Writer;
-  writeDiagnostics(workspaceUri: unknown, writer: Writer, diagnostics: unknown[]): unknown;
-  URI: { file(path: string): { fsPath: string; toString(): string } };
-}
-
-/** Node's module internals used to load a bundle file from text (not in its public types). */
-interface LoadedModule {
-  filename: string;
-  paths: string[];
-  loaded: boolean;
-  exports: Record<string, unknown>;
-  _compile(code: string, file: string): void;
-}
-const Internals = Module as unknown as {
-  new (id: string): LoadedModule;
-  _cache: Record<string, LoadedModule>;
-  _nodeModulePaths(dir: string): string[];
-};
-
-/** Why a svelte-check is not kept warm: its bundle is not laid out as this host knows (the command line serves). */
-export class SvelteLayoutError extends Error {}
-
-/** The statement that runs svelte-check's command line when its entry is loaded (left out here). */
-const COMMAND_LINE = "\nparseOptions(async";
-/** Where its command line makes the checker and the workspace's URI: the names of the class's module and of URI. */
-const CLI_CHECKER = /new ([\w$]+)\.SvelteCheck\(opts\.workspaceUri\.fsPath/;
-const CLI_URI = /workspaceUri = ([\w$]+)\.file\(/;
-
-function compiled(file: string, code: string): LoadedModule {
-  const module = new Internals(file);
-  module.filename = file;
-  module.paths = Internals._nodeModulePaths(dirname(file));
-  module._compile(code, file);
-  module.loaded = true;
-  return module;
-}
-
-/** The bundle file that makes the checker: dist/src/ts6.js from svelte-check 4.7.9 on, else its entry, index.js. */
-function checkerFile(packageDir: string): string {
-  const ts6 = join(packageDir, "dist", "src", "ts6.js");
-  return existsSync(ts6) ? ts6 : join(packageDir, "dist", "src", "index.js");
-}
-
-/**
- * The parts svelte-check's command line uses, loaded afresh (their caches with them) without running the command
- * line: the one statement of its entry (dist/src/index.js) that runs it is cut out, and the names the command line
- * itself uses — the checker class's module, URI, the writer's two functions — are exported from the rest. From 4.7.9
- * the checker lives in dist/src/ts6.js, which is given that entry for its `require('./index.js')`; before (4.4 to
- * 4.7.8) everything is in the entry. Any other layout throws SvelteLayoutError (the command line serves).
- */
-function loadParts(packageDir: string): SvelteCheckParts {
-  const index = join(packageDir, "dist", "src", "index.js");
-  const file = checkerFile(packageDir);
-  if (!existsSync(index)) throw new SvelteLayoutError("its bundle has no dist/src/index.js");
-  const text = readFileSync(index, "utf8");
-  const start = text.indexOf(COMMAND_LINE);
-  const end = start < 0 ? -1 : text.indexOf("\n});", start);
-  const after = end + "\n});".length;
-  const uri = CLI_URI.exec(text)?.[1];
-  if (start < 0 || end < 0 || (text[after] !== undefined && text[after] !== "\n") || text.indexOf(COMMAND_LINE, start + 1) >= 0 || !uri)
-    throw new SvelteLayoutError("its command line is not where this host looks for it");
-  const own = file === index;
-  const checkerText = own ? text : readFileSync(file, "utf8");
-  const name = CLI_CHECKER.exec(checkerText)?.[1];
-  if (!name) throw new SvelteLayoutError("its command line makes no checker where this host looks for it");
-  const parts = `module.exports.__signalint = { writeDiagnostics, instantiateWriter, URI: ${uri}${own ? `, SvelteCheck: ${name}.SvelteCheck` : ""} };`;
-  let loaded: Record<string, unknown>;
-  try {
-    const entry = compiled(index, `${text.slice(0, start)}${text.slice(after)}\n;${parts}\n`);
-    Internals._cache[index] = entry;
-    loaded = { ...(entry.exports.__signalint as Record<string, unknown>) };
-    if (!own) loaded.SvelteCheck = compiled(file, `${checkerText}\n;module.exports.__signalint = ${name}.SvelteCheck;\n`).exports.__signalint;
-  } catch (error) {
-    // A name not there (another layout) fails here; anything else thrown while loading is the bundle's own failure.
-    if (error instanceof ReferenceError) throw new SvelteLayoutError(`a part is not where this host looks for it (${error.message})`);
-    throw error;
-  }
-  const prototype = (loaded.SvelteCheck as { prototype?: Record<string, unknown> } | undefined)?.prototype;
-  const usable =
-    typeof loaded.SvelteCheck === "function" &&
-    ["upsertDocument", "getDiagnostics"].every((method) => typeof prototype?.[method] === "function") &&
-    ["instantiateWriter", "writeDiagnostics"].every((part) => typeof loaded[part] === "function") &&
-    typeof (loaded.URI as { file?: unknown } | undefined)?.file === "function";
-  if (!usable) throw new SvelteLayoutError("its checker class, writer or URI is not the one this host knows");
-  return loaded as unknown as SvelteCheckParts;
-}
-
-/** One recorded question: its kind (r readFile, f fileExists, d directoryExists, g getDirectories, p realpath, l readDirectory). */
-type Kind = "r" | "f" | "d" | "g" | "p" | "l";
-
-/** The TypeScript system's questions, recorded for whichever checker is current (installed once per `sys`). */
-interface Recorder {
-  original: Pick<TS.System, "readFile" | "fileExists" | "directoryExists" | "getDirectories" | "realpath" | "readDirectory">;
-  target: WarmSvelteCheck | null;
-}
-const recorders = new WeakMap<TS.System, Recorder>();
-
-function recorderOf(sys: TS.System): Recorder {
-  const existing = recorders.get(sys);
-  if (existing) return existing;
-  const { readFile, fileExists, directoryExists, getDirectories, realpath, readDirectory } = sys;
-  const recorder: Recorder = {
-    original: {
-      readFile: readFile.bind(sys),
-      fileExists: fileExists.bind(sys),
-      directoryExists: directoryExists.bind(sys),
-      getDirectories: getDirectories.bind(sys),
-      ...(realpath ? { realpath: realpath.bind(sys) } : {}),
-      readDirectory: readDirectory.bind(sys),
-    },
-    target: null,
-  };
-  const { original } = recorder;
-  const seen = (kind: Kind, path: string, answer: string, extra = "") => recorder.target?.observe(kind, path, answer, extra);
-  sys.readFile = (path, encoding) => {
-    // Stamped before it is read: a write after the stamp changes it, so the next check reads again.
-    const stamp = fileStamp(path);
-    const text = original.readFile(path, encoding);
-    recorder.target?.observeRead(path, stamp, text);
-    return text;
-  };
-  sys.fileExists = (path) => {
-    const exists = original.fileExists(path);
-    seen("f", path, exists ? "1" : "0");
-    return exists;
-  };
-  sys.directoryExists = (path) => {
-    const exists = original.directoryExists(path);
-    seen("d", path, exists ? "1" : "0");
-    return exists;
-  };
-  sys.getDirectories = (path) => {
-    const found = original.getDirectories(path);
-    seen("g", path, found.join("\n"));
-    return found;
-  };
-  if (original.realpath) {
-    const real = original.realpath;
-    sys.realpath = (path) => {
-      const found = real(path);
-      seen("p", path, found);
-      return found;
-    };
-  }
-  sys.readDirectory = (path, extensions, exclude, include, depth) => {
-    const found = original.readDirectory(path, extensions, exclude, include, depth);
-    seen("l", path, found.join("\n"), JSON.stringify([extensions ?? null, exclude ?? null, include ?? null, depth ?? null]));
-    return found;
-  };
-  recorders.set(sys, recorder);
-  return recorder;
-}
-
-/** A source file the checker can be handed (as its watch mode hands them): a script or component in the tree. */
+/** A source file the checker can be handed (as its watch mode hands them): a script or component. */
 const SOURCE = /\.(?:svelte|d\.ts|ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 
-/** Configs svelte-check loads by import (never through TypeScript): their stamps are checked by every check. */
-const IMPORTED_CONFIGS = ["svelte.config.js", "svelte.config.cjs", "svelte.config.mjs", "svelte.config.ts"];
+/**
+ * What svelte-check may read without TypeScript: the configs it imports and what they import (scripts, JSON), the
+ * styles its preprocessors read. A changed one it did not read through TypeScript cannot be asked again.
+ */
+const OTHER_INPUT = /\.(?:[cm]?[jt]sx?|json[c5]?|svelte|s?css|sass|less|styl(?:us)?|pcss|postcss)$/i;
+
+/** Configs svelte-check loads by import (@sveltejs/load-config): stamped where the watch does not see them (above the root). */
+const IMPORTED_CONFIGS = [
+  ...["js", "cjs", "mjs", "ts", "mts"].map((ext) => `svelte.config.${ext}`),
+  ...["js", "cjs", "mjs", "ts", "cts", "mts"].map((ext) => `vite.config.${ext}`),
+];
+
+/** What of the checker's own a changed component's text is pushed through (its watch mode waits a second for it instead). */
+interface CheckerInternals {
+  docManager?: { get?(uri: string): unknown };
+  lsAndTSDocResolver?: { getOrCreateSnapshot?(document: unknown): Promise<unknown> };
+}
 
 /** One check's answer: svelte-check's machine-verbose output, and how much was reused. */
 export interface SvelteAnswer {
@@ -216,12 +78,15 @@ export class WarmSvelteCheck {
   private readonly configStamps = new Map<string, string>();
   /** The files the checker holds a snapshot of (`/`-separated): the only ones it takes a new text of. */
   private readonly snapshots = new Set<string>();
+  private readonly realRoot: string;
 
   constructor(
     private readonly packageDir: string,
     private readonly tsconfig: string,
     private readonly root: string,
-  ) {}
+  ) {
+    this.realRoot = realOrSelf(root);
+  }
 
   observe(kind: Kind, path: string, answer: string, extra: string): void {
     this.answers.set(`${kind}\0${path}\0${extra}`, answer);
@@ -238,22 +103,14 @@ export class WarmSvelteCheck {
 
   async check(hint: ChangeHint | null): Promise<SvelteAnswer> {
     if (this.restart) throw new SvelteRestartError(this.restart);
-    if (!this.checker) return this.build(hint);
-    const changedConfig = [...this.configStamps].find(([path, stamp]) => (fileStamp(path) ?? "-") !== stamp);
-    if (changedConfig) {
-      this.restart = `${changedConfig[0]} changed`;
+    try {
+      return await (this.checker ? this.again(hint) : this.build(hint));
+    } catch (error) {
+      if (error instanceof SvelteLayoutError) throw error;
+      // svelte-check failing here fails on its command line too, which says so; a new host tries the next check.
+      this.restart = error instanceof SvelteRestartError ? error.message : `svelte-check failed in the warm host: ${(error as Error).message}`;
       throw new SvelteRestartError(this.restart);
     }
-    const recheck = hint && this.lastSeq !== null ? recheckFilter(hint, this.lastSeq) : null;
-    const under = hint && recheck ? changedSince(hint, this.lastSeq as number) : null;
-    const sources = this.changedSources(recheck, under);
-    this.lastSeq = hint?.seq ?? null;
-    if (sources === null) return this.build(hint);
-    if (!sources.length) return { output: this.output, reuse: "reused", changedFiles: 0, programFiles: this.reads.size };
-    const { URI } = this.parts as SvelteCheckParts;
-    for (const [path, text] of sources) await (this.checker as Checker).upsertDocument({ uri: URI.file(path).toString(), text }, false);
-    this.output = await this.diagnose();
-    return { output: this.output, reuse: "incremental", changedFiles: sources.length, programFiles: this.reads.size };
   }
 
   close(): void {
@@ -261,11 +118,45 @@ export class WarmSvelteCheck {
     this.checker = null;
   }
 
+  private async again(hint: ChangeHint | null): Promise<SvelteAnswer> {
+    const changedConfig = [...this.configStamps].find(([path, stamp]) => (fileStamp(path) ?? "-") !== stamp);
+    if (changedConfig) throw new SvelteRestartError(`${changedConfig[0]} changed`);
+    // Without the watch's account of every change since the last check, a change svelte-check reads without
+    // TypeScript could go unseen.
+    const recheck = hint && this.lastSeq !== null ? recheckFilter(hint, this.lastSeq) : null;
+    const reported = hint && this.lastSeq !== null ? recheckFilter(hint, this.lastSeq, true) : null;
+    if (!hint || !recheck || !reported) throw new SvelteRestartError("the file watch cannot say what changed since the last check");
+    const listings = this.listingsNow();
+    const unread = this.unexplained(hint, this.lastSeq as number, listings);
+    if (unread) throw new SvelteRestartError(`${unread} changed, which svelte-check reads without TypeScript`);
+    const sources = this.changedSources(recheck, reported, listings);
+    this.lastSeq = hint.seq;
+    if (sources === null) return this.build(hint);
+    if (!sources.length) return { output: this.output, reuse: "reused", changedFiles: 0, programFiles: this.snapshots.size };
+    const { URI } = this.parts as SvelteCheckParts;
+    const internals = this.checker as unknown as CheckerInternals;
+    for (const [path, text] of sources) {
+      const uri = URI.file(path).toString();
+      await (this.checker as Checker).upsertDocument({ uri, text }, false);
+      // A component's new text reaches TypeScript's view of it a second later (svelte-check --watch diagnoses after
+      // that second); files importing it are diagnosed first, so its view is brought up to date now, as that update does.
+      if (!/\.svelte$/.test(path)) continue;
+      const document = internals.docManager?.get?.(uri);
+      if (document) await internals.lsAndTSDocResolver?.getOrCreateSnapshot?.(document);
+    }
+    this.output = await this.diagnose();
+    this.stampConfigs();
+    return { output: this.output, reuse: "incremental", changedFiles: sources.length, programFiles: this.snapshots.size };
+  }
+
   private async build(hint: ChangeHint | null): Promise<SvelteAnswer> {
     this.checker = null;
     this.answers.clear();
     this.reads.clear();
     this.snapshots.clear();
+    this.configStamps.clear();
+    // Stamped before they are loaded: one edited while the checker loads it is changed at the next check.
+    this.stampConfigs();
     // The TypeScript svelte-check loads: its system's questions are recorded before the checker is loaded.
     const ts = createRequire(checkerFile(this.packageDir))("typescript") as typeof TS;
     this.recorder = recorderOf(ts.sys);
@@ -276,9 +167,12 @@ export class WarmSvelteCheck {
     // The snapshots it creates are only reported (svelte-check --watch adds their directories to its watch).
     const onFileSnapshotCreated = (file: string) => this.snapshots.add(slashed(file));
     this.checker = new this.parts.SvelteCheck(dirname(this.tsconfig), { compilerWarnings: {}, tsconfig: this.tsconfig, watch: false, onFileSnapshotCreated });
+    const internals = this.checker as unknown as CheckerInternals;
+    if (typeof internals.docManager?.get !== "function" || typeof internals.lsAndTSDocResolver?.getOrCreateSnapshot !== "function")
+      throw new SvelteLayoutError("its checker keeps its documents where this host does not look");
     this.output = await this.diagnose();
     this.stampConfigs();
-    return { output: this.output, reuse: "full", changedFiles: this.reads.size, programFiles: this.reads.size };
+    return { output: this.output, reuse: "full", changedFiles: this.snapshots.size, programFiles: this.snapshots.size };
   }
 
   /** The checker's diagnostics through svelte-check's own machine-verbose writer, as its command line prints them. */
@@ -297,9 +191,8 @@ export class WarmSvelteCheck {
     return output;
   }
 
-  /** The imported configs a component's directory (or one above it) may hold: stamped now, compared at every check. */
+  /** The imported configs the config's and each component's directory (or one above) may hold, not stamped yet. */
   private stampConfigs(): void {
-    this.configStamps.clear();
     const dirs = new Set<string>();
     for (const path of [this.tsconfig, ...[...this.reads.keys()].filter((file) => file.endsWith(".svelte"))]) {
       for (let dir = dirname(path); !dirs.has(dir); dir = dirname(dir)) {
@@ -307,26 +200,61 @@ export class WarmSvelteCheck {
         if (dirname(dir) === dir) break;
       }
     }
-    for (const dir of dirs) for (const name of IMPORTED_CONFIGS) this.configStamps.set(join(dir, name), fileStamp(join(dir, name)) ?? "-");
+    for (const dir of dirs)
+      for (const name of IMPORTED_CONFIGS)
+        if (!this.configStamps.has(join(dir, name))) this.configStamps.set(join(dir, name), fileStamp(join(dir, name)) ?? "-");
+  }
+
+  /** Each recorded listing (readDirectory) asked again: every listing is, whatever the hint (symlinked directories list unseen files). */
+  private listingsNow(): Map<string, string> {
+    const { original } = this.recorder as Recorder;
+    const now = new Map<string, string>();
+    for (const key of this.answers.keys()) {
+      const [kind, path, extra] = key.split("\0") as [Kind, string, string];
+      if (kind === "l") now.set(key, askAgain(original, kind, path, extra));
+    }
+    return now;
+  }
+
+  /**
+   * A path the watch saw change since the last check that svelte-check may read without TypeScript (OTHER_INPUT) and
+   * that its TypeScript neither read nor lists (now or at the last check): the first such, or null.
+   */
+  private unexplained(hint: ChangeHint, lastSeq: number, listings: Map<string, string>): string | null {
+    const norm = (path: string) => (hint.caseSensitive ? slashed(path) : slashed(path).toLowerCase());
+    const known = new Set([...this.reads.keys()].map(norm));
+    for (const [key, now] of listings)
+      for (const answer of [this.answers.get(key) ?? "", now]) for (const file of answer.split("\n")) if (file) known.add(norm(file));
+    for (const [path, seq] of hint.changes) {
+      if (seq <= lastSeq || !OTHER_INPUT.test(path) || known.has(norm(path))) continue;
+      if (
+        norm(relative(this.root, path))
+          .split("/")
+          .some((segment) => segment === "node_modules" || segment === ".git")
+      )
+        continue;
+      return relative(this.root, path) || path;
+    }
+    return null;
   }
 
   /**
    * The source files in the tree whose text changed since the last check, with their new text; null when anything
    * else the checker read changed (the checker is then built again). `recheck` (the watch's hint) leaves out what it
-   * vouches for; `under` says whether a change lies under a directory (a recursive listing's).
+   * vouches for; what it `reported` written is read again whatever its stamp says.
    */
-  private changedSources(recheck: ((path: string) => boolean) | null, under: ((dir: string) => boolean) | null): [string, string][] | null {
+  private changedSources(recheck: (path: string) => boolean, reported: (path: string) => boolean, listings: Map<string, string>): [string, string][] | null {
     const { original } = this.recorder as Recorder;
     for (const [key, answer] of this.answers) {
       const [kind, path, extra] = key.split("\0") as [Kind, string, string];
-      if (kind === "l" ? under && !under(path) && !recheck?.(path) : recheck && !recheck(path)) continue;
-      if (askAgain(original, kind, path, extra) !== answer) return null;
+      const now = kind === "l" ? listings.get(key) : recheck(path) ? askAgain(original, kind, path, extra) : answer;
+      if (now !== answer) return null;
     }
     const sources: [string, string][] = [];
     for (const [path, read] of this.reads) {
-      if (recheck && !recheck(path)) continue;
+      if (!recheck(path)) continue;
       const stamp = fileStamp(path);
-      if (stamp !== null && stamp === read.stamp && !isRacyStamp(stamp)) continue;
+      if (stamp !== null && stamp === read.stamp && !isRacyStamp(stamp) && !reported(path)) continue;
       const text = original.readFile(path);
       const hash = text === undefined ? "-" : hashText(text);
       if (hash === read.hash) {
@@ -334,54 +262,34 @@ export class WarmSvelteCheck {
         continue;
       }
       // Handed over only where the checker takes it (upsertDocument ignores a file it holds no snapshot of).
-      if (text === undefined || !SOURCE.test(path) || !inTree(this.root, path) || !this.snapshots.has(slashed(path))) return null;
+      if (text === undefined || !SOURCE.test(path) || !this.inTree(path) || !this.snapshots.has(slashed(path))) return null;
       this.reads.set(path, { stamp, hash });
       sources.push([path, text]);
     }
     return sources;
   }
-}
 
-function askAgain(original: Recorder["original"], kind: Kind, path: string, extra: string): string {
-  switch (kind) {
-    case "f":
-      return original.fileExists(path) ? "1" : "0";
-    case "d":
-      return original.directoryExists(path) ? "1" : "0";
-    case "g":
-      return original.getDirectories(path).join("\n");
-    case "p":
-      return original.realpath ? original.realpath(path) : path;
-    case "l": {
-      const [extensions, exclude, include, depth] = JSON.parse(extra) as [string[] | null, string[] | null, string[] | null, number | null];
-      return original.readDirectory(path, extensions ?? undefined, exclude ?? undefined, include ?? undefined, depth ?? undefined).join("\n");
-    }
-    case "r":
-      return "";
+  /** A file of the project's own (in the root, through links too, and not in a node_modules directory). */
+  private inTree(path: string): boolean {
+    return [path, realOrSelf(path)].every((file) => {
+      const inside = [this.root, this.realRoot]
+        .map((root) => relative(root, file))
+        .find((rel) => rel && !rel.startsWith("..") && !/^[\\/]|^[A-Za-z]:/.test(rel));
+      return inside !== undefined && !slashed(inside).split("/").includes("node_modules");
+    });
   }
 }
 
-/** A file of the project's own (in the root, not in a node_modules directory). */
-function inTree(root: string, path: string): boolean {
-  const real = (() => {
-    try {
-      return realpathSync(path);
-    } catch {
-      // Gone (or unreadable): its own path is all there is to judge.
-      return path;
-    }
-  })();
-  return [path, real].every((file) => file.startsWith(`${root}${sep}`) && !file.slice(root.length).split(/[\\/]/).includes("node_modules"));
+/** A path's real path, or the path itself when it has none (gone, unreadable). */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Gone (or unreadable): its own path is all there is to judge.
+    return path;
+  }
 }
 
 function slashed(path: string): string {
   return path.replaceAll("\\", "/");
-}
-
-/** Whether a change the hint recorded after `lastSeq` lies at, under or above a directory. */
-function changedSince(hint: ChangeHint, lastSeq: number): (dir: string) => boolean {
-  const changed = hint.changes.filter(([, seq]) => seq > lastSeq).map(([path]) => path);
-  // A change under the directory, or of a directory holding it (moved or deleted with it).
-  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}${sep}`) || inner.startsWith(`${outer}/`);
-  return (dir) => changed.some((path) => within(path, dir) || within(dir, path));
 }

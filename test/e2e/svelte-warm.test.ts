@@ -22,6 +22,7 @@ after(() => dirs.forEach(removeDir));
 
 const WIDGET = '<script lang="ts">\n  import { label } from "./lib";\n  let n: number = "x";\n</script>\n\n<p>{n} {label.toFixed()}</p>\n<img src="a.png">\n';
 const LIB = 'export const label: string = "a";\nexport const bad: number = "b";\n';
+const COUNTER = '<script lang="ts">\n  let { count }: { count: number } = $props();\n</script>\n\n<p>{count}</p>\n';
 
 function svelteApp(svelteCheck: string): string {
   const dir = projectFrom(
@@ -35,6 +36,9 @@ function svelteApp(svelteCheck: string): string {
       "src/Widget.svelte": WIDGET,
       "src/lib.ts": LIB,
       "src/main.ts": "export const ok: number = 1;\n",
+      "src/Counter.svelte": COUNTER,
+      "src/props.ts":
+        'import type { ComponentProps } from "svelte";\nimport Counter from "./Counter.svelte";\nexport const props: ComponentProps<typeof Counter> = { count: 1 };\n',
     },
     "signalint-svelte-warm-",
   );
@@ -61,7 +65,8 @@ async function open(root: string): Promise<SignalintService> {
   process.env.SIGNALINT_STATE_DIR = tempDir("signalint-svelte-warm-state-");
   process.env.SIGNALINT_CACHE_DIR = tempDir("signalint-svelte-warm-cache-");
   dirs.push(process.env.SIGNALINT_STATE_DIR, process.env.SIGNALINT_CACHE_DIR);
-  return SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root }).finally(() => {
+  // A long-lived server: the file watch runs from its start, so every check knows what changed since the last.
+  return SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root, prewarm: true }).finally(() => {
     delete process.env.SIGNALINT_STATE_DIR;
     delete process.env.SIGNALINT_CACHE_DIR;
   });
@@ -88,6 +93,11 @@ for (const [layout, svelteCheck] of LAYOUTS)
         ["first check", () => {}, /svelte-check-warm-full/],
         ["nothing changed", () => {}, /svelte-check-warm-reused/],
         [
+          "a component's prop renamed, breaking the .ts file using it",
+          () => write("src/Counter.svelte", COUNTER.replaceAll("count", "total")),
+          /svelte-check-warm-incremental/,
+        ],
+        [
           "a .svelte script fixed",
           () => write("src/Widget.svelte", WIDGET.replace('let n: number = "x";', "let n: number = 1;")),
           /svelte-check-warm-incremental/,
@@ -108,6 +118,7 @@ for (const [layout, svelteCheck] of LAYOUTS)
           () => {
             write("src/Widget.svelte", WIDGET);
             write("src/lib.ts", LIB);
+            write("src/Counter.svelte", COUNTER);
           },
           /svelte-check-warm-incremental/,
         ],

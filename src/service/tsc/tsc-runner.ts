@@ -200,8 +200,9 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
   if (checker && run.tool === "svelte-check") {
-    // Warm in a host like tsc's programs (a one-shot process would build it for one answer: the command line serves).
-    const warm = job.warmTypeScript && slot < job.warm.capacity && !job.warm.oneShot;
+    // Warm in a host like tsc's programs (a one-shot process would build it for one answer: the command line serves),
+    // where the host runs on the node svelte-check's command line runs on (svelte.config.ts support, ESM follow it).
+    const warm = job.warmTypeScript && slot < job.warm.capacity && !job.warm.oneShot && job.node?.command === job.runtime.execPath;
     const pool = { pool: job.warm, hint: job.changeHint ?? null, memoryLimitBytes: job.warmMemoryMB * 1024 ** 2 };
     const { outcome, mode } = await runSvelteCheck(job, tsconfig, checker, spawn, warm ? pool : null);
     if (!outcome.ok) return outcome;
