@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { AfterEditDelta, Compare, Delta } from "../../src/core/contracts.ts";
-import { call, connect, removeDir, REPO, scratchCopy, structured } from "../helpers.ts";
+import { call, connect, removeDir, REPO, scratchCopy, STATE_HOME, structured } from "../helpers.ts";
 
 const THREE_ERRORS = ['export const a: number = "one";', "export const b: string = 2;", "export const c: boolean = 3;", ""].join("\n");
 
@@ -28,6 +28,11 @@ describe("deltas compare only what both checks checked", () => {
     const typescript = join(project, "node_modules", "typescript");
     rmSync(typescript, { recursive: true, force: true });
     cpSync(join(REPO, "node_modules", "typescript"), typescript, { recursive: true, dereference: true });
+    // The premise, not a wait for an event: the copied package settled more than a second before the first check, as
+    // an installed one has, so that check's answer is kept (found under load: a quiet check then repeated it over the
+    // broken compiler, whose version had not changed).
+    mkdirSync(join(STATE_HOME, "signalint", "projects"), { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const session = await connect(project);
     try {
       const baseline = structured<Check>(await call(session.client, "check_project"));

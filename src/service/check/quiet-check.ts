@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { ENGINE_NAMES, type EngineName } from "../../core/contracts.ts";
+import { exactStamp } from "../../engines/file-stamp.ts";
 import type { Settings } from "../../core/config.ts";
 import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
 import type { NodeCommand, ResolvedEngine } from "../../engines/types.ts";
@@ -35,17 +37,24 @@ export async function resolveEnabled(
   return Object.fromEntries(engines.map((engine, index) => [engine, resolved[index] ?? null]));
 }
 
+/** An engine's own code beside its entry, whose change (an install cut off half-way, a package rewritten in place) its version does not show. */
+const ENGINE_CODE: Partial<Record<EngineName, readonly string[]>> = { tsc: ["lib/tsc.js", "lib/_tsc.js", "lib/typescript.js"] };
+
 /**
  * Who would answer: each enabled engine as it resolved (package entry, version, package directory, oxlint's
- * type-aware companion), or "none". An engine installed, removed or upgraded anywhere it is looked for — the
- * project's node_modules or PATH — is another identity, so no kept answer is repeated across it.
+ * type-aware companion), or "none", with the exact stamps of its entry, its package.json and its code (ENGINE_CODE).
+ * An engine installed, removed, upgraded or rewritten anywhere it is looked for — the project's node_modules or PATH —
+ * is another identity, so no kept answer is repeated across it.
  */
 export function engineIdentity(resolved: ResolvedEngines): string {
   return JSON.stringify(
     ENGINE_NAMES.flatMap((engine) => {
       if (!(engine in resolved)) return [];
       const found = resolved[engine];
-      return [found ? [engine, found.path, found.version, found.packageDir, found.typeAware?.path ?? null] : [engine, "none"]];
+      if (!found) return [[engine, "none"]];
+      const code = found.packageDir ? ["package.json", ...(ENGINE_CODE[engine] ?? [])].map((file) => join(found.packageDir as string, file)) : [];
+      const stamps = [found.path, ...code].map((file) => exactStamp(file));
+      return [[engine, found.path, found.version, found.packageDir, found.typeAware?.path ?? null, stamps]];
     }),
   );
 }
