@@ -32,6 +32,10 @@ const MAX_DEATHS = 3;
 
 const normalized = (path: string) => path.replace(/\\/g, "/");
 
+/** How a kind's program and its checker are named in what the pool says. */
+const named = (kind: WarmKind): [program: string, checker: string] =>
+  kind === "svelte" ? ["svelte-check program", "svelte-check"] : ["TypeScript program", "tsc"];
+
 /** A program a check was answered from: what a new server builds again before its first check (see prewarm). */
 export interface WarmProgram {
   kind: WarmKind;
@@ -255,8 +259,9 @@ export class WarmTsPool {
       if (answer.restart) return { status: "unavailable" };
       // An expected fallback (e.g. TypeScript 7's synchronous API under Deno) is one line: the error's, not its stack.
       const reason = answer.error.split("\n", 1)[0]?.replace(/^Error: /, "");
-      if (answer.unsupported) this.refuse(key, `no warm TypeScript program for ${configPath} (${reason}); tsc runs cold each time`);
-      else this.failed(key, `warm TypeScript program for ${configPath} failed, running tsc instead: ${reason}`);
+      const [program, checker] = named(request.kind);
+      if (answer.unsupported) this.refuse(key, `no warm ${program} for ${configPath} (${reason}); ${checker} runs cold each time`);
+      else this.failed(key, `warm ${program} for ${configPath} failed, running ${checker} instead: ${reason}`);
       return { status: "unavailable" };
     }
     this.deaths.delete(key);
@@ -267,7 +272,7 @@ export class WarmTsPool {
       const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
       this.refuse(
         key,
-        `the warm TypeScript program for ${configPath} uses ${mb(answer.rssBytes)} MB, over ${mb(request.memoryLimitBytes)} MB: released, tsc runs cold`,
+        `the warm ${named(request.kind)[0]} for ${configPath} uses ${mb(answer.rssBytes)} MB, over ${mb(request.memoryLimitBytes)} MB: released, ${named(request.kind)[1]} runs cold`,
       );
     }
     const { id: _id, ok: _ok, covers: _covers, rssBytes: _rss, issues, ...rest } = answer;

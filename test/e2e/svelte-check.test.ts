@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CheckResponse } from "../../src/core/contracts.ts";
 import { parseSvelteCheckOutput } from "../../src/engines/svelte-check.ts";
-import { svelteCheckArgs } from "../../src/engines/svelte-check.ts";
 import { tscInvocations } from "../../src/engines/tsc-scripts.ts";
 import { coverageNotes } from "../../src/service/tsc/tsc-selection.ts";
-import { CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
+import { linkBin, linkPackage, removeDir, REPO, runCli, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
+import { coldSvelteCheck } from "../helpers/svelte-check.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 /** Issue 33, item 2: svelte-check runs the programs the project's scripts run it on, as it prints them. */
@@ -40,14 +39,7 @@ function svelteProject(scripts: Record<string, string>, extra: Record<string, st
 
 /** What the project's installed svelte-check prints for its program, as "file:line:col rule". */
 function rawSvelteCheck(dir: string): string[] {
-  const result = spawnSync(process.execPath, [join(SVELTE_CHECK, "bin", "svelte-check"), ...svelteCheckArgs(dir, join(dir, "tsconfig.json"))], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: CLEAN_PATH },
-  });
-  const parsed = parseSvelteCheckOutput({ ...result, exitCode: result.status, signal: null, timedOut: false, outputExceeded: false } as never, (file) => file);
-  assert.ok(parsed.ok, JSON.stringify(parsed));
-  return parsed.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();
+  return coldSvelteCheck(dir, SVELTE_CHECK);
 }
 
 /**

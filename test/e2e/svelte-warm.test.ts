@@ -1,15 +1,14 @@
 // Issue 33, item 2: svelte-check kept warm in a host between a long-lived server's checks, its answer after every kind
 // of edit equal to a cold `svelte-check` of the edited tree (the project's own, on the command line).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { parseSvelteCheckOutput, svelteCheckArgs } from "../../src/engines/svelte-check.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, CLEAN_PATH, linkBin, linkPackage, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
+import { BUNDLE, linkBin, linkPackage, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
 import { projectFrom, writeFiles } from "../helpers/project.ts";
+import { coldSvelteCheck } from "../helpers/svelte-check.ts";
 import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
 
 /** Both layouts of svelte-check's bundle: the checker in dist/src/ts6.js (4.7.9 on), or all in its entry (4.4 to 4.7.8). */
@@ -50,16 +49,7 @@ function svelteApp(svelteCheck: string): string {
 }
 
 /** A cold `svelte-check` of the tree as it is now, as "file:line:col rule". */
-function cold(dir: string, svelteCheck: string): string[] {
-  const result = spawnSync(process.execPath, [join(svelteCheck, "bin", "svelte-check"), ...svelteCheckArgs(dir, join(dir, "tsconfig.json"))], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: CLEAN_PATH },
-  });
-  const parsed = parseSvelteCheckOutput({ ...result, exitCode: result.status, signal: null, timedOut: false, outputExceeded: false } as never, (file) => file);
-  assert.ok(parsed.ok, JSON.stringify(parsed));
-  return parsed.issues.map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`).sort();
-}
+const cold = coldSvelteCheck;
 
 async function open(root: string): Promise<SignalintService> {
   process.env.SIGNALINT_STATE_DIR = tempDir("signalint-svelte-warm-state-");
