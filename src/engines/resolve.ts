@@ -245,8 +245,8 @@ export async function resolveTypeChecker(runtime: Runtime, checker: string, opti
   const js = await isJsEntry(runtime, found.entry);
   if (js && !options.node) return null;
   const version = typeof found.manifest.version === "string" ? found.manifest.version : null;
-  // svelte-check's package directory: a warm svelte-check loads its checker from there (typescript/warm-svelte.ts). The
-  // others run on the command line only (a tsgo script's preview compiler included), so they name none.
-  const packageDir = checker === "svelte-check" && found.manifest.name === pkg ? found.packageDir : null;
+  // svelte-check's and vue-tsc's package directory: a warm host loads their checker from there (typescript/warm-svelte.ts,
+  // vue-parts.ts). A tsgo script's preview compiler runs on the command line only, so it names none.
+  const packageDir = (checker === "svelte-check" || checker === "vue-tsc") && found.manifest.name === pkg ? found.packageDir : null;
   return { engine: "tsc", ...launch(found.entry, js, options.node), path: found.entry, version, packageDir, source: "package bin" };
 }

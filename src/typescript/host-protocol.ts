@@ -17,10 +17,10 @@ export type { ProgramDependents };
  * Bumped whenever a host message changes shape (2: core/framing.ts's frames instead of length-prefixed lines, `v` on
  * every message; 3: a check's named files first, `first` and `pending`; 4: the files that import the named ones,
  * `dependentsOf` and `dependents`; 5: `dependents` says which named files the program holds; 6: kind "svelte" and a
- * failure's `restart`). A host is started from the installed bundle,
+ * failure's `restart`; 7: kind "vue"). A host is started from the installed bundle,
  * which an upgrade can replace under a running server.
  */
-export const HOST_PROTOCOL = 6;
+export const HOST_PROTOCOL = 7;
 
 export { WARM_HOST_MODE } from "./host-mode.ts";
 
@@ -28,10 +28,11 @@ export { WARM_HOST_MODE } from "./host-mode.ts";
  * Which warm program a host keeps: "project" is a plain tsconfig (TypeScript 5/6 compiler API, or a TypeScript 7
  * tsgo server); "solution" is a config with project references built as `tsc -b` builds it (warm-solution.ts,
  * TypeScript 5.6+/6.x); "svelte" is a program the project's scripts run svelte-check on, kept by the project's own
- * svelte-check (warm-svelte.ts; `typescriptDir` is then svelte-check's package). Each kind is one case in
- * warm-host.ts's createProgram.
+ * svelte-check (warm-svelte.ts; `typescriptDir` is then svelte-check's package); "vue" is a program its scripts run
+ * vue-tsc on, a warm program of the compiler the project's own vue-tsc makes (vue-parts.ts; `typescriptDir` is
+ * vue-tsc's package). Each kind is one case in warm-host.ts's createProgram.
  */
-export type WarmKind = "project" | "solution" | "svelte";
+export type WarmKind = "project" | "solution" | "svelte" | "vue";
 
 /** One check asked of a host. A host keeps one program: every request it gets names the same one. */
 export interface HostRequest {
@@ -64,12 +65,12 @@ export interface HostRequest {
   /** TypeScript 7: the server looked at the stored answer already and it does not hold (see one-shot-answer.ts). */
   storedLooked?: true;
   /**
-   * A plain TypeScript 5/6 program: answer these files' diagnostics (absolute paths) before the rest is re-checked; the
+   * A plain TypeScript 5/6 program (or vue-tsc's): answer these files' diagnostics (absolute paths) before the rest is re-checked; the
    * reply then says `pending` and the host's next check of the program collects the whole answer. Other kinds ignore it.
    */
   first?: string[];
   /**
-   * A plain TypeScript 5/6 program: also say which of its files import these (absolute paths), directly or through
+   * A plain TypeScript 5/6 program (or vue-tsc's): also say which of its files import these (absolute paths), directly or through
    * others (see dependents.ts): ESLint's typed rules lint them too. Other kinds ignore it (the reply then has none).
    */
   dependentsOf?: string[];
@@ -136,7 +137,7 @@ const HintSchema: z.ZodType<ChangeHint> = z
 const RequestSchema: z.ZodType<HostRequest> = z
   .object({
     id: z.number().int().positive(),
-    kind: z.enum(["project", "solution", "svelte"]),
+    kind: z.enum(["project", "solution", "svelte", "vue"]),
     typescriptDir: z.string(),
     configPath: z.string(),
     cwd: z.string(),

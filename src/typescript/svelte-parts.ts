@@ -1,10 +1,10 @@
 // The parts of the project's own svelte-check a warm host uses (typescript/warm-svelte.ts): its command line's checker,
 // writer and URI, loaded from its bundle, and a recorder of every question the checker's TypeScript asks the file system.
 import { existsSync, readFileSync } from "node:fs";
-import { Module } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import { fileStamp } from "../engines/file-stamp.ts";
+import { compiled, Internals } from "./loaded-module.ts";
 
 /** The svelte-check class's instance, as its command line and watch mode use it. */
 export interface Checker {
@@ -25,20 +25,6 @@ export interface SvelteCheckParts {
   URI: { file(path: string): { fsPath: string; toString(): string } };
 }
 
-/** Node's module internals used to load a bundle file from text (not in its public types). */
-interface LoadedModule {
-  filename: string;
-  paths: string[];
-  loaded: boolean;
-  exports: Record<string, unknown>;
-  _compile(code: string, file: string): void;
-}
-const Internals = Module as unknown as {
-  new (id: string): LoadedModule;
-  _cache: Record<string, LoadedModule>;
-  _nodeModulePaths(dir: string): string[];
-};
-
 /** Why a svelte-check is not kept warm: its bundle is not laid out as this host knows (the command line serves). */
 export class SvelteLayoutError extends Error {}
 
@@ -47,15 +33,6 @@ const COMMAND_LINE = "\nparseOptions(async";
 /** Where its command line makes the checker and the workspace's URI: the names of the class's module and of URI. */
 const CLI_CHECKER = /new ([\w$]+)\.SvelteCheck\(opts\.workspaceUri\.fsPath/;
 const CLI_URI = /workspaceUri = ([\w$]+)\.file\(/;
-
-function compiled(file: string, code: string): LoadedModule {
-  const module = new Internals(file);
-  module.filename = file;
-  module.paths = Internals._nodeModulePaths(dirname(file));
-  module._compile(code, file);
-  module.loaded = true;
-  return module;
-}
 
 /** The bundle file that makes the checker: dist/src/ts6.js from svelte-check 4.7.9 on, else its entry, index.js. */
 export function checkerFile(packageDir: string): string {

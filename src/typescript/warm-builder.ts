@@ -293,10 +293,13 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     return host;
   }
 
-  /** Drop kept SourceFiles the current program no longer uses (deleted or no longer imported files). */
+  /**
+   * Drop kept SourceFiles the current program no longer uses (deleted or no longer imported files), by name: a
+   * program may hold another SourceFile made from the one read (vue-tsc's generated code of a .vue file).
+   */
   protected forgetUnused(): void {
-    const used = new Set(this.sourceFiles());
-    for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile)) this.sources.delete(key);
+    const used = new Set(this.sourceFiles().map((file) => file.fileName));
+    for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile.fileName)) this.sources.delete(key);
   }
 
   /** The SourceFiles of the current program (none before the first build). */

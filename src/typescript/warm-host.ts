@@ -1,6 +1,7 @@
 // The warm TypeScript host: a child process of the server (Signalint started with WARM_HOST_MODE) that keeps one
 // warm program and answers checks of it, one at a time, so the server's own thread never runs the compiler.
 import { dirname, join, resolve } from "node:path";
+import type * as TS from "typescript";
 import type { RawIssue } from "../core/issues.ts";
 import type { SelfChannel } from "../runtime/types.ts";
 import type { ChangeHint } from "./change-hint.ts";
@@ -15,7 +16,9 @@ import { dependentsOf, type ProgramDependents } from "./dependents.ts";
 import { loadTs7Api, ts7DiagnosticsToIssues, ts7Identity, WarmTs7Program } from "./warm-program7.ts";
 import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
-import { SvelteLayoutError, SvelteRestartError, WarmSvelteCheck } from "./warm-svelte.ts";
+import { SvelteLayoutError, WarmSvelteCheck } from "./warm-svelte.ts";
+import { loadVueCompiler, VueLayoutError } from "./vue-parts.ts";
+import { HostRestartError } from "./host-mode.ts";
 import { parseSvelteCheckOutput } from "../engines/svelte-check.ts";
 
 /**
@@ -41,6 +44,8 @@ export function fromDisk(stored: Omit<HostedAnswer, "info">): HostedAnswer {
   return { ...stored, info: { reuse: "restored", changedFiles: 0, programFiles: stored.files.length, stored: true } };
 }
 
+type Ts = typeof TS;
+
 /** Issues keep absolute file names here: the server maps them to its project root (and counts those outside). */
 const absolute = (path: string) => path;
 
@@ -51,32 +56,7 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       const ts = loadTypeScript(request.typescriptDir);
       if (ts) {
         const persist = request.persist ? { target: request.persist, compiler: compilerIdentity(ts.version, request.typescriptDir) } : null;
-        const program = new WarmTsProgram(ts, request.configPath, persist);
-        return {
-          check: (asked) => {
-            const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
-            if (stored) return fromDisk(stored);
-            const result: ReturnType<WarmTsProgram["checkFirst"]> = asked.first
-              ? program.checkFirst(asked.hint ?? null, asked.first)
-              : program.check(asked.hint ?? null);
-            if (!result) return { unserved: program.unserved };
-            const current = program.currentProgram();
-            // The named files it holds and the files whose types they reach (of a file it does not hold it knows nothing).
-            const dependents = asked.dependentsOf && current ? dependentsOf(ts, current, asked.dependentsOf) : undefined;
-            return {
-              issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, current),
-              info: result.info,
-              files: program.fileNames(),
-              covers: [],
-              ...(result.pending !== undefined ? { pending: result.pending } : {}),
-              ...(dependents ? { dependents } : {}),
-            };
-          },
-          persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
-          afterAnswer: () => program.warmUp(),
-          invalidateResolutions: () => program.invalidateResolutions(),
-          close: () => {},
-        };
+        return hostedProject(ts, new WarmTsProgram(ts, request.configPath, persist), true);
       }
       const persist = request.persist ? { target: request.persist, compiler: ts7Identity(request.typescriptDir) } : null;
       const program = new WarmTs7Program(request.configPath, request.cwd, persist);
@@ -143,6 +123,8 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
         close: () => {},
       };
     }
+    case "vue":
+      return hostedVue(request);
     case "svelte": {
       const workspace = dirname(request.configPath);
       const checker = new WarmSvelteCheck(request.typescriptDir, request.configPath, request.cwd);
@@ -164,6 +146,79 @@ async function createProgram(request: HostRequest): Promise<HostedProgram | null
       };
     }
   }
+}
+
+/**
+ * A TypeScript 5/6 program's checks (`causes`: each issue names the declarations it is about, read from the program —
+ * not for vue-tsc's, whose positions in a .vue file are not its generated code's).
+ */
+function hostedProject(ts: Ts, program: WarmTsProgram, causes: boolean): HostedProgram {
+  return {
+    check: (asked) => {
+      const stored = program.storedAnswer(asked.prewarm === true) as Omit<HostedAnswer, "info"> | null;
+      if (stored) return fromDisk(stored);
+      const result: ReturnType<WarmTsProgram["checkFirst"]> = asked.first
+        ? program.checkFirst(asked.hint ?? null, asked.first)
+        : program.check(asked.hint ?? null);
+      if (!result) return { unserved: program.unserved };
+      const current = program.currentProgram();
+      // The named files it holds and the files whose types they reach (of a file it does not hold it knows nothing).
+      const dependents = asked.dependentsOf && current ? dependentsOf(ts, current, asked.dependentsOf) : undefined;
+      return {
+        issues: diagnosticsToIssues(ts, result.diagnostics, absolute, asked.configFile, causes ? current : undefined),
+        info: result.info,
+        files: program.fileNames(),
+        covers: [],
+        ...(result.pending !== undefined ? { pending: result.pending } : {}),
+        ...(dependents ? { dependents } : {}),
+      };
+    },
+    persist: ({ issues, files, covers }) => program.persist({ issues, files, covers }),
+    afterAnswer: () => program.warmUp(),
+    invalidateResolutions: () => program.invalidateResolutions(),
+    close: () => {},
+  };
+}
+
+/**
+ * A program the project's scripts run vue-tsc on, kept by the project's own vue-tsc (vue-parts.ts; `typescriptDir` is
+ * vue-tsc's package): a warm program of the compiler vue-tsc makes, not persisted. Volar's plugins are made again
+ * whenever module resolutions are redone; a changed config (its `vueCompilerOptions` shape every component's code), a
+ * package install, a Volar that cannot forget its plugins, or vue-tsc's own "extensions changed" need a new host.
+ */
+function hostedVue(request: HostRequest): HostedProgram {
+  const compiler = loadVueCompiler(request.typescriptDir, request.configPath);
+  let built = false;
+  let configs: string | null = null;
+  let restart: string | null = null;
+  const program = new WarmTsProgram(compiler.ts, request.configPath, null, {
+    parsed: (reads) => {
+      const now = JSON.stringify(reads);
+      if (configs !== null && configs !== now) throw new HostRestartError("the config changed: vue-tsc's plugins are made again in a new host");
+      configs = now;
+    },
+    beforeBuild: (fresh) => {
+      if (built && fresh && !compiler.forgetPlugins()) throw new HostRestartError("this Volar cannot make its plugins again for new module resolutions");
+      built = true;
+    },
+  });
+  const hosted = hostedProject(compiler.ts, program, false);
+  return {
+    ...hosted,
+    check: (asked) => {
+      if (restart) throw new HostRestartError(restart);
+      try {
+        return hosted.check(asked);
+      } catch (error) {
+        // vue-tsc's own retry when the config names other extensions: a new host loads them (vue-parts.ts asks first).
+        if (/extensions changed/i.test((error as Error).message)) throw new HostRestartError("vue-tsc's extensions changed");
+        throw error;
+      }
+    },
+    invalidateResolutions: () => {
+      restart = "a package install: vue-tsc and its plugins are loaded again in a new host";
+    },
+  };
 }
 
 /**
@@ -253,8 +308,9 @@ export function runWarmHost(channel: SelfChannel, host: HostProcess): void {
     } catch (error) {
       program?.close();
       program = null;
-      if (error instanceof SvelteRestartError) return failure(host, request.id, false, error.message, true);
+      if (error instanceof HostRestartError) return failure(host, request.id, false, error.message, true);
       if (error instanceof SvelteLayoutError) return failure(host, request.id, true, `svelte-check is not kept warm: ${error.message}`);
+      if (error instanceof VueLayoutError) return failure(host, request.id, true, `vue-tsc is not kept warm: ${error.message}`);
       return failure(host, request.id, false, (error as Error).stack ?? String(error));
     }
   };

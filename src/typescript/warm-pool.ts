@@ -34,7 +34,7 @@ const normalized = (path: string) => path.replace(/\\/g, "/");
 
 /** How a kind's program and its checker are named in what the pool says. */
 const named = (kind: WarmKind): [program: string, checker: string] =>
-  kind === "svelte" ? ["svelte-check program", "svelte-check"] : ["TypeScript program", "tsc"];
+  kind === "svelte" ? ["svelte-check program", "svelte-check"] : kind === "vue" ? ["vue-tsc program", "vue-tsc"] : ["TypeScript program", "tsc"];
 
 /** A program a check was answered from: what a new server builds again before its first check (see prewarm). */
 export interface WarmProgram {
@@ -201,8 +201,8 @@ export class WarmTsPool {
     const host = owner?.[1] ?? this.hosts.get(key) ?? this.start(key);
     if (!host) return { status: "unavailable" };
     const outcome = await this.ask(owner?.[0] ?? key, host, here ? { ...request, storedLooked: true } : request);
-    // svelte-check's programs are not prewarmed (a new server builds them at its first check).
-    if (remember && outcome.status === "ok" && !this.refused.has(key) && request.kind !== "svelte") this.remember(request);
+    // svelte-check's and vue-tsc's programs are not prewarmed (a new server builds them at its first check).
+    if (remember && outcome.status === "ok" && !this.refused.has(key) && request.kind !== "svelte" && request.kind !== "vue") this.remember(request);
     return outcome;
   }
 
@@ -233,7 +233,7 @@ export class WarmTsPool {
       ...(request.prewarm ? { prewarm: true } : {}),
       ...(this.oneShot ? { last: true as const } : {}),
       ...(request.storedLooked ? { storedLooked: true as const } : {}),
-      ...(request.kind === "project" ? { first: request.first, dependentsOf: request.dependentsOf } : {}),
+      ...(request.kind === "project" || request.kind === "vue" ? { first: request.first, dependentsOf: request.dependentsOf } : {}),
     };
     const reply = await host.request(message, request.timeoutMs, request.signal);
     if (this.closed) return { status: "unavailable" }; // closed meanwhile (a re-check ran on): the pool killed it, nothing failed

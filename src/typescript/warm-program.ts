@@ -59,6 +59,23 @@ export function loadTypeScript(packageDir: string): Ts | null {
 }
 
 /**
+ * `copy` with the parsed config file of `options`, a non-enumerable property (a spread drops it): without it, option
+ * diagnostics (TypeScript 6's deprecations) lose their location in the tsconfig.
+ */
+function withConfigFile(copy: TS.CompilerOptions, options: TS.CompilerOptions): TS.CompilerOptions {
+  if (options.configFile) Object.defineProperty(copy, "configFile", { value: options.configFile, enumerable: false, writable: false });
+  return copy;
+}
+
+/** What a program's owner does around its builds (a vue-tsc program's plugins: warm-host.ts). */
+export interface ProgramHooks {
+  /** After each parse, before anything is built or reused: the config files it read, with their hashes. May throw. */
+  parsed?(reads: readonly [string, string][]): void;
+  /** Before each build: `fresh` when it redoes module resolutions (or starts from nothing). May throw. */
+  beforeBuild?(fresh: boolean): void;
+}
+
+/**
  * One tsconfig's warm program (`tsc --noEmit -p`): the config parsed again when it or a directory its include patterns
  * cover changed (so added, removed and renamed files and option changes are seen), every file the last program read
  * re-stat'ed (including .d.ts in node_modules and lib files) and its SourceFile reused while its content hash is
@@ -88,8 +105,15 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
   private configReads: [string, string][] = [];
   /** The builder and config reads the state on disk was last written from (a reused check has nothing new). */
   private saved: { builder: TS.SemanticDiagnosticsBuilderProgram; configReads: [string, string][] } | undefined;
+  /** The last options copied for the builder, and what they were copied from (see ownCopy). */
+  private copied: { from: TS.CompilerOptions; copy: TS.CompilerOptions } | undefined;
 
-  constructor(ts: Ts, configPath: string, persist: { target: PersistTarget; compiler: string } | null = null) {
+  constructor(
+    ts: Ts,
+    configPath: string,
+    persist: { target: PersistTarget; compiler: string } | null = null,
+    private readonly hooks: ProgramHooks = {},
+  ) {
     super(ts, configPath, diskFiles(ts, fileStamp));
     this.config = new WatchedTsconfig(ts, configPath, { noEmit: true });
     this.persisted = persist ? new PersistedBuildInfo(persist.target, `project\0${configPath}`, persist.compiler) : null;
@@ -128,6 +152,7 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     const parse = this.config.current(hint);
     const parsed = parse.commandLine;
     this.configReads = parse.reads;
+    this.hooks.parsed?.(parse.reads);
     // Unreadable configs, solution-style references and build mode stay with the command line.
     this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : parsed.projectReferences?.length ? "it has references" : "";
     const unfinished = this.unfinished;
@@ -141,6 +166,7 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     const options = this.persistedOptions(parsed.options);
     let restored: TS.SemanticDiagnosticsBuilderProgram | undefined;
     this.rebuild(parsed, reuse, (host, old) => {
+      this.hooks.beforeBuild?.(!old || this.resolutionsSuspect);
       restored = old ? undefined : this.restore(options);
       return ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, options, host, old ?? restored, configDiagnostics, parsed.projectReferences);
     });
@@ -175,14 +201,21 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     const userBuildInfo = options.tsBuildInfoFile !== undefined && !options.incremental && !options.composite;
     if (!this.persisted || userBuildInfo || (options.incremental === false && options.composite) || options.outFile) {
       this.stateKey = "";
-      return options;
+      return this.ownCopy(options);
     }
     this.stateKey = hashText(`${this.configPath}\0${JSON.stringify(options)}`);
-    const persisted: TS.CompilerOptions = { ...options, incremental: true, tsBuildInfoFile: this.persisted.buildInfoPath };
-    // The parsed config file is a non-enumerable property (a spread drops it): without it, option diagnostics
-    // (TypeScript 6's deprecations) lose their location in the tsconfig.
-    if (options.configFile) Object.defineProperty(persisted, "configFile", { value: options.configFile, enumerable: false, writable: false });
-    return persisted;
+    return withConfigFile({ ...options, incremental: true, tsBuildInfoFile: this.persisted.buildInfoPath }, options);
+  }
+
+  /**
+   * The options as the builder gets them when nothing is added: a copy, one per parse, so what the compiler writes into
+   * its options (Volar's `allowArbitraryExtensions` under vue-tsc) changes neither the parse nor the next build's options.
+   */
+  private ownCopy(options: TS.CompilerOptions): TS.CompilerOptions {
+    if (this.copied?.from === options) return this.copied.copy;
+    const copy = withConfigFile({ ...options }, options);
+    this.copied = { from: options, copy };
+    return copy;
   }
 
   /** The builder state persisted for these options, if any can be trusted (TypeScript checks its own version too). */

@@ -7,6 +7,7 @@
 // deleted, a config, a package) builds the checker again, and what svelte-check reads without TypeScript (its configs,
 // loaded by import, what they import, the styles its preprocessors read), a package install or a watch that lost track
 // send the check to the command line and this host away.
+import { HostRestartError } from "./host-mode.ts";
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
@@ -58,7 +59,7 @@ export interface SvelteAnswer {
 }
 
 /** Thrown when this host cannot answer for what changed (an imported config, a package install): a new host must. */
-export class SvelteRestartError extends Error {}
+export class SvelteRestartError extends HostRestartError {}
 
 /**
  * One svelte-check program (a tsconfig checked from its directory, as the command line's `--workspace <dir> --tsconfig

@@ -65,7 +65,7 @@ export function dependentsSeen(job: EngineJob, tsconfig: string, answer: WarmOut
   job.dependents?.report(tsconfig, answer.dependents ?? { unknown: why });
 }
 
-/** A program that gave no warm answer (the command line, vue-tsc, svelte-check, a failure) cannot tell who imports what. */
+/** A program that gave no warm answer (the command line, svelte-check, a failure) cannot tell who imports what. */
 export function dependentsUnknown(job: EngineJob, tsconfig: string): void {
   const name = relative(job.root, tsconfig) || tsconfig;
   job.dependents?.report(tsconfig, { unknown: `${name} was checked without a warm program, which alone knows which files import the checked ones` });

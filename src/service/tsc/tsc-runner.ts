@@ -80,12 +80,12 @@ type WarmResult = { issues: RawIssue[]; cache: EngineCache; files: string[]; pen
  * One tsconfig through its warm program, in its host process (built there by the first check of the config). Why a
  * program is not warm any more (released over the memory bound, its host failing) goes to `released`.
  */
-async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan: TscRun, released: Set<string>): Promise<WarmResult> {
+async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan: TscRun, released: Set<string>, vue = false): Promise<WarmResult> {
   throwIfCancelled(job.signal);
   job.onEvent?.({ kind: "tsc-phase", phase: "warm check", tsconfig: relative(job.root, tsconfig) || tsconfig });
   const outside = outsideRoot(job, plan.configFile, plan.leadsTo);
   const request: WarmRequest = {
-    kind: plan.buildMode ? "solution" : "project",
+    kind: vue ? "vue" : plan.buildMode ? "solution" : "project",
     typescriptDir: packageDir,
     configPath: tsconfig,
     configFile: plan.configFile,
@@ -107,7 +107,7 @@ async function checkWarm(job: TscJob, packageDir: string, tsconfig: string, plan
     return {
       ok: false,
       code: "timeout",
-      message: `tsc did not complete within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s (timeoutsMs.tsc in signalint.config.json raises the limit)`,
+      message: `${vue ? "vue-tsc" : "tsc"} did not complete within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s (timeoutsMs.tsc in signalint.config.json raises the limit)`,
     };
   }
   if (outcome.status !== "ok") {
@@ -183,7 +183,7 @@ interface RunState {
 
 /**
  * One config: its warm program in a host (built there by its first check; configs with references are a warm
- * `tsc -b` from TypeScript 5.6 on), else the command line. vue-tsc programs always run on the command line.
+ * `tsc -b` from TypeScript 5.6 on; vue-tsc's in vue-tsc's compiler), else the command line.
  */
 async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slot: number; spawn: TscSpawn; state: RunState }): Promise<ParseOutcome> {
   const { config: tsconfig, slot, spawn, state } = run;
@@ -199,12 +199,13 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   // Only the inferred program's own files are its findings: files it imports belong to their tsconfig's program.
   const own = (found: RawIssue[]) => (inferred ? found.filter((issue) => inferred.files.has(issue.file)) : found);
   const checker = standIn ? await resolveTypeChecker(job.runtime, run.tool, { start: dirname(tsconfig), node: job.node }) : null;
+  // A framework checker is warm in a host like tsc's programs (not for a one-shot process's single answer), where the
+  // host runs on the node its command line runs on (svelte.config.ts, ESM, Volar's loading of TypeScript follow it).
+  const warmChecker =
+    !!checker?.packageDir && job.warmTypeScript && slot < job.warm.capacity && !job.warm.oneShot && job.node?.command === job.runtime.execPath;
   if (checker && run.tool === "svelte-check") {
-    // Warm in a host like tsc's programs (a one-shot process would build it for one answer: the command line serves),
-    // where the host runs on the node svelte-check's command line runs on (svelte.config.ts support, ESM follow it).
-    const warm = job.warmTypeScript && slot < job.warm.capacity && !job.warm.oneShot && job.node?.command === job.runtime.execPath;
     const pool = { pool: job.warm, hint: job.changeHint ?? null, memoryLimitBytes: job.warmMemoryMB * 1024 ** 2 };
-    const { outcome, mode } = await runSvelteCheck(job, tsconfig, checker, spawn, warm ? pool : null);
+    const { outcome, mode } = await runSvelteCheck(job, tsconfig, checker, spawn, warmChecker ? pool : null);
     if (!outcome.ok) return outcome;
     state.listLater.push(tsconfig);
     state.modes.add(mode);
@@ -223,10 +224,11 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
   let plan: TscRun = inferred
     ? { args: tscProjectArgs(tsconfig), configFile: "tsconfig.json (inferred)", buildMode: false, leadsTo: new Map() }
     : await planned();
-  // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build: the command line serves).
-  const warmable = packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null;
+  // Build mode is a warm solution from TypeScript 5.6 on (TypeScript 7's API cannot build); vue-tsc's is its compiler's.
+  const vue = warmChecker && run.tool === "vue-tsc" && !plan.buildMode ? checker?.packageDir : null;
+  const warmable = vue ?? (packageDir && (!plan.buildMode || solutionsWarm(resolved.version)) ? packageDir : null);
   // The inferred program answers whole (its findings are filtered to its own files).
-  const warm = warmable ? await checkWarm(inferred ? { ...job, namedFirst: null } : job, warmable, tsconfig, plan, state.released) : null;
+  const warm = warmable ? await checkWarm(inferred ? { ...job, namedFirst: null } : job, warmable, tsconfig, plan, state.released, !!vue) : null;
   if (warm && !("ok" in warm)) {
     const files = warm.files.map((file) => resolve(file));
     for (const file of files) state.programFiles.add(file);
@@ -235,6 +237,7 @@ async function runOne(job: TscJob, root: ResolvedEngine, run: ProgramRun & { slo
     state.cache.misses += warm.cache.misses;
     state.modes.add(warm.cache.mode as string);
     if (warm.pending !== undefined) state.pending = { programs: (state.pending?.programs ?? 0) + 1, files: (state.pending?.files ?? 0) + warm.pending };
+    if (vue) state.checkerAnswered.add(tsconfig);
     return { ok: true, issues: own(warm.issues) };
   }
   if (warm) return warm;

@@ -1,0 +1,141 @@
+// Issue 36, item 3: vue-tsc kept warm in a host between a long-lived server's checks (the compiler the project's own
+// vue-tsc makes, typescript/vue-parts.ts), its answer after every kind of edit equal to a cold `vue-tsc --noEmit` of the
+// edited tree (the project's own, on the command line).
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { SignalintService } from "../../src/service/signalint.ts";
+import { BUNDLE, linkBin, linkPackage, rawTscKeys, removeDir, REPO, serviceIssues, tempDir } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
+import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
+
+const VUE_TSC = join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js");
+const dirs: string[] = [];
+after(() => dirs.forEach(removeDir));
+
+const HELLO =
+  '<script setup lang="ts">\ndefineProps<{ msg: string }>();\nconst n: number = 1;\n</script>\n\n<template>\n  <h1>{{ msg }} {{ n }}</h1>\n</template>\n';
+const APP =
+  '<script setup lang="ts">\nimport Hello from "./components/Hello.vue";\nimport { count } from "./store";\nconst total: number = count;\n</script>\n\n<template>\n  <Hello msg="hi" :extra="total" />\n  <Hello :msg="total" />\n</template>\n';
+const STORE = "export const count: number = 1;\n";
+const MAIN = 'import App from "./App.vue";\nexport const app: string = App;\n';
+const CONFIG = {
+  compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], jsx: "preserve", module: "esnext", moduleResolution: "bundler" },
+  include: ["src/**/*.ts", "src/**/*.vue"],
+};
+
+function vueApp(): string {
+  const dir = projectFrom(
+    {
+      "package.json": JSON.stringify({ name: "vue-app", private: true, type: "module", scripts: { "type-check": "vue-tsc --noEmit" } }),
+      "signalint.config.json": JSON.stringify({ engines: { oxlint: false, biome: false, eslint: false } }),
+      "tsconfig.json": JSON.stringify(CONFIG),
+      "src/components/Hello.vue": HELLO,
+      "src/App.vue": APP,
+      "src/store.ts": STORE,
+      "src/main.ts": MAIN,
+    },
+    "signalint-vue-warm-",
+  );
+  dirs.push(dir);
+  linkBin(dir, "tsc", join(REPO, "node_modules", "typescript", "bin", "tsc"));
+  linkPackage(dir, "vue", join(REPO, "node_modules", "vue"));
+  linkPackage(dir, "vue-tsc", join(REPO, "node_modules", "vue-tsc"));
+  return dir;
+}
+
+async function open(root: string): Promise<SignalintService> {
+  process.env.SIGNALINT_STATE_DIR = tempDir("signalint-vue-warm-state-");
+  process.env.SIGNALINT_CACHE_DIR = tempDir("signalint-vue-warm-cache-");
+  dirs.push(process.env.SIGNALINT_STATE_DIR, process.env.SIGNALINT_CACHE_DIR);
+  // A long-lived server: the file watch runs from its start, so every check knows what changed since the last.
+  return SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root, prewarm: true }).finally(() => {
+    delete process.env.SIGNALINT_STATE_DIR;
+    delete process.env.SIGNALINT_CACHE_DIR;
+  });
+}
+
+async function answer(service: SignalintService, paths = ["."]): Promise<{ keys: string[]; mode: string }> {
+  const response = await service.check(paths, false);
+  assert.equal(response.engines.tsc?.status, "ok", JSON.stringify(response.engines.tsc));
+  const keys = serviceIssues(service, response)
+    .filter((issue) => issue.engine === "tsc")
+    .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
+    .sort();
+  return { keys, mode: String(service.lastTiming?.cache?.tsc?.mode) };
+}
+
+describe("vue-tsc kept warm", () => {
+  it("answers every kind of edit as a cold vue-tsc of the edited tree, and writes nothing in it", async () => {
+    const dir = vueApp();
+    const service = await open(dir);
+    const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
+    const cold = () => rawTscKeys(dir, ["tsconfig.json"], VUE_TSC);
+    // The premise: the installed vue types components, so a prop's type reaches the template using it.
+    assert.ok(cold().includes("src/App.vue:9:11 TS2322"), cold().join("\n"));
+    // Each step: an edit, then the warm answer against the cold run, and how the warm host answered it.
+    const steps: [string, () => void, RegExp][] = [
+      ["first check", () => {}, /^warm-full$/],
+      [
+        "a component's prop renamed, breaking the component using it",
+        () => write("src/components/Hello.vue", HELLO.replaceAll("msg", "message")),
+        /warm-incremental/,
+      ],
+      ["the prop put back", () => write("src/components/Hello.vue", HELLO), /warm-incremental/],
+      ["a template error", () => write("src/App.vue", APP.replace('msg="hi"', 'msg="hi" :class="nope"')), /warm-incremental/],
+      ["a .ts edit breaking a component", () => write("src/store.ts", 'export const count: string = "1";\n'), /warm-incremental/],
+      [
+        "a component created",
+        () => write("src/components/Extra.vue", '<script setup lang="ts">\nconst x: string = 1;\n</script>\n<template><p>{{ x }}</p></template>\n'),
+        /warm-incremental/,
+      ],
+      // No file imports it: only its own text tells the program it changed.
+      [
+        "the new component edited",
+        () =>
+          write(
+            "src/components/Extra.vue",
+            '<script setup lang="ts">\nconst x: number = 1;\nconst y: string = x;\n</script>\n<template><p>{{ y }}</p></template>\n',
+          ),
+        /warm-incremental/,
+      ],
+      ["a component deleted", () => rmSync(join(dir, "src/components/Extra.vue")), /warm-incremental/],
+      ["an imported component deleted", () => rmSync(join(dir, "src/components/Hello.vue")), /warm-incremental/],
+      ["and restored", () => write("src/components/Hello.vue", HELLO), /warm-incremental/],
+      // vueCompilerOptions shape every component's generated code: a new host makes vue-tsc's plugins again, and the
+      // command line answers meanwhile.
+      ["vueCompilerOptions changed", () => write("tsconfig.json", JSON.stringify({ ...CONFIG, vueCompilerOptions: { strictTemplates: true } })), /^vue-tsc$/],
+      ["then warm again", () => {}, /^warm-full$/],
+      [
+        "everything put back",
+        () => {
+          write("src/App.vue", APP);
+          write("src/store.ts", STORE);
+        },
+        /warm-incremental/,
+      ],
+    ];
+    try {
+      for (const [name, edit, mode] of steps) {
+        edit();
+        const before = snapshotTree(dir);
+        const warm = await answer(service);
+        assertTreeUnchanged(dir, before);
+        assert.deepEqual(warm.keys, cold(), `${name}: the warm answer equals a cold vue-tsc`);
+        assert.match(warm.mode, mode, `${name}: answered as expected`);
+      }
+      // A check of one file names it first (check_files); a .vue file's answer is its own, in its own lines.
+      write("src/components/Hello.vue", HELLO.replace("const n: number = 1;", 'const n: number = "one";'));
+      const named = await answer(service, ["src/components/Hello.vue"]);
+      assert.deepEqual(named.keys, ["src/components/Hello.vue:3:7 TS2322"]);
+      assert.deepEqual(
+        named.keys,
+        cold().filter((key) => key.startsWith("src/components/Hello.vue:")),
+      );
+    } finally {
+      service.close();
+    }
+  });
+});
