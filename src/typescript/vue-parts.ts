@@ -17,9 +17,9 @@ export interface VueCompiler {
   ts: Ts;
   /**
    * Drop Volar's state kept between programs (the language plugins made from the config's `vueCompilerOptions`, its
-   * module resolution cache): the next program makes them again. False when this Volar cannot.
+   * module resolution cache): the next program makes them again.
    */
-  forgetPlugins(): boolean;
+  forgetPlugins(): void;
 }
 
 /** The module vue-tsc's command line runs TypeScript through (@volar/typescript's quickstart). */
@@ -90,14 +90,9 @@ export function loadVueCompiler(vueTscDir: string, configPath: string): VueCompi
     releaseRemovedProjects?: (createProgram: unknown, active: (config: string) => boolean) => void;
   };
   const release = proxyApi.releaseRemovedProjects;
-  return {
-    ts,
-    forgetPlugins: () => {
-      if (typeof release !== "function") return false;
-      release(ts.createProgram, () => false);
-      return true;
-    },
-  };
+  // Without it (Volar before 2.4.2x) every edit of a component would need a new host: the command line serves.
+  if (typeof release !== "function") throw new VueLayoutError("its Volar cannot drop the state it keeps between programs");
+  return { ts, forgetPlugins: () => release(ts.createProgram, () => false) };
 }
 
 /**

@@ -184,7 +184,7 @@ function hostedProject(ts: Ts, program: WarmTsProgram, causes: boolean): HostedP
  * A program the project's scripts run vue-tsc on, kept by the project's own vue-tsc (vue-parts.ts; `typescriptDir` is
  * vue-tsc's package): a warm program of the compiler vue-tsc makes, not persisted. Volar's plugins are made again
  * whenever module resolutions are redone; a changed config (its `vueCompilerOptions` shape every component's code), a
- * package install, a Volar that cannot forget its plugins, or vue-tsc's own "extensions changed" need a new host.
+ * package install or vue-tsc's own "extensions changed" need a new host.
  */
 function hostedVue(request: HostRequest): HostedProgram {
   const compiler = loadVueCompiler(request.typescriptDir, request.configPath);
@@ -198,7 +198,7 @@ function hostedVue(request: HostRequest): HostedProgram {
       configs = now;
     },
     beforeBuild: (fresh) => {
-      if (built && fresh && !compiler.forgetPlugins()) throw new HostRestartError("this Volar cannot make its plugins again for new module resolutions");
+      if (built && fresh) compiler.forgetPlugins();
       built = true;
     },
   });
