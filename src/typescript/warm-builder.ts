@@ -299,6 +299,14 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
    */
   protected forgetUnused(): void {
     const used = new Set(this.sourceFiles().map((file) => file.fileName));
+    // The configs of its project references (and theirs), read as JSON SourceFiles: what they say is checked too.
+    const references = [...(this.builder?.getProgram().getResolvedProjectReferences() ?? [])];
+    while (references.length) {
+      const reference = references.pop();
+      if (!reference) continue;
+      used.add(reference.sourceFile.fileName);
+      references.push(...(reference.references ?? []));
+    }
     for (const [key, cached] of this.sources) if (!used.has(cached.sourceFile.fileName)) this.sources.delete(key);
   }
 

@@ -153,8 +153,11 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     const parsed = parse.commandLine;
     this.configReads = parse.reads;
     this.hooks.parsed?.(parse.reads);
-    // Unreadable configs, solution-style references and build mode stay with the command line.
-    this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : parsed.projectReferences?.length ? "it has references" : "";
+    // Unreadable configs and configs with references and files of their own stay with the command line. A config with
+    // references and no files (a solution's root, run `-p` by vue-tsc) checks only its options and references (TS6306
+    // and the like): the same program here. With files it would read the references' outputs.
+    const referencing = parsed?.projectReferences?.length && parsed.fileNames.length > 0;
+    this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : referencing ? "it has references" : "";
     const unfinished = this.unfinished;
     this.unfinished = null;
     if (!parsed || this.unserved) return null;

@@ -2,7 +2,7 @@
 // vue-tsc makes, typescript/vue-parts.ts), its answer after every kind of edit equal to a cold `vue-tsc --noEmit` of the
 // edited tree (the project's own, on the command line).
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
@@ -134,6 +134,50 @@ describe("vue-tsc kept warm", () => {
         named.keys,
         cold().filter((key) => key.startsWith("src/components/Hello.vue:")),
       );
+    } finally {
+      service.close();
+    }
+  });
+});
+
+// create-vue's layout: `vue-tsc --build` over a root config with no files of its own that references the app's. Each
+// config is checked as `vue-tsc -p` (engines/tsconfig.ts): the root's warm program holds no file, yet says what its
+// references lack (TS6306), as the command line does.
+describe("vue-tsc kept warm on a solution's root", () => {
+  it("answers the root and the app it references as cold vue-tsc -p runs of both", async () => {
+    const app = { ...CONFIG, compilerOptions: { ...CONFIG.compilerOptions, composite: true, tsBuildInfoFile: "./node_modules/.tmp/app.tsbuildinfo" } };
+    const dir = vueApp();
+    const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
+    write("package.json", JSON.stringify({ name: "vue-app", private: true, type: "module", scripts: { "type-check": "vue-tsc --build" } }));
+    write("tsconfig.json", JSON.stringify({ files: [], references: [{ path: "./tsconfig.app.json" }] }));
+    write("tsconfig.app.json", JSON.stringify(app));
+    const service = await open(dir);
+    // On a copy: a composite config's cold run writes its build info (node_modules/.tmp), which the server would see.
+    const cold = () => {
+      const copy = tempDir("signalint-vue-warm-cold-");
+      dirs.push(copy);
+      cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+      return rawTscKeys(copy, ["tsconfig.json", "tsconfig.app.json"], VUE_TSC);
+    };
+    // How each program answered (the root's and the app's, in either order).
+    const steps: [string, () => void, string][] = [
+      ["first check", () => {}, "warm-full"],
+      ["a component's prop renamed", () => write("src/components/Hello.vue", HELLO.replaceAll("msg", "message")), "warm-incremental+warm-reused"],
+      // The root's program reads the app's config (a reference's config is checked like a source): it builds again; the
+      // app's own program, its config changed, is answered by the command line while its host is replaced.
+      ["the app's config no longer composite", () => write("tsconfig.app.json", JSON.stringify(CONFIG)), "vue-tsc+warm-incremental"],
+      ["put back", () => write("tsconfig.app.json", JSON.stringify(app)), "warm-full+warm-incremental"],
+      ["then warm again", () => write("src/components/Hello.vue", HELLO), "warm-incremental+warm-reused"],
+    ];
+    try {
+      for (const [name, edit, mode] of steps) {
+        edit();
+        const before = snapshotTree(dir);
+        const warm = await answer(service);
+        assertTreeUnchanged(dir, before);
+        assert.deepEqual(warm.keys, cold(), `${name}: the warm answer equals cold vue-tsc -p runs`);
+        assert.equal(warm.mode.split("+").sort().join("+"), mode, `${name}: answered as expected`);
+      }
     } finally {
       service.close();
     }
