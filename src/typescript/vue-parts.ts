@@ -59,6 +59,12 @@ export function loadVueCompiler(vueTscDir: string, configPath: string): VueCompi
   const real = require(RUN_TSC) as { runTsc?: RunTsc; getLanguagePlugins?: unknown };
   if (typeof real.runTsc !== "function") throw new VueLayoutError(`${RUN_TSC} has no runTsc`);
   const realRun = real.runTsc.bind(real);
+  const proxyApi = createRequire(runTscPath)("../node/proxyCreateProgram") as {
+    releaseRemovedProjects?: (createProgram: unknown, active: (config: string) => boolean) => void;
+  };
+  const release = proxyApi.releaseRemovedProjects;
+  // Without it (Volar before 2.4.2x) every edit of a component would need a new host: the command line serves.
+  if (typeof release !== "function") throw new VueLayoutError("its Volar cannot drop the state it keeps between programs");
   let loaded: Ts | null = null;
   const standIn: RunTsc = (tscPath, options, getLanguagePlugins, typescriptObject) => {
     const library = join(dirname(tscPath), "typescript.js");
@@ -77,7 +83,8 @@ export function loadVueCompiler(vueTscDir: string, configPath: string): VueCompi
   const stub = new Proxy(real, { get: (target, key) => (key === "runTsc" ? standIn : Reflect.get(target, key)) });
   const run = compiled(entry, readFileSync(entry, "utf8"), (module) => {
     const own = module.require.bind(module);
-    module.require = (id: string) => (id === RUN_TSC ? stub : own(id));
+    // By file, however vue-tsc names it: the real one would run tsc's command line in this host.
+    module.require = (id: string) => (id === RUN_TSC || resolvedFrom(require, id) === runTscPath ? stub : own(id));
   }).exports.run;
   if (typeof run !== "function") throw new VueLayoutError("its entry exports no run()");
   (run as () => void)();
@@ -86,12 +93,6 @@ export function loadVueCompiler(vueTscDir: string, configPath: string): VueCompi
   // Nothing this compiler prints or writes goes anywhere: the host's stdout is its channel, the tree is the user's.
   ts.sys.write = () => {};
   ts.sys.writeFile = refuseWrite;
-  const proxyApi = createRequire(runTscPath)("../node/proxyCreateProgram") as {
-    releaseRemovedProjects?: (createProgram: unknown, active: (config: string) => boolean) => void;
-  };
-  const release = proxyApi.releaseRemovedProjects;
-  // Without it (Volar before 2.4.2x) every edit of a component would need a new host: the command line serves.
-  if (typeof release !== "function") throw new VueLayoutError("its Volar cannot drop the state it keeps between programs");
   return { ts, forgetPlugins: () => release(ts.createProgram, () => false) };
 }
 
@@ -117,4 +118,14 @@ function transformedLibrary(library: string, run: () => void): Ts {
   const module = caught as LoadedModule | null;
   if (!module) throw new VueLayoutError("Volar's runTsc loaded no TypeScript library");
   return module.exports as unknown as Ts;
+}
+
+/** Where `id` resolves from the entry (null: nowhere; the entry's own require then says why). */
+function resolvedFrom(require: NodeJS.Require, id: string): string | null {
+  try {
+    return require.resolve(id);
+  } catch {
+    // Not resolvable here: not Volar's runTsc, whatever it is (the entry's own require reports it).
+    return null;
+  }
 }

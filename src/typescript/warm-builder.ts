@@ -150,6 +150,7 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
       if (stamp !== null && stamp === cached.stamp && !this.reported?.(name)) continue;
       const text = stamp === null ? undefined : this.files.readFile(name);
       if (text === undefined || hashText(text) !== cached.hash) {
+        this.sourceChanged(cached.sourceFile, text);
         this.sources.delete(key);
         changed++;
       } else {
@@ -158,6 +159,9 @@ export abstract class WarmBuilder<B extends TS.BuilderProgram> {
     }
     return changed;
   }
+
+  /** A kept SourceFile whose file's text changed (`text`: its text now; undefined: gone). May throw (the check fails). */
+  protected sourceChanged(_before: TS.SourceFile, _text: string | undefined): void {}
 
   /** The last answer again, for a check that `reconcile` found nothing to re-check for. */
   protected reused(): { diagnostics: readonly TS.Diagnostic[]; info: WarmCheckInfo } {

@@ -18,6 +18,7 @@ import { WarmTsSolution } from "./warm-solution.ts";
 import { COMPILE_CACHE_DIR, compilerIdentity } from "./persisted-state.ts";
 import { SvelteLayoutError, WarmSvelteCheck } from "./warm-svelte.ts";
 import { loadVueCompiler, VueLayoutError } from "./vue-parts.ts";
+import { VueProgramGuard } from "./vue-program.ts";
 import { HostRestartError } from "./host-mode.ts";
 import { parseSvelteCheckOutput } from "../engines/svelte-check.ts";
 
@@ -182,42 +183,29 @@ function hostedProject(ts: Ts, program: WarmTsProgram, causes: boolean): HostedP
 
 /**
  * A program the project's scripts run vue-tsc on, kept by the project's own vue-tsc (vue-parts.ts; `typescriptDir` is
- * vue-tsc's package): a warm program of the compiler vue-tsc makes, not persisted. Volar's plugins are made again
- * whenever module resolutions are redone; a changed config (its `vueCompilerOptions` shape every component's code), a
- * package install or vue-tsc's own "extensions changed" need a new host.
+ * vue-tsc's package): a warm program of the compiler vue-tsc makes, not persisted, guarded by vue-program.ts (what
+ * needs a new host, Volar's state around each build); vue-tsc's own "extensions changed" needs a new host too.
  */
 function hostedVue(request: HostRequest): HostedProgram {
   const compiler = loadVueCompiler(request.typescriptDir, request.configPath);
-  let built = false;
-  let configs: string | null = null;
-  let restart: string | null = null;
-  const program = new WarmTsProgram(compiler.ts, request.configPath, null, {
-    parsed: (reads) => {
-      const now = JSON.stringify(reads);
-      if (configs !== null && configs !== now) throw new HostRestartError("the config changed: vue-tsc's plugins are made again in a new host");
-      configs = now;
-    },
-    beforeBuild: (fresh) => {
-      if (built && fresh) compiler.forgetPlugins();
-      built = true;
-    },
-  });
+  const guard = new VueProgramGuard(compiler, request.cwd);
+  const program = new WarmTsProgram(compiler.ts, request.configPath, null, guard.hooks);
   const hosted = hostedProject(compiler.ts, program, false);
   return {
     ...hosted,
     check: (asked) => {
-      if (restart) throw new HostRestartError(restart);
+      guard.beforeCheck();
       try {
-        return hosted.check(asked);
+        const answer = hosted.check(asked);
+        guard.afterCheck();
+        return answer;
       } catch (error) {
         // vue-tsc's own retry when the config names other extensions: a new host loads them (vue-parts.ts asks first).
         if (/extensions changed/i.test((error as Error).message)) throw new HostRestartError("vue-tsc's extensions changed");
         throw error;
       }
     },
-    invalidateResolutions: () => {
-      restart = "a package install: vue-tsc and its plugins are loaded again in a new host";
-    },
+    invalidateResolutions: () => guard.restartWith("a package install: vue-tsc and its plugins are loaded again in a new host"),
   };
 }
 

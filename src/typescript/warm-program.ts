@@ -73,6 +73,10 @@ export interface ProgramHooks {
   parsed?(reads: readonly [string, string][]): void;
   /** Before each build: `fresh` when it redoes module resolutions (or starts from nothing). May throw. */
   beforeBuild?(fresh: boolean): void;
+  /** Each program as it is made, before the builder takes it over (and before anything asks it for a file). */
+  programMade?(program: TS.Program): void;
+  /** A kept source whose text changed (`text`: now; undefined: gone), before anything is rebuilt. May throw. */
+  sourceChanged?(before: TS.SourceFile, text: string | undefined): void;
 }
 
 /**
@@ -117,6 +121,10 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     super(ts, configPath, diskFiles(ts, fileStamp));
     this.config = new WatchedTsconfig(ts, configPath, { noEmit: true });
     this.persisted = persist ? new PersistedBuildInfo(persist.target, `project\0${configPath}`, persist.compiler) : null;
+  }
+
+  protected override sourceChanged(before: TS.SourceFile, text: string | undefined): void {
+    this.hooks.sourceChanged?.(before, text);
   }
 
   /** Re-check and return diagnostics exactly as `tsc --noEmit -p <config>` reports them; null when unsupported. */
@@ -171,7 +179,20 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     this.rebuild(parsed, reuse, (host, old) => {
       this.hooks.beforeBuild?.(!old || this.resolutionsSuspect);
       restored = old ? undefined : this.restore(options);
-      return ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, options, host, old ?? restored, configDiagnostics, parsed.projectReferences);
+      if (!this.hooks.programMade)
+        return ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, options, host, old ?? restored, configDiagnostics, parsed.projectReferences);
+      // The same builder, its program made first: the owner sees it before the builder asks it anything.
+      const oldProgram = old?.getProgram();
+      const program = ts.createProgram({
+        rootNames: parsed.fileNames,
+        options,
+        host,
+        ...(oldProgram ? { oldProgram } : {}),
+        configFileParsingDiagnostics: configDiagnostics,
+        ...(parsed.projectReferences ? { projectReferences: parsed.projectReferences } : {}),
+      });
+      this.hooks.programMade(program);
+      return ts.createSemanticDiagnosticsBuilderProgram(program, host, old ?? restored);
     });
     // After an unfinished check (always incremental), this build re-checks what that one left too: its builder is the old one.
     return { reuse, restored: !!restored, changed: changed + (unfinished?.changed ?? 0), earlyEmpty: false };

@@ -15,14 +15,26 @@ const VUE_TSC = join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js");
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
 
+// Its first statement an unused import (noUnusedLocals): an error at the head of the component's generated code.
 const HELLO =
-  '<script setup lang="ts">\ndefineProps<{ msg: string }>();\nconst n: number = 1;\n</script>\n\n<template>\n  <h1>{{ msg }} {{ n }}</h1>\n</template>\n';
+  '<script setup lang="ts">\nimport { ref } from "vue";\ndefineProps<{ msg: string }>();\nconst n: number = 1;\n</script>\n\n<template>\n  <h1>{{ msg }} {{ n }}</h1>\n</template>\n';
+// It imports a file outside rootDir: TS6059, a program diagnostic at the import (mapped into the component as in a cold run).
 const APP =
-  '<script setup lang="ts">\nimport Hello from "./components/Hello.vue";\nimport { count } from "./store";\nconst total: number = count;\n</script>\n\n<template>\n  <Hello msg="hi" :extra="total" />\n  <Hello :msg="total" />\n</template>\n';
+  '<script setup lang="ts">\nimport Hello from "./components/Hello.vue";\nimport { count } from "./store";\nimport { shared } from "../shared";\nconst total: number = count + shared;\n</script>\n\n<template>\n  <Hello msg="hi" :extra="total" />\n  <Hello :msg="total" />\n</template>\n';
 const STORE = "export const count: number = 1;\n";
 const MAIN = 'import App from "./App.vue";\nexport const app: string = App;\n';
 const CONFIG = {
-  compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], jsx: "preserve", module: "esnext", moduleResolution: "bundler" },
+  compilerOptions: {
+    strict: true,
+    noUnusedLocals: true,
+    rootDir: "src",
+    noEmit: true,
+    target: "es2022",
+    lib: ["es2022", "dom"],
+    jsx: "preserve",
+    module: "esnext",
+    moduleResolution: "bundler",
+  },
   include: ["src/**/*.ts", "src/**/*.vue"],
 };
 
@@ -36,6 +48,7 @@ function vueApp(): string {
       "src/App.vue": APP,
       "src/store.ts": STORE,
       "src/main.ts": MAIN,
+      "shared.ts": "export const shared = 1;\n",
     },
     "signalint-vue-warm-",
   );
@@ -74,7 +87,8 @@ describe("vue-tsc kept warm", () => {
     const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
     const cold = () => rawTscKeys(dir, ["tsconfig.json"], VUE_TSC);
     // The premise: the installed vue types components, so a prop's type reaches the template using it.
-    assert.ok(cold().includes("src/App.vue:9:11 TS2322"), cold().join("\n"));
+    assert.ok(cold().includes("src/App.vue:10:11 TS2322"), cold().join("\n"));
+    assert.ok(cold().includes("src/App.vue:4:24 TS6059"), cold().join("\n"));
     // Each step: an edit, then the warm answer against the cold run, and how the warm host answered it.
     const steps: [string, () => void, RegExp][] = [
       ["first check", () => {}, /^warm-full$/],
@@ -116,6 +130,9 @@ describe("vue-tsc kept warm", () => {
         },
         /warm-incremental/,
       ],
+      // Volar resolves imports of a component by its script tags, from a snapshot it keeps: a new host.
+      ["a component's script made tsx", () => write("src/components/Hello.vue", HELLO.replace('lang="ts"', 'lang="tsx"')), /^vue-tsc$/],
+      ["then warm again", () => write("src/components/Hello.vue", HELLO), /^warm-full$/],
     ];
     try {
       for (const [name, edit, mode] of steps) {
@@ -129,7 +146,7 @@ describe("vue-tsc kept warm", () => {
       // A check of one file names it first (check_files); a .vue file's answer is its own, in its own lines.
       write("src/components/Hello.vue", HELLO.replace("const n: number = 1;", 'const n: number = "one";'));
       const named = await answer(service, ["src/components/Hello.vue"]);
-      assert.deepEqual(named.keys, ["src/components/Hello.vue:3:7 TS2322"]);
+      assert.deepEqual(named.keys, ["src/components/Hello.vue:2:1 TS6133", "src/components/Hello.vue:4:7 TS2322"]);
       assert.deepEqual(
         named.keys,
         cold().filter((key) => key.startsWith("src/components/Hello.vue:")),
