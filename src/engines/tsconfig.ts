@@ -195,6 +195,9 @@ export async function planTscRun(runtime: Runtime, options: PlanOptions): Promis
     // TypeScript 5.4 (not 5.9 or 6.0) refuses --tsBuildInfoFile without incremental or composite (TS5069, found on
     // openapi-typescript's vue-3 example under TypeScript 5.4): given only when a config might set either.
     const buildInfo = writesBuildInfo(chain) ? join(workDir, `${options.checker ?? "project"}.tsbuildinfo`) : undefined;
+    // vue-tsc on its last build info drops errors a cold run reports (Volar overwrites a component's generated code
+    // before TypeScript's builder checks it again: an unused first import's TS6133 is lost after an edit): each run is cold.
+    if (buildInfo && options.checker === "vue-tsc") await runtime.removeFile(buildInfo);
     return { args: tscProjectArgs(options.tsconfig, buildInfo, profiles), configFile, buildMode: false, leadsTo };
   }
   const graph = await collectGraph(runtime, top);

@@ -330,6 +330,27 @@ describe("files no engine checks (issue 21, item 7)", () => {
       "nothing written in the project tree",
     );
   });
+
+  it("a vue-tsc program of an incremental config answers an edited component as a cold vue-tsc (never from its last build info)", () => {
+    const layout = files({ typecheck: "vue-tsc --noEmit" });
+    const config = JSON.parse(layout["tsconfig.json"]) as { compilerOptions: Record<string, unknown> };
+    Object.assign(config.compilerOptions, { incremental: true, noUnusedLocals: true });
+    // The component's first statement an unused import: vue-tsc on its own build info loses that error after an edit.
+    const probe = (value: string) =>
+      `<script setup lang="ts">\nimport { ok } from "./main";\nconst count: number = ${value};\n</script>\n\n<template>\n  <div>{{ count }}</div>\n</template>\n`;
+    const { dir, cache } = project({ ...layout, "tsconfig.json": JSON.stringify(config), "src/Probe.vue": probe('"one"') });
+    dirs.push(dir, cache);
+    linkPackage(dir, "vue-tsc", join(REPO, "node_modules", "vue-tsc"));
+    const vueTsc = join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js");
+    assert.ok(keys(issuesOf(dir, cache)).includes("src/Probe.vue:2:1 TS6133"));
+    writeFileSync(join(dir, "src/Probe.vue"), probe('"two"'));
+    const raw = rawTscKeys(dir, ["tsconfig.json"], vueTsc);
+    assert.ok(raw.includes("src/Probe.vue:2:1 TS6133"), raw.join("\n"));
+    assert.deepEqual(
+      keys(issuesOf(dir, cache)).filter((key) => key.startsWith("src/Probe.vue:")),
+      raw.filter((key) => key.startsWith("src/Probe.vue:")),
+    );
+  });
 });
 
 describe("linters as the project runs them (issue 21, item 1)", () => {
