@@ -4,12 +4,10 @@ import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, linkBin, linkPackage, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
+import { linkBin, linkPackage, removeDir, REPO, runCli, serviceIssues, tempDir } from "../helpers.ts";
 import { projectFrom, writeFiles } from "../helpers/project.ts";
 import { coldSvelteCheck } from "../helpers/svelte-check.ts";
-import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
+import { longLivedService, warmSteps } from "../helpers/warm-service.ts";
 
 /** Both layouts of svelte-check's bundle: the checker in dist/src/ts6.js (4.7.9 on), or all in its entry (4.4 to 4.7.8). */
 const LAYOUTS = [
@@ -51,32 +49,11 @@ function svelteApp(svelteCheck: string): string {
 /** A cold `svelte-check` of the tree as it is now, as "file:line:col rule". */
 const cold = coldSvelteCheck;
 
-async function open(root: string): Promise<SignalintService> {
-  process.env.SIGNALINT_STATE_DIR = tempDir("signalint-svelte-warm-state-");
-  process.env.SIGNALINT_CACHE_DIR = tempDir("signalint-svelte-warm-cache-");
-  dirs.push(process.env.SIGNALINT_STATE_DIR, process.env.SIGNALINT_CACHE_DIR);
-  // A long-lived server: the file watch runs from its start, so every check knows what changed since the last.
-  return SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root, prewarm: true }).finally(() => {
-    delete process.env.SIGNALINT_STATE_DIR;
-    delete process.env.SIGNALINT_CACHE_DIR;
-  });
-}
-
-async function answer(service: SignalintService): Promise<{ keys: string[]; mode: string }> {
-  const response = await service.check(["."], false);
-  assert.equal(response.engines.tsc?.status, "ok", JSON.stringify(response.engines.tsc));
-  const keys = serviceIssues(service, response)
-    .filter((issue) => issue.engine === "tsc")
-    .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
-    .sort();
-  return { keys, mode: String(service.lastTiming?.cache?.tsc?.mode) };
-}
-
 for (const [layout, svelteCheck] of LAYOUTS)
   describe(`svelte-check kept warm: ${layout}`, () => {
     it("answers every kind of edit as a cold svelte-check of the edited tree, and writes nothing in it", async () => {
       const dir = svelteApp(svelteCheck);
-      const service = await open(dir);
+      const service = await longLivedService(dir, "signalint-svelte-warm-", dirs);
       const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
       // Each step: an edit, then the warm answer against the cold run, and how the warm host answered it.
       const steps: [string, () => void, RegExp][] = [
@@ -114,14 +91,7 @@ for (const [layout, svelteCheck] of LAYOUTS)
         ],
       ];
       try {
-        for (const [name, edit, mode] of steps) {
-          edit();
-          const before = snapshotTree(dir);
-          const warm = await answer(service);
-          assertTreeUnchanged(dir, before);
-          assert.deepEqual(warm.keys, cold(dir, svelteCheck), `${name}: the warm answer equals a cold svelte-check`);
-          assert.match(warm.mode, mode, `${name}: answered as expected`);
-        }
+        await warmSteps(service, dir, steps, () => cold(dir, svelteCheck), "a cold svelte-check");
       } finally {
         service.close();
       }
@@ -152,7 +122,7 @@ describe("svelte-check's errors outside the root", () => {
     linkPackage(dir, "svelte-check", svelteCheck);
     assert.deepEqual(cold(dir, svelteCheck), ["../shared/x.ts:1:14 TS2322"], "svelte-check reports the error outside the root");
     const expected = { file: "tsconfig.json", rule: "TS2322", place: "../shared/x.ts(1,14): " };
-    const service = await open(dir);
+    const service = await longLivedService(dir, "signalint-svelte-warm-", dirs);
     try {
       const response = await service.check(["."], false);
       const found = serviceIssues(service, response).filter((issue) => issue.engine === "tsc");

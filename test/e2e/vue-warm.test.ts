@@ -5,11 +5,9 @@ import assert from "node:assert/strict";
 import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { SignalintService } from "../../src/service/signalint.ts";
-import { BUNDLE, linkBin, linkPackage, rawTscKeys, removeDir, REPO, serviceIssues, tempDir } from "../helpers.ts";
+import { linkBin, linkPackage, rawTscKeys, removeDir, REPO, tempDir } from "../helpers.ts";
 import { projectFrom } from "../helpers/project.ts";
-import { assertTreeUnchanged, snapshotTree } from "../helpers/tree.ts";
+import { longLivedService, tscAnswer, warmSteps } from "../helpers/warm-service.ts";
 
 const VUE_TSC = join(REPO, "node_modules", "vue-tsc", "bin", "vue-tsc.js");
 const dirs: string[] = [];
@@ -59,31 +57,10 @@ function vueApp(): string {
   return dir;
 }
 
-async function open(root: string): Promise<SignalintService> {
-  process.env.SIGNALINT_STATE_DIR = tempDir("signalint-vue-warm-state-");
-  process.env.SIGNALINT_CACHE_DIR = tempDir("signalint-vue-warm-cache-");
-  dirs.push(process.env.SIGNALINT_STATE_DIR, process.env.SIGNALINT_CACHE_DIR);
-  // A long-lived server: the file watch runs from its start, so every check knows what changed since the last.
-  return SignalintService.create(createNodeRuntime({ selfScript: BUNDLE }), { root, prewarm: true }).finally(() => {
-    delete process.env.SIGNALINT_STATE_DIR;
-    delete process.env.SIGNALINT_CACHE_DIR;
-  });
-}
-
-async function answer(service: SignalintService, paths = ["."]): Promise<{ keys: string[]; mode: string }> {
-  const response = await service.check(paths, false);
-  assert.equal(response.engines.tsc?.status, "ok", JSON.stringify(response.engines.tsc));
-  const keys = serviceIssues(service, response)
-    .filter((issue) => issue.engine === "tsc")
-    .map((issue) => `${issue.file}:${issue.line}:${issue.col} ${issue.rule}`)
-    .sort();
-  return { keys, mode: String(service.lastTiming?.cache?.tsc?.mode) };
-}
-
 describe("vue-tsc kept warm", () => {
   it("answers every kind of edit as a cold vue-tsc of the edited tree, and writes nothing in it", async () => {
     const dir = vueApp();
-    const service = await open(dir);
+    const service = await longLivedService(dir, "signalint-vue-warm-", dirs);
     const write = (path: string, text: string) => writeFileSync(join(dir, path), text);
     const cold = () => rawTscKeys(dir, ["tsconfig.json"], VUE_TSC);
     // The premise: the installed vue types components, so a prop's type reaches the template using it.
@@ -135,17 +112,10 @@ describe("vue-tsc kept warm", () => {
       ["then warm again", () => write("src/components/Hello.vue", HELLO), /^warm-full$/],
     ];
     try {
-      for (const [name, edit, mode] of steps) {
-        edit();
-        const before = snapshotTree(dir);
-        const warm = await answer(service);
-        assertTreeUnchanged(dir, before);
-        assert.deepEqual(warm.keys, cold(), `${name}: the warm answer equals a cold vue-tsc`);
-        assert.match(warm.mode, mode, `${name}: answered as expected`);
-      }
+      await warmSteps(service, dir, steps, cold, "a cold vue-tsc");
       // A check of one file names it first (check_files); a .vue file's answer is its own, in its own lines.
       write("src/components/Hello.vue", HELLO.replace("const n: number = 1;", 'const n: number = "one";'));
-      const named = await answer(service, ["src/components/Hello.vue"]);
+      const named = await tscAnswer(service, ["src/components/Hello.vue"]);
       assert.deepEqual(named.keys, ["src/components/Hello.vue:2:1 TS6133", "src/components/Hello.vue:4:7 TS2322"]);
       assert.deepEqual(
         named.keys,
@@ -158,8 +128,8 @@ describe("vue-tsc kept warm", () => {
 });
 
 // create-vue's layout: `vue-tsc --build` over a root config with no files of its own that references the app's. Each
-// config is checked as `vue-tsc -p` (engines/tsconfig.ts): the root's warm program holds no file, yet says what its
-// references lack (TS6306), as the command line does.
+// config is checked as `vue-tsc -p` (engines/tsconfig.ts): the root's warm program holds no file, yet reads its
+// references' configs as the command line does (a changed one builds it again).
 describe("vue-tsc kept warm on a solution's root", () => {
   it("answers the root and the app it references as cold vue-tsc -p runs of both", async () => {
     const app = { ...CONFIG, compilerOptions: { ...CONFIG.compilerOptions, composite: true, tsBuildInfoFile: "./node_modules/.tmp/app.tsbuildinfo" } };
@@ -168,7 +138,7 @@ describe("vue-tsc kept warm on a solution's root", () => {
     write("package.json", JSON.stringify({ name: "vue-app", private: true, type: "module", scripts: { "type-check": "vue-tsc --build" } }));
     write("tsconfig.json", JSON.stringify({ files: [], references: [{ path: "./tsconfig.app.json" }] }));
     write("tsconfig.app.json", JSON.stringify(app));
-    const service = await open(dir);
+    const service = await longLivedService(dir, "signalint-vue-warm-", dirs);
     // On a copy: a composite config's cold run writes its build info (node_modules/.tmp), which the server would see.
     const cold = () => {
       const copy = tempDir("signalint-vue-warm-cold-");
@@ -176,25 +146,18 @@ describe("vue-tsc kept warm on a solution's root", () => {
       cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
       return rawTscKeys(copy, ["tsconfig.json", "tsconfig.app.json"], VUE_TSC);
     };
-    // How each program answered (the root's and the app's, in either order).
-    const steps: [string, () => void, string][] = [
-      ["first check", () => {}, "warm-full"],
-      ["a component's prop renamed", () => write("src/components/Hello.vue", HELLO.replaceAll("msg", "message")), "warm-incremental+warm-reused"],
+    // How each program answered (the root's and the app's, sorted).
+    const steps: [string, () => void, RegExp][] = [
+      ["first check", () => {}, /^warm-full$/],
+      ["a component's prop renamed", () => write("src/components/Hello.vue", HELLO.replaceAll("msg", "message")), /^warm-incremental\+warm-reused$/],
       // The root's program reads the app's config (a reference's config is checked like a source): it builds again; the
       // app's own program, its config changed, is answered by the command line while its host is replaced.
-      ["the app's config no longer composite", () => write("tsconfig.app.json", JSON.stringify(CONFIG)), "vue-tsc+warm-incremental"],
-      ["put back", () => write("tsconfig.app.json", JSON.stringify(app)), "warm-full+warm-incremental"],
-      ["then warm again", () => write("src/components/Hello.vue", HELLO), "warm-incremental+warm-reused"],
+      ["the app's config no longer composite", () => write("tsconfig.app.json", JSON.stringify(CONFIG)), /^vue-tsc\+warm-incremental$/],
+      ["put back", () => write("tsconfig.app.json", JSON.stringify(app)), /^warm-full\+warm-incremental$/],
+      ["then warm again", () => write("src/components/Hello.vue", HELLO), /^warm-incremental\+warm-reused$/],
     ];
     try {
-      for (const [name, edit, mode] of steps) {
-        edit();
-        const before = snapshotTree(dir);
-        const warm = await answer(service);
-        assertTreeUnchanged(dir, before);
-        assert.deepEqual(warm.keys, cold(), `${name}: the warm answer equals cold vue-tsc -p runs`);
-        assert.equal(warm.mode.split("+").sort().join("+"), mode, `${name}: answered as expected`);
-      }
+      await warmSteps(service, dir, steps, cold, "cold vue-tsc -p runs");
     } finally {
       service.close();
     }
