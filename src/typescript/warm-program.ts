@@ -162,8 +162,8 @@ export class WarmTsProgram extends WarmBuilder<TS.SemanticDiagnosticsBuilderProg
     this.configReads = parse.reads;
     this.hooks.parsed?.(parse.reads);
     // Unreadable configs and configs with references and files of their own stay with the command line. A config with
-    // references and no files (a solution's root, run `-p` by vue-tsc) checks only its options and references (TS6306
-    // and the like): the same program here. With files it would read the references' outputs.
+    // references and no files (a solution's root, run `-p` by vue-tsc) checks only its options and references (a
+    // reference's config missing, say): the same program here. With files it would read the references' outputs.
     const referencing = parsed?.projectReferences?.length && parsed.fileNames.length > 0;
     this.unserved = !parsed ? formatTsconfigDiagnostics(ts, parse) || "the config cannot be read" : referencing ? "it has references" : "";
     const unfinished = this.unfinished;
