@@ -36,6 +36,7 @@ export const SLOW = [
   "e2e/svelte-check.test.mjs", // ~60 s (96 s when each check ran svelte-check twice)
   "e2e/svelte-warm.test.mjs", // new, ~130 s under load: a warm svelte-check = a cold one over ten kinds of edit
   "e2e/vue-warm.test.mjs", // new: a warm vue-tsc = a cold one over thirteen kinds of edit
+  "e2e/eslint-warm.test.mjs", // new, ~45 s: a warm ESLint = a cold eslint over edits, a plugin edit, two environments, faults, typed rules
   "e2e/eslint-typed.test.mjs", // 69 s
   "e2e/lint-scope.test.mjs", // 27 s
   "e2e/oxlint-scripts.test.mjs", // new, ~40 s: oxlint as the lint scripts run it, nine script shapes each against a raw oxlint

@@ -24,6 +24,7 @@ export const ENVIRONMENT: readonly [string, string][] = [
   ["SIGNALINT_COMPACT", "1: compact keys in check responses"],
   ["SIGNALINT_STRUCTURED_MAX_BYTES", "the size above which a result becomes an artifact"],
   ["SIGNALINT_WARM_TYPESCRIPT", "0: always run tsc's command line (no warm programs)"],
+  ["SIGNALINT_WARM_ESLINT", "0: always start ESLint's command line (no warm ESLint in a long-lived server)"],
   ["SIGNALINT_DAEMON", "0: no daemon, every process checks on its own (default: on, except when CI is set); 1: on, also in CI"],
   ["SIGNALINT_READ_ONLY", "1: the MCP server offers no tool that writes the project's files (no fix tools)"],
   ["SIGNALINT_PROGRESS_HEARTBEAT_MS", "how often a long engine run reports progress to MCP clients (default 5000)"],

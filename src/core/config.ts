@@ -33,6 +33,7 @@ export const ConfigFileSchema = z
     structuredMaxBytes: z.number().int().positive().optional(),
     artifactRetentionSeconds: z.number().int().min(1).max(604_800).optional(),
     warmTypeScript: z.boolean().optional(),
+    warmEslint: z.boolean().optional(),
     warmTypeScriptMemoryMB: z.number().int().min(64).optional(),
     daemonIdleMinutes: z.number().min(0).max(10_080).optional(),
     oxlintTypeAware: z.boolean().optional(),
@@ -85,6 +86,8 @@ export interface Settings {
   artifactRetentionSeconds: number;
   /** Keep warm TypeScript programs in host processes (default true; SIGNALINT_WARM_TYPESCRIPT=0 turns it off). */
   warmTypeScript: boolean;
+  /** Keep the project's ESLint loaded in a long-lived server (default true; SIGNALINT_WARM_ESLINT=0 turns it off). */
+  warmEslint: boolean;
   /** Bound on one warm program's host process (resident MB after a check); over it, tsc runs cold for that config. */
   /** null: unset, the machine's default (machineWarmMemoryMB). */
   warmTypeScriptMemoryMB: number | null;
@@ -233,6 +236,9 @@ export function resolveSettings(config: ConfigFile, readEnv: EnvReader, override
     warmTypeScript: envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT")
       ? parseBooleanEnv("SIGNALINT_WARM_TYPESCRIPT", envValue(readEnv, "SIGNALINT_WARM_TYPESCRIPT") as string)
       : (config.warmTypeScript ?? true),
+    warmEslint: envValue(readEnv, "SIGNALINT_WARM_ESLINT")
+      ? parseBooleanEnv("SIGNALINT_WARM_ESLINT", envValue(readEnv, "SIGNALINT_WARM_ESLINT") as string)
+      : (config.warmEslint ?? true),
     warmTypeScriptMemoryMB: config.warmTypeScriptMemoryMB ?? null,
     oxlintTypeAware: config.oxlintTypeAware ?? true,
     pendingAfterMs: config.pendingAfterMs ?? DEFAULT_PENDING_AFTER_MS,

@@ -15,5 +15,6 @@ export function callerRuntime(runtime: Runtime, env: Readonly<Record<string, str
     env: (name) => copy[name],
     environment: () => ({ ...copy }),
     spawn: (command, args, options) => runtime.spawn(command, args, { ...options, env: { ...overlay, ...options.env } }),
+    startProcess: (command, args, options) => runtime.startProcess(command, args, { ...options, env: { ...overlay, ...options.env } }),
   };
 }

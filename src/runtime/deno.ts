@@ -3,7 +3,7 @@ import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-gro
 import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
 import { processIdentityVia } from "./process-identity.ts";
 import { denoDaemonSupport, processAliveDeno, writeNewFileDeno } from "./daemon-deno.ts";
-import { grantedFlags, selfChannelDeno, spawnSelfDeno } from "./self-deno.ts";
+import { grantedFlags, selfChannelDeno, spawnSelfDeno, startProcessDeno } from "./self-deno.ts";
 import { denoShell } from "./shell-deno.ts";
 import { mkdirPrivateDeno } from "./private-dir-deno.ts";
 import { denoTotalMemory } from "./memory-deno.ts";
@@ -96,14 +96,20 @@ function decode(chunks: Uint8Array[]): string {
   return new TextDecoder().decode(joined);
 }
 
-async function spawnDeno(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
-  if (options.signal?.aborted) return CANCELLED_SPAWN;
-  const started = performance.now();
+/** This process's environment with `extra` applied (a value undefined removes the variable). */
+function buildEnv(extra: SpawnOptions["env"]): Record<string, string> {
   const env: Record<string, string> = Deno.env.toObject();
-  for (const [key, value] of Object.entries(options.env ?? {})) {
+  for (const [key, value] of Object.entries(extra ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  return env;
+}
+
+async function spawnDeno(command: string, args: readonly string[], options: SpawnOptions, groups: ProcessGroups): Promise<SpawnResult> {
+  if (options.signal?.aborted) return CANCELLED_SPAWN;
+  const started = performance.now();
+  const env = buildEnv(options.env);
   let child;
   try {
     child = new Deno.Command(command, {
@@ -283,6 +289,7 @@ export function createDenoRuntime(): Runtime {
     spawn: (command, args, options) => spawnDeno(command, args, options, groups),
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) => spawnSelfDeno(mode, cwd, groups, killGroup),
+    startProcess: (command, args, { cwd, env }) => startProcessDeno(command, args, { cwd, env: buildEnv(env), stderr: "null" }, groups, killGroup),
     selfChannel: selfChannelDeno,
     pid: Deno.pid,
     processAlive: processAliveDeno,

@@ -8,7 +8,7 @@ import { ProcessGroups, WATCHDOG_SCRIPT, type WatchdogPipe } from "./process-gro
 import { processIdentityVia } from "./process-identity.ts";
 import { nodeDaemonSupport, processAliveNode, writeNewFileNode } from "./daemon-node.ts";
 import { READ_NULL, readFilesInSlices, STAT_NULL, syncOrNull, type SyncFiles } from "./batch-read.ts";
-import { selfChannelNode, spawnSelfNode } from "./self-node.ts";
+import { selfChannelNode, spawnSelfNode, startProcessNode } from "./self-node.ts";
 import { watchTreeNode } from "./node-watch.ts";
 import { mkdirPrivateNode } from "./private-dir-node.ts";
 import { nodeShell } from "./shell-node.ts";
@@ -243,6 +243,7 @@ export function createNodeRuntime(options: { selfScript?: string } = {}): Runtim
     killSpawned: () => groups.killAll(),
     spawnSelf: (mode, cwd) =>
       spawnSelfNode(isStandalone ? [mode] : [...HOST_STACK, options.selfScript ?? (process.argv[1] as string), mode], cwd, groups, killTree),
+    startProcess: (command, args, { cwd, env }) => startProcessNode(command, args, { cwd, env: buildEnv(env), stderr: "ignore" }, groups, killTree),
     selfChannel: selfChannelNode,
     pid: process.pid,
     processAlive: processAliveNode,

@@ -27,17 +27,29 @@ export function grantedFlags(): string[] {
  */
 export function spawnSelfDeno(mode: string, cwd: string, groups: ProcessGroups, killGroup: (pgid: number) => void): SelfProcess {
   const args = ["run", ...grantedFlags(), "--no-prompt", "--no-lock", Deno.mainModule, mode];
+  return startProcessDeno(Deno.execPath(), args, { cwd, stderr: "inherit" }, groups, killGroup);
+}
+
+/** Start `command` as a long-lived child exchanging bytes over stdin/stdout (env: the whole environment it gets). */
+export function startProcessDeno(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; stderr: "inherit" | "null" },
+  groups: ProcessGroups,
+  killGroup: (pgid: number) => void,
+): SelfProcess {
   const listeners: ((chunk: Uint8Array) => void)[] = [];
   let alive = false;
   // deno-lint-ignore no-explicit-any
   let child: any = null;
   try {
-    child = new Deno.Command(Deno.execPath(), {
-      args,
-      cwd,
+    child = new Deno.Command(command, {
+      args: [...args],
+      cwd: options.cwd,
+      ...(options.env ? { env: options.env, clearEnv: true } : {}),
       stdin: "piped",
       stdout: "piped",
-      stderr: "inherit",
+      stderr: options.stderr,
       detached: Deno.build.os !== "windows",
     }).spawn();
     alive = true;

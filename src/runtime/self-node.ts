@@ -8,9 +8,21 @@ import type { SelfChannel, SelfProcess } from "./types.ts";
  * is its own executable) with the same node. Own process group, registered with the watchdog.
  */
 export function spawnSelfNode(args: string[], cwd: string, groups: ProcessGroups, killTree: (pid: number | undefined) => void): SelfProcess {
-  const child = spawnChild(process.execPath, args, {
-    cwd,
-    stdio: ["pipe", "pipe", "inherit"],
+  return startProcessNode(process.execPath, args, { cwd, stderr: "inherit" }, groups, killTree);
+}
+
+/** Start `command` as a long-lived child exchanging bytes over stdin/stdout (env: the whole environment it gets). */
+export function startProcessNode(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stderr: "inherit" | "ignore" },
+  groups: ProcessGroups,
+  killTree: (pid: number | undefined) => void,
+): SelfProcess {
+  const child = spawnChild(command, args, {
+    cwd: options.cwd,
+    ...(options.env ? { env: options.env } : {}),
+    stdio: ["pipe", "pipe", options.stderr],
     detached: process.platform !== "win32",
     windowsHide: true,
   });

@@ -170,6 +170,12 @@ export interface Runtime {
    * mode argument; main.ts hands that mode a `selfChannel()`. Same permissions, working directory `cwd`.
    */
   spawnSelf(mode: string, cwd: string): SelfProcess;
+  /**
+   * Start `command` as a long-lived child exchanging frames over stdin/stdout (a warm engine host: lint/eslint-hosts.ts),
+   * in its own process group registered with the watchdog; `env` as in SpawnOptions (a caller's runtime adds its
+   * environment). Its stderr is dropped.
+   */
+  startProcess(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): SelfProcess;
   /** This process's end of the channel, when it was started by spawnSelf. */
   selfChannel(): SelfChannel;
   readText(path: string): Promise<string>;

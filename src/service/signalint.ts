@@ -3,6 +3,7 @@ import type { CheckResponse, DetailIssue, LoopStatus, Stale } from "../core/cont
 import { findNodeCommand, resolveEngine } from "../engines/resolve.ts";
 import type { NodeCommand } from "../engines/types.ts";
 import type { Runtime } from "../runtime/types.ts";
+import { EslintHosts } from "./lint/eslint-hosts.ts";
 import { warmCapacity, WarmTsPool } from "../typescript/warm-pool.ts";
 import { machineWarmMemoryMB } from "../core/config.ts";
 import type { ElsewhereFacts } from "../core/elsewhere.ts";
@@ -60,6 +61,7 @@ export class SignalintService implements Checker {
   readonly changes: ChangeTracker;
   private readonly rooms: CheckRooms;
   private readonly warm: WarmTsPool;
+  private readonly eslintHosts: EslintHosts | null;
   /** The programs of the last checks, built again by a new long-lived server before its first check. */
   readonly prewarm: Prewarm;
 
@@ -79,6 +81,7 @@ export class SignalintService implements Checker {
     this.warm = new WarmTsPool(runtime, project.root, warn, persistTarget(project), warmCapacity(runtime.totalMemoryBytes), oneShot);
     // Nothing is kept where nothing of TypeScript's is (SIGNALINT_CACHE_MAX_MB=0).
     this.prewarm = new Prewarm(runtime, project.root, persistTarget(project) ? project.cacheDir : null, this.warm);
+    this.eslintHosts = oneShot ? null : new EslintHosts(project.cacheDir);
     let sequence = 0;
     this.rooms = {
       runtime,
@@ -87,6 +90,7 @@ export class SignalintService implements Checker {
       cache: { hasher: new ContentHasher(runtime, undefined, project.root), results: new LintCache(runtime, project.lintCacheDir) },
       tsconfigs: new TsconfigCoverage(runtime),
       warm: this.warm,
+      eslintHosts: this.eslintHosts,
       changes: this.changes,
       session,
       store: this.store,
@@ -103,6 +107,11 @@ export class SignalintService implements Checker {
     return this.warm.rssBytes();
   }
 
+  /** Lints the warm ESLint hosts answered so far (tests: which answers were warm). */
+  eslintHostAnswers(): number {
+    return this.eslintHosts?.answered ?? 0;
+  }
+
   /** Warm checks asked of the TypeScript hosts so far (tests: a quiet check asks none). */
   warmChecksAsked(): number {
     return this.warm.checksAsked;
@@ -117,6 +126,7 @@ export class SignalintService implements Checker {
   async close(): Promise<void> {
     this.prewarm.stop();
     this.warm.close();
+    this.eslintHosts?.close();
     this.changes.close();
     if (this.project.owned) await releaseOwnership(this.runtime, this.project.stateDir, this.runtime.pid);
     // Best effort: a temporary state directory left behind lies in the system's temporary directory.

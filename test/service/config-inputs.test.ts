@@ -41,7 +41,11 @@ it("an ESLint config's absolute and file: URL imports outside the root are confi
   writeFileSync(byUrl, 'export const more = { "no-console": "error" };\n');
   assert.notEqual(await hash(), afterPath, "an edit of the file: URL import changes the inputs");
   const hasher = new ContentHasher(runtime, undefined, root);
-  await configInputsHash(runtime, hasher, { configFiles: ENGINES.eslint.linter?.configFiles ?? [], root, dirs: [join(root, "src")] });
+  await configInputsHash(runtime, hasher, {
+    configFiles: ENGINES.eslint.linter?.configFiles ?? [],
+    root,
+    dirs: [join(root, "src")],
+  });
   assert.deepEqual([...(hasher.external() ?? [])].sort(), [byUrl, byPath].sort(), "a quiet check stamps both");
 });
 
@@ -92,7 +96,14 @@ it("a hash read before the watch's hint dropped its file is not remembered after
   const stamp = statSync(file).mtime;
   // Whole milliseconds, as the rewrite below sets them: the same modification time before and after it.
   utimesSync(file, stamp, stamp);
-  const hint = (seq: number): ChangeHint => ({ seq, since: 0, changes: [[file, seq]], root, uncovered: [], caseSensitive: true });
+  const hint = (seq: number): ChangeHint => ({
+    seq,
+    since: 0,
+    changes: [[file, seq]],
+    root,
+    uncovered: [],
+    caseSensitive: true,
+  });
   let hasher: ContentHasher | null = null;
   // The read happens, then (before the call returns) the watch reports the file rewritten: same size, same mtime.
   const racing: Runtime = {
@@ -116,4 +127,23 @@ it("a hash read before the watch's hint dropped its file is not remembered after
   const [second] = await hasher.hashMany([file]);
   assert.notEqual(second, first, "the rewrite is seen");
   assert.equal(second, runtime.sha256(readFileSync(file, "utf8")));
+});
+
+it("a JSON file an ESLint config names by a relative path is a configuration input (eslint-plugin-oxlint's .oxlintrc.json)", async () => {
+  const root = tempDir("signalint-config-named-");
+  dirs.push(root);
+  writeFileSync(join(root, ".oxlintrc.json"), JSON.stringify({ rules: { "no-debugger": "error" } }));
+  writeFileSync(
+    join(root, "eslint.config.mjs"),
+    'import oxlint from "eslint-plugin-oxlint";\nexport default [...oxlint.buildFromOxlintConfigFile(".oxlintrc.json")];\n',
+  );
+  const hash = () =>
+    configInputsHash(runtime, new ContentHasher(runtime, undefined, root), {
+      configFiles: ENGINES.eslint.linter?.configFiles ?? [],
+      root,
+      dirs: [root],
+    });
+  const before = await hash();
+  writeFileSync(join(root, ".oxlintrc.json"), JSON.stringify({ rules: { "no-debugger": "off" } }));
+  assert.notEqual(await hash(), before, "an edit of the JSON file it names changes the inputs");
 });

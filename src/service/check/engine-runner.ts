@@ -23,7 +23,7 @@ import { withBiomeScope } from "../lint/biome-scope.ts";
 import { oxlintReadsOtherFiles, TSGOLINT_MISSING, withOxlintScope, type OxlintScriptArgs } from "../lint/oxlint-scope.ts";
 import { denoTreeWritesReason } from "../lint/deno-writes.ts";
 import { readManifest } from "../project/workspace.ts";
-import { runCachedLinter, type LintJob, type LinterSpec } from "../lint/lint-runner.ts";
+import { runCachedLinter, type LintJob, type LinterSpec, type SpawnContext } from "../lint/lint-runner.ts";
 import { runTsc, tscApplies, type TscJob } from "../tsc/tsc-runner.ts";
 import type { EngineJob, EngineReport, RunnerOutcome } from "../job/engine-job.ts";
 
@@ -161,9 +161,10 @@ async function runLinter(
         }
       : {}),
   };
-  const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
+  const outcome = await runCachedLinter(spec, job, resolved, async (args, context) => {
     const env = { ...linter.env?.(job.cacheDir), ...(tsgolint ? oxlintTypeAwareEnv(tsgolint) : {}) };
-    const result = await spawnEngine(job, resolved, withStateDirIgnored(engine, job, args), env, cwd);
+    const argv = withStateDirIgnored(engine, job, args);
+    const result = (engine === "eslint" && (await warmEslint(job, resolved, argv, env, cwd, context))) || (await spawnEngine(job, resolved, argv, env, cwd));
     return spawnFailure(engine, result, job.timeoutMs) ?? spec.parse(result, toRelative);
   });
   // A file-local linter's answer depends on the tree, its version and its configs (as its cache key does); a
@@ -177,6 +178,22 @@ async function runLinter(
  */
 function withReuse(outcome: RunnerOutcome, resolved: ResolvedEngine): RunnerOutcome {
   return "ok" in outcome && outcome.ok ? { ...outcome, reuse: { reads: resolved.version ? [] : [resolved.path] } } : outcome;
+}
+
+/**
+ * ESLint's answer from a warm host (lint/eslint-hosts.ts) when one may give it; null: the command line answers — always
+ * for a run whose findings may read other files (`context.typed`).
+ */
+function warmEslint(
+  job: CheckJob,
+  resolved: ResolvedEngine,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  context: SpawnContext,
+): Promise<SpawnResult | null> {
+  if (!job.eslintHosts || context.typed) return Promise.resolve(null);
+  return job.eslintHosts.run({ runtime: job.runtime, resolved, cwd, env, args, inputs: context.inputs, timeoutMs: job.timeoutMs, signal: job.signal });
 }
 
 /**
@@ -204,8 +221,9 @@ async function runLegacyEslint(job: CheckJob, resolved: ResolvedEngine, ext: rea
     typeInformation: (files) => eslintTypeInformation(job, resolved, { flat: false, flags: [], env: legacy }, files),
     dependents: (named) => dependentsToLint(job, accepts, named),
   };
-  const outcome = await runCachedLinter(spec, job, resolved, async (args) => {
-    const result = await spawnEngine(job, resolved, withStateDirIgnored("eslint", job, args), legacy);
+  const outcome = await runCachedLinter(spec, job, resolved, async (args, context) => {
+    const argv = withStateDirIgnored("eslint", job, args);
+    const result = (await warmEslint(job, resolved, argv, legacy, job.root, context)) ?? (await spawnEngine(job, resolved, argv, legacy));
     return spawnFailure("eslint", result, job.timeoutMs) ?? spec.parse(result, job.toRelative);
   });
   return withReuse(outcome, resolved);

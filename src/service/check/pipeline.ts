@@ -12,6 +12,7 @@ import { isConfigDiagnosticFile } from "../../engines/tsc.ts";
 import type { NodeCommand } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { ChangeHint } from "../../typescript/change-hint.ts";
+import type { EslintHosts } from "../lint/eslint-hosts.ts";
 import type { WarmTsPool } from "../../typescript/warm-pool.ts";
 import type { ChangeTracker } from "../freshness/change-tracker.ts";
 import type { QuietIndex, QuietProbe } from "../freshness/quiet-index.ts";
@@ -41,6 +42,8 @@ export interface CheckRooms {
   cache: LintJob["cache"];
   tsconfigs: TsconfigCoverage;
   warm: WarmTsPool;
+  /** Warm ESLint command lines (null: a one-shot process, where every lint starts ESLint). */
+  eslintHosts: EslintHosts | null;
   changes: ChangeTracker;
   session: SessionLog;
   store: CheckStore;
@@ -190,6 +193,7 @@ async function runAll(rooms: CheckRooms, check: PreparedCheck, options: CheckOpt
     node: rooms.node,
     cache: rooms.cache,
     warm: rooms.warm,
+    eslintHosts: settings.warmEslint ? rooms.eslintHosts : null,
     changeHint: check.changeHint,
     warmTypeScript: settings.warmTypeScript && rooms.warmAllowed !== false,
     warmMemoryMB: settings.warmTypeScriptMemoryMB ?? machineWarmMemoryMB(runtime.totalMemoryBytes),

@@ -24,14 +24,18 @@ function pathOf(here: string, specifier: string): string[] {
 
 /**
  * Files a config pulls in: JSON `extends` (string or array), the relative, absolute and `file:` URL imports of JS
- * configs (bare package names are keyed by the package's version elsewhere), and what a deno.json(c) names (its
+ * configs and the JSON files they name by a relative path (bare package names are keyed by the package's version
+ * elsewhere), and what a deno.json(c) names (its
  * local lint plugins, import map and lockfile: engines/deno.ts).
  */
 export function referencedFiles(path: string, text: string): string[] {
   const here = dirname(path);
   if (/\.(c|m)?[jt]sx?$/.test(path)) {
     const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|require\s*\(\s*)["']((?:\.{1,2}\/|\/|file:\/\/)[^"']+)["']/g)];
-    return specifiers.flatMap(([, specifier = ""]) => pathOf(here, specifier));
+    // And JSON files it names by a relative path, which it may read itself (eslint-plugin-oxlint's
+    // `buildFromOxlintConfigFile('.oxlintrc.json')`, a `project: './tsconfig.eslint.json'`).
+    const named = [...text.matchAll(/["']((?:\.{1,2}\/)*\.?[\w@][\w@.\-/]*\.json[c5]?)["']/g)].map(([, name = ""]) => resolve(here, name));
+    return [...specifiers.flatMap(([, specifier = ""]) => pathOf(here, specifier)), ...named];
   }
   if (DENO_CONFIGS.includes(basename(path))) return denoConfigReferences(text).flatMap((specifier) => pathOf(here, specifier));
   let parsed: unknown;
@@ -67,7 +71,11 @@ async function referencesOf(runtime: Runtime, path: string, hash: string): Promi
 export async function configInputsHash(
   runtime: Runtime,
   hasher: ContentHasher,
-  options: { configFiles: readonly string[]; root: string; dirs: Iterable<string> },
+  options: {
+    configFiles: readonly string[];
+    root: string;
+    dirs: Iterable<string>;
+  },
 ): Promise<string> {
   const names = options.configFiles;
   const candidates = new Set<string>(LOCKFILES.map((name) => join(options.root, name)));

@@ -10,6 +10,7 @@ import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { LintCache } from "./lint-cache.ts";
 import { listFiles } from "../project/project-files.ts";
 import { TYPED_MARK, type DependentsJob } from "./typed-eslint.ts";
+import type { EslintHosts } from "./eslint-hosts.ts";
 
 /** How a file-local linter is driven: which paths it takes, its argv, and its output parser. */
 export interface LinterSpec extends Omit<LinterDriver, "argsFor"> {
@@ -43,9 +44,23 @@ export interface LintJob extends DependentsJob {
   cache: { hasher: ContentHasher; results: LintCache };
   /** False: oxlint never runs --type-aware, even with oxlint-tsgolint installed. */
   oxlintTypeAware: boolean;
+  /** Warm ESLint command lines (a long-lived server's; absent: every lint starts ESLint). */
+  eslintHosts?: EslintHosts | null;
 }
 
-type Spawn = (args: string[]) => Promise<ParseOutcome>;
+/**
+ * How a run may be answered: `typed` when its findings may read other files (type information, a type-aware linter, a
+ * run whose files are not known) — only a new engine process answers it; else `inputs` are the configuration inputs it
+ * rests on, `name\0hash` (for a warm engine: lint/eslint-hosts.ts).
+ */
+export interface SpawnContext {
+  typed: boolean;
+  inputs: string[];
+}
+
+type Spawn = (args: string[], context: SpawnContext) => Promise<ParseOutcome>;
+
+const TYPED: SpawnContext = { typed: true, inputs: [] };
 
 /**
  * What a stored result holds, in the cache identity: results stored before issues carried `fixKind` (format 1) would
@@ -71,7 +86,7 @@ function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
 export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: ResolvedEngine, spawn: Spawn): Promise<RunnerOutcome> {
   const paths = job.paths.filter(spec.accepts);
   if (paths.length === 0) return { ok: true, issues: [], cache: { hits: 0, misses: 0 } };
-  if (spec.fileLocal === false) return { ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } };
+  if (spec.fileLocal === false) return { ...(await spawn(spec.argsFor(paths), TYPED)), cache: { hits: 0, misses: paths.length } };
   const { cache, runtime, root } = job;
   const kinds = await Promise.all(paths.map(async (path) => ({ path, isFile: (await runtime.stat(join(root, path)))?.isFile === true })));
   // What the linter reads above the root (and in .git) is the same for every file: hashed once into the identity.
@@ -112,13 +127,19 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     for (const [index, file] of unknown.entries()) await cache.results.put(await keyOf(file), answers[index] ? [TYPED_MARK] : []);
     return answers.includes(true);
   };
-  const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths))), cache: { hits: 0, misses: paths.length } });
+  // The inputs of a run of files in these directories: the configs above the root, the root's, and each directory's.
+  const inputsOf = async (dirs: Iterable<string>): Promise<SpawnContext> => {
+    const all = [...new Set([root, ...dirs])].sort();
+    const hashes = await Promise.all(all.map(configHashOf));
+    return { typed: false, inputs: [`\0outer\0${outer}`, ...all.map((dir, index) => `${dir}\0${hashes[index]}`)] };
+  };
+  const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths), TYPED)), cache: { hits: 0, misses: paths.length } });
   if (kinds.every((kind) => kind.isFile)) {
     if (await typed(paths.map((path) => join(root, path)))) {
       // Typed rules: the files importing the named ones are linted in the same run (their findings read these types).
       const dependents = (await spec.dependents?.(paths)) ?? null;
       if (!dependents?.files.length) return { ...(await uncached()), ...(dependents ? { dependents } : {}) };
-      const outcome = await spawn(spec.argsFor([...paths, ...dependents.files]));
+      const outcome = await spawn(spec.argsFor([...paths, ...dependents.files]), TYPED);
       return outcome.ok ? { ...outcome, cache: { hits: 0, misses: paths.length }, dependents } : outcome;
     }
     const keys = new Map<string, string>();
@@ -134,7 +155,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     }
     let failures: FileFailure[] | undefined;
     if (misses.length) {
-      const fresh = await spawn(spec.argsFor(misses));
+      const fresh = await spawn(spec.argsFor(misses), await inputsOf(misses.map((path) => dirname(join(root, path)))));
       if (!fresh.ok) return fresh;
       failures = fresh.failures;
       const byFile = groupByFile(fresh.issues);
@@ -150,7 +171,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
       isFile ? [join(root, path)] : listFiles(runtime, join(root, path), { accepts: spec.tracks ?? spec.accepts, skip: job.stateDir }),
     ),
   );
-  if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths));
+  if (listings.some((listing) => listing === null)) return spawn(spec.argsFor(paths), TYPED);
   const files = listings.flatMap((listing) => listing ?? []);
   // The run's config inputs are those of the directories holding its files (the same hashes the per-file keys use).
   const dirs = [...new Set(files.map((file) => dirname(file)))].sort();
@@ -167,7 +188,9 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   const hit = await cache.results.get(key);
   // A stored run is an untyped one (a typed run is never stored), under these very config inputs.
   const typedRun = !hit && (await typed(files));
-  const outcome: RunnerOutcome = hit ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } } : await spawn(spec.argsFor(paths));
+  const outcome: RunnerOutcome = hit
+    ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } }
+    : await spawn(spec.argsFor(paths), typedRun ? TYPED : await inputsOf(dirs));
   if (!outcome.ok || "status" in outcome) return outcome;
   const nothingLinted = nothingLintedFailure(spec, paths, files, outcome);
   if (nothingLinted) return nothingLinted;

@@ -1,0 +1,271 @@
+// Warm ESLint in a long-lived server: the project's own ESLint command line kept loaded in a host process
+// (engines/eslint-host.ts) per node, ESLint package, working directory and client environment, answering a lint as
+// the command line would (the same `cli.execute`, the same argv), without the 0.3–1 s of starting Node and loading
+// ESLint, its plugins and its config each time. The command line answers whenever a host cannot: files linted with
+// type information (their findings read other files, which a kept parser would hold stale), a host that failed,
+// died, broke the protocol or answered with an error (exit 2: the command line's own message is the answer).
+
+import { join } from "node:path";
+import { environmentFingerprint } from "../../core/environment.ts";
+import { frameStream, encodeFrame } from "../../core/framing.ts";
+import { ESLINT_HOST_LAUNCHER, readEslintHostReply, type EslintHostReply } from "../../engines/eslint-host.ts";
+import { writeIfChanged } from "../../engines/tsconfig.ts";
+import { ENGINE_OUTPUT_LIMIT, type ResolvedEngine } from "../../engines/types.ts";
+import { CANCELLED_SPAWN, type Runtime, type SelfProcess, type SpawnResult } from "../../runtime/types.ts";
+
+/** Hosts kept at once (each holds ESLint, its plugins and parsers: 100–500 MB); the least recently used goes first. */
+const CAPACITY = 2;
+/** A host unused this long is stopped. */
+const IDLE_MS = 15 * 60 * 1000;
+/** A host over this resident size after a lint is stopped (the next lint starts a new one). */
+const MAX_RSS_BYTES = 2 * 1024 ** 3;
+/** A host that failed this many times in a row is not started again for its key: the command line answers. */
+const MAX_FAILURES = 2;
+
+/** One lint asked of a host: the command line's argv and what it runs with and on. */
+export interface EslintHostRun {
+  runtime: Runtime;
+  resolved: ResolvedEngine;
+  cwd: string;
+  /** Variables the command line sets (ESLINT_USE_FLAT_CONFIG=false for a legacy config), over the caller's environment. */
+  env: Record<string, string>;
+  args: string[];
+  /**
+   * The configuration inputs this lint rests on, `name\0hash` (the lint cache's hashes: the configs above the root,
+   * and each linted directory's configs up to the root, with what they import): a host that loaded a config whose
+   * inputs changed since is stopped, and a new one answers.
+   */
+  inputs: string[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+interface Waiting {
+  id: number;
+  timeoutMs: number;
+  settle: (reply: EslintHostReply | "died" | "timeout") => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** One host process: requests answered in order, each one's timeout running from when the host takes it up. */
+class EslintHost {
+  private readonly child: SelfProcess;
+  private readonly waiting: Waiting[] = [];
+  private nextId = 1;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  gone = false;
+  retired = false;
+  lastUsed = Date.now();
+  /** The configuration inputs it has linted under (see EslintHostRun.inputs). */
+  readonly seen = new Map<string, string>();
+
+  constructor(child: SelfProcess, onGone: () => void) {
+    this.child = child;
+    child.hold(false);
+    child.onData(
+      frameStream(
+        (message) => this.receive(message),
+        () => this.kill(),
+      ),
+    );
+    void child.exited.then(() => {
+      this.gone = true;
+      clearTimeout(this.idle);
+      for (const waiting of this.waiting.splice(0)) this.end(waiting, "died");
+      onGone();
+    });
+  }
+
+  lint(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<EslintHostReply | "died" | "timeout" | "cancelled"> {
+    if (this.gone) return Promise.resolve("died");
+    clearTimeout(this.idle);
+    this.lastUsed = Date.now();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const abort = () => {
+        // The host works on one request at a time: a cancelled one it has taken up is stopped with the host.
+        const index = this.waiting.findIndex((waiting) => waiting.id === id);
+        if (index === 0) this.kill();
+        else if (index > 0) this.waiting.splice(index, 1);
+        resolve("cancelled");
+      };
+      const waiting: Waiting = {
+        id,
+        timeoutMs,
+        settle: (reply) => {
+          signal?.removeEventListener("abort", abort);
+          resolve(reply);
+        },
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      this.waiting.push(waiting);
+      this.child.hold(true);
+      this.child.send(encodeFrame({ id, args }));
+      this.startHead();
+    });
+  }
+
+  private startHead(): void {
+    const head = this.waiting[0];
+    if (head && !head.timer) head.timer = setTimeout(() => (this.end(head, "timeout"), this.kill()), head.timeoutMs);
+  }
+
+  private end(waiting: Waiting, reply: EslintHostReply | "died" | "timeout"): void {
+    const index = this.waiting.indexOf(waiting);
+    if (index >= 0) this.waiting.splice(index, 1);
+    clearTimeout(waiting.timer);
+    waiting.settle(reply);
+  }
+
+  private receive(message: unknown): void {
+    const reply = readEslintHostReply(message);
+    const head = this.waiting[0];
+    // A reply that is not the oldest request's (or not a reply): the host cannot be trusted with anything in flight.
+    if (!reply || !head || reply.id !== head.id) return this.kill();
+    this.lastUsed = Date.now();
+    this.end(head, reply);
+    this.startHead();
+    if (this.waiting.length === 0) {
+      this.child.hold(false);
+      this.idle = setTimeout(() => this.kill(), IDLE_MS);
+      (this.idle as { unref?: () => void }).unref?.();
+    }
+  }
+
+  kill(): void {
+    this.child.kill();
+  }
+
+  /** Stopped for a reason of the pool's (stale configs, room for another): what it was working on did not fail. */
+  retire(): void {
+    this.retired = true;
+    this.kill();
+  }
+}
+
+/** The warm ESLint hosts of one long-lived server. */
+export class EslintHosts {
+  private readonly hosts = new Map<string, EslintHost>();
+  private readonly failures = new Map<string, number>();
+  private written: Promise<void> | null = null;
+  /** Lints a host answered (tests and the closing benchmarks read it). */
+  answered = 0;
+
+  constructor(private readonly cacheDir: string) {}
+
+  /**
+   * A warm run's result, as the command line's spawn would give it; null when no host answers (the caller runs the
+   * command line). Only a run with a success's exit code (0: nothing found, 1: findings) is answered warm.
+   */
+  async run(run: EslintHostRun): Promise<SpawnResult | null> {
+    const { runtime, resolved } = run;
+    // The host runs with the node that runs ESLint's entry, in place of that entry.
+    if (!resolved.packageDir || resolved.prefixArgs.length === 0) return null;
+    const key = runtime.sha256(
+      [
+        resolved.command,
+        ...resolved.prefixArgs,
+        resolved.packageDir,
+        run.cwd,
+        JSON.stringify(run.env),
+        environmentFingerprint(runtime.environment(), runtime.sha256),
+      ].join("\0"),
+    );
+    if ((this.failures.get(key) ?? 0) >= MAX_FAILURES) return null;
+    const script = await this.launcher(runtime);
+    let host = this.hosts.get(key);
+    if (host && run.inputs.some((input) => stale(host as EslintHost, input))) {
+      host.retire();
+      this.hosts.delete(key);
+      host = undefined;
+    }
+    host ??= this.start(key, run, script);
+    for (const input of run.inputs) host.seen.set(...split(input));
+    const started = Date.now();
+    const reply = await host.lint(run.args, run.timeoutMs, run.signal);
+    const durationMs = Date.now() - started;
+    if (reply === "cancelled") return CANCELLED_SPAWN;
+    if (reply === "timeout")
+      return {
+        ...CANCELLED_SPAWN,
+        spawnError: null,
+        timedOut: true,
+        durationMs,
+      };
+    if (reply === "died" || "fatal" in reply) {
+      // A host that could not load ESLint, or died, failed; one whose run threw (a rule's error, which the command line
+      // answers as it fails) or that was stopped for stale configs or for room while this lint waited did not.
+      const failed = reply === "died" ? !host.retired : reply.load;
+      if (failed) this.failures.set(key, (this.failures.get(key) ?? 0) + 1);
+      host.kill();
+      return null;
+    }
+    this.failures.delete(key);
+    if (reply.rssBytes > MAX_RSS_BYTES) host.kill();
+    if (reply.exitCode !== 0 && reply.exitCode !== 1) return null;
+    this.answered++;
+    const outputExceeded = reply.stdout.length + reply.stderr.length > ENGINE_OUTPUT_LIMIT;
+    return {
+      exitCode: reply.exitCode,
+      signal: null,
+      stdout: reply.stdout,
+      stderr: reply.stderr,
+      timedOut: false,
+      outputExceeded,
+      spawnError: null,
+      durationMs,
+    };
+  }
+
+  /** The host script in the cache directory (written once per server, and again if it was removed since). */
+  private launcher(runtime: Runtime): Promise<string> {
+    const script = join(this.cacheDir, "eslint", `host-${runtime.sha256(ESLINT_HOST_LAUNCHER).slice(0, 12)}.cjs`);
+    this.written ??= runtime.mkdirp(join(this.cacheDir, "eslint")).then(() => writeIfChanged(runtime, script, ESLINT_HOST_LAUNCHER));
+    return this.written.then(
+      () => script,
+      (error: unknown) => {
+        this.written = null;
+        throw error;
+      },
+    );
+  }
+
+  private start(key: string, run: EslintHostRun, script: string): EslintHost {
+    const { runtime, resolved } = run;
+    // Room for this one: the least recently used host goes.
+    if (this.hosts.size >= CAPACITY) {
+      const oldest = [...this.hosts.entries()].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      if (oldest) {
+        oldest[1].retire();
+        this.hosts.delete(oldest[0]);
+      }
+    }
+    const child = runtime.startProcess(resolved.command, [...resolved.prefixArgs.slice(0, -1), script, resolved.packageDir as string, resolved.path], {
+      cwd: run.cwd,
+      env: { NO_COLOR: "1", FORCE_COLOR: "0", ...run.env },
+    });
+    const host: EslintHost = new EslintHost(child, () => {
+      if (this.hosts.get(key) === host) this.hosts.delete(key);
+    });
+    this.hosts.set(key, host);
+    return host;
+  }
+
+  /** Stop every host (the server is closing). */
+  close(): void {
+    for (const host of this.hosts.values()) host.kill();
+    this.hosts.clear();
+  }
+}
+
+const split = (input: string): [string, string] => {
+  const at = input.lastIndexOf("\0");
+  return [input.slice(0, at), input.slice(at + 1)];
+};
+
+/** Whether the host loaded configs under other inputs than `input` names. */
+function stale(host: EslintHost, input: string): boolean {
+  const [name, hash] = split(input);
+  const seen = host.seen.get(name);
+  return seen !== undefined && seen !== hash;
+}

@@ -1,0 +1,214 @@
+// Warm ESLint (service/lint/eslint-hosts.ts): a long-lived server lints through the project's own ESLint command line
+// kept loaded, and every answer equals a cold `eslint` run of the same tree — after edits of the linted files, of a
+// local plugin the config imports, in another client's environment (the config reads a variable), and when a rule
+// kills its process or throws (the command line then answers, as it fails).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import type { SignalintService } from "../../src/service/signalint.ts";
+import { CLEAN_PATH, linkPackage, removeDir, REPO, serviceIssues, flatMessage } from "../helpers.ts";
+import { projectFrom } from "../helpers/project.ts";
+import { longLivedService } from "../helpers/warm-service.ts";
+
+/** A local rule: a `TODO` comment is reported with the rule's message; `EXIT_NOW` ends the process, `THROW_NOW` throws. */
+const RULE = `export default {
+  rules: {
+    todo: {
+      meta: { type: "suggestion", schema: [] },
+      create(context) {
+        return {
+          Program() {
+            const text = context.sourceCode.text;
+            if (text.includes("EXIT_" + "NOW")) process.exit(7);
+            if (text.includes("THROW_" + "NOW")) throw new Error("the rule threw");
+            context.sourceCode.getAllComments().forEach((comment) => {
+              if (comment.value.includes("TODO")) context.report({ loc: comment.loc, message: "a todo: first words" });
+            });
+          },
+        };
+      },
+    },
+  },
+};
+`;
+
+const FILES = {
+  "package.json": JSON.stringify({
+    name: "eslint-warm",
+    private: true,
+    type: "module",
+    scripts: { lint: "eslint ." },
+  }),
+  "signalint.config.json": JSON.stringify({
+    engines: { oxlint: false, tsc: false, biome: false },
+  }),
+  // The config reads the environment: each client's answer is its own.
+  "eslint.config.js": `import local from "./tools/rule.js";
+const strict = process.env.LINT_STRICT === "1";
+export default [{ files: ["**/*.js"], plugins: { local }, rules: { "no-var": "error", "prefer-const": strict ? "error" : "off", "local/todo": "warn" } }];
+`,
+  "tools/rule.js": RULE,
+  "src/a.js": "let a = 1;\nexport { a };\n",
+  "src/b.js": "// TODO: later\nexport const b = 2;\n",
+  "src/sub/c.js": "var c = 3;\nexport { c };\n",
+  // prefer-const's finding under LINT_STRICT=1 only.
+  "src/d.js": "let d = 1;\nexport { d };\n",
+};
+
+/** What a cold `eslint --format json <paths>` of the tree reports, as "file:line:col rule severity message", sorted. */
+function coldEslint(dir: string, paths: string[], env: Record<string, string> = {}): { keys: string[]; status: number | null } {
+  const run = spawnSync(process.execPath, [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", ...paths], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: CLEAN_PATH, ...env },
+  });
+  if (run.status !== 0 && run.status !== 1) return { keys: [], status: run.status };
+  const report = JSON.parse(run.stdout) as {
+    filePath: string;
+    messages: {
+      line: number;
+      column: number;
+      ruleId: string;
+      severity: number;
+      message: string;
+    }[];
+  }[];
+  const keys = report.flatMap((file) =>
+    file.messages.map(
+      (message) =>
+        `${relative(dir, file.filePath)}:${message.line}:${message.column} ${message.ruleId} ${message.severity === 2 ? "error" : "warning"} ${flatMessage(message.message)}`,
+    ),
+  );
+  return { keys: keys.sort(), status: run.status };
+}
+
+/** A check's ESLint answer: its status and issues, keyed as coldEslint keys them. */
+async function warmEslint(service: SignalintService, paths: string[], env?: Record<string, string>): Promise<{ keys: string[]; status: string }> {
+  const response = await service.check(paths, paths[0] !== ".", env ? { env } : {});
+  const keys = serviceIssues(service, response)
+    .filter((issue) => issue.engine === "eslint")
+    .map((issue) => {
+      // The whole message (a long one is cut in the check's answer).
+      const detail = service.issueDetail({ issueId: issue.issueId, checkId: response.checkId });
+      const whole = "issues" in detail ? detail.issues.find((one) => one.issueId === issue.issueId)?.fullMessage : undefined;
+      return `${issue.file}:${issue.line}:${issue.col} ${issue.rule} ${issue.severity} ${flatMessage(whole ?? issue.message)}`;
+    })
+    .sort();
+  return { keys, status: String(response.engines.eslint?.status) };
+}
+
+/** typescript-eslint with type information: a file's findings read the types of what it imports. */
+const TYPED_FILES = {
+  "package.json": JSON.stringify({
+    name: "eslint-warm-typed",
+    private: true,
+    type: "module",
+    scripts: { lint: "eslint ." },
+  }),
+  "signalint.config.json": JSON.stringify({
+    engines: { oxlint: false, tsc: false, biome: false },
+  }),
+  "eslint.config.mjs": `import tseslint from "typescript-eslint";
+export default tseslint.config({
+  files: ["**/*.ts"],
+  extends: [tseslint.configs.base],
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  rules: { "@typescript-eslint/no-floating-promises": "error" },
+});
+`,
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: "es2022",
+      module: "esnext",
+      moduleResolution: "bundler",
+    },
+    include: ["src"],
+  }),
+  "src/dep.ts": "export function ping(): void {}\n",
+  "src/use.ts": 'import { ping } from "./dep";\nexport function run(): void {\n  ping();\n}\n',
+};
+
+describe("warm ESLint: a long-lived server's lints equal the project's own eslint, cold", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach(removeDir));
+
+  it("answers each edit warm, and from a new host when a config input changed or another environment asks", async () => {
+    const dir = projectFrom(FILES, "signalint-eslint-warm-");
+    dirs.push(dir);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    const service = await longLivedService(dir, "eslint-warm-", dirs);
+    try {
+      const warmNow = async (name: string, paths: string[], env?: Record<string, string>) => {
+        const before = service.eslintHostAnswers();
+        const warm = await warmEslint(service, paths, env);
+        assert.equal(warm.status, "ok", name);
+        assert.deepEqual(warm.keys, coldEslint(dir, paths, env).keys, `${name}: equal to a cold eslint`);
+        assert.ok(service.eslintHostAnswers() > before, `${name}: a warm host answered`);
+      };
+      await warmNow("the first whole check", ["."]);
+      writeFileSync(join(dir, "src/a.js"), "var a = 1;\n// TODO: now\nexport { a };\n");
+      await warmNow("an edited file", ["src/a.js"]);
+      // The plugin the config imports changed: the host that loaded it is stopped, a new one loads it again.
+      writeFileSync(join(dir, "tools/rule.js"), RULE.replace("first words", "second words"));
+      await warmNow("the config's local plugin edited", ["src/a.js"]);
+      await warmNow("the whole tree after it", ["."]);
+      // Another client, whose environment the config reads, and this one again.
+      const strict = {
+        ...(process.env as Record<string, string>),
+        LINT_STRICT: "1",
+      };
+      assert.notDeepEqual(coldEslint(dir, ["."], strict).keys, coldEslint(dir, ["."]).keys, "the variable changes the answer");
+      await warmNow("another client's environment", ["."], strict);
+      writeFileSync(join(dir, "src/sub/c.js"), "var c = 4;\nexport { c };\n");
+      await warmNow("this client again", ["src/sub/c.js"]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("files linted with type information are never answered warm: an import's edit changes an unchanged file's findings", async () => {
+    const dir = projectFrom(TYPED_FILES, "signalint-eslint-typed-");
+    dirs.push(dir);
+    for (const pkg of ["eslint", "typescript-eslint", "typescript"]) linkPackage(dir, pkg, join(REPO, "node_modules", pkg));
+    const service = await longLivedService(dir, "eslint-typed-", dirs);
+    try {
+      assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, coldEslint(dir, ["src/use.ts"]).keys);
+      writeFileSync(join(dir, "src/dep.ts"), "export function ping(): Promise<void> {\n  return Promise.resolve();\n}\n");
+      const cold = coldEslint(dir, ["src/use.ts"]).keys;
+      assert.equal(cold.length, 1, "the command line reports the floating promise");
+      assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, cold);
+      assert.equal(service.eslintHostAnswers(), 0, "no warm host answered a typed lint");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("a rule that ends its process or throws: answered as the command line fails, and warm again after", async () => {
+    const dir = projectFrom(FILES, "signalint-eslint-faults-");
+    dirs.push(dir);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    const service = await longLivedService(dir, "eslint-faults-", dirs);
+    try {
+      assert.equal((await warmEslint(service, ["src/a.js"])).status, "ok");
+      const answered = service.eslintHostAnswers();
+      assert.ok(answered > 0, "a warm host answered the first lint");
+      for (const fault of ["EXIT_NOW", "THROW_NOW"]) {
+        writeFileSync(join(dir, "src/a.js"), `// ${fault}\nexport const a = 1;\n`);
+        const cold = coldEslint(dir, ["src/a.js"]);
+        assert.notEqual(cold.status, 0, `${fault}: the command line fails`);
+        const warm = await warmEslint(service, ["src/a.js"]);
+        assert.equal(warm.status, "error", `${fault}: never an answer from the host that failed`);
+        assert.equal(service.eslintHostAnswers(), answered, `${fault}: no warm answer`);
+      }
+      writeFileSync(join(dir, "src/a.js"), readFileSync(join(dir, "src/b.js"), "utf8"));
+      const warm = await warmEslint(service, ["src/a.js"]);
+      assert.deepEqual(warm.keys, coldEslint(dir, ["src/a.js"]).keys);
+    } finally {
+      await service.close();
+    }
+  });
+});
