@@ -22,26 +22,21 @@ export interface EslintFixAnswer {
 }
 
 /**
- * The launcher Signalint writes to its cache directory and runs with the node that runs ESLint:
- * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, flags, kinds }`, the answer one
- * `{ output, fixed }` per file on stdout, as JSON.
+ * `eslintFixes(api, request, cwd)`: the answers for a request `{ files, flat, flags, kinds }` of ESLint's Node API
+ * `api` (the package's main module), one `{ output, fixed }` per file. Source text, shared by the launcher below and a
+ * warm ESLint host (engines/eslint-host.ts).
  */
-export const ESLINT_FIX_LAUNCHER = `"use strict";
+export const ESLINT_FIX_FUNCTION = `
 // Signalint: ESLint's own fixes of files given as text (see engines/eslint-fix.ts); writes nothing.
-const { readFileSync } = require("node:fs");
-const proc = require("node:process");
-const [packageDir, requestPath] = proc.argv.slice(2);
-const request = JSON.parse(readFileSync(requestPath, "utf8"));
-const placeOf = (message) => message.ruleId + ":" + message.line + ":" + message.column;
-(async () => {
-  const api = require(packageDir);
+async function eslintFixes(api, request, cwd) {
+  const placeOf = (message) => message.ruleId + ":" + message.line + ":" + message.column;
   const ESLint = api.loadESLint ? await api.loadESLint({ useFlatConfig: request.flat }) : api.ESLint;
   // One instance of each for every file (a config is loaded once): the predicates read the file being fixed.
   let current = { rules: null, places: null };
   const rule = (message) => current.rules === null || current.rules.includes(message.ruleId);
   const asked = (message) => rule(message) && (current.places === null || current.places.includes(placeOf(message)));
   // The check's flags (a config looked up from each file's directory): the same configs as the check's.
-  const options = request.flags.length ? { cwd: proc.cwd(), flags: request.flags } : { cwd: proc.cwd() };
+  const options = request.flags.length ? { cwd, flags: request.flags } : { cwd };
   const plain = new ESLint(options);
   const fixer = new ESLint({ ...options, fix: (message) => asked(message) });
   const answers = [];
@@ -81,11 +76,28 @@ const placeOf = (message) => message.ruleId + ":" + message.line + ":" + message
     }
     answers.push({ output, fixed });
   }
-  proc.stdout.write(JSON.stringify(answers));
-})().catch((error) => {
-  proc.stderr.write(String((error && error.stack) || error));
-  proc.exitCode = 2;
-});
+  return answers;
+}
+`;
+
+/**
+ * The launcher Signalint writes to its cache directory and runs with the node that runs ESLint:
+ * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, flags, kinds }`, the answer one
+ * `{ output, fixed }` per file on stdout, as JSON. A warm ESLint host (engines/eslint-host.ts) runs the same function.
+ */
+export const ESLINT_FIX_LAUNCHER = `"use strict";
+const { readFileSync } = require("node:fs");
+const proc = require("node:process");
+const [packageDir, requestPath] = proc.argv.slice(2);
+const request = JSON.parse(readFileSync(requestPath, "utf8"));
+${ESLINT_FIX_FUNCTION}
+eslintFixes(require(packageDir), request, proc.cwd()).then(
+  (answers) => proc.stdout.write(JSON.stringify(answers)),
+  (error) => {
+    proc.stderr.write(String((error && error.stack) || error));
+    proc.exitCode = 2;
+  },
+);
 `;
 
 /** A place as the launcher names it: `rule:line:col` (1-based, as ESLint's messages and Signalint's issues are). */

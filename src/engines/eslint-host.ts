@@ -3,13 +3,14 @@
 // the node and the environment the command line runs with (lint/eslint-hosts.ts decides when it may answer); each
 // request prints what `eslint` itself prints, captured, and its exit code.
 
+import { ESLINT_FIX_FUNCTION } from "./eslint-fix.ts";
 import { isRecord } from "./types.ts";
 
-/** One lint asked of a host: the argv after `eslint` (the command line's, paths included). */
-export interface EslintHostRequest {
-  id: number;
-  args: string[];
-}
+/**
+ * What a host is asked: a lint, with the argv after `eslint` (the command line's, paths included), or ESLint's fixes
+ * of files given as text (engines/eslint-fix.ts's request, answered as its launcher answers: the JSON on stdout).
+ */
+export type EslintHostAsk = { args: string[] } | { fix: unknown };
 
 /**
  * A host's answer: what the command line would have printed and its exit code, or `fatal`: an error thrown by the run
@@ -23,6 +24,8 @@ export type EslintHostReply =
       stdout: string;
       stderr: string;
       rssBytes: number;
+      /** It has loaded a plugin that keeps what it read of other files between runs (see lint/eslint-hosts.ts). */
+      memo: boolean;
     }
   | { id: number; fatal: string; load: boolean };
 
@@ -70,6 +73,10 @@ try {
 } catch (error) {
   loadError = String((error && error.stack) || error);
 }
+${ESLINT_FIX_FUNCTION}
+// Plugins that keep what they read of other files for the life of the process (see lint/eslint-hosts.ts).
+const MEMO = /[\\\\/]node_modules[\\\\/](eslint-plugin-import(-x)?|eslint-module-utils|eslint-import-resolver-[^\\\\/]+)[\\\\/]/;
+const memo = () => Object.keys(require.cache).some((path) => MEMO.test(path));
 const queue = [];
 let working = false;
 async function next() {
@@ -82,14 +89,24 @@ async function next() {
       continue;
     }
     run = { stdout: "", stderr: "", fatal: null };
-    const argv = [node, binEntry, ...request.args];
-    proc.argv = argv;
-    proc.exitCode = undefined;
     let exitCode = 2;
-    try {
-      exitCode = await cli.execute(argv, undefined, true);
-    } catch (error) {
-      fatal(error);
+    let answers = null;
+    if (request.fix) {
+      try {
+        answers = JSON.stringify(await eslintFixes(require(packageDir), request.fix, proc.cwd()));
+        exitCode = 0;
+      } catch (error) {
+        fatal(error);
+      }
+    } else {
+      const argv = [node, binEntry, ...request.args];
+      proc.argv = argv;
+      proc.exitCode = undefined;
+      try {
+        exitCode = await cli.execute(argv, undefined, true);
+      } catch (error) {
+        fatal(error);
+      }
     }
     // What a run left for later (a rejection settled after its end) belongs to it.
     await new Promise((resolve) => setImmediate(resolve));
@@ -97,7 +114,7 @@ async function next() {
     run = null;
     proc.exitCode = undefined;
     if (done.fatal) send({ id: request.id, fatal: done.fatal });
-    else send({ id: request.id, exitCode, stdout: done.stdout, stderr: done.stderr, rssBytes: proc.memoryUsage.rss() });
+    else send({ id: request.id, exitCode, stdout: answers ?? done.stdout, stderr: done.stderr, rssBytes: proc.memoryUsage.rss(), memo: memo() });
   }
   working = false;
 }
@@ -127,5 +144,5 @@ export function readEslintHostReply(message: unknown): EslintHostReply | null {
     };
   const { exitCode, stdout, stderr, rssBytes } = message;
   if (typeof exitCode !== "number" || typeof stdout !== "string" || typeof stderr !== "string" || typeof rssBytes !== "number") return null;
-  return { id: message.id, exitCode, stdout, stderr, rssBytes };
+  return { id: message.id, exitCode, stdout, stderr, rssBytes, memo: message.memo === true };
 }

@@ -107,6 +107,11 @@ export class SignalintService implements Checker {
     return this.warm.rssBytes();
   }
 
+  /** The warm ESLint a fix plan asks (engine-fixes.ts), when this server keeps one and the settings allow it. */
+  eslintWarm(): { hosts: EslintHosts; hasher: ContentHasher } | null {
+    return this.eslintHosts && this.project.settings.warmEslint ? { hosts: this.eslintHosts, hasher: this.rooms.cache.hasher } : null;
+  }
+
   /** Lints the warm ESLint hosts answered so far (tests: which answers were warm). */
   eslintHostAnswers(): number {
     return this.eslintHosts?.answered ?? 0;

@@ -187,6 +187,72 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
     }
   });
 
+  it("a module two directories' configs import, edited after one of them was linted: the other's lint is not answered from it", async () => {
+    const config = 'import base from "../../base.js";\nexport default [{ files: ["**/*.js"], rules: base }];\n';
+    const dir = projectFrom(
+      {
+        "package.json": JSON.stringify({ name: "eslint-warm-shared", private: true, type: "module", scripts: { lint: "eslint ." } }),
+        "signalint.config.json": JSON.stringify({ engines: { oxlint: false, tsc: false, biome: false } }),
+        "eslint.config.js": 'export default [{ files: ["*.js"], rules: {} }];\n',
+        "base.js": 'export default { "no-var": "error" };\n',
+        "packages/a/eslint.config.js": config,
+        "packages/b/eslint.config.js": config,
+        "packages/a/x.js": "var a = 1;\nexport { a };\n",
+        "packages/b/x.js": "var b = 1;\nexport { b };\n",
+      },
+      "signalint-eslint-shared-",
+    );
+    dirs.push(dir);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    const service = await longLivedService(dir, "eslint-shared-", dirs);
+    try {
+      assert.deepEqual((await warmEslint(service, ["packages/a/x.js"])).keys, coldEslint(dir, ["packages/a/x.js"]).keys);
+      writeFileSync(join(dir, "base.js"), 'export default { "no-var": "off" };\n');
+      const cold = coldEslint(dir, ["packages/b/x.js"]).keys;
+      assert.deepEqual(cold, [], "the shared rules now allow var");
+      assert.deepEqual((await warmEslint(service, ["packages/b/x.js"])).keys, cold);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("a plugin that keeps what it read of other files between runs (eslint-plugin-import): only a host's first lint is warm", async () => {
+    const dir = projectFrom(
+      {
+        ...FILES,
+        "eslint.config.js":
+          'import memo from "eslint-plugin-import";\nexport default [{ files: ["**/*.js"], plugins: { memo }, rules: { "memo/flag": "error" } }];\n',
+        // A stand-in with the real one's habit: a module-level memo of another file's content.
+        "node_modules/eslint-plugin-import/package.json": JSON.stringify({ name: "eslint-plugin-import", version: "2.0.0", main: "index.js" }),
+        "node_modules/eslint-plugin-import/index.js": `const { readFileSync } = require("node:fs");
+const { join } = require("node:path");
+let flag = null;
+module.exports = { rules: { flag: { meta: { schema: [] }, create(context) {
+  flag ??= readFileSync(join(context.cwd, "flag.txt"), "utf8").trim();
+  return { Program(node) { if (flag === "on") context.report({ node, message: "the flag is on" }); } };
+} } } };
+`,
+        "flag.txt": "off\n",
+      },
+      "signalint-eslint-memo-",
+    );
+    dirs.push(dir);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    const service = await longLivedService(dir, "eslint-memo-", dirs);
+    try {
+      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, coldEslint(dir, ["src/a.js"]).keys);
+      assert.equal(service.eslintHostAnswers(), 1, "the host's first lint is a cold run's equal");
+      writeFileSync(join(dir, "flag.txt"), "on\n");
+      writeFileSync(join(dir, "src/a.js"), "export const a = 2;\n");
+      const cold = coldEslint(dir, ["src/a.js"]).keys;
+      assert.equal(cold.length, 1, "the command line reads the flag anew");
+      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, cold);
+      assert.equal(service.eslintHostAnswers(), 1, "no later lint of that ESLint is warm");
+    } finally {
+      await service.close();
+    }
+  });
+
   it("a rule that ends its process or throws: answered as the command line fails, and warm again after", async () => {
     const dir = projectFrom(FILES, "signalint-eslint-faults-");
     dirs.push(dir);

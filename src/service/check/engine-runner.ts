@@ -193,7 +193,7 @@ function warmEslint(
   context: SpawnContext,
 ): Promise<SpawnResult | null> {
   if (!job.eslintHosts || context.typed) return Promise.resolve(null);
-  return job.eslintHosts.run({ runtime: job.runtime, resolved, cwd, env, args, inputs: context.inputs, timeoutMs: job.timeoutMs, signal: job.signal });
+  return job.eslintHosts.run({ runtime: job.runtime, resolved, cwd, env, ask: { args }, inputs: context.inputs, timeoutMs: job.timeoutMs, signal: job.signal });
 }
 
 /**

@@ -14,6 +14,7 @@ import { writeIfChanged } from "../../engines/tsconfig.ts";
 import { ENGINE_OUTPUT_LIMIT, excerpt, type ResolvedEngine } from "../../engines/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import type { OxlintCopyPlan } from "./oxlint-copy.ts";
+import type { EslintHosts } from "../lint/eslint-hosts.ts";
 
 /** Where and how the engines run: the directory they run from, Signalint's cache directory for the launcher, the timeout. */
 export interface EditContext {
@@ -73,19 +74,23 @@ async function runLauncher(context: EditContext, resolved: ResolvedEngine, launc
   }
 }
 
-/** ESLint's edits of several files (one process for all), each given as text; writes nothing but its request file. */
+/**
+ * ESLint's edits of several files (one process for all), each given as text; writes nothing but its request file. A
+ * long-lived server's warm ESLint answers when it can (`warm`: its hosts, and the config inputs of the files' directories).
+ */
 export async function eslintEdits(
   context: EditContext,
   resolved: ResolvedEngine,
   files: readonly EslintFixFile[],
   options: { flat: boolean; flags: readonly string[]; kinds: readonly FixKind[] },
+  warm: { hosts: EslintHosts; inputs: string[] } | null = null,
 ): Promise<EngineEdit[]> {
-  const stdout = await runLauncher(
-    context,
-    resolved,
-    { text: ESLINT_FIX_LAUNCHER, dir: "eslint" },
-    { files, flat: options.flat, flags: options.flags, kinds: options.kinds },
-  );
+  const request = { files, flat: options.flat, flags: options.flags, kinds: options.kinds };
+  const { runtime, root, timeoutMs } = context;
+  const env = context.env ?? {};
+  const hosted = warm ? await warm.hosts.run({ runtime, resolved, cwd: root, env, ask: { fix: request }, inputs: warm.inputs, timeoutMs }) : null;
+  if (hosted?.timedOut) throw new EngineEditError(`eslint's fixes did not complete within ${timeoutMs} ms`);
+  const stdout = hosted?.exitCode === 0 ? hosted.stdout : await runLauncher(context, resolved, { text: ESLINT_FIX_LAUNCHER, dir: "eslint" }, request);
   const answers = parseEslintFixAnswers(stdout, files.length);
   if (!answers) throw new EngineEditError(`eslint's fixes failed: ${excerpt(stdout, 300)}`);
   return answers;

@@ -1,7 +1,9 @@
 // A fix transaction built from the engines' own edits (issue 35): the asked issues (by id, by cluster, or every
 // issue of some files), each file's text given to ESLint, Biome, TypeScript and oxlint in turn (each engine sees the
 // previous one's output, as running their --fix one after the other would), and which asked issues each edit addresses.
-import { join } from "node:path";
+import type { EslintHosts } from "../lint/eslint-hosts.ts";
+import { configInputEntries } from "../freshness/config-inputs.ts";
+import { dirname, join } from "node:path";
 import type { EngineName, FixKind, Stale } from "../../core/contracts.ts";
 import { ifMissing, InvalidArgumentsError, SignalintError } from "../../core/errors.ts";
 import type { Issue } from "../../core/issues.ts";
@@ -9,6 +11,7 @@ import { eslintPlace, type EslintFixFile } from "../../engines/eslint-fix.ts";
 import { eslintConfigLookupFlag } from "../../engines/eslint.ts";
 import { oxlintAccepts } from "../../engines/oxlint.ts";
 import { resolutionStart, resolveEngine } from "../../engines/resolve.ts";
+import { ENGINES } from "../../engines/registry.ts";
 import type { ResolvedEngine } from "../../engines/types.ts";
 import { eslintLegacy, enabledEngines } from "../check/fan-out.ts";
 import type { StoredCheck } from "../history/check-store.ts";
@@ -173,6 +176,14 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
       if (!(error instanceof EngineEditError)) throw error;
       refuse(engine, error.message);
     }
+    /** The warm ESLint for these files, with the config inputs a lint of them rests on (see lint/eslint-hosts.ts). */
+    async function warmEslintFor(files: string[]): Promise<{ hosts: EslintHosts; inputs: string[] } | null> {
+      const warm = service.eslintWarm?.() ?? null;
+      if (!warm) return null;
+      const dirs = [project.root, ...files.map((file) => dirname(join(project.root, file)))];
+      const inputs = await configInputEntries(runtime, warm.hasher, { configFiles: ENGINES.eslint.linter?.configFiles ?? [], root: project.root, dirs });
+      return { hosts: warm.hosts, inputs };
+    }
     async function runEslint(files: string[]): Promise<void> {
       const legacy = await eslintLegacy(runtime, project.root);
       const lookup = await eslintLookupFromFile({ runtime, root: project.root, paths: files, stateDir: project.stateDir, eslintLegacy: legacy });
@@ -183,11 +194,13 @@ export async function planEngineFixes(service: FixService, request: EngineFixReq
         rules: byFiles ? rulesFor("eslint") : restricted(file),
         places: whole(file) ? null : mine(file).map((issue) => eslintPlace(issue.rule, issue.line, issue.col)),
       }));
-      const answers = await eslintEdits(context("eslint", legacy ? { ESLINT_USE_FLAT_CONFIG: "false" } : {}), found as ResolvedEngine, asked, {
-        flat: !legacy,
-        flags: flag ? [flag] : [],
-        kinds,
-      });
+      const answers = await eslintEdits(
+        context("eslint", legacy ? { ESLINT_USE_FLAT_CONFIG: "false" } : {}),
+        found as ResolvedEngine,
+        asked,
+        { flat: !legacy, flags: flag ? [flag] : [], kinds },
+        await warmEslintFor(files),
+      );
       for (const [index, file] of files.entries()) {
         const answer = answers[index];
         if (!answer || answer.output === texts.get(file)) continue;

@@ -1,5 +1,7 @@
 // What every engine's step of a fix plan shares (engine-fixes.ts runs them in turn): the request, the working texts
 // each engine hands the next, and what each edit addresses or leaves.
+import type { EslintHosts } from "../lint/eslint-hosts.ts";
+import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { EngineName, FixKind } from "../../core/contracts.ts";
 import type { Issue } from "../../core/issues.ts";
 import type { NodeCommand } from "../../engines/types.ts";
@@ -32,7 +34,12 @@ export interface NotFixed {
 }
 
 /** What the planner needs of the service: the checker, the check store, and how JS engines are run. */
-export type FixService = Checker & { readonly store: CheckStore; readonly node: NodeCommand | null };
+export type FixService = Checker & {
+  readonly store: CheckStore;
+  readonly node: NodeCommand | null;
+  /** A long-lived server's warm ESLint and the hasher of the configs it rests on (null: ESLint's fixes start a process). */
+  eslintWarm?(): { hosts: EslintHosts; hasher: ContentHasher } | null;
+};
 
 /** A plan being built: each file's text before and as the engines so far left it, each edit's issues, what is left. */
 export interface PlanWork {

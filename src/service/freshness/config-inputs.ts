@@ -77,6 +77,11 @@ export async function configInputsHash(
     dirs: Iterable<string>;
   },
 ): Promise<string> {
+  return hashInputs(runtime, hasher, configCandidates(options));
+}
+
+/** The config files an engine looks for from each of `dirs` up to the root, and the root's lockfiles. */
+function configCandidates(options: { configFiles: readonly string[]; root: string; dirs: Iterable<string> }): Set<string> {
   const names = options.configFiles;
   const candidates = new Set<string>(LOCKFILES.map((name) => join(options.root, name)));
   for (const start of options.dirs) {
@@ -89,7 +94,22 @@ export async function configInputsHash(
       dir = parent;
     }
   }
-  return hashInputs(runtime, hasher, candidates);
+  return candidates;
+}
+
+/**
+ * Every configuration input of a run over files in `dirs`, file by file: `path\0hash` (hash empty: no such file), of
+ * configInputsHash's and outerInputsHash's candidates and what they extend or import. A process that loaded configs
+ * (a warm ESLint: lint/eslint-hosts.ts) is stale when any file it saw has another entry now — whichever directory's
+ * config reached it.
+ */
+export async function configInputEntries(
+  runtime: Runtime,
+  hasher: ContentHasher,
+  options: { configFiles: readonly string[]; root: string; dirs: Iterable<string> },
+): Promise<string[]> {
+  const candidates = new Set([...configCandidates(options), ...outerCandidates(options)]);
+  return (await walkInputs(runtime, hasher, candidates)).map(([path, hash]) => `${path}\0${hash ?? ""}`);
 }
 
 /**
@@ -99,18 +119,33 @@ export async function configInputsHash(
  * and configs are configInputsHash's.
  */
 export function outerInputsHash(runtime: Runtime, hasher: ContentHasher, options: { configFiles: readonly string[]; root: string }): Promise<string> {
+  return hashInputs(runtime, hasher, outerCandidates(options));
+}
+
+function outerCandidates(options: { configFiles: readonly string[]; root: string }): Set<string> {
   const names = [...options.configFiles, ...LOCKFILES, GIT_EXCLUDE];
   const candidates = new Set<string>([join(options.root, GIT_EXCLUDE)]);
   for (let dir = dirname(options.root); ; dir = dirname(dir)) {
     for (const name of names) candidates.add(join(dir, name));
     if (dirname(dir) === dir) break;
   }
-  return hashInputs(runtime, hasher, candidates);
+  return candidates;
 }
 
 /** Hash the candidates that exist, and (transitively) what they extend or import. */
 async function hashInputs(runtime: Runtime, hasher: ContentHasher, candidates: Iterable<string>): Promise<string> {
-  const parts: string[] = [];
+  const found = await walkInputs(runtime, hasher, candidates);
+  return runtime.sha256(
+    found
+      .filter(([, hash]) => hash)
+      .map(([path, hash]) => `${path}\0${hash}`)
+      .join("\n"),
+  );
+}
+
+/** Each candidate with its hash (null: none there), and (transitively) what the existing ones extend or import. */
+async function walkInputs(runtime: Runtime, hasher: ContentHasher, candidates: Iterable<string>): Promise<[string, string | null][]> {
+  const parts: [string, string | null][] = [];
   const seen = new Set<string>();
   let wave = [...candidates].sort();
   while (wave.length) {
@@ -119,13 +154,13 @@ async function hashInputs(runtime: Runtime, hasher: ContentHasher, candidates: I
     const next: string[] = [];
     for (const [index, path] of wave.entries()) {
       seen.add(path);
-      const hash = hashes[index];
+      const hash = hashes[index] ?? null;
+      parts.push([path, hash]);
       if (!hash) continue;
-      parts.push(`${path}\0${hash}`);
       if (!/\.gitignore$|\.eslintignore$|\.editorconfig$|\.lockb?$|lock\.(json|yaml)$|[\\/]info[\\/]exclude$/.test(path))
         next.push(...(await referencesOf(runtime, path, hash)));
     }
     wave = [...new Set(next)].filter((path) => !seen.has(path)).sort();
   }
-  return runtime.sha256(parts.join("\n"));
+  return parts;
 }

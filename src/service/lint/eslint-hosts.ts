@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { environmentFingerprint } from "../../core/environment.ts";
 import { frameStream, encodeFrame } from "../../core/framing.ts";
-import { ESLINT_HOST_LAUNCHER, readEslintHostReply, type EslintHostReply } from "../../engines/eslint-host.ts";
+import { ESLINT_HOST_LAUNCHER, readEslintHostReply, type EslintHostAsk, type EslintHostReply } from "../../engines/eslint-host.ts";
 import { writeIfChanged } from "../../engines/tsconfig.ts";
 import { ENGINE_OUTPUT_LIMIT, type ResolvedEngine } from "../../engines/types.ts";
 import { CANCELLED_SPAWN, type Runtime, type SelfProcess, type SpawnResult } from "../../runtime/types.ts";
@@ -22,18 +22,18 @@ const MAX_RSS_BYTES = 2 * 1024 ** 3;
 /** A host that failed this many times in a row is not started again for its key: the command line answers. */
 const MAX_FAILURES = 2;
 
-/** One lint asked of a host: the command line's argv and what it runs with and on. */
+/** One lint (or fix) asked of a host: the command line's argv (or the fix request) and what it runs with and on. */
 export interface EslintHostRun {
   runtime: Runtime;
   resolved: ResolvedEngine;
   cwd: string;
   /** Variables the command line sets (ESLINT_USE_FLAT_CONFIG=false for a legacy config), over the caller's environment. */
   env: Record<string, string>;
-  args: string[];
+  ask: EslintHostAsk;
   /**
-   * The configuration inputs this lint rests on, `name\0hash` (the lint cache's hashes: the configs above the root,
-   * and each linted directory's configs up to the root, with what they import): a host that loaded a config whose
-   * inputs changed since is stopped, and a new one answers.
+   * The configuration inputs this lint rests on, file by file, `path\0hash` (config-inputs.ts configInputEntries: the
+   * configs above the root, the root's and each linted directory's up to it, with what they import): a host that saw
+   * any of them with another hash (or absent, or present) is stopped, and a new one answers.
    */
   inputs: string[];
   timeoutMs: number;
@@ -42,19 +42,30 @@ export interface EslintHostRun {
 
 interface Waiting {
   id: number;
+  ask: EslintHostAsk;
   timeoutMs: number;
   settle: (reply: EslintHostReply | "died" | "timeout") => void;
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** One host process: requests answered in order, each one's timeout running from when the host takes it up. */
+/**
+ * One host process: requests answered in order, each sent when the one before it is answered (a request cancelled while
+ * it waits is never sent), its timeout running from then.
+ */
 class EslintHost {
   private readonly child: SelfProcess;
   private readonly waiting: Waiting[] = [];
   private nextId = 1;
   private idle: ReturnType<typeof setTimeout> | undefined;
   gone = false;
+  /** Stopped by the pool (stale configs, room, a timeout, a cancel, a run that threw, its size): not a failure. */
   retired = false;
+  /** Lints it has answered. */
+  answers = 0;
+
+  get busy(): boolean {
+    return this.waiting.length > 0;
+  }
   lastUsed = Date.now();
   /** The configuration inputs it has linted under (see EslintHostRun.inputs). */
   readonly seen = new Map<string, string>();
@@ -65,7 +76,7 @@ class EslintHost {
     child.onData(
       frameStream(
         (message) => this.receive(message),
-        () => this.kill(),
+        () => this.child.kill(),
       ),
     );
     void child.exited.then(() => {
@@ -76,21 +87,21 @@ class EslintHost {
     });
   }
 
-  lint(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<EslintHostReply | "died" | "timeout" | "cancelled"> {
+  lint(ask: EslintHostAsk, timeoutMs: number, signal?: AbortSignal): Promise<EslintHostReply | "died" | "timeout" | "cancelled"> {
     if (this.gone) return Promise.resolve("died");
     clearTimeout(this.idle);
     this.lastUsed = Date.now();
-    const id = this.nextId++;
     return new Promise((resolve) => {
       const abort = () => {
-        // The host works on one request at a time: a cancelled one it has taken up is stopped with the host.
-        const index = this.waiting.findIndex((waiting) => waiting.id === id);
-        if (index === 0) this.kill();
+        const index = this.waiting.indexOf(waiting);
+        // The host works on the head only: stopped with it; a request still waiting is just dropped.
+        if (index === 0) this.retire();
         else if (index > 0) this.waiting.splice(index, 1);
         resolve("cancelled");
       };
       const waiting: Waiting = {
-        id,
+        id: this.nextId++,
+        ask,
         timeoutMs,
         settle: (reply) => {
           signal?.removeEventListener("abort", abort);
@@ -100,14 +111,15 @@ class EslintHost {
       signal?.addEventListener("abort", abort, { once: true });
       this.waiting.push(waiting);
       this.child.hold(true);
-      this.child.send(encodeFrame({ id, args }));
-      this.startHead();
+      this.sendHead();
     });
   }
 
-  private startHead(): void {
+  private sendHead(): void {
     const head = this.waiting[0];
-    if (head && !head.timer) head.timer = setTimeout(() => (this.end(head, "timeout"), this.kill()), head.timeoutMs);
+    if (!head || head.timer) return;
+    head.timer = setTimeout(() => (this.end(head, "timeout"), this.retire()), head.timeoutMs);
+    this.child.send(encodeFrame({ id: head.id, ...head.ask }));
   }
 
   private end(waiting: Waiting, reply: EslintHostReply | "died" | "timeout"): void {
@@ -120,26 +132,23 @@ class EslintHost {
   private receive(message: unknown): void {
     const reply = readEslintHostReply(message);
     const head = this.waiting[0];
-    // A reply that is not the oldest request's (or not a reply): the host cannot be trusted with anything in flight.
-    if (!reply || !head || reply.id !== head.id) return this.kill();
+    // A reply that is not to the request sent (or not a reply): the host cannot be trusted with anything in flight.
+    if (!reply || !head?.timer || reply.id !== head.id) return this.child.kill();
     this.lastUsed = Date.now();
+    this.answers++;
     this.end(head, reply);
-    this.startHead();
+    this.sendHead();
     if (this.waiting.length === 0) {
       this.child.hold(false);
-      this.idle = setTimeout(() => this.kill(), IDLE_MS);
+      this.idle = setTimeout(() => this.retire(), IDLE_MS);
       (this.idle as { unref?: () => void }).unref?.();
     }
   }
 
-  kill(): void {
-    this.child.kill();
-  }
-
-  /** Stopped for a reason of the pool's (stale configs, room for another): what it was working on did not fail. */
+  /** Stop it for a reason of the pool's: what was waiting on it did not fail (the command line answers it). */
   retire(): void {
     this.retired = true;
-    this.kill();
+    this.child.kill();
   }
 }
 
@@ -147,7 +156,9 @@ class EslintHost {
 export class EslintHosts {
   private readonly hosts = new Map<string, EslintHost>();
   private readonly failures = new Map<string, number>();
-  private written: Promise<void> | null = null;
+  /** Keys whose ESLint loaded a plugin that keeps other files' contents between runs: the command line answers. */
+  private readonly memos = new Set<string>();
+  private closed = false;
   /** Lints a host answered (tests and the closing benchmarks read it). */
   answered = 0;
 
@@ -159,8 +170,9 @@ export class EslintHosts {
    */
   async run(run: EslintHostRun): Promise<SpawnResult | null> {
     const { runtime, resolved } = run;
-    // The host runs with the node that runs ESLint's entry, in place of that entry.
-    if (!resolved.packageDir || resolved.prefixArgs.length === 0) return null;
+    // The host runs with the node that runs ESLint's entry, in place of that entry. ESLint's TIMING table is printed
+    // when its process exits (a host never does): the command line answers.
+    if (this.closed || !resolved.packageDir || resolved.prefixArgs.length === 0 || runtime.env("TIMING")) return null;
     const key = runtime.sha256(
       [
         resolved.command,
@@ -171,8 +183,9 @@ export class EslintHosts {
         environmentFingerprint(runtime.environment(), runtime.sha256),
       ].join("\0"),
     );
-    if ((this.failures.get(key) ?? 0) >= MAX_FAILURES) return null;
+    if ((this.failures.get(key) ?? 0) >= MAX_FAILURES || this.memos.has(key)) return null;
     const script = await this.launcher(runtime);
+    if (this.closed) return null;
     let host = this.hosts.get(key);
     if (host && run.inputs.some((input) => stale(host as EslintHost, input))) {
       host.retire();
@@ -182,29 +195,30 @@ export class EslintHosts {
     host ??= this.start(key, run, script);
     for (const input of run.inputs) host.seen.set(...split(input));
     const started = Date.now();
-    const reply = await host.lint(run.args, run.timeoutMs, run.signal);
+    const reply = await host.lint(run.ask, run.timeoutMs, run.signal);
     const durationMs = Date.now() - started;
     if (reply === "cancelled") return CANCELLED_SPAWN;
-    if (reply === "timeout")
-      return {
-        ...CANCELLED_SPAWN,
-        spawnError: null,
-        timedOut: true,
-        durationMs,
-      };
+    if (reply === "timeout") return { ...CANCELLED_SPAWN, spawnError: null, timedOut: true, durationMs };
     if (reply === "died" || "fatal" in reply) {
-      // A host that could not load ESLint, or died, failed; one whose run threw (a rule's error, which the command line
-      // answers as it fails) or that was stopped for stale configs or for room while this lint waited did not.
-      const failed = reply === "died" ? !host.retired : reply.load;
-      if (failed) this.failures.set(key, (this.failures.get(key) ?? 0) + 1);
-      host.kill();
+      // A host that could not load ESLint, or died on its own, failed; one whose run threw (a rule's error, which the
+      // command line answers as it fails) or that the pool stopped while this lint waited did not.
+      if (reply === "died" ? !host.retired : reply.load) this.failures.set(key, (this.failures.get(key) ?? 0) + 1);
+      host.retire();
       return null;
     }
     this.failures.delete(key);
-    if (reply.rssBytes > MAX_RSS_BYTES) host.kill();
+    if (reply.rssBytes > MAX_RSS_BYTES) host.retire();
+    // A plugin that keeps what it read of other files for the life of its process (eslint-plugin-import's resolutions
+    // and export maps, no-unused-modules' scan of the project): only a host's first run is a cold run's equal.
+    const first = host.answers === 1;
+    if (reply.memo) {
+      this.memos.add(key);
+      host.retire();
+      if (!first) return null;
+    }
     if (reply.exitCode !== 0 && reply.exitCode !== 1) return null;
     this.answered++;
-    const outputExceeded = reply.stdout.length + reply.stderr.length > ENGINE_OUTPUT_LIMIT;
+    const outputExceeded = Buffer.byteLength(reply.stdout) + Buffer.byteLength(reply.stderr) > ENGINE_OUTPUT_LIMIT;
     return {
       exitCode: reply.exitCode,
       signal: null,
@@ -217,24 +231,19 @@ export class EslintHosts {
     };
   }
 
-  /** The host script in the cache directory (written once per server, and again if it was removed since). */
-  private launcher(runtime: Runtime): Promise<string> {
+  /** The host script in the cache directory, written when a host starts (again if it was removed since). */
+  private async launcher(runtime: Runtime): Promise<string> {
     const script = join(this.cacheDir, "eslint", `host-${runtime.sha256(ESLINT_HOST_LAUNCHER).slice(0, 12)}.cjs`);
-    this.written ??= runtime.mkdirp(join(this.cacheDir, "eslint")).then(() => writeIfChanged(runtime, script, ESLINT_HOST_LAUNCHER));
-    return this.written.then(
-      () => script,
-      (error: unknown) => {
-        this.written = null;
-        throw error;
-      },
-    );
+    await runtime.mkdirp(join(this.cacheDir, "eslint"));
+    await writeIfChanged(runtime, script, ESLINT_HOST_LAUNCHER);
+    return script;
   }
 
   private start(key: string, run: EslintHostRun, script: string): EslintHost {
     const { runtime, resolved } = run;
-    // Room for this one: the least recently used host goes.
+    // Room for this one: the least recently used host goes (an idle one first; a busy one's lints get the command line).
     if (this.hosts.size >= CAPACITY) {
-      const oldest = [...this.hosts.entries()].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      const oldest = [...this.hosts.entries()].sort(([, a], [, b]) => Number(a.busy) - Number(b.busy) || a.lastUsed - b.lastUsed)[0];
       if (oldest) {
         oldest[1].retire();
         this.hosts.delete(oldest[0]);
@@ -253,7 +262,8 @@ export class EslintHosts {
 
   /** Stop every host (the server is closing). */
   close(): void {
-    for (const host of this.hosts.values()) host.kill();
+    this.closed = true;
+    for (const host of this.hosts.values()) host.retire();
     this.hosts.clear();
   }
 }

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { EngineName } from "../../core/contracts.ts";
 import type { RawIssue } from "../../core/issues.ts";
 import type { FileFailure, LinterDriver, ParseOutcome, ResolvedEngine } from "../../engines/types.ts";
-import { configInputsHash, outerInputsHash } from "../freshness/config-inputs.ts";
+import { configInputEntries, configInputsHash, outerInputsHash } from "../freshness/config-inputs.ts";
 import { relativeToRoot } from "../../core/paths.ts";
 import type { EngineJob, LintedDependents, RunnerOutcome } from "../job/engine-job.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
@@ -127,12 +127,11 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     for (const [index, file] of unknown.entries()) await cache.results.put(await keyOf(file), answers[index] ? [TYPED_MARK] : []);
     return answers.includes(true);
   };
-  // The inputs of a run of files in these directories: the configs above the root, the root's, and each directory's.
-  const inputsOf = async (dirs: Iterable<string>): Promise<SpawnContext> => {
-    const all = [...new Set([root, ...dirs])].sort();
-    const hashes = await Promise.all(all.map(configHashOf));
-    return { typed: false, inputs: [`\0outer\0${outer}`, ...all.map((dir, index) => `${dir}\0${hashes[index]}`)] };
-  };
+  // The inputs of a run of files in these directories, file by file (configs above the root, the root's, each directory's).
+  const inputsOf = async (dirs: Iterable<string>): Promise<SpawnContext> => ({
+    typed: false,
+    inputs: await configInputEntries(runtime, cache.hasher, { configFiles: spec.configFiles, root, dirs: [root, ...dirs] }),
+  });
   const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths), TYPED)), cache: { hits: 0, misses: paths.length } });
   if (kinds.every((kind) => kind.isFile)) {
     if (await typed(paths.map((path) => join(root, path)))) {
