@@ -3,6 +3,7 @@
 // with a `fix` predicate that keeps only the asked rules or positions. Suggestions (edits ESLint offers but `--fix`
 // never applies) are applied one each, in source order, where they do not overlap.
 
+import { ESLINT_TYPED } from "./eslint-types.ts";
 import type { FixKind } from "../core/contracts.ts";
 import { isRecord } from "./types.ts";
 
@@ -23,7 +24,8 @@ export interface EslintFixAnswer {
 
 /**
  * `eslintFixes(api, request, cwd)`: the answers for a request `{ files, flat, flags, kinds }` of ESLint's Node API
- * `api` (the package's main module), one `{ output, fixed }` per file. Source text, shared by the launcher below and a
+ * `api` (the package's main module), one `{ output, fixed }` per file; null when the request says `untypedOnly` and a
+ * file is linted with type information. Source text, shared by the launcher below and a
  * warm ESLint host (engines/eslint-host.ts).
  */
 export const ESLINT_FIX_FUNCTION = `
@@ -39,6 +41,11 @@ async function eslintFixes(api, request, cwd) {
   const options = request.flags.length ? { cwd, flags: request.flags } : { cwd };
   const plain = new ESLint(options);
   const fixer = new ESLint({ ...options, fix: (message) => asked(message) });
+  // A warm host's (engines/eslint-host.ts) untyped files only: a typed parser kept in it would see other files stale.
+  if (request.untypedOnly) {
+    ${ESLINT_TYPED}
+    for (const file of request.files) if (typed(await plain.calculateConfigForFile(file.path))) return null;
+  }
   const answers = [];
   for (const file of request.files) {
     current = file;

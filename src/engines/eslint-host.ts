@@ -93,8 +93,10 @@ async function next() {
     let answers = null;
     if (request.fix) {
       try {
-        answers = JSON.stringify(await eslintFixes(require(packageDir), request.fix, proc.cwd()));
-        exitCode = 0;
+        const fixes = await eslintFixes(require(packageDir), { ...request.fix, untypedOnly: true }, proc.cwd());
+        // A typed file's fixes: the command line's launcher answers (exit 3 is no answer).
+        answers = JSON.stringify(fixes);
+        exitCode = fixes ? 0 : 3;
       } catch (error) {
         fatal(error);
       }

@@ -4,6 +4,20 @@
 // configuration ESLint itself would lint that file with (a file no config entry matches has none).
 
 /**
+ * `typed(config)`: whether a file's calculated config lints it with type information. Source text, shared by the
+ * launcher below and ESLint's fixes (engines/eslint-fix.ts).
+ */
+export const ESLINT_TYPED = `const set = (value) => value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
+const typed = (config) => {
+  if (!config || typeof config !== "object") return false;
+  const languageOptions = config.languageOptions && typeof config.languageOptions === "object" ? config.languageOptions : {};
+  return [languageOptions.parserOptions, config.parserOptions].some(
+    (options) => options && typeof options === "object" && (set(options.project) || set(options.projectService) || set(options.programs)),
+  );
+};
+`;
+
+/**
  * The launcher Signalint writes to its cache directory and runs with the node that runs ESLint:
  * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, flags }`, the answer one
  * boolean per file on stdout, as JSON.
@@ -14,15 +28,7 @@ const { readFileSync } = require("node:fs");
 const proc = require("node:process");
 const [packageDir, requestPath] = proc.argv.slice(2);
 const request = JSON.parse(readFileSync(requestPath, "utf8"));
-const set = (value) => value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
-const typed = (config) => {
-  if (!config || typeof config !== "object") return false;
-  const languageOptions = config.languageOptions && typeof config.languageOptions === "object" ? config.languageOptions : {};
-  return [languageOptions.parserOptions, config.parserOptions].some(
-    (options) => options && typeof options === "object" && (set(options.project) || set(options.projectService) || set(options.programs)),
-  );
-};
-(async () => {
+${ESLINT_TYPED}(async () => {
   const api = require(packageDir);
   const ESLint = api.loadESLint ? await api.loadESLint({ useFlatConfig: request.flat }) : api.ESLint;
   const eslint = new ESLint({ cwd: proc.cwd(), ...(request.flags.length ? { flags: request.flags } : {}) });

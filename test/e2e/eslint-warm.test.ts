@@ -115,9 +115,11 @@ export default tseslint.config({
   files: ["**/*.ts"],
   extends: [tseslint.configs.base],
   languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-  rules: { "@typescript-eslint/no-floating-promises": "error" },
+  rules: { "@typescript-eslint/no-floating-promises": "error", "@typescript-eslint/no-unnecessary-type-assertion": "error" },
 });
 `,
+  // A typed rule's fix: the assertion is unnecessary only as the types say.
+  "src/cast.ts": 'import { name } from "./dep";\nexport const upper = (name as string).toUpperCase();\n',
   "tsconfig.json": JSON.stringify({
     compilerOptions: {
       strict: true,
@@ -128,7 +130,7 @@ export default tseslint.config({
     },
     include: ["src"],
   }),
-  "src/dep.ts": "export function ping(): void {}\n",
+  "src/dep.ts": 'export function ping(): void {}\nexport const name: string = "a";\n',
   "src/use.ts": 'import { ping } from "./dep";\nexport function run(): void {\n  ping();\n}\n',
 };
 
@@ -177,11 +179,27 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
     const service = await longLivedService(dir, "eslint-typed-", dirs);
     try {
       assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, coldEslint(dir, ["src/use.ts"]).keys);
-      writeFileSync(join(dir, "src/dep.ts"), "export function ping(): Promise<void> {\n  return Promise.resolve();\n}\n");
+      writeFileSync(join(dir, "src/dep.ts"), 'export function ping(): Promise<void> {\n  return Promise.resolve();\n}\nexport const name: string = "a";\n');
       const cold = coldEslint(dir, ["src/use.ts"]).keys;
       assert.equal(cold.length, 1, "the command line reports the floating promise");
       assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, cold);
-      assert.equal(service.eslintHostAnswers(), 0, "no warm host answered a typed lint");
+      // A typed rule's fix, offered, then not once dep.ts makes the assertion necessary: the command line's fixes, never
+      // a kept program's.
+      const fixable = (await service.transactions.previewEngineFixes({ files: ["src/cast.ts"] })).files.map((file) => file.file);
+      assert.deepEqual(fixable, ["src/cast.ts"]);
+      writeFileSync(join(dir, "src/dep.ts"), 'export function ping(): void {}\nexport const name: string | number = "a";\n');
+      const dryRun = spawnSync(
+        process.execPath,
+        [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--fix-dry-run", "--format", "json", "src/cast.ts"],
+        {
+          cwd: dir,
+          encoding: "utf8",
+          env: { PATH: CLEAN_PATH },
+        },
+      );
+      assert.equal((JSON.parse(dryRun.stdout) as { output?: string }[])[0]?.output, undefined, "eslint --fix has nothing to fix now");
+      await assert.rejects(service.transactions.previewEngineFixes({ files: ["src/cast.ts"] }), /No engine offers an edit/, "nor has the preview");
+      assert.equal(service.eslintHostAnswers(), 0, "no warm host answered a typed lint or fix");
     } finally {
       await service.close();
     }
