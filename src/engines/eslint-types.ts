@@ -1,17 +1,34 @@
 // Which files an ESLint config lints with type information (typescript-eslint's `parserOptions.project`,
-// `projectService` or `programs`): their findings depend on the types of other files, so no result of theirs may be
-// cached. Asked of the project's own ESLint in one process per batch: its `calculateConfigForFile` for each file, the
+// `projectService` or `programs`) or with rules that read other modules (eslint-plugin-import and -x): their findings
+// depend on other files, so no result of theirs may be cached. Asked of the project's own ESLint in one process per batch: its `calculateConfigForFile` for each file, the
 // configuration ESLint itself would lint that file with (a file no config entry matches has none).
 
 /**
- * `typed(config)`: whether a file's calculated config lints it with type information. Source text, shared by the
- * launcher below and ESLint's fixes (engines/eslint-fix.ts).
+ * `typed(config)`: whether a file's calculated config makes its findings read other files: type information, or a rule
+ * of eslint-plugin-import or -x turned on (`import/named`, `import-x/namespace`, `no-unused-modules`, `extensions`:
+ * what another module exports, or whether it exists). Source text, shared by the launcher below and ESLint's fixes
+ * (engines/eslint-fix.ts).
  */
 export const ESLINT_TYPED = `const set = (value) => value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
+const importPlugin = /^eslint-plugin-import(-x)?$/;
+const readsOthers = (config) => {
+  const plugins = config.plugins && typeof config.plugins === "object" && !Array.isArray(config.plugins) ? config.plugins : {};
+  const prefixes = new Set(["import", "import-x"]);
+  for (const [key, plugin] of Object.entries(plugins)) {
+    const name = plugin && plugin.meta && plugin.meta.name;
+    if (typeof name === "string" && importPlugin.test(name)) prefixes.add(key);
+  }
+  const rules = config.rules && typeof config.rules === "object" ? config.rules : {};
+  return Object.entries(rules).some(([id, entry]) => {
+    const severity = Array.isArray(entry) ? entry[0] : entry;
+    const on = severity !== 0 && severity !== "off" && severity !== undefined;
+    return on && prefixes.has(id.slice(0, Math.max(0, id.lastIndexOf("/"))));
+  });
+};
 const typed = (config) => {
   if (!config || typeof config !== "object") return false;
   const languageOptions = config.languageOptions && typeof config.languageOptions === "object" ? config.languageOptions : {};
-  return [languageOptions.parserOptions, config.parserOptions].some(
+  return readsOthers(config) || [languageOptions.parserOptions, config.parserOptions].some(
     (options) => options && typeof options === "object" && (set(options.project) || set(options.projectService) || set(options.programs)),
   );
 };

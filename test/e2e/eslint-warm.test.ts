@@ -271,6 +271,47 @@ module.exports = { rules: { flag: { meta: { schema: [] }, create(context) {
     }
   });
 
+  it("a rule that reads the modules a file imports (eslint-plugin-import-x's named): an unchanged importer is linted again", async () => {
+    const dir = projectFrom(
+      {
+        ...FILES,
+        "eslint.config.js":
+          'import ix from "eslint-plugin-import-x";\nexport default [{ files: ["**/*.js"], plugins: { ix }, rules: { "ix/named": "error" } }];\n',
+        // A stand-in: named imports of a relative module must be among its `export const` names, read from disk.
+        "node_modules/eslint-plugin-import-x/package.json": JSON.stringify({ name: "eslint-plugin-import-x", version: "4.0.0", main: "index.js" }),
+        "node_modules/eslint-plugin-import-x/index.js": `const { readFileSync } = require("node:fs");
+const { dirname, resolve } = require("node:path");
+module.exports = { meta: { name: "eslint-plugin-import-x" }, rules: { named: { meta: { schema: [] }, create(context) {
+  return { ImportDeclaration(node) {
+    if (!node.source.value.startsWith(".")) return;
+    const text = readFileSync(resolve(dirname(context.filename), node.source.value), "utf8");
+    for (const spec of node.specifiers) if (spec.imported && !text.includes("export const " + spec.imported.name + " "))
+      context.report({ node: spec, message: spec.imported.name + " not found" });
+  } };
+} } } };
+`,
+        "src/a.js": "export const foo = 1;\n",
+        "src/b.js": 'import { foo } from "./a.js";\nexport const b = foo;\n',
+      },
+      "signalint-eslint-reads-",
+    );
+    dirs.push(dir);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    const service = await longLivedService(dir, "eslint-reads-", dirs);
+    try {
+      const named = ["src/a.js", "src/b.js"];
+      assert.deepEqual((await warmEslint(service, named)).keys, coldEslint(dir, named).keys);
+      writeFileSync(join(dir, "src/a.js"), "export const bar = 1;\n");
+      const cold = coldEslint(dir, named).keys;
+      assert.equal(cold.length, 1, "b.js's import is not found now");
+      assert.deepEqual((await warmEslint(service, named)).keys, cold, "b.js did not change; its finding did");
+      writeFileSync(join(dir, "src/a.js"), "export const foo = 1;\n");
+      assert.deepEqual((await warmEslint(service, named)).keys, coldEslint(dir, named).keys);
+    } finally {
+      await service.close();
+    }
+  });
+
   it("a rule that ends its process or throws: answered as the command line fails, and warm again after", async () => {
     const dir = projectFrom(FILES, "signalint-eslint-faults-");
     dirs.push(dir);

@@ -64,9 +64,10 @@ const TYPED: SpawnContext = { typed: true, inputs: [] };
 
 /**
  * What a stored result holds, in the cache identity: results stored before issues carried `fixKind` (format 1) would
- * answer without it, unlike a cold run, so they are never reused.
+ * answer without it, unlike a cold run, so they are never reused; nor type-information answers stored before rules
+ * reading other modules (eslint-plugin-import's) counted (format 2).
  */
-const RESULT_FORMAT = "2";
+const RESULT_FORMAT = "3";
 
 function groupByFile(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
   const groups = new Map<string, RawIssue[]>();
