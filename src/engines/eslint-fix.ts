@@ -97,9 +97,13 @@ const { readFileSync } = require("node:fs");
 const proc = require("node:process");
 const [packageDir, requestPath] = proc.argv.slice(2);
 const request = JSON.parse(readFileSync(requestPath, "utf8"));
+// The answer alone on stdout: what a config prints while it loads goes to stderr (as a warm host captures it).
+const answer = proc.stdout.write.bind(proc.stdout);
+proc.stdout.write = proc.stderr.write.bind(proc.stderr);
+console.log = console.info = console.debug = console.error;
 ${ESLINT_FIX_FUNCTION}
 eslintFixes(require(packageDir), request, proc.cwd()).then(
-  (answers) => proc.stdout.write(JSON.stringify(answers)),
+  (answers) => answer(JSON.stringify(answers)),
   (error) => {
     proc.stderr.write(String((error && error.stack) || error));
     proc.exitCode = 2;

@@ -26,6 +26,8 @@ export type EslintHostReply =
       rssBytes: number;
       /** It has loaded a plugin that keeps what it read of other files between runs (see lint/eslint-hosts.ts). */
       memo: boolean;
+      /** The CommonJS modules it has loaded from outside any node_modules (absolute, real paths). */
+      modules: string[];
     }
   | { id: number; fatal: string; load: boolean };
 
@@ -53,16 +55,20 @@ proc.stdout.write = capture("stdout");
 proc.stderr.write = capture("stderr");
 console.log = console.info = console.debug = (...args) => void proc.stdout.write(format(...args) + "\\n");
 console.error = console.warn = console.trace = (...args) => void proc.stderr.write(format(...args) + "\\n");
-const send = (message) => {
+const send = (message, then) => {
   const body = Buffer.from(JSON.stringify(message), "utf8");
   const head = Buffer.alloc(4);
   head.writeUInt32BE(body.length);
-  channel(Buffer.concat([head, body]));
+  channel(Buffer.concat([head, body]), then);
 };
+// An error thrown by a run, or an uncaught one while it runs (a timer of a config's, which ends the command line at
+// once with exit 2): the run's answer is that, at once, and the host ends (nothing it holds is trusted after it).
 const fatal = (error) => {
   const text = String((error && error.stack) || error);
-  if (run) run.fatal = run.fatal || text;
-  else proc.exit(3);
+  if (!run) return proc.exit(3);
+  if (run.fatal) return;
+  run.fatal = text;
+  send({ id: run.id, fatal: text }, () => proc.exit(3));
 };
 proc.on("uncaughtException", fatal);
 proc.on("unhandledRejection", fatal);
@@ -77,6 +83,10 @@ ${ESLINT_FIX_FUNCTION}
 // Plugins that keep what they read of other files for the life of the process (see lint/eslint-hosts.ts).
 const MEMO = /[\\\\/]node_modules[\\\\/](eslint-plugin-import(-x)?|eslint-module-utils|eslint-import-resolver-[^\\\\/]+)[\\\\/]/;
 const memo = () => Object.keys(require.cache).some((path) => MEMO.test(path));
+// The CommonJS modules it holds from outside any node_modules (a local plugin's rule files, a workspace config package
+// by its real path): the pool stamps them, and a host holding one that changed since is replaced.
+const NODE_MODULES = /[\\/]node_modules[\\/]/;
+const modules = () => Object.keys(require.cache).filter((path) => path !== __filename && !NODE_MODULES.test(path)).slice(0, 5000);
 const queue = [];
 let working = false;
 async function next() {
@@ -88,7 +98,7 @@ async function next() {
       send({ id: request.id, fatal: loadError, load: true });
       continue;
     }
-    run = { stdout: "", stderr: "", fatal: null };
+    run = { id: request.id, stdout: "", stderr: "", fatal: null };
     let exitCode = 2;
     let answers = null;
     if (request.fix) {
@@ -115,8 +125,8 @@ async function next() {
     const done = run;
     run = null;
     proc.exitCode = undefined;
-    if (done.fatal) send({ id: request.id, fatal: done.fatal });
-    else send({ id: request.id, exitCode, stdout: answers ?? done.stdout, stderr: done.stderr, rssBytes: proc.memoryUsage.rss(), memo: memo() });
+    if (done.fatal) return;
+    send({ id: request.id, exitCode, stdout: answers ?? done.stdout, stderr: done.stderr, rssBytes: proc.memoryUsage.rss(), memo: memo(), modules: modules() });
   }
   working = false;
 }
@@ -146,5 +156,6 @@ export function readEslintHostReply(message: unknown): EslintHostReply | null {
     };
   const { exitCode, stdout, stderr, rssBytes } = message;
   if (typeof exitCode !== "number" || typeof stdout !== "string" || typeof stderr !== "string" || typeof rssBytes !== "number") return null;
-  return { id: message.id, exitCode, stdout, stderr, rssBytes, memo: message.memo === true };
+  const modules = Array.isArray(message.modules) ? message.modules.filter((path): path is string => typeof path === "string") : [];
+  return { id: message.id, exitCode, stdout, stderr, rssBytes, memo: message.memo === true, modules };
 }

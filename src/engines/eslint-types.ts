@@ -21,7 +21,7 @@ const readsOthers = (config) => {
   const rules = config.rules && typeof config.rules === "object" ? config.rules : {};
   return Object.entries(rules).some(([id, entry]) => {
     const severity = Array.isArray(entry) ? entry[0] : entry;
-    const on = severity !== 0 && severity !== "off" && severity !== undefined;
+    const on = severity !== 0 && severity !== undefined && !(typeof severity === "string" && severity.toLowerCase() === "off");
     return on && prefixes.has(id.slice(0, Math.max(0, id.lastIndexOf("/"))));
   });
 };
@@ -29,7 +29,7 @@ const typed = (config) => {
   if (!config || typeof config !== "object") return false;
   const languageOptions = config.languageOptions && typeof config.languageOptions === "object" ? config.languageOptions : {};
   return readsOthers(config) || [languageOptions.parserOptions, config.parserOptions].some(
-    (options) => options && typeof options === "object" && (set(options.project) || set(options.projectService) || set(options.programs)),
+    (options) => options && typeof options === "object" && (set(options.project) || set(options.projectService) || set(options.EXPERIMENTAL_useProjectService) || set(options.programs)),
   );
 };
 `;
@@ -45,13 +45,17 @@ const { readFileSync } = require("node:fs");
 const proc = require("node:process");
 const [packageDir, requestPath] = proc.argv.slice(2);
 const request = JSON.parse(readFileSync(requestPath, "utf8"));
+// The answer alone on stdout: what a config prints while it loads goes to stderr.
+const answer = proc.stdout.write.bind(proc.stdout);
+proc.stdout.write = proc.stderr.write.bind(proc.stderr);
+console.log = console.info = console.debug = console.error;
 ${ESLINT_TYPED}(async () => {
   const api = require(packageDir);
   const ESLint = api.loadESLint ? await api.loadESLint({ useFlatConfig: request.flat }) : api.ESLint;
   const eslint = new ESLint({ cwd: proc.cwd(), ...(request.flags.length ? { flags: request.flags } : {}) });
   const answers = [];
   for (const file of request.files) answers.push(typed(await eslint.calculateConfigForFile(file)));
-  proc.stdout.write(JSON.stringify(answers));
+  answer(JSON.stringify(answers));
 })().catch((error) => {
   proc.stderr.write(String((error && error.stack) || error));
   proc.exitCode = 2;

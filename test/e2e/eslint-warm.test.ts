@@ -234,6 +234,41 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
     }
   });
 
+  it("a module required without its extension, and a workspace config package by its bare name: an edit of either makes a new host", async () => {
+    const dir = projectFrom(
+      {
+        "package.json": JSON.stringify({ name: "eslint-warm-modules", private: true, scripts: { lint: "eslint ." } }),
+        "signalint.config.json": JSON.stringify({ engines: { oxlint: false, tsc: false, biome: false } }),
+        "eslint.config.cjs":
+          'const rules = require("./rules");\nconst shared = require("@repo/eslint-config");\nmodule.exports = [{ files: ["**/*.js"], rules: { ...rules, ...shared } }];\n',
+        "rules.js": 'module.exports = { "no-var": "off" };\n',
+        "packages/eslint-config/package.json": JSON.stringify({ name: "@repo/eslint-config", version: "0.0.0", main: "index.js" }),
+        "packages/eslint-config/index.js": 'module.exports = { "no-debugger": "off" };\n',
+        "src/a.js": "var a = 1;\ndebugger;\nexport { a };\n",
+      },
+      "signalint-eslint-modules-",
+    );
+    dirs.push(dir);
+    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
+    linkPackage(dir, "@repo/eslint-config", join(dir, "packages", "eslint-config"));
+    const service = await longLivedService(dir, "eslint-modules-", dirs);
+    try {
+      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, []);
+      writeFileSync(join(dir, "rules.js"), 'module.exports = { "no-var": "error" };\n');
+      writeFileSync(join(dir, "src/a.js"), "var a = 2;\ndebugger;\nexport { a };\n");
+      const local = coldEslint(dir, ["src/a.js"]).keys;
+      assert.equal(local.length, 1, "no-var is on now");
+      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, local, "./rules (no extension) edited");
+      writeFileSync(join(dir, "packages/eslint-config/index.js"), 'module.exports = { "no-debugger": "error" };\n');
+      writeFileSync(join(dir, "src/a.js"), "var a = 3;\ndebugger;\nexport { a };\n");
+      const shared = coldEslint(dir, ["src/a.js"]).keys;
+      assert.equal(shared.length, 2, "no-debugger is on now");
+      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, shared, "the workspace package edited");
+    } finally {
+      await service.close();
+    }
+  });
+
   it("a plugin that keeps what it read of other files between runs (eslint-plugin-import): only a host's first lint is warm", async () => {
     const dir = projectFrom(
       {

@@ -147,3 +147,23 @@ it("a JSON file an ESLint config names by a relative path is a configuration inp
   writeFileSync(join(root, ".oxlintrc.json"), JSON.stringify({ rules: { "no-debugger": "off" } }));
   assert.notEqual(await hash(), before, "an edit of the JSON file it names changes the inputs");
 });
+
+it("a module a config requires without its extension (or as a directory) is a configuration input", async () => {
+  const root = tempDir("signalint-config-bare-");
+  dirs.push(root);
+  mkdirSync(join(root, "rules"));
+  writeFileSync(join(root, "base.js"), 'module.exports = { "no-var": "off" };\n');
+  writeFileSync(join(root, "rules", "index.js"), "module.exports = {};\n");
+  writeFileSync(
+    join(root, "eslint.config.cjs"),
+    'const base = require("./base");\nconst more = require("./rules");\nmodule.exports = [{ rules: { ...base, ...more } }];\n',
+  );
+  const hash = () =>
+    configInputsHash(runtime, new ContentHasher(runtime, undefined, root), { configFiles: ENGINES.eslint.linter?.configFiles ?? [], root, dirs: [root] });
+  const before = await hash();
+  writeFileSync(join(root, "base.js"), 'module.exports = { "no-var": "error" };\n');
+  const afterBase = await hash();
+  assert.notEqual(afterBase, before, "./base is base.js");
+  writeFileSync(join(root, "rules", "index.js"), 'module.exports = { "no-debugger": "error" };\n');
+  assert.notEqual(await hash(), afterBase, "./rules is rules/index.js");
+});

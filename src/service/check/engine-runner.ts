@@ -184,7 +184,7 @@ function withReuse(outcome: RunnerOutcome, resolved: ResolvedEngine): RunnerOutc
  * ESLint's answer from a warm host (lint/eslint-hosts.ts) when one may give it; null: the command line answers — always
  * for a run whose findings may read other files (`context.typed`).
  */
-function warmEslint(
+async function warmEslint(
   job: CheckJob,
   resolved: ResolvedEngine,
   args: string[],
@@ -192,8 +192,9 @@ function warmEslint(
   cwd: string,
   context: SpawnContext,
 ): Promise<SpawnResult | null> {
-  if (!job.eslintHosts || context.typed) return Promise.resolve(null);
-  return job.eslintHosts.run({ runtime: job.runtime, resolved, cwd, env, ask: { args }, inputs: context.inputs, timeoutMs: job.timeoutMs, signal: job.signal });
+  if (!job.eslintHosts || context.typed) return null;
+  const inputs = await context.inputs();
+  return job.eslintHosts.run({ runtime: job.runtime, resolved, cwd, env, ask: { args }, inputs, timeoutMs: job.timeoutMs, signal: job.signal });
 }
 
 /**

@@ -22,6 +22,23 @@ function pathOf(here: string, specifier: string): string[] {
   }
 }
 
+/** Extensions Node, jiti and bundlers try for an import written without one (`require("./rules")`). */
+const MODULE_EXTENSIONS = [".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".json"];
+
+/**
+ * The files an import of `path` may load: itself, and for a path with no module extension the files Node or jiti would
+ * try — each extension, the directory's `index.*` and its package.json — every one an input, there or not.
+ */
+function moduleCandidates(path: string): string[] {
+  if (MODULE_EXTENSIONS.some((extension) => path.endsWith(extension))) return [path];
+  return [
+    path,
+    ...MODULE_EXTENSIONS.map((extension) => `${path}${extension}`),
+    ...MODULE_EXTENSIONS.map((extension) => join(path, `index${extension}`)),
+    join(path, "package.json"),
+  ];
+}
+
 /**
  * Files a config pulls in: JSON `extends` (string or array), the relative, absolute and `file:` URL imports of JS
  * configs and the JSON files they name by a relative path (bare package names are keyed by the package's version
@@ -35,7 +52,7 @@ export function referencedFiles(path: string, text: string): string[] {
     // And JSON files it names by a relative path, which it may read itself (eslint-plugin-oxlint's
     // `buildFromOxlintConfigFile('.oxlintrc.json')`, a `project: './tsconfig.eslint.json'`).
     const named = [...text.matchAll(/["']((?:\.{1,2}\/)*\.?[\w@][\w@.\-/]*\.json[c5]?)["']/g)].map(([, name = ""]) => resolve(here, name));
-    return [...specifiers.flatMap(([, specifier = ""]) => pathOf(here, specifier)), ...named];
+    return [...specifiers.flatMap(([, specifier = ""]) => pathOf(here, specifier).flatMap(moduleCandidates)), ...named];
   }
   if (DENO_CONFIGS.includes(basename(path))) return denoConfigReferences(text).flatMap((specifier) => pathOf(here, specifier));
   let parsed: unknown;

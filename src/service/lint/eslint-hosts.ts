@@ -69,6 +69,8 @@ class EslintHost {
   lastUsed = Date.now();
   /** The configuration inputs it has linted under (see EslintHostRun.inputs). */
   readonly seen = new Map<string, string>();
+  /** The CommonJS modules it loaded from outside node_modules, by stamp (size and mtime, taken after the run that loaded them). */
+  readonly modules = new Map<string, string>();
 
   constructor(child: SelfProcess, onGone: () => void) {
     this.child = child;
@@ -88,6 +90,7 @@ class EslintHost {
   }
 
   lint(ask: EslintHostAsk, timeoutMs: number, signal?: AbortSignal): Promise<EslintHostReply | "died" | "timeout" | "cancelled"> {
+    if (signal?.aborted) return Promise.resolve("cancelled");
     if (this.gone) return Promise.resolve("died");
     clearTimeout(this.idle);
     this.lastUsed = Date.now();
@@ -118,8 +121,16 @@ class EslintHost {
   private sendHead(): void {
     const head = this.waiting[0];
     if (!head || head.timer) return;
+    let frame: Uint8Array;
+    try {
+      frame = encodeFrame({ id: head.id, ...head.ask });
+    } catch {
+      // Over the frame limit (a fix request of many large files): not this host's to answer; the command line does.
+      this.retire();
+      return;
+    }
     head.timer = setTimeout(() => (this.end(head, "timeout"), this.retire()), head.timeoutMs);
-    this.child.send(encodeFrame({ id: head.id, ...head.ask }));
+    this.child.send(frame);
   }
 
   private end(waiting: Waiting, reply: EslintHostReply | "died" | "timeout"): void {
@@ -187,7 +198,7 @@ export class EslintHosts {
     const script = await this.launcher(runtime);
     if (this.closed) return null;
     let host = this.hosts.get(key);
-    if (host && run.inputs.some((input) => stale(host as EslintHost, input))) {
+    if (host && (run.inputs.some((input) => stale(host as EslintHost, input)) || (await modulesChanged(runtime, host)))) {
       host.retire();
       this.hosts.delete(key);
       host = undefined;
@@ -198,7 +209,9 @@ export class EslintHosts {
     const reply = await host.lint(run.ask, run.timeoutMs, run.signal);
     const durationMs = Date.now() - started;
     if (reply === "cancelled") return CANCELLED_SPAWN;
-    if (reply === "timeout") return { ...CANCELLED_SPAWN, spawnError: null, timedOut: true, durationMs };
+    // A host that did not answer in time was stopped: the command line answers, in its own time (a run it would end at
+    // once, a config's late throw, never hangs the answer).
+    if (reply === "timeout") return null;
     if (reply === "died" || "fatal" in reply) {
       // A host that could not load ESLint, or died on its own, failed; one whose run threw (a rule's error, which the
       // command line answers as it fails) or that the pool stopped while this lint waited did not.
@@ -208,6 +221,7 @@ export class EslintHosts {
     }
     this.failures.delete(key);
     if (reply.rssBytes > MAX_RSS_BYTES) host.retire();
+    await stampModules(runtime, host, reply.modules);
     // A plugin that keeps what it read of other files for the life of its process (eslint-plugin-import's resolutions
     // and export maps, no-unused-modules' scan of the project): only a host's first run is a cold run's equal.
     const first = host.answers === 1;
@@ -272,6 +286,25 @@ const split = (input: string): [string, string] => {
   const at = input.lastIndexOf("\0");
   return [input.slice(0, at), input.slice(at + 1)];
 };
+
+const stampOf = async (runtime: Runtime, path: string): Promise<string> => {
+  const info = await runtime.stat(path);
+  return info ? `${info.size}:${info.mtimeMs}` : "gone";
+};
+
+/** Stamp the modules a run reported that the host had not loaded before. */
+async function stampModules(runtime: Runtime, host: EslintHost, modules: readonly string[]): Promise<void> {
+  const fresh = modules.filter((path) => !host.modules.has(path));
+  const stamps = await Promise.all(fresh.map((path) => stampOf(runtime, path)));
+  for (const [index, path] of fresh.entries()) host.modules.set(path, stamps[index] as string);
+}
+
+/** Whether a module the host holds changed since it was stamped (a local plugin's rule file, a workspace config package). */
+async function modulesChanged(runtime: Runtime, host: EslintHost): Promise<boolean> {
+  const paths = [...host.modules.keys()];
+  const stamps = await Promise.all(paths.map((path) => stampOf(runtime, path)));
+  return paths.some((path, index) => host.modules.get(path) !== stamps[index]);
+}
 
 /** Whether the host loaded configs under other inputs than `input` names. */
 function stale(host: EslintHost, input: string): boolean {

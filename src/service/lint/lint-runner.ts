@@ -55,12 +55,13 @@ export interface LintJob extends DependentsJob {
  */
 export interface SpawnContext {
   typed: boolean;
-  inputs: string[];
+  /** Asked only by a warm engine (walking the configs costs stats): none for a typed run. */
+  inputs: () => Promise<string[]>;
 }
 
 type Spawn = (args: string[], context: SpawnContext) => Promise<ParseOutcome>;
 
-const TYPED: SpawnContext = { typed: true, inputs: [] };
+const TYPED: SpawnContext = { typed: true, inputs: () => Promise.resolve([]) };
 
 /**
  * What a stored result holds, in the cache identity: results stored before issues carried `fixKind` (format 1) would
@@ -129,10 +130,10 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     return answers.includes(true);
   };
   // The inputs of a run of files in these directories, file by file (configs above the root, the root's, each directory's).
-  const inputsOf = async (dirs: Iterable<string>): Promise<SpawnContext> => ({
-    typed: false,
-    inputs: await configInputEntries(runtime, cache.hasher, { configFiles: spec.configFiles, root, dirs: [root, ...dirs] }),
-  });
+  const inputsOf = (dirs: Iterable<string>): SpawnContext => {
+    const all = [root, ...dirs];
+    return { typed: false, inputs: () => configInputEntries(runtime, cache.hasher, { configFiles: spec.configFiles, root, dirs: all }) };
+  };
   const uncached = async (): Promise<RunnerOutcome> => ({ ...(await spawn(spec.argsFor(paths), TYPED)), cache: { hits: 0, misses: paths.length } });
   if (kinds.every((kind) => kind.isFile)) {
     if (await typed(paths.map((path) => join(root, path)))) {
@@ -155,7 +156,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
     }
     let failures: FileFailure[] | undefined;
     if (misses.length) {
-      const fresh = await spawn(spec.argsFor(misses), await inputsOf(misses.map((path) => dirname(join(root, path)))));
+      const fresh = await spawn(spec.argsFor(misses), inputsOf(misses.map((path) => dirname(join(root, path)))));
       if (!fresh.ok) return fresh;
       failures = fresh.failures;
       const byFile = groupByFile(fresh.issues);
@@ -190,7 +191,7 @@ export async function runCachedLinter(spec: LinterSpec, job: LintJob, resolved: 
   const typedRun = !hit && (await typed(files));
   const outcome: RunnerOutcome = hit
     ? { ok: true, issues: hit, cache: { hits: files.length, misses: 0 } }
-    : await spawn(spec.argsFor(paths), typedRun ? TYPED : await inputsOf(dirs));
+    : await spawn(spec.argsFor(paths), typedRun ? TYPED : inputsOf(dirs));
   if (!outcome.ok || "status" in outcome) return outcome;
   const nothingLinted = nothingLintedFailure(spec, paths, files, outcome);
   if (nothingLinted) return nothingLinted;
