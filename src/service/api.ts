@@ -172,7 +172,7 @@ export function localApi(service: SignalintService, pid: number): ServiceApi {
     ingest: (request) => ingestDiagnostics(service, request),
     live: (query) => liveDiagnostics(service, query),
     preview: (params, context = {}) =>
-      "patches" in params ? service.transactions.preview(params.patches) : service.transactions.previewEngineFixes(params, context.session),
+      "patches" in params ? service.transactions.preview(params.patches) : service.transactions.previewEngineFixes(params, context.session, context.env),
     apply: ({ transactionId, ...options }, context = {}) =>
       service.transactions.apply(transactionId, { ...options, session: context.session, ...(context.env ? { env: context.env } : {}) }),
     discard: async ({ transactionId }) => service.transactions.discard(transactionId),

@@ -138,12 +138,30 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
   const dirs: string[] = [];
   after(() => dirs.forEach(removeDir));
 
-  it("answers each edit warm, and from a new host when a config input changed or another environment asks", async () => {
-    const dir = projectFrom(FILES, "signalint-eslint-warm-");
+  /**
+   * A long-lived server on a new project of `files` (the packages linked from this repository, `prepare` run), handed
+   * to `body` with the project's directory, then closed.
+   */
+  async function withServer(
+    label: string,
+    files: Record<string, string>,
+    body: (service: SignalintService, dir: string) => Promise<void>,
+    options: { packages?: string[]; prepare?: (dir: string) => void } = {},
+  ): Promise<void> {
+    const dir = projectFrom(files, `signalint-eslint-${label}-`);
     dirs.push(dir);
-    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
-    const service = await longLivedService(dir, "eslint-warm-", dirs);
+    for (const pkg of options.packages ?? ["eslint"]) linkPackage(dir, pkg, join(REPO, "node_modules", pkg));
+    options.prepare?.(dir);
+    const service = await longLivedService(dir, `eslint-${label}-`, dirs);
     try {
+      await body(service, dir);
+    } finally {
+      await service.close();
+    }
+  }
+
+  it("answers each edit warm, and from a new host when a config input changed or another environment asks", async () => {
+    await withServer("warm", FILES, async (service, dir) => {
       const warmNow = async (name: string, paths: string[], env?: Record<string, string>) => {
         const before = service.eslintHostAnswers();
         const warm = await warmEslint(service, paths, env);
@@ -165,49 +183,54 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
       };
       assert.notDeepEqual(coldEslint(dir, ["."], strict).keys, coldEslint(dir, ["."]).keys, "the variable changes the answer");
       await warmNow("another client's environment", ["."], strict);
+      // A fix preview is that client's too: prefer-const's fix of d.js exists only where LINT_STRICT=1.
+      const strictPreview = await service.transactions.previewEngineFixes({ files: ["src/d.js"] }, undefined, strict);
+      assert.deepEqual(
+        strictPreview.files.map((file) => file.fixes?.map((fix) => `${file.file} ${fix.engine} ${fix.kind}`)),
+        [["src/d.js eslint safe"]],
+      );
+      await assert.rejects(service.transactions.previewEngineFixes({ files: ["src/d.js"] }), /No engine offers an edit/, "nor in this one's");
       writeFileSync(join(dir, "src/sub/c.js"), "var c = 4;\nexport { c };\n");
       await warmNow("this client again", ["src/sub/c.js"]);
-    } finally {
-      await service.close();
-    }
+    });
   });
 
   it("files linted with type information are never answered warm: an import's edit changes an unchanged file's findings", async () => {
-    const dir = projectFrom(TYPED_FILES, "signalint-eslint-typed-");
-    dirs.push(dir);
-    for (const pkg of ["eslint", "typescript-eslint", "typescript"]) linkPackage(dir, pkg, join(REPO, "node_modules", pkg));
-    const service = await longLivedService(dir, "eslint-typed-", dirs);
-    try {
-      assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, coldEslint(dir, ["src/use.ts"]).keys);
-      writeFileSync(join(dir, "src/dep.ts"), 'export function ping(): Promise<void> {\n  return Promise.resolve();\n}\nexport const name: string = "a";\n');
-      const cold = coldEslint(dir, ["src/use.ts"]).keys;
-      assert.equal(cold.length, 1, "the command line reports the floating promise");
-      assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, cold);
-      // A typed rule's fix, offered, then not once dep.ts makes the assertion necessary: the command line's fixes, never
-      // a kept program's.
-      const fixable = (await service.transactions.previewEngineFixes({ files: ["src/cast.ts"] })).files.map((file) => file.file);
-      assert.deepEqual(fixable, ["src/cast.ts"]);
-      writeFileSync(join(dir, "src/dep.ts"), 'export function ping(): void {}\nexport const name: string | number = "a";\n');
-      const dryRun = spawnSync(
-        process.execPath,
-        [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--fix-dry-run", "--format", "json", "src/cast.ts"],
-        {
-          cwd: dir,
-          encoding: "utf8",
-          env: { PATH: CLEAN_PATH },
-        },
-      );
-      assert.equal((JSON.parse(dryRun.stdout) as { output?: string }[])[0]?.output, undefined, "eslint --fix has nothing to fix now");
-      await assert.rejects(service.transactions.previewEngineFixes({ files: ["src/cast.ts"] }), /No engine offers an edit/, "nor has the preview");
-      assert.equal(service.eslintHostAnswers(), 0, "no warm host answered a typed lint or fix");
-    } finally {
-      await service.close();
-    }
+    await withServer(
+      "typed",
+      TYPED_FILES,
+      async (service, dir) => {
+        assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, coldEslint(dir, ["src/use.ts"]).keys);
+        writeFileSync(join(dir, "src/dep.ts"), 'export function ping(): Promise<void> {\n  return Promise.resolve();\n}\nexport const name: string = "a";\n');
+        const cold = coldEslint(dir, ["src/use.ts"]).keys;
+        assert.equal(cold.length, 1, "the command line reports the floating promise");
+        assert.deepEqual((await warmEslint(service, ["src/use.ts"])).keys, cold);
+        // A typed rule's fix, offered, then not once dep.ts makes the assertion necessary: the command line's fixes, never
+        // a kept program's.
+        const fixable = (await service.transactions.previewEngineFixes({ files: ["src/cast.ts"] })).files.map((file) => file.file);
+        assert.deepEqual(fixable, ["src/cast.ts"]);
+        writeFileSync(join(dir, "src/dep.ts"), 'export function ping(): void {}\nexport const name: string | number = "a";\n');
+        const dryRun = spawnSync(
+          process.execPath,
+          [join(REPO, "node_modules", "eslint", "bin", "eslint.js"), "--fix-dry-run", "--format", "json", "src/cast.ts"],
+          {
+            cwd: dir,
+            encoding: "utf8",
+            env: { PATH: CLEAN_PATH },
+          },
+        );
+        assert.equal((JSON.parse(dryRun.stdout) as { output?: string }[])[0]?.output, undefined, "eslint --fix has nothing to fix now");
+        await assert.rejects(service.transactions.previewEngineFixes({ files: ["src/cast.ts"] }), /No engine offers an edit/, "nor has the preview");
+        assert.equal(service.eslintHostAnswers(), 0, "no warm host answered a typed lint or fix");
+      },
+      { packages: ["eslint", "typescript-eslint", "typescript"] },
+    );
   });
 
   it("a module two directories' configs import, edited after one of them was linted: the other's lint is not answered from it", async () => {
     const config = 'import base from "../../base.js";\nexport default [{ files: ["**/*.js"], rules: base }];\n';
-    const dir = projectFrom(
+    await withServer(
+      "shared",
       {
         "package.json": JSON.stringify({ name: "eslint-warm-shared", private: true, type: "module", scripts: { lint: "eslint ." } }),
         "signalint.config.json": JSON.stringify({ engines: { oxlint: false, tsc: false, biome: false } }),
@@ -218,24 +241,19 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
         "packages/a/x.js": "var a = 1;\nexport { a };\n",
         "packages/b/x.js": "var b = 1;\nexport { b };\n",
       },
-      "signalint-eslint-shared-",
+      async (service, dir) => {
+        assert.deepEqual((await warmEslint(service, ["packages/a/x.js"])).keys, coldEslint(dir, ["packages/a/x.js"]).keys);
+        writeFileSync(join(dir, "base.js"), 'export default { "no-var": "off" };\n');
+        const cold = coldEslint(dir, ["packages/b/x.js"]).keys;
+        assert.deepEqual(cold, [], "the shared rules now allow var");
+        assert.deepEqual((await warmEslint(service, ["packages/b/x.js"])).keys, cold);
+      },
     );
-    dirs.push(dir);
-    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
-    const service = await longLivedService(dir, "eslint-shared-", dirs);
-    try {
-      assert.deepEqual((await warmEslint(service, ["packages/a/x.js"])).keys, coldEslint(dir, ["packages/a/x.js"]).keys);
-      writeFileSync(join(dir, "base.js"), 'export default { "no-var": "off" };\n');
-      const cold = coldEslint(dir, ["packages/b/x.js"]).keys;
-      assert.deepEqual(cold, [], "the shared rules now allow var");
-      assert.deepEqual((await warmEslint(service, ["packages/b/x.js"])).keys, cold);
-    } finally {
-      await service.close();
-    }
   });
 
   it("a module required without its extension, and a workspace config package by its bare name: an edit of either makes a new host", async () => {
-    const dir = projectFrom(
+    await withServer(
+      "modules",
       {
         "package.json": JSON.stringify({ name: "eslint-warm-modules", private: true, scripts: { lint: "eslint ." } }),
         "signalint.config.json": JSON.stringify({ engines: { oxlint: false, tsc: false, biome: false } }),
@@ -246,31 +264,26 @@ describe("warm ESLint: a long-lived server's lints equal the project's own eslin
         "packages/eslint-config/index.js": 'module.exports = { "no-debugger": "off" };\n',
         "src/a.js": "var a = 1;\ndebugger;\nexport { a };\n",
       },
-      "signalint-eslint-modules-",
+      async (service, dir) => {
+        assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, []);
+        writeFileSync(join(dir, "rules.js"), 'module.exports = { "no-var": "error" };\n');
+        writeFileSync(join(dir, "src/a.js"), "var a = 2;\ndebugger;\nexport { a };\n");
+        const local = coldEslint(dir, ["src/a.js"]).keys;
+        assert.equal(local.length, 1, "no-var is on now");
+        assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, local, "./rules (no extension) edited");
+        writeFileSync(join(dir, "packages/eslint-config/index.js"), 'module.exports = { "no-debugger": "error" };\n');
+        writeFileSync(join(dir, "src/a.js"), "var a = 3;\ndebugger;\nexport { a };\n");
+        const shared = coldEslint(dir, ["src/a.js"]).keys;
+        assert.equal(shared.length, 2, "no-debugger is on now");
+        assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, shared, "the workspace package edited");
+      },
+      { prepare: (dir) => linkPackage(dir, "@repo/eslint-config", join(dir, "packages", "eslint-config")) },
     );
-    dirs.push(dir);
-    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
-    linkPackage(dir, "@repo/eslint-config", join(dir, "packages", "eslint-config"));
-    const service = await longLivedService(dir, "eslint-modules-", dirs);
-    try {
-      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, []);
-      writeFileSync(join(dir, "rules.js"), 'module.exports = { "no-var": "error" };\n');
-      writeFileSync(join(dir, "src/a.js"), "var a = 2;\ndebugger;\nexport { a };\n");
-      const local = coldEslint(dir, ["src/a.js"]).keys;
-      assert.equal(local.length, 1, "no-var is on now");
-      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, local, "./rules (no extension) edited");
-      writeFileSync(join(dir, "packages/eslint-config/index.js"), 'module.exports = { "no-debugger": "error" };\n');
-      writeFileSync(join(dir, "src/a.js"), "var a = 3;\ndebugger;\nexport { a };\n");
-      const shared = coldEslint(dir, ["src/a.js"]).keys;
-      assert.equal(shared.length, 2, "no-debugger is on now");
-      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, shared, "the workspace package edited");
-    } finally {
-      await service.close();
-    }
   });
 
   it("a plugin that keeps what it read of other files between runs (eslint-plugin-import): only a host's first lint is warm", async () => {
-    const dir = projectFrom(
+    await withServer(
+      "memo",
       {
         ...FILES,
         "eslint.config.js":
@@ -287,27 +300,22 @@ module.exports = { rules: { flag: { meta: { schema: [] }, create(context) {
 `,
         "flag.txt": "off\n",
       },
-      "signalint-eslint-memo-",
+      async (service, dir) => {
+        assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, coldEslint(dir, ["src/a.js"]).keys);
+        assert.equal(service.eslintHostAnswers(), 1, "the host's first lint is a cold run's equal");
+        writeFileSync(join(dir, "flag.txt"), "on\n");
+        writeFileSync(join(dir, "src/a.js"), "export const a = 2;\n");
+        const cold = coldEslint(dir, ["src/a.js"]).keys;
+        assert.equal(cold.length, 1, "the command line reads the flag anew");
+        assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, cold);
+        assert.equal(service.eslintHostAnswers(), 1, "no later lint of that ESLint is warm");
+      },
     );
-    dirs.push(dir);
-    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
-    const service = await longLivedService(dir, "eslint-memo-", dirs);
-    try {
-      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, coldEslint(dir, ["src/a.js"]).keys);
-      assert.equal(service.eslintHostAnswers(), 1, "the host's first lint is a cold run's equal");
-      writeFileSync(join(dir, "flag.txt"), "on\n");
-      writeFileSync(join(dir, "src/a.js"), "export const a = 2;\n");
-      const cold = coldEslint(dir, ["src/a.js"]).keys;
-      assert.equal(cold.length, 1, "the command line reads the flag anew");
-      assert.deepEqual((await warmEslint(service, ["src/a.js"])).keys, cold);
-      assert.equal(service.eslintHostAnswers(), 1, "no later lint of that ESLint is warm");
-    } finally {
-      await service.close();
-    }
   });
 
   it("a rule that reads the modules a file imports (eslint-plugin-import-x's named): an unchanged importer is linted again", async () => {
-    const dir = projectFrom(
+    await withServer(
+      "reads",
       {
         ...FILES,
         "eslint.config.js":
@@ -328,31 +336,21 @@ module.exports = { meta: { name: "eslint-plugin-import-x" }, rules: { named: { m
         "src/a.js": "export const foo = 1;\n",
         "src/b.js": 'import { foo } from "./a.js";\nexport const b = foo;\n',
       },
-      "signalint-eslint-reads-",
+      async (service, dir) => {
+        const named = ["src/a.js", "src/b.js"];
+        assert.deepEqual((await warmEslint(service, named)).keys, coldEslint(dir, named).keys);
+        writeFileSync(join(dir, "src/a.js"), "export const bar = 1;\n");
+        const cold = coldEslint(dir, named).keys;
+        assert.equal(cold.length, 1, "b.js's import is not found now");
+        assert.deepEqual((await warmEslint(service, named)).keys, cold, "b.js did not change; its finding did");
+        writeFileSync(join(dir, "src/a.js"), "export const foo = 1;\n");
+        assert.deepEqual((await warmEslint(service, named)).keys, coldEslint(dir, named).keys);
+      },
     );
-    dirs.push(dir);
-    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
-    const service = await longLivedService(dir, "eslint-reads-", dirs);
-    try {
-      const named = ["src/a.js", "src/b.js"];
-      assert.deepEqual((await warmEslint(service, named)).keys, coldEslint(dir, named).keys);
-      writeFileSync(join(dir, "src/a.js"), "export const bar = 1;\n");
-      const cold = coldEslint(dir, named).keys;
-      assert.equal(cold.length, 1, "b.js's import is not found now");
-      assert.deepEqual((await warmEslint(service, named)).keys, cold, "b.js did not change; its finding did");
-      writeFileSync(join(dir, "src/a.js"), "export const foo = 1;\n");
-      assert.deepEqual((await warmEslint(service, named)).keys, coldEslint(dir, named).keys);
-    } finally {
-      await service.close();
-    }
   });
 
   it("a rule that ends its process or throws: answered as the command line fails, and warm again after", async () => {
-    const dir = projectFrom(FILES, "signalint-eslint-faults-");
-    dirs.push(dir);
-    linkPackage(dir, "eslint", join(REPO, "node_modules", "eslint"));
-    const service = await longLivedService(dir, "eslint-faults-", dirs);
-    try {
+    await withServer("faults", FILES, async (service, dir) => {
       assert.equal((await warmEslint(service, ["src/a.js"])).status, "ok");
       const answered = service.eslintHostAnswers();
       assert.ok(answered > 0, "a warm host answered the first lint");
@@ -367,8 +365,6 @@ module.exports = { meta: { name: "eslint-plugin-import-x" }, rules: { named: { m
       writeFileSync(join(dir, "src/a.js"), readFileSync(join(dir, "src/b.js"), "utf8"));
       const warm = await warmEslint(service, ["src/a.js"]);
       assert.deepEqual(warm.keys, coldEslint(dir, ["src/a.js"]).keys);
-    } finally {
-      await service.close();
-    }
+    });
   });
 });

@@ -1,5 +1,6 @@
 // What every engine's step of a fix plan shares (engine-fixes.ts runs them in turn): the request, the working texts
 // each engine hands the next, and what each edit addresses or leaves.
+import { callerRuntime } from "../../runtime/caller-runtime.ts";
 import type { EslintHosts } from "../lint/eslint-hosts.ts";
 import type { ContentHasher } from "../freshness/content-hasher.ts";
 import type { EngineName, FixKind } from "../../core/contracts.ts";
@@ -40,6 +41,26 @@ export type FixService = Checker & {
   /** A long-lived server's warm ESLint and the hasher of the configs it rests on (null: ESLint's fixes start a process). */
   eslintWarm?(): { hosts: EslintHosts; hasher: ContentHasher } | null;
 };
+
+/**
+ * The planner's service as a daemon's client with environment `env` sees it: engines resolve and run in that client's
+ * environment (as its checks do), never in the daemon's (which the client that started it chose).
+ */
+export function callerFixService(service: FixService, env: Readonly<Record<string, string>> | undefined): FixService {
+  if (!env) return service;
+  return {
+    runtime: callerRuntime(service.runtime, env),
+    project: service.project,
+    snapshots: service.snapshots,
+    session: service.session,
+    store: service.store,
+    node: service.node,
+    check: (requested, incremental, options) => service.check(requested, incremental, { ...options, env }),
+    elsewhereOf: (checkId) => service.elsewhereOf(checkId),
+    tscProgramsOf: (checkId) => service.tscProgramsOf(checkId),
+    eslintWarm: () => service.eslintWarm?.() ?? null,
+  };
+}
 
 /** A plan being built: each file's text before and as the engines so far left it, each edit's issues, what is left. */
 export interface PlanWork {

@@ -9,6 +9,7 @@ import { FileJournal } from "./journal.ts";
 import { validatePaths } from "../project/project.ts";
 import { afterEditCheck, type AfterEdit } from "../workflow/after-edit.ts";
 import { planEngineFixes, type EngineFixRequest, type FixService } from "./engine-fixes.ts";
+import { callerFixService } from "./fix-plan.ts";
 import { rollbackVerdict } from "./verify.ts";
 
 /** Most transactions held at once; the oldest is dropped (and answers transaction_expired) past this. */
@@ -113,10 +114,11 @@ export class TransactionStore {
 
   /**
    * preview_diagnostic_fix by issues, cluster or files: the engines' own edits (engine-fixes.ts) held as a
-   * transaction that apply verifies by default; writes nothing in the project.
+   * transaction that apply verifies by default; writes nothing in the project. A daemon's client's engines run in its
+   * environment (`env`).
    */
-  async previewEngineFixes(request: EngineFixRequest, session?: string): Promise<PreviewResult> {
-    const plan = await planEngineFixes(this.service, request, session);
+  async previewEngineFixes(request: EngineFixRequest, session?: string, env?: Readonly<Record<string, string>>): Promise<PreviewResult> {
+    const plan = await planEngineFixes(callerFixService(this.service, env), request, session);
     if (plan.patches.length === 0) {
       const why = plan.notFixed.slice(0, 5).map((entry) => `${entry.issue}: ${entry.reason}`);
       throw new SignalintError(
