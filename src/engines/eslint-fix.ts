@@ -3,7 +3,7 @@
 // with a `fix` predicate that keeps only the asked rules or positions. Suggestions (edits ESLint offers but `--fix`
 // never applies) are applied one each, in source order, where they do not overlap.
 
-import { ESLINT_TYPED } from "./eslint-types.ts";
+import { ESLINT_TYPED, LAUNCHER_REQUEST } from "./eslint-types.ts";
 import type { FixKind } from "../core/contracts.ts";
 import { isRecord } from "./types.ts";
 
@@ -93,15 +93,7 @@ async function eslintFixes(api, request, cwd) {
  * `{ output, fixed }` per file on stdout, as JSON. A warm ESLint host (engines/eslint-host.ts) runs the same function.
  */
 export const ESLINT_FIX_LAUNCHER = `"use strict";
-const { readFileSync } = require("node:fs");
-const proc = require("node:process");
-const [packageDir, requestPath] = proc.argv.slice(2);
-const request = JSON.parse(readFileSync(requestPath, "utf8"));
-// The answer alone on stdout: what a config prints while it loads goes to stderr (as a warm host captures it).
-const answer = proc.stdout.write.bind(proc.stdout);
-proc.stdout.write = proc.stderr.write.bind(proc.stderr);
-console.log = console.info = console.debug = console.error;
-${ESLINT_FIX_FUNCTION}
+${LAUNCHER_REQUEST}${ESLINT_FIX_FUNCTION}
 eslintFixes(require(packageDir), request, proc.cwd()).then(
   (answers) => answer(JSON.stringify(answers)),
   (error) => {

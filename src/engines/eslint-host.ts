@@ -85,7 +85,7 @@ const MEMO = /[\\\\/]node_modules[\\\\/](eslint-plugin-import(-x)?|eslint-module
 const memo = () => Object.keys(require.cache).some((path) => MEMO.test(path));
 // The CommonJS modules it holds from outside any node_modules (a local plugin's rule files, a workspace config package
 // by its real path): the pool stamps them, and a host holding one that changed since is replaced.
-const NODE_MODULES = /[\\/]node_modules[\\/]/;
+const NODE_MODULES = /[\\\\/]node_modules[\\\\/]/;
 const modules = () => Object.keys(require.cache).filter((path) => path !== __filename && !NODE_MODULES.test(path)).slice(0, 5000);
 const queue = [];
 let working = false;

@@ -35,21 +35,27 @@ const typed = (config) => {
 `;
 
 /**
+ * The head of a launcher run as `node <launcher> <package dir> <request.json>`: `proc`, `packageDir`, the parsed
+ * `request`, and `answer`, the one writer of stdout (what a config prints while it loads goes to stderr, as a warm
+ * host captures it apart from its answer). Shared by the ESLint launchers (this one's and engines/eslint-fix.ts's).
+ */
+export const LAUNCHER_REQUEST = `const { readFileSync } = require("node:fs");
+const proc = require("node:process");
+const [packageDir, requestPath] = proc.argv.slice(2);
+const request = JSON.parse(readFileSync(requestPath, "utf8"));
+const answer = proc.stdout.write.bind(proc.stdout);
+proc.stdout.write = proc.stderr.write.bind(proc.stderr);
+console.log = console.info = console.debug = console.error;
+`;
+
+/**
  * The launcher Signalint writes to its cache directory and runs with the node that runs ESLint:
  * `node <launcher> <eslint package dir> <request.json>`; the request is `{ files, flat, flags }`, the answer one
  * boolean per file on stdout, as JSON.
  */
 export const ESLINT_TYPES_LAUNCHER = `"use strict";
 // Signalint: which of the files an ESLint config lints with type information (see engines/eslint-types.ts).
-const { readFileSync } = require("node:fs");
-const proc = require("node:process");
-const [packageDir, requestPath] = proc.argv.slice(2);
-const request = JSON.parse(readFileSync(requestPath, "utf8"));
-// The answer alone on stdout: what a config prints while it loads goes to stderr.
-const answer = proc.stdout.write.bind(proc.stdout);
-proc.stdout.write = proc.stderr.write.bind(proc.stderr);
-console.log = console.info = console.debug = console.error;
-${ESLINT_TYPED}(async () => {
+${LAUNCHER_REQUEST}${ESLINT_TYPED}(async () => {
   const api = require(packageDir);
   const ESLint = api.loadESLint ? await api.loadESLint({ useFlatConfig: request.flat }) : api.ESLint;
   const eslint = new ESLint({ cwd: proc.cwd(), ...(request.flags.length ? { flags: request.flags } : {}) });

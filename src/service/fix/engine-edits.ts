@@ -89,7 +89,6 @@ export async function eslintEdits(
   const { runtime, root, timeoutMs } = context;
   const env = context.env ?? {};
   const hosted = warm ? await warm.hosts.run({ runtime, resolved, cwd: root, env, ask: { fix: request }, inputs: warm.inputs, timeoutMs }) : null;
-  if (hosted?.timedOut) throw new EngineEditError(`eslint's fixes did not complete within ${timeoutMs} ms`);
   const stdout = hosted?.exitCode === 0 ? hosted.stdout : await runLauncher(context, resolved, { text: ESLINT_FIX_LAUNCHER, dir: "eslint" }, request);
   const answers = parseEslintFixAnswers(stdout, files.length);
   if (!answers) throw new EngineEditError(`eslint's fixes failed: ${excerpt(stdout, 300)}`);

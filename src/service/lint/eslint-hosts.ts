@@ -195,15 +195,18 @@ export class EslintHosts {
       ].join("\0"),
     );
     if ((this.failures.get(key) ?? 0) >= MAX_FAILURES || this.memos.has(key)) return null;
-    const script = await this.launcher(runtime);
-    if (this.closed) return null;
     let host = this.hosts.get(key);
     if (host && (run.inputs.some((input) => stale(host as EslintHost, input)) || (await modulesChanged(runtime, host)))) {
       host.retire();
-      this.hosts.delete(key);
+      if (this.hosts.get(key) === host) this.hosts.delete(key);
       host = undefined;
     }
-    host ??= this.start(key, run, script);
+    if (!host) {
+      // The script is written only when a host starts (a lint of a warm host does no I/O of its own here).
+      const script = await this.launcher(runtime);
+      if (this.closed) return null;
+      host = this.hosts.get(key) ?? this.start(key, run, script);
+    }
     for (const input of run.inputs) host.seen.set(...split(input));
     const started = Date.now();
     const reply = await host.lint(run.ask, run.timeoutMs, run.signal);
